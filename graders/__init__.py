@@ -1,0 +1,40 @@
+"""The three Self-RAG graders: relevance, groundedness, usefulness.
+
+Each returns a ``GradeResult`` with a verdict, a reason, its prompt version and model, after
+bounded retries and an explicit failure policy. See ``graders.policy``.
+"""
+
+from graders.base import Combine, GraderConfig, StructuredGrader, model_label
+from graders.groundedness import GroundednessGrader
+from graders.policy import FailurePolicy, RetryPolicy, call_with_retries, is_retryable
+from graders.prompts import GROUNDEDNESS_V1, RELEVANCE_V1, USEFULNESS_V1, PromptSpec
+from graders.relevance import RelevanceGrader
+from graders.signals import content_terms, lexical_support, term_overlap
+from graders.usefulness import UsefulnessGrader
+from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade
+
+__all__ = [
+    "Combine",
+    "FailurePolicy",
+    "GROUNDEDNESS_V1",
+    "GradeResult",
+    "GraderConfig",
+    "GraderKind",
+    "GroundednessGrade",
+    "GroundednessGrader",
+    "PromptSpec",
+    "RELEVANCE_V1",
+    "RelevanceGrade",
+    "RelevanceGrader",
+    "RetryPolicy",
+    "StructuredGrader",
+    "USEFULNESS_V1",
+    "UsefulnessGrade",
+    "UsefulnessGrader",
+    "call_with_retries",
+    "content_terms",
+    "is_retryable",
+    "lexical_support",
+    "model_label",
+    "term_overlap",
+]

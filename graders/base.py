@@ -1,0 +1,138 @@
+"""The shared machinery of the three graders: prompt → structured call → retries → policy → combine.
+
+Each grader subclass only declares its kind, output schema, positive label, default prompt and
+(optionally) a deterministic signal. Graders are thread-safe and stateless between calls, so the
+workflow can grade many documents at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any, ClassVar, NamedTuple
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+from graders.policy import FailurePolicy, RetryPolicy, call_with_retries
+from graders.prompts import PromptSpec
+from graders.verdicts import GradeResult, GraderKind
+from selfrag.errors import GraderError
+
+__all__ = ["Combine", "GraderConfig", "StructuredGrader", "model_label"]
+
+
+class Combine(str, Enum):
+    """How the LLM verdict and the deterministic signal make the final decision."""
+
+    LLM = "llm"
+    """The LLM verdict alone (the signal is still recorded when computed)."""
+    SIGNAL = "signal"
+    """The signal against the threshold alone; no LLM call."""
+    BOTH = "both"
+    """Pass only if the LLM says yes and the signal clears the threshold."""
+    EITHER = "either"
+    """Pass if the LLM says yes or the signal clears the threshold."""
+
+
+class GraderConfig(NamedTuple):
+    """Everything that tunes one grader; immutable so it can be shared and recorded."""
+
+    policy: FailurePolicy = FailurePolicy.FAIL_CLOSED
+    """Decision when no valid verdict could be had."""
+    retry: RetryPolicy = RetryPolicy()
+    method: str = "json_schema"
+    """Structured-output method passed to ``with_structured_output``."""
+    prompt: PromptSpec | None = None
+    """Overrides the grader's default prompt (tuning experiments)."""
+    combine: Combine = Combine.LLM
+    threshold: float = 0.5
+    """Signal threshold for SIGNAL / BOTH / EITHER."""
+
+
+def model_label(model: BaseChatModel | None) -> str:
+    if model is None:
+        return "none"
+    for attr in ("model_name", "model"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
+class StructuredGrader:
+    """Base class; subclasses set the ClassVars and implement ``_inputs`` / ``_signal``."""
+
+    kind: ClassVar[GraderKind]
+    schema: ClassVar[type[BaseModel]]
+    positive: ClassVar[str]
+    negative: ClassVar[str]
+    default_prompt: ClassVar[PromptSpec]
+
+    def __init__(self, model: BaseChatModel | None, config: GraderConfig = GraderConfig()) -> None:
+        if model is None and config.combine is not Combine.SIGNAL:
+            raise ValueError(f"{self.kind} grader needs a chat model unless combine=signal")
+        self.model = model
+        self.config = config
+        self.prompt = config.prompt or self.default_prompt
+        self._runnable = (
+            model.with_structured_output(self.schema, method=config.method) if model is not None else None
+        )
+
+    @property
+    def prompt_version(self) -> str:
+        return self.prompt.version
+
+    def messages(self, fields: Mapping[str, str]) -> list[BaseMessage]:
+        """The rendered prompt; public so experiments and caches can key on it."""
+        return [SystemMessage(self.prompt.system.format()), HumanMessage(self.prompt.user.format(**fields))]
+
+    def _signal(self, raw: Mapping[str, Any]) -> float | None:
+        return None
+
+    def _grade(self, fields: Mapping[str, str], raw: Mapping[str, Any], *, subject: str | None = None) -> GradeResult:
+        score = self._signal(raw)
+        common = dict(kind=self.kind, prompt_version=self.prompt.version, model=model_label(self.model), subject=subject)
+        if self.config.combine is Combine.SIGNAL:
+            if score is None:
+                raise ValueError(f"{self.kind} grader has no signal to grade with")
+            ok = score >= self.config.threshold
+            return GradeResult(
+                passed=ok, label=self.positive if ok else self.negative, attempts=0, score=score,
+                reason=f"signal {score:.2f} {'>=' if ok else '<'} threshold {self.config.threshold}", **common,  # type: ignore[arg-type]
+            )
+        assert self._runnable is not None
+        runnable = self._runnable
+        messages = self.messages(fields)
+        try:
+            parsed, attempts = call_with_retries(lambda: runnable.invoke(messages), self.config.retry)
+        except Exception as exc:  # noqa: BLE001 - every failure goes through the explicit policy
+            return self._on_failure(exc, score, common)
+        label = str(getattr(parsed, "verdict"))
+        llm_ok = label == self.positive
+        ok = self._combine(llm_ok, score)
+        return GradeResult(
+            passed=ok, label=self.positive if ok else self.negative, reason=str(getattr(parsed, "reason", "")),
+            attempts=attempts, score=score, llm_label=label, **common,  # type: ignore[arg-type]
+        )
+
+    def _combine(self, llm_ok: bool, score: float | None) -> bool:
+        if score is None or self.config.combine is Combine.LLM:
+            return llm_ok
+        sig_ok = score >= self.config.threshold
+        if self.config.combine is Combine.BOTH:
+            return llm_ok and sig_ok
+        return llm_ok or sig_ok
+
+    def _on_failure(self, exc: BaseException, score: float | None, common: dict[str, Any]) -> GradeResult:
+        error = f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        policy = self.config.policy
+        if policy is FailurePolicy.RAISE:
+            raise GraderError(f"{self.kind} grader failed after {self.config.retry.attempts} attempts: {error}") from exc
+        ok = policy is FailurePolicy.FAIL_OPEN
+        return GradeResult(
+            passed=ok, label=self.positive if ok else self.negative, failed=True, error=error,
+            attempts=self.config.retry.attempts, score=score,
+            reason=f"grader failed; policy {policy.value} decided {'pass' if ok else 'fail'}", **common,
+        )

@@ -1,0 +1,55 @@
+"""Relevance: is a retrieved document relevant to the question? Graded concurrently, one call each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from langchain_core.runnables.config import ContextThreadPoolExecutor
+from typing import Any
+
+from graders.base import StructuredGrader
+from graders.fencing import fence
+from graders.prompts import RELEVANCE_V1
+from graders.signals import term_overlap
+from graders.verdicts import GradeResult, RelevanceGrade
+
+__all__ = ["RelevanceGrader"]
+
+
+class RelevanceGrader(StructuredGrader):
+    """Grades one document against a question.
+
+    Signal: the retrieval similarity when the caller has it (``score`` in the document mapping),
+    else the share of the question's content terms found in the document.
+    """
+
+    kind = "relevance"
+    schema = RelevanceGrade
+    positive = "relevant"
+    negative = "irrelevant"
+    default_prompt = RELEVANCE_V1
+
+    def grade(self, question: str, document: Mapping[str, Any]) -> GradeResult:
+        """Grade ``document`` (a mapping with ``text``, optional ``id`` and ``score``)."""
+        fields = {"question": fence("question", question), "document": fence("document", str(document.get("text", "")))}
+        raw = {"question": question, "document": document}
+        return self._grade(fields, raw, subject=str(document.get("id")) if document.get("id") is not None else None)
+
+    def grade_many(
+        self, question: str, documents: Sequence[Mapping[str, Any]], *, concurrency: int = 4
+    ) -> list[GradeResult]:
+        """Grade every document at once (bounded by ``concurrency``); results keep the input order."""
+        if not documents:
+            return []
+        workers = max(1, min(concurrency, len(documents)))
+        if workers == 1:
+            return [self.grade(question, d) for d in documents]
+        # ContextThreadPoolExecutor carries the run's callbacks (LLM call counting) into the workers.
+        with ContextThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(lambda d: self.grade(question, d), documents))
+
+    def _signal(self, raw: Mapping[str, Any]) -> float | None:
+        doc = raw["document"]
+        score = doc.get("score")
+        if isinstance(score, (int, float)):
+            return max(0.0, min(1.0, float(score)))
+        return term_overlap(str(raw["question"]), str(doc.get("text", "")))

@@ -1,0 +1,34 @@
+"""The ``selfrag`` command line: one typer app, one module per command.
+
+This package and (later) the HTTP service are the only places in ``selfrag`` that import
+``workflows`` or ``graders``; they parse, call, and format.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from selfrag.cli.ask import ask
+from selfrag.cli.demo import demo
+from selfrag.cli.graph import graph
+from selfrag.cli.ingest import ingest
+from selfrag.cli.plan import plan
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="selfrag",
+    help="A Self-RAG corrective workflow engine: self-query, retrieve, grade, rewrite, generate, check.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command()(ingest)
+app.command()(ask)
+app.command()(plan)
+app.command()(graph)
+app.command()(demo)
+
+
+def main() -> None:
+    app()

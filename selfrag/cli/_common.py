@@ -1,0 +1,55 @@
+"""What every command shares: settings, one-line errors, and the progress display."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from selfrag.errors import SelfRagError, UsageError
+
+__all__ = ["err_console", "out_console", "handle_errors", "fail"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+err_console = Console(stderr=True, highlight=False)
+out_console = Console(highlight=False)
+
+
+def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> None:
+    """Print ``error[code]: message`` on one line to stderr and exit non-zero."""
+    err_console.print(f"[bold red]error[{code}][/]: {' '.join(message.split())}", markup=True, soft_wrap=True)
+    raise typer.Exit(exit_code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn every error into one line on stderr and a non-zero exit; never a traceback.
+
+    ``SELFRAG_DEBUG=1`` re-raises, for developers.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except SelfRagError as exc:
+            if os.environ.get("SELFRAG_DEBUG"):
+                raise
+            fail(exc.one_line(), exc.code, 2 if isinstance(exc, UsageError) else 1)
+        except Exception as exc:  # noqa: BLE001 - the CLI promise: one line, no traceback
+            if os.environ.get("SELFRAG_DEBUG"):
+                raise
+            fail(f"{type(exc).__name__}: {exc}", "internal", 1)
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def is_tty() -> bool:
+    return sys.stderr.isatty()

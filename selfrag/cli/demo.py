@@ -1,0 +1,65 @@
+"""``selfrag demo``: ingest both samples and answer a handful of questions, node by node."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from rich.markup import escape
+
+from selfrag.cli._common import err_console, handle_errors, out_console
+from selfrag.cli._progress import print_event
+from selfrag.cli.ask import print_result
+from selfrag.cli.ingest import progress_bar
+
+__all__ = ["demo", "DEMO_QUESTIONS"]
+
+# (collection, question, thread): questions sharing a thread show follow-up condensing.
+DEMO_QUESTIONS: list[tuple[str, str, str | None]] = [
+    ("movies", "What are some movies about dinosaurs?", None),
+    ("movies", "Has Greta Gerwig directed any movies about women?", None),
+    ("movies", "What's a highly rated (above 8.5) science fiction film?", None),
+    ("movies", "What's a movie after 1990 but before 2005 that's all about toys, and preferably is animated?", None),
+    ("filings", "What was Walmart's revenue in fiscal year 2023?", "demo-walmart"),
+    ("filings", "and in 2022?", "demo-walmart"),
+    ("filings", "How many employees did Costco have in 2023?", None),
+]
+
+
+@handle_errors
+def demo() -> None:
+    """Ingest the movies and filings samples, then answer sample questions offline.
+
+    Example: selfrag demo
+    """
+    from selfrag.samples import ingest_sample
+    from selfrag.settings import load_settings
+    from workflows import NodeEvent, Result
+    from workflows.factory import build_engine, open_store
+
+    settings = load_settings()
+    started = time.perf_counter()
+    store = open_store(settings)
+    for name in ("movies", "filings"):
+        with progress_bar(f"ingesting {name}") as bar:
+            report = ingest_sample(store, name, progress=bar)
+        out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True)
+    engine = build_engine(settings, store=store)
+    run = uuid.uuid4().hex[:8]  # fresh threads each demo run, so follow-ups start clean
+    outcomes: dict[str, int] = {}
+    for collection, question, thread in DEMO_QUESTIONS:
+        out_console.rule(f"[bold]{escape(question)}[/]  [dim]({collection})[/]")
+        result = None
+        for event in engine.stream(question, collection=collection, thread_id=f"{thread}-{run}" if thread else None):
+            if isinstance(event, NodeEvent):
+                print_event(err_console, event.node, event.update)
+            elif isinstance(event, Result):
+                result = event
+        assert result is not None
+        if result.standalone_question != question:
+            out_console.print(f"[dim]   standalone question: {escape(result.standalone_question)}[/]", markup=True)
+        print_result(out_console, result)
+        outcomes[result.outcome.value] = outcomes.get(result.outcome.value, 0) + 1
+    elapsed = time.perf_counter() - started
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+    out_console.print(f"\n[bold]demo finished[/] in {elapsed:.1f} s: {len(DEMO_QUESTIONS)} questions — {summary}", markup=True)

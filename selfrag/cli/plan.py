@@ -1,0 +1,61 @@
+"""``selfrag plan``: only the self-query step, for inspecting filters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from rich.markup import escape
+
+from selfrag.cli._common import fail, handle_errors, out_console
+
+__all__ = ["plan"]
+
+
+@handle_errors
+def plan(
+    question: str | None = typer.Argument(None, help="The question to plan (or use --file)."),
+    collection: str = typer.Option(..., "--collection", "-c"),
+    file: Path | None = typer.Option(None, "--file", "-f", help="A file of questions, one per line."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per question: query, filter, limit."),
+    explain: bool = typer.Option(False, "--explain", help="With --json, add source and validation changes."),
+) -> None:
+    """Turn questions into a semantic query, a Chroma filter and a limit, without retrieving.
+
+    Example: selfrag plan --collection movies "What's a highly rated (above 8.5) science fiction film?" --json
+    """
+    from selfrag.providers import make_chat_model, make_embeddings, structured_method
+    from selfrag.query import SelfQueryPlanner
+    from selfrag.settings import load_settings
+    from selfrag.store import Store
+
+    if (question is None) == (file is None):
+        fail("give exactly one of QUESTION or --file FILE")
+    if file is not None:
+        try:
+            questions = [ln.strip() for ln in file.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        except OSError as exc:
+            fail(f"cannot read {file}: {exc.strerror or exc}", "usage_error")
+    else:
+        questions = [question or ""]
+    if not questions or any(not q.strip() for q in questions):
+        fail("the question is empty", "question_invalid")
+
+    settings = load_settings()
+    store = Store.from_settings(settings, make_embeddings(settings.embeddings))
+    coll = store.get_collection(collection)
+    mode = settings.workflow.self_query_mode
+    model = None if mode == "rules" else make_chat_model(settings.llm)
+    planner = SelfQueryPlanner(model, method=structured_method(settings.llm), mode=mode)
+    schema, catalogue = coll.schema, coll.catalogue()
+    for q in questions:
+        p = planner.plan(q, schema, catalogue)
+        row: dict[str, object] = {"query": p.query.query, "filter": p.where, "limit": p.query.limit}
+        if explain:
+            row.update(source=p.source, changes=[c.model_dump(mode="json") for c in p.changes], llm_error=p.llm_error)
+        if as_json:
+            typer.echo(json.dumps(row, ensure_ascii=False))
+        else:
+            out_console.print(f"[bold]{escape(q)}[/]\n  query  {escape(repr(p.query.query))}\n  filter {escape(str(p.where))}\n  limit  {p.query.limit}  ({p.source})", markup=True, soft_wrap=True)

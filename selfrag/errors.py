@@ -1,0 +1,131 @@
+"""Every error selfrag raises, in one place.
+
+Three kinds are kept apart (see STYLE.md, rule 3)::
+
+    SelfRagError                      base; every error has a stable ``code``
+    ├── UsageError                    the caller's mistake: fix the input or the config
+    │   ├── ConfigError               invalid settings or config file          (config_invalid)
+    │   ├── CollectionNotFound        no collection of that name                (collection_not_found)
+    │   ├── CollectionExists          creating a collection that exists         (collection_exists)
+    │   ├── SchemaError               invalid attribute schema file / schema    (schema_invalid)
+    │   ├── InvalidFilter             a caller's filter that the schema rejects (filter_invalid)
+    │   ├── InvalidQuestion           empty or oversized question               (question_invalid)
+    │   └── IngestError               unreadable or unsupported input file      (ingest_failed)
+    ├── RuntimeFailure                something outside the caller's control failed
+    │   ├── ProviderError             chat model / embeddings unavailable       (provider_unavailable)
+    │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity)
+    │   ├── StoreError                the vector store failed                   (store_unavailable)
+    │   └── GraderError               grader output invalid after retries       (grader_failed)
+    └── ControlSignal                 not a failure: steers a workflow; never shown to users
+        └── RewriteRequested          (rewrite_requested)
+
+The CLI prints ``error[code]: message`` on one line; the HTTP service returns
+``{"error": {"code": ..., "message": ...}}``. Codes are stable: clients match on them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SelfRagError",
+    "UsageError",
+    "ConfigError",
+    "CollectionNotFound",
+    "CollectionExists",
+    "SchemaError",
+    "InvalidFilter",
+    "InvalidQuestion",
+    "IngestError",
+    "RuntimeFailure",
+    "ProviderError",
+    "ModelIntegrityError",
+    "StoreError",
+    "GraderError",
+    "ControlSignal",
+    "RewriteRequested",
+]
+
+
+class SelfRagError(Exception):
+    """Base of every selfrag error. ``code`` is stable and machine-readable."""
+
+    code: str = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def one_line(self) -> str:
+        """The message as a single line, for a CLI or a log."""
+        return " ".join(self.message.split())
+
+
+class UsageError(SelfRagError):
+    """The caller asked for something invalid; retrying the same call will fail again."""
+
+    code = "usage_error"
+
+
+class ConfigError(UsageError):
+    code = "config_invalid"
+
+
+class CollectionNotFound(UsageError):
+    code = "collection_not_found"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"collection {name!r} does not exist (ingest into it first: selfrag ingest ... --collection {name})")
+        self.name = name
+
+
+class CollectionExists(UsageError):
+    code = "collection_exists"
+
+
+class SchemaError(UsageError):
+    code = "schema_invalid"
+
+
+class InvalidFilter(UsageError):
+    code = "filter_invalid"
+
+
+class InvalidQuestion(UsageError):
+    code = "question_invalid"
+
+
+class IngestError(UsageError):
+    code = "ingest_failed"
+
+
+class RuntimeFailure(SelfRagError):
+    """Something outside the caller's control failed; a retry later may succeed."""
+
+    code = "runtime_failure"
+
+
+class ProviderError(RuntimeFailure):
+    code = "provider_unavailable"
+
+
+class ModelIntegrityError(RuntimeFailure):
+    code = "model_integrity"
+
+
+class StoreError(RuntimeFailure):
+    code = "store_unavailable"
+
+
+class GraderError(RuntimeFailure):
+    """A grader's output stayed invalid (or its provider failed) after every retry."""
+
+    code = "grader_failed"
+
+
+class ControlSignal(SelfRagError):
+    """Steers a workflow; caught inside selfrag and never shown to a user."""
+
+    code = "control_signal"
+
+
+class RewriteRequested(ControlSignal):
+    code = "rewrite_requested"

@@ -1,0 +1,75 @@
+"""jsonl input: one document per line, as LangChain ``Document`` dumps or plain records.
+
+Each line is ``{"text" | "page_content": str, "metadata": {...}?, "id": str | int?}``. This is a
+dataset file crossing into the program, so each line is validated with pydantic; a bad line
+fails the whole file with its line number, before anything is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from selfrag.errors import IngestError
+from selfrag.ingest.types import SourceDocument
+
+__all__ = ["JsonlRecord", "load_jsonl"]
+
+
+class JsonlRecord(BaseModel):
+    """One line of a jsonl file. Other keys (LangChain's ``type``) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    text: str | None = None
+    page_content: str | None = None
+    metadata: dict[str, Any] = {}
+    id: str | int | None = None
+
+    @model_validator(mode="after")
+    def _has_text(self) -> JsonlRecord:
+        content = self.text if self.text is not None else self.page_content
+        if content is None:
+            raise ValueError("needs a 'text' (or 'page_content') string")
+        if not content.strip():
+            raise ValueError("'text' is empty")
+        return self
+
+    @property
+    def content(self) -> str:
+        return self.text if self.text is not None else (self.page_content or "")
+
+
+def load_jsonl(path: Path, text: str, file_meta: Mapping[str, Any]) -> list[SourceDocument]:
+    """Parse ``text`` (the contents of ``path``) into one document per non-blank line.
+
+    Raises:
+        IngestError: a line is not JSON, not an object, or lacks text; or the file has no lines.
+    """
+    docs: list[SourceDocument] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise IngestError(f"{path}:{number}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(raw, dict):
+            raise IngestError(f"{path}:{number}: expected a JSON object, got {type(raw).__name__}")
+        try:
+            record = JsonlRecord.model_validate(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            message = first["msg"].removeprefix("Value error, ")
+            raise IngestError(f"{path}:{number}: {where + ': ' if where else ''}{message}") from None
+        metadata = {**file_meta, **record.metadata}
+        doc_id = None if record.id is None else str(record.id)
+        docs.append(SourceDocument(record.content, metadata, doc_id=doc_id, line=number))
+    if not docs:
+        raise IngestError(f"{path}: file is empty")
+    return docs

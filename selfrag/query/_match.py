@@ -1,0 +1,132 @@
+"""Matching a string against an attribute's known values without snapping to the wrong entity.
+
+Both the LLM and the rules produce strings that should equal a stored metadata value exactly,
+since Chroma compares strings byte for byte. We therefore map a string onto a known value when
+it is the same value written differently: other case or accents, an inflection ("comedies"), an
+abbreviation ("sci-fi"), a typo ("Cristopher Nolan"), or an unambiguous surname ("Nolan").
+
+A plain fuzzy ratio is not enough for the typo case: "Luc Besson" scores 91 against a
+hypothetical "Luc Bessonne", and names of different people often share a first name. So a typo
+match also needs every word to be within a small edit distance of its counterpart, scaled by the
+word's length (short words must match exactly).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
+
+from selfrag.query._text import normalize, stem
+
+__all__ = ["KnownMatch", "KnownValues", "same_entity"]
+
+MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "surname"]
+
+_TYPO_CUTOFF = 90.0
+
+
+@dataclass(frozen=True)
+class KnownMatch:
+    """A known value that a string was matched to, and how."""
+
+    value: str
+    """The known value, spelled as stored."""
+    how: MatchKind
+    """Which rule matched; ``exact`` covers case, accent and punctuation differences."""
+
+
+def _allowed_edits(length: int) -> int:
+    return 0 if length <= 4 else 1 if length <= 8 else 2
+
+
+def _tokens_close(a: list[str], b: list[str]) -> bool:
+    return all(Levenshtein.distance(x, y) <= _allowed_edits(max(len(x), len(y))) for x, y in zip(a, b))
+
+
+def same_entity(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by no more than a typo in each word (word order free)."""
+    ta, tb = normalize(a).split(), normalize(b).split()
+    if not ta or len(ta) != len(tb):
+        return False
+    return _tokens_close(ta, tb) or _tokens_close(sorted(ta), sorted(tb))
+
+
+class KnownValues:
+    """An index over one attribute's known values, built once per question."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        self.values: list[str] = []
+        self.by_norm: dict[str, str] = {}
+        self.by_stem: dict[str, set[str]] = defaultdict(set)
+        self.by_last: dict[str, set[str]] = defaultdict(set)
+        self.max_words = 0
+        self._by_shape: dict[tuple[int, str], list[list[str]]] = defaultdict(list)
+        for v in values:
+            norm = normalize(v)
+            if not norm or norm in self.by_norm:
+                continue
+            toks = norm.split()
+            self.values.append(v)
+            self.by_norm[norm] = v
+            self.by_stem[" ".join(stem(t) for t in toks)].add(v)
+            if len(toks) > 1 and len(toks[-1]) >= 3:
+                self.by_last[toks[-1]].add(v)
+            self.max_words = max(self.max_words, len(toks))
+            self._by_shape[(len(toks), toks[0][0])].append(toks)
+        self._norms = list(self.by_norm)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def exact(self, text: str) -> KnownMatch | None:
+        """Same value up to case, accents, punctuation or an inflection of its words."""
+        norm = normalize(text)
+        if norm in self.by_norm:
+            return KnownMatch(self.by_norm[norm], "exact")
+        hits = self.by_stem.get(" ".join(stem(t) for t in norm.split()), set())
+        return KnownMatch(next(iter(hits)), "inflection") if len(hits) == 1 else None
+
+    def abbreviation(self, text: str) -> KnownMatch | None:
+        """Every word a prefix of the value's word, as in "sci-fi" for "science fiction"; unique only."""
+        toks = normalize(text).split()
+        if len(toks) < 2 or len(toks[0]) < 3:
+            return None
+        hits = {
+            self.by_norm[" ".join(ns)]
+            for ns in self._by_shape.get((len(toks), toks[0][0]), [])
+            if all(w.startswith(t) for t, w in zip(toks, ns)) and ns != toks
+        }
+        return KnownMatch(hits.pop(), "abbreviation") if len(hits) == 1 else None
+
+    def typo(self, text: str) -> KnownMatch | None:
+        """A high fuzzy score *and* a typo-sized difference in every word; ties are ambiguous."""
+        norm = normalize(text)
+        if not norm or not self._norms:
+            return None
+        found = process.extract(norm, self._norms, scorer=fuzz.token_sort_ratio, score_cutoff=_TYPO_CUTOFF, limit=5)
+        close = [(n, score) for n, score, _ in found if same_entity(norm, n)]
+        if not close:
+            return None
+        best = max(score for _, score in close)
+        winners = {self.by_norm[n] for n, score in close if score == best}
+        return KnownMatch(winners.pop(), "typo") if len(winners) == 1 else None
+
+    def surname(self, text: str) -> KnownMatch | None:
+        """The last word (up to a typo) of exactly one multi-word value: "Nolan" for "Christopher Nolan"."""
+        toks = normalize(text).split()
+        if len(toks) != 1:
+            return None
+        hits = self.by_last.get(toks[0]) or {v for last, vs in self.by_last.items() if same_entity(last, toks[0]) for v in vs}
+        return KnownMatch(next(iter(hits)), "surname") if len(hits) == 1 else None
+
+    def match(self, text: str, *, loose: bool = True) -> KnownMatch | None:
+        """Try each rule from the strictest; ``loose=False`` stops after exact and inflection."""
+        found = self.exact(text)
+        if found or not loose:
+            return found
+        return self.abbreviation(text) or self.typo(text) or self.surname(text)

@@ -1,0 +1,76 @@
+"""The structured query: the contract between the self-query step, the store and the trace.
+
+A ``StructuredQuery`` is what the LLM (or the rule-based constructor) produces: semantic query
+text, an optional filter tree over the collection's declared attributes, and an optional limit.
+It is also the LLM's structured-output schema, so field descriptions are written for the model.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Comparator", "Operator", "Scalar", "Comparison", "Operation", "FilterNode", "StructuredQuery", "Change"]
+
+Comparator = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin"]
+Operator = Literal["and", "or", "not"]
+Scalar = Union[str, int, float, bool]
+
+
+class Comparison(BaseModel):
+    """``attribute comparator value``, e.g. ``rating gt 8.5``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attribute: str = Field(description="One of the collection's declared attribute names.")
+    comparator: Comparator
+    value: Union[Scalar, list[Scalar]] = Field(description="A single value; a list only for 'in' and 'nin'.")
+
+
+class Operation(BaseModel):
+    """``and``/``or`` over two or more nodes, or ``not`` over exactly one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    operator: Operator
+    arguments: list["FilterNode"]
+
+
+FilterNode = Union[Comparison, Operation]
+Operation.model_rebuild()
+
+
+class StructuredQuery(BaseModel):
+    """A question turned into a semantic search plus a metadata filter."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str = Field(description="The text to search for semantically, without the filter conditions.")
+    filter: FilterNode | None = Field(
+        default=None, description="Conditions on metadata attributes, or null when the question states none."
+    )
+    limit: int | None = Field(default=None, description="How many results the question asks for, or null.")
+
+
+class Change(BaseModel):
+    """One thing validation changed in a structured query, and why (shown in the trace)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal[
+        "dropped_attribute",
+        "dropped_clause",
+        "coerced_value",
+        "matched_value",
+        "kept_unknown_value",
+        "resolved_date",
+        "unwrapped",
+        "rewrote_not",
+        "empty_filter",
+        "clamped_limit",
+        "fallback",
+        "merged_mandatory",
+        "relaxed",
+    ]
+    detail: str

@@ -1,0 +1,188 @@
+"""The self-query planner: question → validated structured query → final Chroma ``where``.
+
+The model proposes; validation repairs; the rule-based constructor referees. In ``auto`` mode
+the rules also run (they are cheap and deterministic) and win when the model failed, produced
+nothing usable, or proposed a filter less grounded in the question than theirs — the guard
+against a small model's invented conditions. A caller's mandatory filter is always ANDed in,
+never replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import ValidationError
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
+
+from selfrag.errors import ConfigError, ProviderError
+from selfrag.query._grounding import clauses, grounding
+from selfrag.query._prompt import build_messages
+from selfrag.query.model import Change, StructuredQuery
+from selfrag.query.rules import rule_based_query
+from selfrag.query.translate import and_where, to_where
+from selfrag.query.validate import Validated, parse_where, validate_query
+from selfrag.schema import CollectionSchema
+
+__all__ = ["Plan", "SelfQueryPlanner"]
+
+Mode = Literal["auto", "llm", "rules"]
+
+# Matched by name so that no provider SDK has to be imported to recognise its transient errors.
+_TRANSIENT_NAMES = {"APIConnectionError", "APITimeoutError", "RateLimitError", "InternalServerError", "ServiceUnavailableError"}
+
+
+def _transient(exc: BaseException) -> bool:
+    """Worth another attempt: unparseable output (sampling may differ) or a provider hiccup."""
+    if isinstance(exc, (OutputParserException, ValidationError, ProviderError, TimeoutError, ConnectionError)):
+        return True
+    return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the retrieval step should do for one question."""
+
+    query: StructuredQuery
+    """The validated structured query (its filter excludes the mandatory filter)."""
+    where: dict[str, Any] | None
+    """The final Chroma ``where``: the generated filter ANDed with the mandatory one."""
+    changes: list[Change] = field(default_factory=list)
+    """Every repair, fallback and merge, for the trace."""
+    source: Literal["llm", "rules"] = "rules"
+    """Which constructor produced ``query``."""
+    llm_error: str | None = None
+    """Why the model's answer was not usable, when it was not."""
+
+
+class SelfQueryPlanner:
+    """Plans a filtered search for a question over a collection with a declared schema.
+
+    Args:
+        model: the chat model; None allows only rules (``mode="auto"`` then behaves as ``"rules"``).
+        method: the ``with_structured_output`` method (``json_schema``, ``function_calling``, ...).
+        mode: ``auto`` (model, refereed by the rules), ``llm`` (model only; an unfiltered search of
+            the question if it fails) or ``rules`` (never calls the model).
+        retries: further attempts after a failed model call (parse errors and transient errors only).
+        today: the date relative phrases resolve against; the current date when None.
+        wait_initial: first backoff wait in seconds, doubled per attempt up to ``wait_max``.
+        max_limit: the largest number of results a question may ask for.
+        max_values_shown: how many allowed/known values per attribute the prompt lists.
+
+    Raises:
+        ConfigError: ``mode="llm"`` without a model.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel | None,
+        *,
+        method: str = "json_schema",
+        mode: Mode = "auto",
+        retries: int = 3,
+        today: date | None = None,
+        wait_initial: float = 0.5,
+        wait_max: float = 8.0,
+        max_limit: int = 50,
+        max_values_shown: int = 25,
+    ) -> None:
+        if mode == "llm" and model is None:
+            raise ConfigError("self-query mode 'llm' needs a chat model")
+        self.model = model
+        self.method = method
+        self.mode: Mode = mode
+        self.retries = max(0, retries)
+        self.today = today
+        self.wait_initial = wait_initial
+        self.wait_max = wait_max
+        self.max_limit = max_limit
+        self.max_values_shown = max_values_shown
+
+    def _ask(self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date) -> object:
+        assert self.model is not None
+        runnable = self.model.with_structured_output(StructuredQuery, method=self.method)
+        messages = build_messages(question, schema, catalogue, today, max_values=self.max_values_shown)
+        retrying = Retrying(
+            stop=stop_after_attempt(self.retries + 1),
+            wait=wait_exponential(multiplier=self.wait_initial, max=self.wait_max),
+            retry=retry_if_exception(_transient),
+            reraise=True,
+        )
+        return retrying(runnable.invoke, messages)
+
+    def _from_llm(
+        self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date
+    ) -> tuple[Validated | None, str | None]:
+        try:
+            raw = self._ask(question, schema, catalogue, today)
+        except Exception as exc:  # noqa: BLE001 - any model failure degrades to the rules, never crashes the plan
+            return None, _one_line(exc)
+        validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit)  # type: ignore[arg-type]
+        if not validated.usable:
+            return None, "the model's structured query had neither query text nor a usable filter"
+        return validated, None
+
+    def plan(
+        self,
+        question: str,
+        schema: CollectionSchema,
+        catalogue: Mapping[str, Sequence[str]],
+        *,
+        mandatory_where: dict[str, Any] | None = None,
+    ) -> Plan:
+        """Plan the search for ``question``.
+
+        Raises:
+            InvalidFilter: ``mandatory_where`` does not fit ``schema``.
+        """
+        today = self.today or date.today()
+        mandatory = to_where(parse_where(mandatory_where, schema)) if mandatory_where is not None else None
+        llm: Validated | None = None
+        llm_error: str | None = None
+        if self.mode != "rules" and self.model is not None:
+            llm, llm_error = self._from_llm(question, schema, catalogue, today)
+        rules = validate_query(
+            rule_based_query(question, schema, catalogue, today=today), schema, catalogue, today=today, max_limit=self.max_limit
+        )
+        chosen, source, note = self._choose(question, llm, llm_error, rules, today)
+        changes = list(chosen.changes) + ([note] if note else [])
+        query = chosen.query
+        if not query.query.strip():
+            query = query.model_copy(update={"query": rules.query.query or question})
+        where = and_where(mandatory, to_where(query.filter))
+        if mandatory is not None:
+            changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
+        return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error)
+
+    def _choose(
+        self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date
+    ) -> tuple[Validated, Literal["llm", "rules"], Change | None]:
+        if self.mode == "rules" or (self.model is None and self.mode == "auto"):
+            return rules, "rules", None
+        if llm is None:
+            if self.mode == "llm":
+                plain = Validated(StructuredQuery(query=question), [], usable=True)
+                return plain, "llm", Change(kind="fallback", detail=f"model failed ({llm_error}); unfiltered search")
+            return rules, "rules", Change(kind="fallback", detail=f"model failed ({llm_error}); used the rule-based query")
+        if self.mode == "llm":
+            return llm, "llm", None
+        # Score = supported conditions minus unsupported ones: an invented condition costs as much as a real one gains.
+        scores = {}
+        for name, v in (("llm", llm), ("rules", rules)):
+            total = sum(1 for _ in clauses(v.query.filter))
+            supported = grounding(v.query.filter, question, today=today)
+            scores[name] = (supported - (total - supported), supported, total)
+        if scores["rules"][0] > scores["llm"][0]:
+            (_, rs, rt), (_, ls, lt) = scores["rules"], scores["llm"]
+            detail = f"rule-based filter better grounded in the question ({rs}/{rt} conditions supported vs model's {ls}/{lt})"
+            return rules, "rules", Change(kind="fallback", detail=detail)
+        return llm, "llm", None

@@ -1,0 +1,122 @@
+"""Validation: make any structured query (the LLM's or the rules') safe and faithful to the schema.
+
+The LLM writes filters the store would reject or silently mis-evaluate: attributes that do not
+exist, ``"2019"`` for an integer, a lone value for ``in``, "Christopher nolan" for a stored
+"Christopher Nolan", ``and`` with one argument. Rather than reject the whole query (and lose the
+part that was right), each problem is repaired or the offending clause is dropped, and every
+such decision is recorded as a :class:`~selfrag.query.model.Change` for the trace.
+
+``validate_query`` never raises on model output: junk becomes ``usable=False``. The caller's
+own filters go through :func:`parse_where` instead, which does raise, because a caller's mistake
+should be reported, not guessed around. :func:`grounding` is re-exported here since it is the
+other half of deciding whether a validated filter can be trusted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel
+
+from selfrag.query._grounding import grounding
+from selfrag.query._repair import Repairer
+from selfrag.query._where import parse_where
+from selfrag.query.model import Change, FilterNode, StructuredQuery
+from selfrag.schema import CollectionSchema
+
+__all__ = ["Validated", "grounding", "parse_where", "validate_query"]
+
+
+@dataclass(frozen=True)
+class Validated:
+    """The outcome of validating one structured query."""
+
+    query: StructuredQuery
+    """The repaired query: known attributes only, declared types, Chroma-safe values."""
+    changes: list[Change] = field(default_factory=list)
+    """Every repair and every dropped clause, in the order they were made."""
+    usable: bool = True
+    """False when the input was unparseable, or has neither query text nor a filter."""
+
+
+def _unpack(sq: object) -> tuple[object, object, object] | None:
+    """(query, filter, limit) from a StructuredQuery, a mapping, or JSON text; None if none of those."""
+    if isinstance(sq, str):
+        try:
+            sq = json.loads(sq)
+        except ValueError:
+            return None
+    if isinstance(sq, StructuredQuery):
+        return getattr(sq, "query", None), getattr(sq, "filter", None), getattr(sq, "limit", None)
+    if isinstance(sq, BaseModel):
+        sq = sq.model_dump()
+    if isinstance(sq, Mapping):
+        return sq.get("query"), sq.get("filter"), sq.get("limit")
+    return None
+
+
+def _limit(raw: object, max_limit: int, changes: list[Change]) -> int | None:
+    if raw is None:
+        return None
+    value: int | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = raw
+    elif isinstance(raw, float) and raw.is_integer():
+        value = int(raw)
+    elif isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit():
+        value = int(raw.strip())
+    if value is None or value <= 0:
+        changes.append(Change(kind="clamped_limit", detail=f"limit {raw!r} ignored: not a positive integer"))
+        return None
+    if value > max_limit:
+        changes.append(Change(kind="clamped_limit", detail=f"limit {value} clamped to {max_limit}"))
+        return max_limit
+    return value
+
+
+def _query_text(raw: object) -> str:
+    if raw is None:
+        return ""
+    text = raw if isinstance(raw, str) else str(raw)
+    return " ".join(text.split())
+
+
+def validate_query(
+    sq: StructuredQuery | Mapping[str, Any] | str | None,
+    schema: CollectionSchema,
+    catalogue: Mapping[str, Sequence[str]],
+    *,
+    today: date,
+    max_limit: int = 50,
+) -> Validated:
+    """Repair ``sq`` against ``schema`` and the known values in ``catalogue``.
+
+    Args:
+        sq: the structured query; a mapping or JSON text is accepted too, since a model's raw
+            output may not have passed pydantic validation.
+        schema: the collection's declared attributes.
+        catalogue: known values per string attribute, matched case-insensitively and fuzzily.
+        today: the date relative phrases ("last year") are resolved against.
+        max_limit: the largest ``limit`` allowed; larger ones are clamped.
+
+    Returns:
+        The repaired query, the list of changes, and whether it is usable at all.
+    """
+    changes: list[Change] = []
+    unpacked = _unpack(sq)
+    if unpacked is None:
+        return Validated(StructuredQuery(query=""), [], usable=False)
+    raw_query, raw_filter, raw_limit = unpacked
+    text = _query_text(raw_query)
+    node: FilterNode | None = None
+    if raw_filter is not None:
+        node = Repairer(schema, catalogue, today, changes).node(raw_filter)
+        if node is None:
+            changes.append(Change(kind="empty_filter", detail="no usable condition left; searching without a filter"))
+    limit = _limit(raw_limit, max_limit, changes)
+    query = StructuredQuery(query=text, filter=node, limit=limit)
+    return Validated(query, changes, usable=bool(text) or node is not None)

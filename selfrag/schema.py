@@ -1,0 +1,132 @@
+"""A collection's declared attribute schema: what metadata the self-query step may filter on.
+
+The schema is declared when a collection is created and stored with it (see ``selfrag.store``).
+It is a boundary object (read from files, sent over HTTP), hence pydantic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from selfrag.errors import SchemaError
+
+__all__ = ["AttributeType", "AttributeInfo", "CollectionSchema", "RegexExtractor", "load_schema_file"]
+
+AttributeType = Literal["string", "integer", "float", "boolean"]
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+class RegexExtractor(BaseModel):
+    """Extracts one metadata attribute from a document's text at ingest.
+
+    The first match of ``pattern`` wins; ``group`` selects the capture group. ``map`` normalises
+    the captured text (e.g. ``{"Wal-Mart": "Walmart"}``), matched case-insensitively.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    attribute: str
+    pattern: str
+    group: int | str = 1
+    flags: list[Literal["IGNORECASE", "MULTILINE", "DOTALL"]] = Field(default_factory=lambda: ["IGNORECASE"])
+    map: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as exc:
+            raise ValueError(f"pattern does not compile: {exc}") from exc
+        return v
+
+    def compiled(self) -> re.Pattern[str]:
+        flags = 0
+        for name in self.flags:
+            flags |= getattr(re, name)
+        return re.compile(self.pattern, flags)
+
+
+class AttributeInfo(BaseModel):
+    """One filterable metadata attribute."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    type: AttributeType
+    description: str = ""
+    allowed_values: list[str | int | float | bool] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _valid_name(cls, v: str) -> str:
+        if not _NAME.match(v):
+            raise ValueError(f"attribute name {v!r} must be an identifier (letters, digits, underscore)")
+        return v
+
+
+class CollectionSchema(BaseModel):
+    """The attributes a collection declares, plus how to extract them at ingest."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = ""
+    attributes: list[AttributeInfo] = Field(default_factory=list)
+    extractors: list[RegexExtractor] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CollectionSchema:
+        names = [a.name for a in self.attributes]
+        dupes = {n for n in names if names.count(n) > 1}
+        if dupes:
+            raise ValueError(f"duplicate attribute(s): {', '.join(sorted(dupes))}")
+        for ex in self.extractors:
+            if ex.attribute not in names:
+                raise ValueError(f"extractor for unknown attribute {ex.attribute!r} (declared: {', '.join(names) or 'none'})")
+        return self
+
+    def attribute(self, name: str) -> AttributeInfo | None:
+        for a in self.attributes:
+            if a.name == name:
+                return a
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [a.name for a in self.attributes]
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+    @classmethod
+    def from_json(cls, text: str) -> CollectionSchema:
+        return cls.model_validate_json(text)
+
+
+def load_schema_file(path: str | Path) -> CollectionSchema:
+    """Read a schema from a JSON file.
+
+    Raises:
+        SchemaError: the file is unreadable, not JSON, or not a valid schema (one-line message).
+    """
+    p = Path(path)
+    try:
+        raw: Any = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SchemaError(f"cannot read schema file {p}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise SchemaError(f"schema file {p} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    try:
+        return CollectionSchema.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "(root)"
+        raise SchemaError(f"schema file {p}: {where}: {first['msg']}") from exc

@@ -1,0 +1,30 @@
+"""Vector storage: collections of embedded chunks with a declared metadata schema, on Chroma.
+
+    store = Store.from_settings(settings, embeddings)
+    movies = store.create_collection("movies", schema, exist_ok=True)
+    movies.add([Chunk(id, text, {"year": 1993})])
+    hits = movies.search("dinosaurs", where={"year": {"$lt": 2000}}, k=4)
+"""
+
+from selfrag.store.catalogue import MAX_VALUE_LENGTH, MAX_VALUES, Catalogue
+from selfrag.store.client import Store, chroma_settings, validate_collection_name
+from selfrag.store.collection import Collection
+from selfrag.store.metadata import clean_metadata, coerce_value
+from selfrag.store.types import Chunk, Hit, MetadataValue, ProgressCallback, Retriever
+
+__all__ = [
+    "MAX_VALUES",
+    "MAX_VALUE_LENGTH",
+    "Catalogue",
+    "Chunk",
+    "Collection",
+    "Hit",
+    "MetadataValue",
+    "ProgressCallback",
+    "Retriever",
+    "Store",
+    "chroma_settings",
+    "clean_metadata",
+    "coerce_value",
+    "validate_collection_name",
+]

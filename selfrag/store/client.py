@@ -1,0 +1,182 @@
+"""The store: which collections exist, and how to reach Chroma.
+
+``Store.from_settings`` is the only place that decides between the embedded ``PersistentClient``
+(the offline default, under ``$SELFRAG_HOME/chroma``) and a Chroma server (``store.chroma_url``).
+Everything else receives a ``Store``; tests build one around ``chromadb.EphemeralClient()``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from types import TracebackType
+from typing import Any, Self, cast
+from urllib.parse import urlsplit
+
+import chromadb
+from chromadb.api import ClientAPI
+from chromadb.config import Settings as ChromaSettings
+from langchain_core.embeddings import Embeddings
+
+from selfrag.errors import CollectionExists, CollectionNotFound, ConfigError, UsageError
+from selfrag.schema import CollectionSchema
+from selfrag.settings import Settings
+from selfrag.store._errors import chroma_errors
+from selfrag.store._record import CollectionRecord
+from selfrag.store.collection import Collection
+
+__all__ = ["Store", "chroma_settings", "validate_collection_name"]
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$")
+
+
+def validate_collection_name(name: str) -> str:
+    """Check a collection name against Chroma's rules, with a message a user can act on.
+
+    Raises:
+        UsageError: not 3–63 characters of letters, digits, ``.``, ``_``, ``-`` starting and
+            ending with a letter or digit, or it contains ``..``, or it is an IPv4 address.
+    """
+    rule = "use 3-63 letters, digits, '.', '_' or '-', starting and ending with a letter or digit"
+    if not _NAME.match(name):
+        raise UsageError(f"invalid collection name {name!r}: {rule}")
+    if ".." in name:
+        raise UsageError(f"invalid collection name {name!r}: it must not contain '..'")
+    try:
+        ipaddress.IPv4Address(name)
+    except ValueError:
+        return name
+    raise UsageError(f"invalid collection name {name!r}: it must not be an IP address")
+
+
+def chroma_settings() -> ChromaSettings:
+    """Chroma client settings we always use: no telemetry, no resets."""
+    return ChromaSettings(anonymized_telemetry=False)
+
+
+class Store:
+    """Creates, opens, lists and deletes collections on one Chroma client.
+
+    Usable as a context manager; closing releases Chroma's database handles.
+    """
+
+    def __init__(self, client: ClientAPI, embeddings: Embeddings, *, batch_size: int = 64) -> None:
+        self._client = client
+        self._embeddings = embeddings
+        self._batch_size = batch_size
+
+    @classmethod
+    def from_settings(cls, settings: Settings, embeddings: Embeddings) -> Store:
+        """Open the store the settings describe.
+
+        Raises:
+            ConfigError: ``store.chroma_url`` is not an ``http(s)://host[:port]`` URL.
+            StoreError: the database cannot be opened or the server cannot be reached.
+        """
+        url = settings.store.chroma_url
+        if url:
+            host, port, ssl = _parse_url(url)
+            with chroma_errors(f"cannot connect to Chroma at {url}"):
+                client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=chroma_settings())
+        else:
+            path = settings.chroma_path
+            with chroma_errors(f"cannot open the Chroma database at {path}"):
+                path.mkdir(parents=True, exist_ok=True)
+                client = chromadb.PersistentClient(path=str(path), settings=chroma_settings())
+        return cls(client, embeddings, batch_size=settings.embeddings.batch_size)
+
+    def create_collection(self, name: str, schema: CollectionSchema, *, exist_ok: bool = False) -> Collection:
+        """Create a collection (cosine space) that records ``schema``.
+
+        Raises:
+            UsageError: the name is invalid.
+            CollectionExists: it exists, unless ``exist_ok`` and its stored schema equals ``schema``.
+        """
+        validate_collection_name(name)
+        if self.has_collection(name):
+            if not exist_ok:
+                raise CollectionExists(f"collection {name!r} already exists")
+            existing = self.get_collection(name)
+            if existing.schema != schema:
+                raise CollectionExists(
+                    f"collection {name!r} already exists with a different schema "
+                    f"(attributes: {', '.join(existing.schema.names) or 'none'})"
+                )
+            return existing
+        with chroma_errors(f"cannot create collection {name!r}"):
+            chroma = self._client.create_collection(
+                name,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata=cast(Any, CollectionRecord(schema).encode()),
+                embedding_function=None,
+            )
+        return Collection(chroma, self._embeddings, batch_size=self._batch_size)
+
+    def get_collection(self, name: str) -> Collection:
+        """Open an existing collection.
+
+        Raises:
+            CollectionNotFound: there is none of that name.
+        """
+        validate_collection_name(name)
+        with chroma_errors(f"cannot open collection {name!r}", collection=name):
+            chroma = self._client.get_collection(name, embedding_function=None)
+        return Collection(chroma, self._embeddings, batch_size=self._batch_size)
+
+    def has_collection(self, name: str) -> bool:
+        """Whether a collection of that name exists (an invalid name never does)."""
+        try:
+            validate_collection_name(name)
+        except UsageError:
+            return False
+        try:
+            with chroma_errors(f"cannot open collection {name!r}", collection=name):
+                self._client.get_collection(name, embedding_function=None)
+        except CollectionNotFound:
+            return False
+        return True
+
+    def list_collections(self) -> list[str]:
+        """Names of all collections, sorted."""
+        with chroma_errors("cannot list collections"):
+            return sorted(c.name for c in self._client.list_collections())
+
+    def delete_collection(self, name: str) -> None:
+        """Delete a collection and everything in it.
+
+        Raises:
+            CollectionNotFound: there is none of that name.
+        """
+        validate_collection_name(name)
+        if not self.has_collection(name):
+            raise CollectionNotFound(name)
+        with chroma_errors(f"cannot delete collection {name!r}", collection=name):
+            self._client.delete_collection(name)
+
+    def close(self) -> None:
+        """Release Chroma's resources (file handles of the embedded database)."""
+        close = getattr(self._client, "close", None)
+        if callable(close):
+            close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def _parse_url(url: str) -> tuple[str, int, bool]:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"invalid store.chroma_url {url!r}: expected http://host:port or https://host")
+    if parts.path not in ("", "/") or parts.query:
+        raise ConfigError(f"invalid store.chroma_url {url!r}: a Chroma server URL has no path")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ConfigError(f"invalid store.chroma_url {url!r}: bad port") from None
+    ssl = parts.scheme == "https"
+    return parts.hostname, port or (443 if ssl else 8000), ssl

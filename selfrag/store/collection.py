@@ -1,0 +1,268 @@
+"""A selfrag collection: a Chroma collection plus the embeddings and schema that give it meaning.
+
+Why we embed ourselves instead of handing Chroma an embedding function: the embeddings are an
+injected dependency (MiniLM offline, OpenAI, or ``HashEmbeddings`` in tests), and Chroma's own
+functions would download models. The collection's schema, catalogue and embedding dimension live
+in the Chroma collection's metadata, so they travel with it to a Chroma server and survive a
+restart; ``Store`` creates collections with that metadata in place.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
+
+from chromadb.api.models.Collection import Collection as ChromaCollection
+from chromadb.api.types import validate_where
+from langchain_core.embeddings import Embeddings
+
+from selfrag.errors import ConfigError, IngestError, InvalidFilter, UsageError
+from selfrag.schema import CollectionSchema
+from selfrag.store._errors import chroma_errors
+from selfrag.store._record import CollectionRecord
+from selfrag.store.catalogue import Catalogue
+from selfrag.store.metadata import clean_metadata
+from selfrag.store.types import Chunk, Hit, MetadataValue, ProgressCallback
+
+__all__ = ["Collection"]
+
+
+class Collection:
+    """Chunks of text with metadata, searchable by meaning with a metadata pre-filter.
+
+    Implements ``Retriever``. Not safe for concurrent writers in several processes: the catalogue
+    is read once and written back whole, so two simultaneous ingests may each drop the other's new
+    catalogue values (the chunks themselves are never lost).
+    """
+
+    def __init__(self, chroma: ChromaCollection, embeddings: Embeddings, *, batch_size: int = 64) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self._chroma = chroma
+        self.name: str = chroma.name
+        """The collection's name (read-only by convention; renaming is not supported)."""
+        self._embeddings = embeddings
+        self._batch_size = batch_size
+        self._record = CollectionRecord.decode(chroma.name, chroma.metadata)
+
+    @property
+    def schema(self) -> CollectionSchema:
+        """The attribute schema declared when the collection was created."""
+        return self._record.schema
+
+    def catalogue(self) -> dict[str, list[str]]:
+        """Known values of each string attribute (a copy), sorted, one spelling per value."""
+        values = self._record.catalogue.values
+        return {a.name: list(values[a.name]) for a in self._record.schema.attributes if a.name in values}
+
+    def known_values(self, attribute: str) -> list[str]:
+        """Known values of one string attribute; empty when none are known or it is not a string."""
+        return list(self._record.catalogue.values.get(attribute, []))
+
+    def catalogue_complete(self, attribute: str) -> bool:
+        """False when the attribute hit the catalogue's bound, so unknown values may still be stored."""
+        return attribute not in self._record.catalogue.incomplete
+
+    def count(self) -> int:
+        with chroma_errors(f"cannot count collection {self.name!r}", collection=self.name):
+            return self._chroma.count()
+
+    def add(self, chunks: Iterable[Chunk], *, progress: ProgressCallback | None = None) -> int:
+        """Store chunks, embedding only those not already stored with the same text.
+
+        Idempotent: ids are content hashes, so re-adding a chunk changes nothing (a metadata-only
+        change is written without re-embedding). Metadata is cleaned against the schema for every
+        chunk *before* anything is written, so one bad value leaves the collection untouched.
+
+        Returns:
+            How many ids were not in the collection before.
+
+        Raises:
+            IngestError: a chunk's metadata does not fit the schema.
+            ConfigError: the embeddings' dimension differs from the one the collection was built with.
+            StoreError: Chroma failed.
+        """
+        batch = self._prepare(chunks)
+        total = len(batch)
+        added = 0
+        for start in range(0, total, self._batch_size):
+            part = batch[start : start + self._batch_size]
+            added += self._write(part)
+            if self._record.catalogue.merge((c.metadata for c in part), self._record.schema):
+                self._save_metadata()
+            if progress is not None:
+                progress(min(start + len(part), total), total)
+        return added
+
+    def _prepare(self, chunks: Iterable[Chunk]) -> list[Chunk]:
+        prepared: dict[str, Chunk] = {}
+        for chunk in chunks:
+            if not chunk.id:
+                raise IngestError("a chunk has an empty id")
+            if not chunk.text.strip():
+                raise IngestError(f"chunk {chunk.id} has no text")
+            if chunk.id in prepared:
+                continue  # same content twice in one call: Chroma rejects duplicate ids
+            try:
+                metadata = clean_metadata(chunk.metadata, self._record.schema)
+            except ValueError as exc:
+                raise IngestError(f"chunk {chunk.id}: {exc}") from None
+            prepared[chunk.id] = Chunk(chunk.id, chunk.text, metadata)
+        return list(prepared.values())
+
+    def _write(self, part: list[Chunk]) -> int:
+        """Upsert one batch; return how many ids are new."""
+        ids = [c.id for c in part]
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            stored = self._chroma.get(ids=ids, include=["documents", "metadatas"])
+        before = {
+            i: (doc, dict(meta or {}))
+            for i, doc, meta in zip(stored["ids"], stored["documents"] or [], stored["metadatas"] or [])
+        }
+        to_embed = [c for c in part if c.id not in before or before[c.id][0] != c.text]
+        to_update = [c for c in part if c.id in before and before[c.id][0] == c.text and before[c.id][1] != c.metadata]
+        if to_embed:
+            vectors = self._embeddings.embed_documents([c.text for c in to_embed])
+            self._check_dimension(vectors[0] if vectors else [], record=True)
+            with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+                self._chroma.upsert(
+                    ids=[c.id for c in to_embed],
+                    embeddings=cast(Any, [list(v) for v in vectors]),
+                    documents=[c.text for c in to_embed],
+                    metadatas=cast(Any, [_replacing(before.get(c.id, ("", {}))[1], c.metadata) for c in to_embed]),
+                )
+        if to_update:
+            with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+                self._chroma.update(
+                    ids=[c.id for c in to_update],
+                    metadatas=cast(Any, [_replacing(before[c.id][1], c.metadata) for c in to_update]),
+                )
+        return sum(1 for i in ids if i not in before)
+
+    def search(
+        self,
+        query: str,
+        *,
+        where: dict[str, Any] | None = None,
+        k: int = 4,
+        min_score: float | None = None,
+    ) -> list[Hit]:
+        """The ``k`` chunks nearest ``query`` among those matching ``where``, best first.
+
+        ``where`` is Chroma's filter syntax (``{"year": {"$gt": 2000}}``, ``{"$and": [...]}``)
+        and is applied before ranking, so a selective filter still returns up to ``k`` hits.
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid Chroma filter.
+            UsageError: ``k`` is less than 1.
+        """
+        if k < 1:
+            raise UsageError(f"k must be at least 1, got {k}")
+        where = where or None  # Chroma rejects an empty filter
+        if where is not None:
+            try:
+                validate_where(cast(Any, where))
+            except (ValueError, TypeError) as exc:
+                raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
+        size = self.count()
+        if size == 0:
+            return []
+        vector = self._embeddings.embed_query(query)
+        self._check_dimension(vector)
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            result = self._chroma.query(
+                query_embeddings=cast(Any, [list(vector)]),
+                n_results=min(k, size),
+                where=cast(Any, where),
+                include=["documents", "metadatas", "distances"],
+            )
+        ids = result["ids"][0]
+        docs = (result["documents"] or [[]])[0]
+        metas = (result["metadatas"] or [[]])[0]
+        dists = (result["distances"] or [[]])[0]
+        hits = [
+            Hit(id=i, text=doc or "", metadata=_scalars(meta), score=1.0 - float(dist))
+            for i, doc, meta, dist in zip(ids, docs, metas, dists)
+        ]
+        if min_score is not None:
+            hits = [h for h in hits if h.score >= min_score]
+        return hits
+
+    def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The stored chunks with these ids, in the order asked; unknown ids are skipped."""
+        wanted = list(dict.fromkeys(ids))  # Chroma rejects duplicate ids
+        if not wanted:
+            return []
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            found = self._chroma.get(ids=wanted, include=["documents", "metadatas"])
+        by_id = {
+            i: Chunk(i, doc or "", _scalars(meta))
+            for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [])
+        }
+        return [by_id[i] for i in wanted if i in by_id]
+
+    def delete(self, ids: Sequence[str]) -> int:
+        """Delete chunks by id; return how many existed.
+
+        The catalogue is rebuilt from what remains (a full scan), so it never offers a value
+        that no longer exists.
+        """
+        existing = [c.id for c in self.get(ids)]
+        if not existing:
+            return 0
+        with chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
+            self._chroma.delete(ids=existing)
+        self._rebuild_catalogue()
+        return len(existing)
+
+    def _rebuild_catalogue(self) -> None:
+        catalogue = Catalogue()
+        offset, page = 0, 1000
+        while True:
+            with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+                found = self._chroma.get(include=["metadatas"], limit=page, offset=offset)
+            metas = [_scalars(m) for m in found["metadatas"] or []]
+            catalogue.merge(metas, self._record.schema)
+            if len(found["ids"]) < page:
+                break
+            offset += page
+        self._record.catalogue = catalogue
+        self._save_metadata()
+
+    def _check_dimension(self, vector: Sequence[float], *, record: bool = False) -> None:
+        """Fail early on embeddings of another size; ``record`` the size at the first write."""
+        if not vector:
+            return
+        if self._record.dimension is None:
+            if record:
+                self._record.dimension = len(vector)
+                self._save_metadata()
+        elif len(vector) != self._record.dimension:
+            raise ConfigError(
+                f"collection {self.name!r} holds {self._record.dimension}-dimensional embeddings but the configured "
+                f"embeddings give {len(vector)}; use the embeddings it was built with or re-create it"
+            )
+
+    def _save_metadata(self) -> None:
+        with chroma_errors(f"cannot update collection {self.name!r}", collection=self.name):
+            self._chroma.modify(metadata=cast(Any, self._record.encode()))
+
+    def __repr__(self) -> str:
+        return f"Collection(name={self.name!r}, attributes={self._record.schema.names})"
+
+
+def _scalars(meta: Mapping[str, Any] | None) -> dict[str, MetadataValue]:
+    """Stored metadata as plain scalars (we never store lists or sparse vectors)."""
+    return {k: v for k, v in (meta or {}).items() if isinstance(v, (str, int, float, bool))}
+
+
+def _replacing(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Metadata that *replaces* ``old`` with ``new``.
+
+    Chroma's upsert and update merge metadata into what is stored, and delete a key only when it
+    is given as None. Chroma also rejects an empty dict, for which None means "no metadata".
+    """
+    merged: dict[str, Any] = dict(new)
+    merged.update({k: None for k in old if k not in new})
+    return merged or None

@@ -1,0 +1,108 @@
+"""Turning loose metadata (from extractors, jsonl files, callers) into values Chroma accepts.
+
+Chroma takes only ``str | int | float | bool`` (and homogeneous lists, which our filters never
+use), rejects ``None`` and empty dicts, and compares by type: ``year == 2023`` does not match
+``"2023"``. So every declared attribute is coerced to its schema type *before* it is stored;
+otherwise a filter built from the schema would silently miss documents.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from selfrag.schema import AttributeType, CollectionSchema
+from selfrag.store.types import MetadataValue
+
+__all__ = ["clean_metadata", "coerce_value"]
+
+_TRUE = {"true", "yes", "y", "1", "on"}
+_FALSE = {"false", "no", "n", "0", "off"}
+
+
+def coerce_value(value: Any, type_: AttributeType) -> MetadataValue:
+    """Convert ``value`` to the schema type ``type_``.
+
+    Lenient where the intent is clear (``"2023"`` → 2023, ``"8.6"`` → 8.6, ``"1,234"`` → 1234,
+    ``"yes"`` → True) and strict where it is not (``True`` is not an integer, 7.5 is not one either).
+
+    Raises:
+        ValueError: the value cannot represent that type; the message names value and type.
+    """
+    if type_ == "string":
+        if isinstance(value, str):
+            return value.strip()
+        if isinstance(value, (bool, int, float)):
+            return str(value)
+    elif type_ == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+    elif type_ == "integer":
+        number = _number(value)
+        if number is not None and float(number).is_integer():
+            return int(number)
+    elif type_ == "float":
+        number = _number(value)
+        if number is not None:
+            return float(number)
+    raise ValueError(f"{value!r} is not a valid {type_}")
+
+
+def _number(value: Any) -> int | float | None:
+    """A finite number from an int, float or numeric string; None otherwise (bools excluded)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, str):
+        text = value.strip().replace(",", "").replace("_", "")
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            parsed = float(text)
+        except ValueError:
+            return None
+        return parsed if math.isfinite(parsed) else None
+    return None
+
+
+def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dict[str, MetadataValue]:
+    """Return a copy of ``metadata`` that Chroma will store and schema filters will match.
+
+    Declared attributes are coerced to their type (empty strings dropped); undeclared keys keep
+    scalar values, and containers become JSON text so nothing is lost. ``None`` is always dropped.
+
+    Raises:
+        ValueError: a declared attribute's value cannot be coerced (message names the attribute).
+    """
+    cleaned: dict[str, MetadataValue] = {}
+    for raw_key, value in metadata.items():
+        key = str(raw_key)
+        if value is None or key.startswith("chroma:"):
+            continue
+        info = schema.attribute(key)
+        if info is not None:
+            try:
+                coerced = coerce_value(value, info.type)
+            except ValueError as exc:
+                raise ValueError(f"attribute {key!r}: {exc}") from None
+            if coerced != "":
+                cleaned[key] = coerced
+        elif isinstance(value, (str, bool, int)):
+            cleaned[key] = value
+        elif isinstance(value, float):
+            if math.isfinite(value):
+                cleaned[key] = value
+        else:
+            cleaned[key] = json.dumps(value, sort_keys=True, default=str)
+    return cleaned

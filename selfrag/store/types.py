@@ -1,0 +1,67 @@
+"""The values that cross the store boundary, and the one seam the workflow retrieves through.
+
+``Chunk`` goes in, ``Hit`` comes out. Both are frozen so a retrieved hit can be shared between
+graph nodes (grading runs concurrently) without anyone mutating another node's view of it.
+``Retriever`` is a Protocol because the workflow must not care whether hits come from Chroma,
+a scripted fake, or a future hybrid retriever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["Chunk", "Hit", "MetadataValue", "ProgressCallback", "Retriever"]
+
+MetadataValue = str | int | float | bool
+"""What Chroma accepts as a metadata value (we never store ``None`` or containers)."""
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each stored batch; lets a CLI draw a bar."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One piece of text to store, with the metadata it will be filtered on."""
+
+    id: str
+    """Stable identifier; ingest uses a content hash so re-adding the same text is a no-op."""
+    text: str
+    """The text that is embedded and later shown to the grader and the generator."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Attribute values; cleaned to Chroma-valid scalars (per the schema's types) when stored."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved chunk and how close it is to the query."""
+
+    id: str
+    text: str
+    metadata: Mapping[str, MetadataValue]
+    score: float
+    """Cosine similarity in [-1, 1] (``1 - cosine distance``); higher is closer."""
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """Anything that returns the ``k`` chunks nearest a query, optionally pre-filtered."""
+
+    def search(
+        self,
+        query: str,
+        *,
+        where: dict[str, Any] | None,
+        k: int,
+        min_score: float | None = None,
+    ) -> list[Hit]:
+        """Return at most ``k`` hits, best first.
+
+        Args:
+            query: Text to embed and search for.
+            where: A Chroma ``where`` filter applied *before* ranking, or None for no filter.
+            k: Maximum number of hits.
+            min_score: Drop hits whose cosine similarity is below this.
+        """
+        ...

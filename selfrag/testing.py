@@ -1,0 +1,260 @@
+"""Scripted fakes for every external dependency, for tests and for users' own tests.
+
+``ScriptedChatModel`` answers by asking a *script*: a function of the task (the structured-output
+schema's name, or ``"text"`` for free text) and the messages. Scripts keyed on content keep
+concurrent calls deterministic, unlike a plain queue (document grading runs in parallel).
+
+    model = ScriptedChatModel.from_rules({
+        "RelevanceGrade": lambda msgs: '{"verdict": "relevant", "reason": "mentions toys"}'
+            if "toy" in msgs[-1].content else '{"verdict": "irrelevant", "reason": "off topic"}',
+        "text": ["A standalone question"],            # a list is served in order, the last repeats
+    })
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Union
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages.ai import UsageMetadata
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import ConfigDict, PrivateAttr
+
+from selfrag.providers._structured import JsonSchemaStructuredOutput
+
+__all__ = ["ScriptedChatModel", "Reply", "Script", "HashEmbeddings", "Call", "FakeCollection", "FakeStore", "matches_where"]
+
+Reply = Union[str, AIMessage, BaseException]
+"""A scripted reply: text (JSON for structured tasks), a full message, or an exception to raise."""
+
+Script = Callable[[str, list[BaseMessage]], Reply]
+
+
+class Call:
+    """One recorded call: the task name and the messages sent."""
+
+    def __init__(self, task: str, messages: list[BaseMessage]) -> None:
+        self.task = task
+        self.messages = messages
+
+    @property
+    def prompt(self) -> str:
+        return "\n".join(str(m.content) for m in self.messages)
+
+    def __repr__(self) -> str:
+        return f"Call(task={self.task!r})"
+
+
+class ScriptedChatModel(JsonSchemaStructuredOutput, BaseChatModel):
+    """A chat model whose replies come from a script; every call is recorded in ``calls``."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    script: Any
+    model_name: str = "scripted"
+    _calls: list[Call] = PrivateAttr(default_factory=list)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @classmethod
+    def from_rules(cls, rules: Mapping[str, Reply | Sequence[Reply] | Callable[[list[BaseMessage]], Reply]]) -> ScriptedChatModel:
+        """Build from a mapping task → reply, list of replies (served in order, last repeats) or function.
+
+        An unknown task raises ``KeyError`` so a test notices a call it did not script.
+        """
+        queues: dict[str, Iterator[Reply]] = {}
+        lock = threading.Lock()
+
+        def _serve(items: Sequence[Reply]) -> Iterator[Reply]:
+            last: Reply | None = None
+            for item in items:
+                last = item
+                yield item
+            while True:
+                assert last is not None, "empty reply list"
+                yield last
+
+        def script(task: str, messages: list[BaseMessage]) -> Reply:
+            if task not in rules:
+                raise KeyError(f"ScriptedChatModel: no script for task {task!r}")
+            rule = rules[task]
+            if callable(rule) and not isinstance(rule, (str, BaseException)):
+                return rule(messages)
+            if isinstance(rule, (str, AIMessage, BaseException)):
+                return rule
+            with lock:
+                if task not in queues:
+                    queues[task] = _serve(list(rule))
+                return next(queues[task])
+
+        return cls(script=script)
+
+    @property
+    def calls(self) -> list[Call]:
+        return list(self._calls)
+
+    def calls_for(self, task: str) -> list[Call]:
+        return [c for c in self._calls if c.task == task]
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        fmt = kwargs.get("response_format") or {}
+        task = fmt.get("json_schema", {}).get("name", "text") if isinstance(fmt, dict) else "text"
+        with self._lock:
+            self._calls.append(Call(task, list(messages)))
+        reply = self.script(task, list(messages))
+        if isinstance(reply, BaseException):
+            raise reply
+        message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply)
+        if message.usage_metadata is None:
+            prompt_tokens = sum(len(str(m.content).split()) for m in messages)
+            out_tokens = len(str(message.content).split())
+            message.usage_metadata = UsageMetadata(
+                input_tokens=prompt_tokens, output_tokens=out_tokens, total_tokens=prompt_tokens + out_tokens
+            )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class HashEmbeddings(Embeddings):
+    """Deterministic bag-of-words embeddings: texts sharing words are close. No model, no network.
+
+    Good enough for retrieval tests to be meaningful (a query about "toys" finds the toy story).
+    """
+
+    def __init__(self, dim: int = 256) -> None:
+        self.dim = dim
+
+    def _embed(self, text: str) -> list[float]:
+        import hashlib
+        import math
+        import re
+
+        vec = [0.0] * self.dim
+        for word in re.findall(r"[a-z0-9]+", text.lower()):
+            h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "big")
+            vec[h % self.dim] += 1.0 if (h >> 32) & 1 else -1.0
+        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+        if norm == 1.0 and not any(vec):
+            vec[0] = 1.0
+        return [v / norm for v in vec]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._embed(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed(text)
+
+
+def matches_where(metadata: Mapping[str, Any], where: Mapping[str, Any] | None) -> bool:
+    """Evaluate a Chroma ``where`` clause against one metadata mapping (for fakes and tests)."""
+    if not where:
+        return True
+    if "$and" in where:
+        return all(matches_where(metadata, w) for w in where["$and"])
+    if "$or" in where:
+        return any(matches_where(metadata, w) for w in where["$or"])
+    for attr, cond in where.items():
+        ops = cond if isinstance(cond, Mapping) else {"$eq": cond}
+        present = attr in metadata
+        value = metadata.get(attr)
+        for op, target in ops.items():
+            if op == "$eq" and not (present and value == target):
+                return False
+            if op == "$ne" and present and value == target:
+                return False
+            if op == "$in" and not (present and value in target):
+                return False
+            if op == "$nin" and present and value in target:
+                return False
+            if op in ("$gt", "$gte", "$lt", "$lte"):
+                if not present or isinstance(value, (str, bool)) or value is None:
+                    return False
+                if op == "$gt" and not value > target:
+                    return False
+                if op == "$gte" and not value >= target:
+                    return False
+                if op == "$lt" and not value < target:
+                    return False
+                if op == "$lte" and not value <= target:
+                    return False
+    return True
+
+
+class FakeCollection:
+    """An in-memory collection: ``where`` evaluated like Chroma, ranked by HashEmbeddings cosine.
+
+    Pass ``search_fn`` to script exactly what each search returns (e.g. the same set twice).
+    Every search is recorded in ``searches`` as ``(query, where, k)``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        schema: Any,
+        docs: Sequence[Mapping[str, Any]] = (),
+        *,
+        search_fn: Callable[[str, Mapping[str, Any] | None, int], list[Any]] | None = None,
+    ) -> None:
+        from selfrag.store.types import Hit
+
+        self.name = name
+        self._schema = schema
+        self._hit = Hit
+        self.docs = [dict(d) for d in docs]
+        self.search_fn = search_fn
+        self.searches: list[tuple[str, Any, int]] = []
+        self._emb = HashEmbeddings()
+
+    @property
+    def schema(self) -> Any:
+        return self._schema
+
+    def catalogue(self) -> dict[str, list[str]]:
+        out: dict[str, set[str]] = {}
+        for attr in getattr(self._schema, "attributes", []):
+            if attr.type == "string":
+                out[attr.name] = {str(d["metadata"][attr.name]) for d in self.docs if attr.name in d.get("metadata", {})}
+        return {k: sorted(v) for k, v in out.items()}
+
+    def search(self, query: str, *, where: dict[str, Any] | None, k: int, min_score: float | None = None) -> list[Any]:
+        self.searches.append((query, where, k))
+        if self.search_fn is not None:
+            return self.search_fn(query, where, k)
+        q = self._emb.embed_query(query)
+        hits = []
+        for d in self.docs:
+            if not matches_where(d.get("metadata", {}), where):
+                continue
+            v = self._emb.embed_query(d["text"])
+            score = sum(a * b for a, b in zip(q, v))
+            if min_score is None or score >= min_score:
+                hits.append(self._hit(id=d["id"], text=d["text"], metadata=dict(d.get("metadata", {})), score=score))
+        hits.sort(key=lambda h: -h.score)
+        return hits[:k]
+
+
+class FakeStore:
+    """Holds ``FakeCollection`` objects by name; unknown names raise ``CollectionNotFound``."""
+
+    def __init__(self, *collections: FakeCollection) -> None:
+        self.collections = {c.name: c for c in collections}
+
+    def get_collection(self, name: str) -> FakeCollection:
+        from selfrag.errors import CollectionNotFound
+
+        if name not in self.collections:
+            raise CollectionNotFound(name)
+        return self.collections[name]

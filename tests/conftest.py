@@ -1,0 +1,44 @@
+"""Suite-wide guards: no network beyond loopback, a private data directory per test."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self: socket.socket, address: Any) -> Any:
+    host = address[0] if isinstance(address, tuple) else None
+    if host is not None:
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            ip = None
+        if host != "localhost" and (ip is None or not ip.is_loopback):
+            raise ConnectionRefusedError(f"tests may not reach the network: connect to {address!r} blocked")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_network() -> Iterator[None]:
+    socket.socket.connect = _loopback_only  # type: ignore[method-assign]
+    yield
+    socket.socket.connect = _real_connect  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in list(os.environ):
+        if key.startswith("SELFRAG_") or key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+            monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("SELFRAG_HOME", str(tmp_path / "selfrag-home"))

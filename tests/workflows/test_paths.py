@@ -1,0 +1,210 @@
+"""Every path through the graph, scripted end to end with fake models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graders import FailurePolicy, GraderConfig
+from tests.workflows.conftest import FAST, answer, grade, relevant_if, sequence_search
+from workflows import Outcome, RunOptions
+
+Q = "Which movie is about toys coming alive?"
+
+
+def good_checks() -> dict[str, Any]:
+    return {"GroundednessGrade": grade("grounded"), "UsefulnessGrade": grade("useful")}
+
+
+def test_relevant_documents_are_answered_with_citations(make_engine: Any) -> None:
+    engine, model, _ = make_engine({
+        "RelevanceGrade": relevant_if("Toys"),
+        "GeneratedAnswer": answer("Toys come alive in it [1].", [1]),
+        **good_checks(),
+    }, search_fn=sequence_search(["toys", "dino"]))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.answer == "Toys come alive in it [1]."
+    assert [c.id for c in result.citations] == ["toys"]
+    assert result.citations[0].number == 1
+    assert result.trace.path == ["condense", "self_query", "retrieve", "grade_documents", "generate", "check", "finalize"]
+    grades = {d["id"]: d["relevant"] for d in result.trace.documents}
+    assert grades == {"toys": True, "dino": False}
+    # only the relevant document reaches the generator
+    gen_prompt = model.calls_for("GeneratedAnswer")[0].prompt
+    assert "Toys come alive" in gen_prompt and "dinosaurs" not in gen_prompt
+    assert result.trace.llm.calls == len(model.calls) == 5
+
+
+def test_nothing_relevant_rewrites_then_answers(make_engine: Any) -> None:
+    engine, model, coll = make_engine({
+        "RelevanceGrade": relevant_if("Toys"),
+        "text": ["toys that come alive"],
+        "GeneratedAnswer": answer("Toys come alive [1]."),
+        **good_checks(),
+    }, search_fn=sequence_search(["dino", "zone"], ["toys"]))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.trace.path == [
+        "condense", "self_query", "retrieve", "grade_documents", "rewrite", "retrieve", "grade_documents",
+        "generate", "check", "finalize",
+    ]
+    assert result.trace.rewrites[0]["to"] == "toys that come alive"
+    assert coll.searches[1][0] == "toys that come alive"
+    assert result.trace.budgets["rewrites_used"] == 1
+
+
+def test_nothing_ever_relevant_abstains_without_generating(make_engine: Any) -> None:
+    engine, model, _ = make_engine({
+        "RelevanceGrade": grade("irrelevant"),
+        "text": ["first rewrite", "second rewrite"],
+    }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ABSTAINED
+    assert "I don't know" in result.answer
+    assert result.citations == []
+    assert model.calls_for("GeneratedAnswer") == []
+    assert result.trace.budgets["rewrites_used"] == 2
+    assert result.trace.path.count("retrieve") == 3
+
+
+def test_ungrounded_answer_is_regenerated_with_feedback(make_engine: Any) -> None:
+    engine, model, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "GeneratedAnswer": [answer("Toys fight aliens [1]."), answer("Toys come alive [1].")],
+        "GroundednessGrade": [grade("ungrounded", "aliens are not mentioned"), grade("grounded")],
+        "UsefulnessGrade": grade("useful"),
+    }, search_fn=sequence_search(["toys"]))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.answer == "Toys come alive [1]."
+    assert result.trace.path.count("generate") == 2
+    second = model.calls_for("GeneratedAnswer")[1].prompt
+    assert "aliens are not mentioned" in second
+
+
+def test_not_useful_answer_rewrites_and_retrieves_again(make_engine: Any) -> None:
+    engine, model, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "text": ["movies where toys come alive"],
+        "GeneratedAnswer": [answer("It is a movie [1]."), answer("Toy Story: toys come alive [1].")],
+        "GroundednessGrade": grade("grounded"),
+        "UsefulnessGrade": [grade("not_useful"), grade("useful")],
+    }, search_fn=sequence_search(["dream"], ["toys"]))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.trace.path == [
+        "condense", "self_query", "retrieve", "grade_documents", "generate", "check", "rewrite", "retrieve",
+        "grade_documents", "generate", "check", "finalize",
+    ]
+    assert result.trace.rewrites[0]["reason"] == "the answer did not address the question"
+
+
+def test_never_useful_exhausts_budget_and_keeps_best_answer(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "text": ["rewrite one", "rewrite two"],
+        "GeneratedAnswer": answer("Something vague [1]."),
+        "GroundednessGrade": grade("grounded"),
+        "UsefulnessGrade": grade("not_useful"),
+    }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]), options=RunOptions(max_rewrites=1, max_generations=3))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.BUDGET_EXHAUSTED
+    assert result.answer == "Something vague [1]."
+    assert result.trace.budgets["rewrites_used"] == 1
+    assert result.trace.path.count("generate") == 2
+
+
+def test_never_grounded_ends_ungrounded_after_generation_budget(make_engine: Any) -> None:
+    engine, model, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "GeneratedAnswer": answer("Made up [1]."),
+        "GroundednessGrade": grade("ungrounded"),
+        "UsefulnessGrade": grade("useful"),
+    }, search_fn=sequence_search(["toys"]), options=RunOptions(max_generations=2))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.UNGROUNDED
+    assert result.answer == "Made up [1]."
+    assert len(model.calls_for("GeneratedAnswer")) == 2
+
+
+def test_rewrite_repeating_a_query_stops_for_no_progress(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("irrelevant"),
+        "text": ["q1", "q1"],
+    }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]), options=RunOptions(max_rewrites=5))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ABSTAINED
+    assert result.trace.stop_reason is not None and "repeated" in result.trace.stop_reason
+    assert result.trace.budgets["rewrites_used"] == 2
+
+
+def test_same_documents_again_stops_for_no_progress(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("irrelevant"),
+        "text": ["q1", "q2", "q3"],
+    }, search_fn=sequence_search(["dino", "zone"]), options=RunOptions(max_rewrites=5))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ABSTAINED
+    assert "same documents" in (result.trace.stop_reason or "")
+    assert result.trace.path.count("retrieve") == 2
+
+
+def test_grader_failure_fails_closed_and_is_recorded(make_engine: Any) -> None:
+    def relevance(messages: list[Any]) -> str:
+        doc = str(messages[-1].content).split("<document>", 1)[-1]
+        return "not json at all" if "Toys" in doc else grade("irrelevant")
+
+    engine, model, _ = make_engine({"RelevanceGrade": relevance, "text": ["again"]},
+                                   search_fn=sequence_search(["toys"], ["zone"]), options=RunOptions(max_rewrites=1))
+    result = engine.run(Q, collection="movies")
+    toys = next(d for d in result.trace.documents if d["id"] == "toys")
+    assert toys["failed"] and not toys["relevant"] and toys["attempts"] == FAST.attempts
+    assert "fail_closed" in toys["reason"]
+    assert result.outcome is Outcome.ABSTAINED
+    assert sum(1 for c in model.calls_for("RelevanceGrade") if "Toys" in c.prompt) == FAST.attempts
+
+
+def test_grader_failure_fail_open_policy_lets_the_document_through(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": "garbage",
+        "GeneratedAnswer": answer("Toys come alive [1]."),
+        **good_checks(),
+    }, search_fn=sequence_search(["toys"]), relevance=GraderConfig(policy=FailurePolicy.FAIL_OPEN, retry=FAST))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.trace.documents[0]["failed"] and result.trace.documents[0]["relevant"]
+
+
+def test_unverifiable_answer_is_ungrounded_by_default(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "GeneratedAnswer": answer("Toys come alive [1]."),
+        "GroundednessGrade": ConnectionError("provider down"),
+        "UsefulnessGrade": grade("useful"),
+    }, search_fn=sequence_search(["toys"]), options=RunOptions(max_generations=1))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.UNGROUNDED
+    g = next(v for v in result.trace.verdicts if v["kind"] == "groundedness")
+    assert g["failed"] and "ConnectionError" in g["error"]
+
+
+def test_large_budgets_never_raise_recursion_errors(make_engine: Any) -> None:
+    from selfrag.store.types import Hit
+
+    counter = {"n": 0}
+
+    def fresh(query: str, where: Any, k: int) -> list[Hit]:
+        counter["n"] += 1  # a new document every search, so no-progress never stops the loop
+        return [Hit(id=f"d{counter['n']}", text=f"document {counter['n']}", metadata={}, score=0.5)]
+
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "text": [f"rewrite {i}" for i in range(20)],
+        "GeneratedAnswer": answer("Vague [1]."),
+        "GroundednessGrade": grade("grounded"),
+        "UsefulnessGrade": grade("not_useful"),
+    }, search_fn=fresh, options=RunOptions(max_rewrites=10, max_generations=10))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.BUDGET_EXHAUSTED
+    assert result.trace.budgets["rewrites_used"] == 9  # the 10th generation spends the generation budget
+    assert result.trace.path.count("generate") == 10

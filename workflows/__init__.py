@@ -1,0 +1,35 @@
+"""The Self-RAG workflow: graph state, nodes, routing, budgets, outcomes and the engine around them."""
+
+from workflows.components import CollectionLike, Components, StoreLike
+from workflows.condense import Condenser
+from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine
+from workflows.generation import AnswerGenerator, GeneratedAnswer
+from workflows.graph import build_graph, mermaid
+from workflows.options import RunOptions, recursion_limit_for
+from workflows.outcomes import Citation, LLMUsage, Outcome, Result, Trace
+from workflows.rewrite import QueryRewriter
+from workflows.state import SelfRagState, Turn
+
+__all__ = [
+    "AnswerGenerator",
+    "Citation",
+    "CollectionLike",
+    "Components",
+    "Condenser",
+    "GeneratedAnswer",
+    "LLMUsage",
+    "MAX_QUESTION_CHARS",
+    "NodeEvent",
+    "Outcome",
+    "QueryRewriter",
+    "Result",
+    "RunOptions",
+    "SelfRagEngine",
+    "SelfRagState",
+    "StoreLike",
+    "Trace",
+    "Turn",
+    "build_graph",
+    "mermaid",
+    "recursion_limit_for",
+]

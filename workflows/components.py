@@ -1,0 +1,88 @@
+"""The injectable parts of the Self-RAG graph, built once and shared by every run.
+
+Every external dependency enters here: the chat model (through the graders, generator,
+rewriter, condenser and self-query planner) and the store. Tests pass scripted fakes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from graders import GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
+from selfrag.query import SelfQueryPlanner
+from selfrag.schema import CollectionSchema
+from selfrag.store import Hit
+from workflows.condense import Condenser
+from workflows.generation import AnswerGenerator
+from workflows.rewrite import QueryRewriter
+
+__all__ = ["CollectionLike", "StoreLike", "Components"]
+
+
+class CollectionLike(Protocol):
+    """What the graph needs of a collection (``selfrag.store.Collection`` implements it)."""
+
+    name: str
+
+    @property
+    def schema(self) -> CollectionSchema: ...
+
+    def catalogue(self) -> dict[str, list[str]]: ...
+
+    def search(self, query: str, *, where: dict[str, Any] | None, k: int, min_score: float | None = None) -> list[Hit]: ...
+
+
+class StoreLike(Protocol):
+    def get_collection(self, name: str) -> Any: ...
+
+
+@dataclass
+class Components:
+    """Everything a run calls out to."""
+
+    store: StoreLike
+    planner: SelfQueryPlanner
+    relevance: RelevanceGrader
+    groundedness: GroundednessGrader
+    usefulness: UsefulnessGrader
+    generator: AnswerGenerator
+    rewriter: QueryRewriter
+    condenser: Condenser
+    parallel_checks: bool = True
+    """Run groundedness and usefulness at once (saves latency; costs a usefulness call on ungrounded answers)."""
+    model_label: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_model(
+        cls,
+        model: BaseChatModel,
+        store: StoreLike,
+        *,
+        method: str = "json_schema",
+        retry: RetryPolicy = RetryPolicy(),
+        self_query_mode: str = "auto",
+        relevance: GraderConfig | None = None,
+        groundedness: GraderConfig | None = None,
+        usefulness: GraderConfig | None = None,
+        parallel_checks: bool = True,
+    ) -> Components:
+        """Default components around one chat model; pass a ``GraderConfig`` to tune a grader."""
+        base = GraderConfig(method=method, retry=retry)
+        return cls(
+            store=store,
+            planner=SelfQueryPlanner(model, method=method, mode=self_query_mode, retries=retry.attempts),  # type: ignore[arg-type]
+            relevance=RelevanceGrader(model, relevance or base),
+            groundedness=GroundednessGrader(model, groundedness or base),
+            usefulness=UsefulnessGrader(model, usefulness or base),
+            generator=AnswerGenerator(model, method=method, retry=retry),
+            rewriter=QueryRewriter(model),
+            condenser=Condenser(model),
+            parallel_checks=parallel_checks,
+            model_label=getattr(model, "model_name", "") or type(model).__name__,
+        )
+
+

@@ -1,0 +1,110 @@
+"""Condense a follow-up question with the thread's history into a standalone question.
+
+"and in 2022?" after "What was Walmart's revenue in 2023?" must become "What was Walmart's
+revenue in 2022?" before self-query and retrieval see it. The LLM proposes; the proposal must
+keep the follow-up's specifics (its numbers and known values) or it is rejected, and a
+deterministic slot carry-over takes over: the previous standalone question with the follow-up's
+values substituted for the values of the same kind (a year for a year, a known company for a
+known company).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
+from graders.policy import RetryPolicy, call_with_retries
+from workflows.state import Turn
+
+__all__ = ["Condenser", "Condensed", "carry_over", "looks_like_follow_up"]
+
+_SYSTEM = (
+    "Rewrite the user's follow-up question as a standalone question, using the conversation history "
+    "to fill in what it refers to. Keep every specific value of the follow-up. If it is already "
+    "standalone, repeat it unchanged. Reply with the question only. " + DATA_NOT_INSTRUCTIONS
+)
+_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+_FOLLOW = re.compile(r"^\s*(and|or|what about|how about|also|same|then|but)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Condensed:
+    question: str
+    source: str
+    """``none`` (no history), ``llm`` or ``rules``."""
+    error: str | None = None
+
+
+def looks_like_follow_up(question: str) -> bool:
+    return bool(_FOLLOW.match(question)) or len(question.split()) <= 4
+
+
+def _known_hits(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
+    low = text.lower()
+    hits = []
+    for attr, values in catalogue.items():
+        for v in values:
+            if len(v) > 2 and re.search(r"\b" + re.escape(v.lower()) + r"\b", low):
+                hits.append((attr, v))
+    return hits
+
+
+def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[str]]) -> str:
+    """The previous question with the follow-up's values substituted for same-kind values."""
+    result = previous
+    changed = False
+    new_numbers = _NUMBER.findall(follow_up)
+    old_numbers = _NUMBER.findall(previous)
+    for new in new_numbers:
+        same_kind = [o for o in old_numbers if len(o) == len(new) and "." not in o] or old_numbers
+        if same_kind:
+            old = same_kind[-1]
+            result = re.sub(r"\b" + re.escape(old) + r"\b", new, result, count=1)
+            old_numbers.remove(old)
+            changed = True
+    old_hits = _known_hits(previous, catalogue)
+    for attr, value in _known_hits(follow_up, catalogue):
+        for old_attr, old_value in old_hits:
+            if old_attr == attr and old_value.lower() != value.lower():
+                result = re.sub(re.escape(old_value), value, result, count=1, flags=re.IGNORECASE)
+                changed = True
+                break
+    return result if changed else f"{previous.rstrip(' ?')} — {follow_up.strip()}"
+
+
+def _specifics(text: str, catalogue: Mapping[str, Sequence[str]]) -> set[str]:
+    return set(_NUMBER.findall(text)) | {v.lower() for _, v in _known_hits(text, catalogue)}
+
+
+class Condenser:
+    def __init__(self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2)) -> None:
+        self.model = model
+        self.retry = retry
+
+    def condense(self, question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> Condensed:
+        if not history:
+            return Condensed(question, "none")
+        previous = history[-1]["standalone_question"] or history[-1]["question"]
+        error = None
+        if self.model is not None:
+            model = self.model
+            lines = "\n".join(f"user: {t['standalone_question'] or t['question']}\nassistant: {t['answer'][:300]}" for t in history[-3:])
+            msgs = [SystemMessage(_SYSTEM), HumanMessage(f"{fence('history', lines)}\n{fence('question', question)}\nStandalone question:")]
+            try:
+                reply, _ = call_with_retries(lambda: model.invoke(msgs), self.retry)
+                proposal = " ".join(str(reply.content).split()).strip("\"'` ")
+                wanted = _specifics(question, catalogue)
+                if 3 <= len(proposal) <= 500 and wanted <= _specifics(proposal, catalogue):
+                    if not looks_like_follow_up(question) or proposal.lower() != question.lower():
+                        return Condensed(proposal, "llm")
+                error = "proposal dropped the follow-up's specifics or did not resolve it"
+            except Exception as exc:  # noqa: BLE001 - the deterministic carry-over takes over
+                error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if not looks_like_follow_up(question):
+            return Condensed(question, "rules", error)
+        return Condensed(carry_over(previous, question, catalogue), "rules", error)

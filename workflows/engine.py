@@ -1,0 +1,173 @@
+"""The engine: runs the Self-RAG graph for one question and returns a typed ``Result``.
+
+It owns the things around the graph: input validation, per-turn resets, thread memory through
+a checkpointer, the recursion limit derived from the budgets, LLM usage accounting, streaming
+node-by-node events, and turning the final state into a ``Result``. ``GraphRecursionError``
+never escapes: it becomes a ``budget_exhausted`` result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.errors import GraphRecursionError
+
+from selfrag.errors import InvalidQuestion
+from workflows.components import Components
+from workflows.graph import build_graph
+from workflows.options import RunOptions, recursion_limit_for
+from workflows.outcomes import Citation, Outcome, Result, Trace
+from workflows.routing import decide_outcome
+from workflows.state import SelfRagState, Turn, per_turn_reset
+from workflows.trace import UsageCounter
+
+__all__ = ["SelfRagEngine", "NodeEvent", "MAX_QUESTION_CHARS"]
+
+MAX_QUESTION_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class NodeEvent:
+    """A node finished: its name and the fields it wrote (a summary fit for progress display)."""
+
+    node: str
+    update: dict[str, Any]
+
+
+class SelfRagEngine:
+    def __init__(
+        self,
+        components: Components,
+        *,
+        checkpointer: BaseCheckpointSaver[Any] | None = None,
+        defaults: RunOptions = RunOptions(),
+        today: Callable[[], date] = date.today,
+    ) -> None:
+        self.components = components
+        self.defaults = defaults
+        self.checkpointer = checkpointer
+        self._graph = build_graph(components, today=today)
+        self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
+
+    # -- public API ------------------------------------------------------------------------------
+    def run(self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None) -> Result:
+        result: Result | None = None
+        for event in self.stream(question, collection=collection, thread_id=thread_id, options=options):
+            if isinstance(event, Result):
+                result = event
+        assert result is not None
+        return result
+
+    def stream(
+        self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None
+    ) -> Iterator[NodeEvent | Result]:
+        """Yield a ``NodeEvent`` as each node finishes, then the ``Result``."""
+        question = self._check_question(question)
+        self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
+        opts = options or self.defaults
+        if thread_id is not None and self._thread_graph is None:
+            raise InvalidQuestion("thread memory needs a checkpointer; this engine was built without one")
+        graph = self._thread_graph if thread_id is not None else self._graph
+        counter = UsageCounter()
+        config: dict[str, Any] = {
+            "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
+            "callbacks": [counter],
+        }
+        if thread_id is not None:
+            config["configurable"] = {"thread_id": thread_id}
+        inputs: dict[str, Any] = {
+            **per_turn_reset(),
+            "question": question,
+            "collection": collection,
+            "max_rewrites": opts.max_rewrites,
+            "max_generations": opts.max_generations,
+        }
+        state: dict[str, Any] = dict(inputs)
+        if thread_id is not None:
+            state["history"] = self.history(thread_id)
+        start = time.perf_counter()
+        try:
+            for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):  # type: ignore[arg-type]
+                for node, update in chunk.items():
+                    if not isinstance(update, dict):
+                        continue
+                    state.update(update)
+                    yield NodeEvent(node, update)
+        except GraphRecursionError:
+            # Unreachable while recursion_limit_for() bounds the budgets; kept so it never reaches a user.
+            state["stop_reason"] = "recursion limit reached"
+            outcome, best, stop = decide_outcome(state)  # type: ignore[arg-type]
+            state.update(outcome=Outcome.BUDGET_EXHAUSTED.value if best else outcome,
+                         answer=best["answer"] if best else "", citations=best["citations"] if best else [],
+                         stop_reason=stop)
+        total_ms = (time.perf_counter() - start) * 1000
+        yield self._result(state, thread_id, counter, total_ms)
+
+    def history(self, thread_id: str) -> list[Turn]:
+        """The turns of a thread so far (empty for an unknown thread)."""
+        if self._thread_graph is None:
+            return []
+        snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
+        return list(snapshot.values.get("history") or [])
+
+    def forget(self, thread_id: str) -> None:
+        """Delete every checkpoint of a thread."""
+        if self.checkpointer is not None:
+            self.checkpointer.delete_thread(thread_id)
+
+    def with_options(self, **overrides: Any) -> RunOptions:
+        return replace(self.defaults, **{k: v for k, v in overrides.items() if v is not None})
+
+    # -- internals -------------------------------------------------------------------------------
+    @staticmethod
+    def _check_question(question: str) -> str:
+        q = " ".join((question or "").split())
+        if not q:
+            raise InvalidQuestion("the question is empty")
+        if len(q) > MAX_QUESTION_CHARS:
+            raise InvalidQuestion(f"the question is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}")
+        return q
+
+    @staticmethod
+    def _result(state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float) -> Result:
+        plan = state.get("plan", {})
+        timings = state.get("timings", [])
+        trace = Trace(
+            path=[t["node"] for t in timings],
+            timings=timings,
+            plan=plan,
+            relaxations=state.get("relaxations", []),
+            documents=state.get("graded", []),
+            rewrites=state.get("rewrites", []),
+            generations=state.get("generations", []),
+            verdicts=state.get("verdicts", []),
+            budgets={
+                "max_rewrites": state.get("max_rewrites", 0),
+                "max_generations": state.get("max_generations", 0),
+                "rewrites_used": state.get("rewrite_count", 0),
+                "generations_used": state.get("generation_count", 0),
+            },
+            stop_reason=state.get("stop_reason"),
+            llm=counter.usage(),
+            total_ms=round(total_ms, 2),
+        )
+        structured = dict(plan.get("structured_query") or {})
+        if structured:
+            structured["query"] = state.get("query") or structured.get("query", "")
+        return Result(
+            question=state["question"],
+            standalone_question=state.get("standalone_question") or state["question"],
+            collection=state["collection"],
+            thread_id=thread_id,
+            answer=state.get("answer", ""),
+            outcome=Outcome(state.get("outcome") or Outcome.BUDGET_EXHAUSTED.value),
+            citations=[Citation(**c) for c in state.get("citations", [])],
+            query=structured,
+            filter=state.get("where"),
+            trace=trace,
+        )

@@ -1,0 +1,72 @@
+"""Build a ready engine from ``Settings``: the one place that wires real providers together.
+
+The CLI, the HTTP service and the evaluation harness all call ``build_engine``; tests build
+``Components`` from fakes instead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
+from selfrag.providers import make_chat_model, make_embeddings, structured_method
+from selfrag.settings import Settings
+from selfrag.store import Store
+from workflows.components import Components
+from workflows.engine import SelfRagEngine
+from workflows.options import RunOptions
+
+__all__ = ["open_store", "build_components", "build_engine", "open_checkpointer"]
+
+
+def open_store(settings: Settings) -> Store:
+    """The configured store (embedded Chroma under the data directory, or a Chroma server)."""
+    return Store.from_settings(settings, make_embeddings(settings.embeddings))
+
+
+def open_checkpointer(settings: Settings) -> SqliteSaver:
+    """SQLite checkpoints under the data directory (thread memory)."""
+    settings.home.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False)
+    saver = SqliteSaver(conn)
+    saver.setup()
+    return saver
+
+
+def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
+    g = settings.graders
+    return {
+        kind: GraderConfig(
+            method=method, retry=retry, policy=FailurePolicy(getattr(g, kind).policy),
+            combine=Combine(getattr(g, kind).combine), threshold=getattr(g, kind).threshold,
+        )
+        for kind in ("relevance", "groundedness", "usefulness")
+    }
+
+
+def build_components(settings: Settings, *, store: Store | None = None, model: Any = None) -> Components:
+    model = model if model is not None else make_chat_model(settings.llm)
+    method = structured_method(settings.llm)
+    retry = RetryPolicy(attempts=settings.workflow.grader_retries)
+    configs = _grader_configs(settings, method, retry)
+    return Components.from_model(
+        model,
+        store if store is not None else open_store(settings),
+        method=method,
+        retry=retry,
+        self_query_mode=settings.workflow.self_query_mode,
+        parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
+        **configs,
+    )
+
+
+def build_engine(settings: Settings, *, store: Store | None = None, memory: bool = True) -> SelfRagEngine:
+    components = build_components(settings, store=store)
+    return SelfRagEngine(
+        components,
+        checkpointer=open_checkpointer(settings) if memory else None,
+        defaults=RunOptions.from_settings(settings.workflow),
+    )

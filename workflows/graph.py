@@ -1,0 +1,56 @@
+"""Assembly of the Self-RAG graph. Reads like the diagram in the README:
+
+    START → condense → self_query → retrieve → grade_documents ─┬→ generate → check ─┬→ finalize → END
+                                      ↑              ↑            │                    ├→ generate (ungrounded)
+                                      │              └─ rewrite ←─┘ (none relevant)    └→ rewrite  (not useful)
+                                      └─ (filter relaxation happens inside retrieve)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from workflows import routing
+from workflows.components import Components
+from workflows.nodes import SelfRagNodes
+from workflows.options import RunOptions
+from workflows.state import SelfRagState
+
+__all__ = ["build_graph", "mermaid"]
+
+
+def build_graph(
+    components: Components,
+    *,
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    today: Callable[[], date] = date.today,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile the Self-RAG graph around ``components``; pass a checkpointer for thread memory."""
+    nodes = SelfRagNodes(components, today=today).as_dict()
+    g: StateGraph[Any, Any, Any, Any] = StateGraph(SelfRagState, context_schema=RunOptions)
+    for name, fn in nodes.items():
+        g.add_node(name, fn)  # type: ignore[call-overload]
+    g.add_edge(START, "condense")
+    g.add_edge("condense", "self_query")
+    g.add_edge("self_query", "retrieve")
+    g.add_conditional_edges("retrieve", routing.after_retrieve, ["grade_documents", "finalize"])
+    g.add_conditional_edges("grade_documents", routing.after_grade, ["generate", "rewrite", "finalize"])
+    g.add_conditional_edges("rewrite", routing.after_rewrite, ["retrieve", "finalize"])
+    g.add_edge("generate", "check")
+    g.add_conditional_edges("check", routing.after_check, ["generate", "rewrite", "finalize"])
+    g.add_edge("finalize", END)
+    return g.compile(checkpointer=checkpointer, name="selfrag")
+
+
+def mermaid(components: Components | None = None) -> str:
+    """The workflow as a Mermaid diagram (no model or store is called to draw it)."""
+    if components is None:
+        components = Components.__new__(Components)  # drawing needs the topology only
+    graph = build_graph(components)
+    return graph.get_graph().draw_mermaid()

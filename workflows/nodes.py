@@ -1,0 +1,220 @@
+"""The nodes of the Self-RAG graph, one small function each, named as in the diagram.
+
+Nodes read the state and the run's options (``Runtime[RunOptions]``), call out through
+``Components``, and return only the fields they write. They never raise to steer the graph:
+routing (``workflows.routing``) decides from the state alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from langchain_core.runnables.config import ContextThreadPoolExecutor
+from langgraph.runtime import Runtime
+
+from selfrag.query import and_where, relaxations, to_where
+from workflows.components import Components
+from workflows.options import RunOptions
+from workflows.rewrite import normalise_query
+from workflows.state import SelfRagState
+
+__all__ = ["SelfRagNodes", "NODE_NAMES"]
+
+NODE_NAMES = ("condense", "self_query", "retrieve", "grade_documents", "rewrite", "generate", "check", "finalize")
+Node = Callable[[SelfRagState, Runtime[RunOptions]], dict[str, Any]]
+
+
+def timed(name: str, fn: Node) -> Node:
+    """Append the node's wall time to ``timings`` (the trace's path comes from it)."""
+
+    def node(state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        start = time.perf_counter()
+        update = fn(state, runtime)
+        ms = round((time.perf_counter() - start) * 1000, 2)
+        return {**update, "timings": [*state.get("timings", []), {"node": name, "ms": ms}]}
+
+    node.__name__ = name
+    return node
+
+
+def _doc(hit: Any) -> dict[str, Any]:
+    return {"id": hit.id, "text": hit.text, "metadata": dict(hit.metadata), "score": round(float(hit.score), 4)}
+
+
+class SelfRagNodes:
+    def __init__(self, components: Components, *, today: Callable[[], date] = date.today) -> None:
+        self.c = components
+        self.today = today
+
+    def as_dict(self) -> dict[str, Node]:
+        return {name: timed(name, getattr(self, name)) for name in NODE_NAMES}
+
+    def _collection(self, state: SelfRagState) -> Any:
+        return self.c.store.get_collection(state["collection"])
+
+    # -- condense: follow-up + thread history → standalone question ------------------------------
+    def condense(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        history = state.get("history") or []
+        catalogue = self._collection(state).catalogue() if history else {}
+        out = self.c.condenser.condense(state["question"], history, catalogue)
+        return {"standalone_question": out.question, "plan": {"condense": {"source": out.source, "error": out.error}}}
+
+    # -- self_query: question → semantic query + validated filter + limit ------------------------
+    def self_query(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        coll = self._collection(state)
+        question = state["standalone_question"]
+        plan = self.c.planner.plan(question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where)
+        record = {
+            **state.get("plan", {}),
+            "structured_query": plan.query.model_dump(mode="json"),
+            "where": plan.where,
+            "source": plan.source,
+            "changes": [c.model_dump(mode="json") for c in plan.changes],
+            "llm_error": plan.llm_error,
+        }
+        return {
+            "plan": record,
+            "query": plan.query.query or question,
+            "query_filter": plan.query.filter,
+            "limit": plan.query.limit,
+            "queries_seen": [normalise_query(plan.query.query or question)],
+        }
+
+    # -- retrieve: filtered search, relaxing the filter step by step when it finds nothing -------
+    def retrieve(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        opts = runtime.context
+        coll = self._collection(state)
+        k = state.get("limit") or opts.top_k
+        node = state.get("query_filter")
+        where = and_where(opts.mandatory_where, to_where(node))
+        hits = coll.search(state["query"], where=where, k=k, min_score=opts.min_score)
+        relaxed = list(state.get("relaxations", []))
+        if not hits and node is not None:
+            for looser, change in relaxations(node):
+                where = and_where(opts.mandatory_where, to_where(looser))
+                hits = coll.search(state["query"], where=where, k=k, min_score=opts.min_score)
+                relaxed.append({"detail": change.detail, "where": where, "hits": len(hits)})
+                node = looser
+                if hits:
+                    break
+        docs = [_doc(h) for h in hits]
+        ids = sorted(d["id"] for d in docs)
+        seen = state.get("retrieved_sets", [])
+        update: dict[str, Any] = {
+            "documents": docs,
+            "where": where,
+            "query_filter": node,
+            "relaxations": relaxed,
+            "retrieved_sets": [*seen, ids],
+        }
+        if seen and ids in seen:
+            update["stop_reason"] = "no_progress: the search returned the same documents again"
+        return update
+
+    # -- grade_documents: one relevance verdict per document, concurrently ----------------------
+    def grade_documents(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        question = state["standalone_question"]
+        graded = list(state.get("graded", []))
+        known = {g["id"]: g for g in graded}  # same question, same document: reuse the verdict
+        todo = [d for d in state["documents"] if d["id"] not in known]
+        results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
+        for doc, res in zip(todo, results):
+            entry = {
+                "id": doc["id"], "metadata": doc["metadata"], "score": doc["score"], "query": state["query"],
+                "relevant": res.passed, "verdict": res.label, "reason": res.reason, "failed": res.failed,
+                "error": res.error, "attempts": res.attempts, "prompt_version": res.prompt_version,
+            }
+            graded.append(entry)
+            known[doc["id"]] = entry
+        relevant = [d for d in state["documents"] if known[d["id"]]["relevant"]]
+        return {"graded": graded, "relevant": relevant}
+
+    # -- rewrite: a better query, unless it repeats one already tried ----------------------------
+    def rewrite(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        gens = state.get("generations", [])
+        reason = (
+            "the answer did not address the question" if state.get("relevant") and gens
+            else "no retrieved document was relevant"
+        )
+        out = self.c.rewriter.rewrite(state["standalone_question"], state["query"], reason)
+        seen = list(state.get("queries_seen", []))
+        record = {"from": state["query"], "to": out.query, "reason": reason, "source": out.source, "error": out.error}
+        update: dict[str, Any] = {
+            "rewrites": [*state.get("rewrites", []), record],
+            "rewrite_count": state.get("rewrite_count", 0) + 1,
+        }
+        norm = normalise_query(out.query)
+        if norm in seen:
+            update["stop_reason"] = "no_progress: the rewrite repeated an earlier query"
+        else:
+            update["query"] = out.query
+            update["queries_seen"] = [*seen, norm]
+        return update
+
+    # -- generate: an answer with citations from the relevant documents only --------------------
+    def generate(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        docs = state["relevant"]
+        gens = list(state.get("generations", []))
+        last_verdicts = state.get("verdicts", [])
+        feedback = None
+        if gens and gens[-1].get("grounded") is False:
+            feedback = next((v["reason"] for v in reversed(last_verdicts) if v["kind"] == "groundedness"), None)
+        out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
+        cited = [
+            {"number": n, "id": docs[n - 1]["id"], "text": docs[n - 1]["text"], "metadata": docs[n - 1]["metadata"]}
+            for n in out.citations
+        ]
+        gens.append({
+            "number": len(gens) + 1, "answer": out.answer, "citations": cited, "documents": [d["id"] for d in docs],
+            "query": state["query"], "attempts": out.attempts, "error": out.error, "grounded": None, "useful": None,
+        })
+        return {"generations": gens, "generation_count": state.get("generation_count", 0) + 1}
+
+    # -- check: groundedness and usefulness of the latest answer --------------------------------
+    def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        gens = [dict(g) for g in state["generations"]]
+        current = gens[-1]
+        verdicts = list(state.get("verdicts", []))
+        if current["error"]:
+            verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": False,
+                             "label": "ungrounded", "reason": f"generation failed: {current['error']}", "failed": True})
+            current.update(grounded=False, useful=False)
+            return {"generations": gens, "verdicts": verdicts}
+        docs = state["relevant"]
+        question, answer = state["standalone_question"], current["answer"]
+        if self.c.parallel_checks:
+            with ContextThreadPoolExecutor(max_workers=2) as pool:
+                g_future = pool.submit(self.c.groundedness.grade, answer, docs)
+                u_future = pool.submit(self.c.usefulness.grade, question, answer)
+                grounded, useful = g_future.result(), u_future.result()
+        else:
+            grounded = self.c.groundedness.grade(answer, docs)
+            useful = self.c.usefulness.grade(question, answer) if grounded.passed else None
+        for res in (grounded, useful):
+            if res is not None:
+                verdicts.append({**res.to_dict(), "generation": current["number"]})
+        current.update(grounded=grounded.passed, useful=None if useful is None else useful.passed)
+        return {"generations": gens, "verdicts": verdicts}
+
+    # -- finalize: a typed outcome and the best answer ------------------------------------------
+    def finalize(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        from workflows.routing import decide_outcome
+
+        outcome, best, stop = decide_outcome(state)
+        if best is None:
+            answer = (
+                f"I don't know: no document in the collection {state['collection']!r} was relevant to this "
+                "question, so I won't guess."
+            )
+            citations: list[dict[str, Any]] = []
+        else:
+            answer, citations = best["answer"], best["citations"]
+        turn = {"question": state["question"], "standalone_question": state["standalone_question"],
+                "answer": answer, "outcome": outcome}
+        return {
+            "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
+            "history": [*(state.get("history") or []), turn],
+        }

@@ -1,0 +1,51 @@
+"""Per-run knobs, passed to nodes through LangGraph's runtime context (never through globals)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from selfrag.settings import WorkflowSettings
+
+__all__ = ["RunOptions", "recursion_limit_for"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What may change from one question to the next."""
+
+    max_rewrites: int = 2
+    """Query rewrites allowed per question (after no relevant document, or a not-useful answer)."""
+    max_generations: int = 2
+    """Answer generations allowed per question (regenerating after an ungrounded answer)."""
+    top_k: int = 4
+    """Documents retrieved per search (a self-queried limit overrides it)."""
+    min_score: float | None = None
+    """Minimum cosine similarity of a retrieved chunk; None keeps all."""
+    grade_concurrency: int = 4
+    """Documents graded at once."""
+    mandatory_where: dict[str, Any] | None = None
+    """A caller's Chroma where clause, ANDed with the self-queried filter and never relaxed."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_settings(cls, s: WorkflowSettings, **overrides: Any) -> RunOptions:
+        base: dict[str, Any] = dict(
+            max_rewrites=s.max_rewrites,
+            max_generations=s.max_generations,
+            top_k=s.top_k,
+            min_score=s.min_score,
+            grade_concurrency=s.grade_concurrency,
+        )
+        base.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**base)
+
+
+def recursion_limit_for(max_rewrites: int, max_generations: int) -> int:
+    """A LangGraph recursion limit that the budgets can never reach.
+
+    Steps: condense, self_query, retrieve, grade (4); each rewrite adds rewrite, retrieve,
+    grade (3); each generation adds generate, check (2); finalize (1). A margin absorbs future
+    nodes; the budgets, not this limit, are what stop the loop.
+    """
+    return 4 + 3 * max_rewrites + 2 * max_generations + 1 + 5

@@ -1,0 +1,74 @@
+"""The typed result of one question: answer, outcome, citations and the full trace.
+
+Pydantic, because this is the boundary: the CLI prints it as JSON, the HTTP service returns it,
+the evaluation harness stores it.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+__all__ = ["Outcome", "Citation", "LLMUsage", "Trace", "Result"]
+
+
+class Outcome(str, Enum):
+    ANSWERED = "answered"
+    """Grounded in the documents and useful for the question."""
+    ABSTAINED = "abstained"
+    """No relevant document was found; the answer says so and invents nothing."""
+    UNGROUNDED = "ungrounded"
+    """The best answer could not be verified against the documents; flagged as unsupported."""
+    BUDGET_EXHAUSTED = "budget_exhausted"
+    """Loop budgets (or lack of progress) ended the run before a useful answer; best so far, flagged."""
+
+
+class Citation(BaseModel):
+    number: int
+    """The [n] marker used in the answer."""
+    id: str
+    text: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class LLMUsage(BaseModel):
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+
+
+class Trace(BaseModel):
+    """Everything the run did, in order; enough to explain any outcome."""
+
+    path: list[str] = Field(default_factory=list)
+    """Nodes in the order they ran."""
+    timings: list[dict[str, Any]] = Field(default_factory=list)
+    plan: dict[str, Any] = Field(default_factory=dict)
+    relaxations: list[dict[str, Any]] = Field(default_factory=list)
+    documents: list[dict[str, Any]] = Field(default_factory=list)
+    """Every graded document: id, metadata, score, verdict, reason (all retrievals of the turn)."""
+    rewrites: list[dict[str, Any]] = Field(default_factory=list)
+    generations: list[dict[str, Any]] = Field(default_factory=list)
+    verdicts: list[dict[str, Any]] = Field(default_factory=list)
+    budgets: dict[str, int] = Field(default_factory=dict)
+    stop_reason: str | None = None
+    llm: LLMUsage = Field(default_factory=LLMUsage)
+    total_ms: float = 0.0
+
+
+class Result(BaseModel):
+    question: str
+    standalone_question: str
+    collection: str
+    thread_id: str | None = None
+    answer: str
+    outcome: Outcome
+    citations: list[Citation] = Field(default_factory=list)
+    query: dict[str, Any] = Field(default_factory=dict)
+    """The structured query used last: semantic text, filter tree, limit."""
+    filter: dict[str, Any] | None = None
+    """The final Chroma where clause (mandatory filter included, after relaxations)."""
+    trace: Trace = Field(default_factory=Trace)

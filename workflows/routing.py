@@ -1,0 +1,63 @@
+"""Where to go next, decided from the state and the budgets alone.
+
+Budgets live in the state (``max_rewrites``, ``max_generations``) so a checkpoint records the
+limits a run was given. A ``stop_reason`` set by a node (no progress) always ends the loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from workflows.outcomes import Outcome
+from workflows.state import SelfRagState
+
+__all__ = ["after_retrieve", "after_grade", "after_rewrite", "after_check", "decide_outcome"]
+
+
+def _gens_left(state: SelfRagState) -> bool:
+    return state.get("generation_count", 0) < state.get("max_generations", 2)
+
+
+def _rewrites_left(state: SelfRagState) -> bool:
+    return state.get("rewrite_count", 0) < state.get("max_rewrites", 2)
+
+
+def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"]:
+    return "finalize" if state.get("stop_reason") else "grade_documents"
+
+
+def after_grade(state: SelfRagState) -> Literal["generate", "rewrite", "finalize"]:
+    if state.get("relevant"):
+        return "generate" if _gens_left(state) else "finalize"
+    return "rewrite" if _rewrites_left(state) else "finalize"
+
+
+def after_rewrite(state: SelfRagState) -> Literal["retrieve", "finalize"]:
+    return "finalize" if state.get("stop_reason") else "retrieve"
+
+
+def after_check(state: SelfRagState) -> Literal["generate", "rewrite", "finalize"]:
+    last = state["generations"][-1]
+    if last["grounded"] and last["useful"]:
+        return "finalize"
+    if not last["grounded"]:
+        return "generate" if _gens_left(state) else "finalize"
+    # grounded but not useful: the documents were the wrong ones; look again
+    return "rewrite" if _rewrites_left(state) and _gens_left(state) else "finalize"
+
+
+def decide_outcome(state: SelfRagState) -> tuple[str, dict[str, Any] | None, str]:
+    """The outcome, the generation to answer with (None when abstaining) and why the run stopped."""
+    gens = state.get("generations", [])
+    stop = state.get("stop_reason")
+    for g in gens:
+        if g["grounded"] and g["useful"]:
+            return Outcome.ANSWERED.value, g, stop or "answered"
+    if not gens:
+        return Outcome.ABSTAINED.value, None, stop or "no relevant documents within the rewrite budget"
+    grounded = [g for g in gens if g["grounded"]]
+    if grounded:
+        reason = stop or "rewrite or generation budget spent before a useful answer"
+        return Outcome.BUDGET_EXHAUSTED.value, grounded[-1], reason
+    with_text = [g for g in gens if g["answer"]] or gens
+    return Outcome.UNGROUNDED.value, with_text[-1], stop or "generation budget spent without a grounded answer"
