@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graders.base import StructuredGrader
-from graders.fencing import fence, fence_documents
+from graders.fencing import document_text, fence, fence_documents
 from graders.prompts import GROUNDEDNESS_V1
 from graders.signals import lexical_support
 from graders.verdicts import GradeResult, GroundednessGrade
@@ -28,4 +28,4 @@ class GroundednessGrader(StructuredGrader):
         return self._grade(fields, {"answer": answer, "documents": documents})
 
     def _signal(self, raw: Mapping[str, Any]) -> float | None:
-        return lexical_support(str(raw["answer"]), [str(d.get("text", "")) for d in raw["documents"]])
+        return lexical_support(str(raw["answer"]), [document_text(d) for d in raw["documents"]])

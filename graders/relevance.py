@@ -7,7 +7,7 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from typing import Any
 
 from graders.base import StructuredGrader
-from graders.fencing import fence
+from graders.fencing import document_text, fence
 from graders.prompts import RELEVANCE_V1
 from graders.signals import term_overlap
 from graders.verdicts import GradeResult, RelevanceGrade
@@ -18,8 +18,10 @@ __all__ = ["RelevanceGrader"]
 class RelevanceGrader(StructuredGrader):
     """Grades one document against a question.
 
-    Signal: the retrieval similarity when the caller has it (``score`` in the document mapping),
-    else the share of the question's content terms found in the document.
+    Signal: the larger of the retrieval similarity (``score`` in the document mapping, when the
+    caller has it) and the share of the question's content terms found in the document and its
+    metadata. The second catches documents selected by the self-queried filter whose text alone
+    is far from the question ("a science fiction film rated above 8.5").
     """
 
     kind = "relevance"
@@ -30,7 +32,7 @@ class RelevanceGrader(StructuredGrader):
 
     def grade(self, question: str, document: Mapping[str, Any]) -> GradeResult:
         """Grade ``document`` (a mapping with ``text``, optional ``id`` and ``score``)."""
-        fields = {"question": fence("question", question), "document": fence("document", str(document.get("text", "")))}
+        fields = {"question": fence("question", question), "document": fence("document", document_text(document))}
         raw = {"question": question, "document": document}
         return self._grade(fields, raw, subject=str(document.get("id")) if document.get("id") is not None else None)
 
@@ -49,7 +51,8 @@ class RelevanceGrader(StructuredGrader):
 
     def _signal(self, raw: Mapping[str, Any]) -> float | None:
         doc = raw["document"]
+        overlap = term_overlap(str(raw["question"]), document_text(doc))
         score = doc.get("score")
         if isinstance(score, (int, float)):
-            return max(0.0, min(1.0, float(score)))
-        return term_overlap(str(raw["question"]), str(doc.get("text", "")))
+            return max(overlap, min(1.0, float(score)))
+        return overlap

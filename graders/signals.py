@@ -46,7 +46,8 @@ def content_terms(text: str) -> set[str]:
 
 
 def lexical_support(answer: str, documents: Iterable[str]) -> float:
-    """Share of the answer's content terms found in the documents; numbers weigh double.
+    """Share of the answer's content terms found in the documents; numbers weigh double, and the
+    result is scaled by the share of the answer's numbers that the documents contain.
 
     A hallucinated figure is the commonest unsupported claim, hence the extra weight.
     Returns 1.0 for an answer with no content terms (nothing to contradict).
@@ -58,12 +59,18 @@ def lexical_support(answer: str, documents: Iterable[str]) -> float:
     for d in documents:
         doc_terms |= content_terms(d)
     total = supported = 0.0
+    numbers = numbers_ok = 0
     for t in answer_terms:
-        w = 2.0 if t[0].isdigit() else 1.0
+        is_number = t[0].isdigit()
+        w = 2.0 if is_number else 1.0
         total += w
+        numbers += is_number
         if t in doc_terms:
             supported += w
-    return supported / total
+            numbers_ok += is_number
+    score = supported / total
+    # Every unsupported figure scales the score down: one invented number out of two halves it.
+    return score * (numbers_ok / numbers) if numbers else score
 
 
 def term_overlap(a: str, b: str) -> float:

@@ -15,13 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 __all__ = ["RelevanceGrade", "GroundednessGrade", "UsefulnessGrade", "GradeResult", "GraderKind"]
 
 GraderKind = Literal["relevance", "groundedness", "usefulness"]
-_REASON_MAX = 300
+_REASON_MAX = 200
 
 
 class _Grade(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    reason: str = Field(default="", description="One short sentence explaining the verdict.")
+    reason: str = Field(default="", max_length=_REASON_MAX, description="One short sentence explaining the verdict.")
 
     @field_validator("reason", mode="before")
     @classmethod

@@ -88,8 +88,11 @@ class GraderSettings(BaseModel):
     """One grader's failure policy and how its LLM verdict combines with its deterministic signal."""
 
     policy: Literal["fail_closed", "fail_open", "raise"] = "fail_closed"
-    combine: Literal["llm", "signal", "both", "either"] = "llm"
-    threshold: float = Field(0.5, ge=-1.0, le=1.0)
+    combine: Literal["llm", "signal", "both", "either"] | None = None
+    """None: ``llm`` for API models; ``both`` for the embedded small model, whose verdicts alone
+    are too lenient (it calls nearly everything relevant, grounded and useful)."""
+    threshold: float | None = Field(None, ge=-1.0, le=1.0)
+    """Signal threshold; None takes the provider profile's value (see ``workflows.factory``)."""
 
 
 class GradersSettings(BaseModel):

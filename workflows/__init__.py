@@ -3,7 +3,7 @@
 from workflows.components import CollectionLike, Components, StoreLike
 from workflows.condense import Condenser
 from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine
-from workflows.generation import AnswerGenerator, GeneratedAnswer
+from workflows.generation import AnswerGenerator, Generation
 from workflows.graph import build_graph, mermaid
 from workflows.options import RunOptions, recursion_limit_for
 from workflows.outcomes import Citation, LLMUsage, Outcome, Result, Trace
@@ -16,7 +16,7 @@ __all__ = [
     "CollectionLike",
     "Components",
     "Condenser",
-    "GeneratedAnswer",
+    "Generation",
     "LLMUsage",
     "MAX_QUESTION_CHARS",
     "NodeEvent",

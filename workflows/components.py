@@ -53,6 +53,8 @@ class Components:
     condenser: Condenser
     parallel_checks: bool = True
     """Run groundedness and usefulness at once (saves latency; costs a usefulness call on ungrounded answers)."""
+    extractive_fallback: bool = True
+    """After only ungrounded answers, the last allowed generation quotes the documents instead."""
     model_label: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -69,19 +71,21 @@ class Components:
         groundedness: GraderConfig | None = None,
         usefulness: GraderConfig | None = None,
         parallel_checks: bool = True,
+        extractive_fallback: bool = True,
     ) -> Components:
         """Default components around one chat model; pass a ``GraderConfig`` to tune a grader."""
         base = GraderConfig(method=method, retry=retry)
         return cls(
             store=store,
-            planner=SelfQueryPlanner(model, method=method, mode=self_query_mode, retries=retry.attempts),  # type: ignore[arg-type]
+            planner=SelfQueryPlanner(model, method=method, mode=self_query_mode, retries=max(0, retry.attempts - 1)),  # type: ignore[arg-type]
             relevance=RelevanceGrader(model, relevance or base),
             groundedness=GroundednessGrader(model, groundedness or base),
             usefulness=UsefulnessGrader(model, usefulness or base),
-            generator=AnswerGenerator(model, method=method, retry=retry),
+            generator=AnswerGenerator(model, retry=RetryPolicy(attempts=min(2, retry.attempts), initial_wait_s=retry.initial_wait_s, max_wait_s=retry.max_wait_s)),
             rewriter=QueryRewriter(model),
             condenser=Condenser(model),
             parallel_checks=parallel_checks,
+            extractive_fallback=extractive_fallback,
             model_label=getattr(model, "model_name", "") or type(model).__name__,
         )
 

@@ -19,6 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
 from graders.policy import RetryPolicy, call_with_retries
+from graders.signals import content_terms
 from workflows.state import Turn
 
 __all__ = ["Condenser", "Condensed", "carry_over", "looks_like_follow_up"]
@@ -96,10 +97,14 @@ class Condenser:
             lines = "\n".join(f"user: {t['standalone_question'] or t['question']}\nassistant: {t['answer'][:300]}" for t in history[-3:])
             msgs = [SystemMessage(_SYSTEM), HumanMessage(f"{fence('history', lines)}\n{fence('question', question)}\nStandalone question:")]
             try:
-                reply, _ = call_with_retries(lambda: model.invoke(msgs), self.retry)
+                reply, _ = call_with_retries(lambda: model.invoke(msgs, max_tokens=64, stop=["\n"]), self.retry)
                 proposal = " ".join(str(reply.content).split()).strip("\"'` ")
                 wanted = _specifics(question, catalogue)
-                if 3 <= len(proposal) <= 500 and wanted <= _specifics(proposal, catalogue):
+                # A condensed follow-up must keep what the deterministic carry-over keeps (the
+                # previous question's subject), allowing for rewording.
+                expected = content_terms(carry_over(previous, question, catalogue))
+                kept = len(expected & content_terms(proposal)) / max(1, len(expected))
+                if 3 <= len(proposal) <= 500 and wanted <= _specifics(proposal, catalogue) and kept >= 0.75:
                     if not looks_like_follow_up(question) or proposal.lower() != question.lower():
                         return Condensed(proposal, "llm")
                 error = "proposal dropped the follow-up's specifics or did not resolve it"

@@ -36,15 +36,31 @@ def open_checkpointer(settings: Settings) -> SqliteSaver:
     return saver
 
 
+# Provider profiles: (combine, threshold) per grader when the settings leave them unset.
+# The embedded 135M model says "relevant"/"grounded"/"useful" to nearly everything, so its
+# verdicts must also clear a deterministic signal: retrieval cosine for relevance, lexical
+# support (numbers weigh double) for groundedness, question-term overlap for usefulness.
+# Thresholds chosen on the shipped samples; tune them with the grader experiments.
+PROFILES: dict[str, dict[str, tuple[str, float]]] = {
+    "local": {"relevance": ("both", 0.3), "groundedness": ("both", 0.6), "usefulness": ("both", 0.2)},
+    "openai": {"relevance": ("llm", 0.5), "groundedness": ("llm", 0.5), "usefulness": ("llm", 0.5)},
+}
+
+
 def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
-    g = settings.graders
-    return {
-        kind: GraderConfig(
-            method=method, retry=retry, policy=FailurePolicy(getattr(g, kind).policy),
-            combine=Combine(getattr(g, kind).combine), threshold=getattr(g, kind).threshold,
+    profile = PROFILES[settings.llm.provider]
+    configs = {}
+    for kind in ("relevance", "groundedness", "usefulness"):
+        g = getattr(settings.graders, kind)
+        combine, threshold = profile[kind]
+        configs[kind] = GraderConfig(
+            method=method,
+            retry=retry,
+            policy=FailurePolicy(g.policy),
+            combine=Combine(g.combine or combine),
+            threshold=threshold if g.threshold is None else g.threshold,
         )
-        for kind in ("relevance", "groundedness", "usefulness")
-    }
+    return configs
 
 
 def build_components(settings: Settings, *, store: Store | None = None, model: Any = None) -> Components:

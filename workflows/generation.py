@@ -1,9 +1,14 @@
 """Answer generation with citations, from the relevant documents only.
 
-Documents are numbered [1]..[n] inside a fenced block; the model answers in JSON with the answer
-text (using [n] markers) and the numbers it cites. Citations are validated: numbers outside
-1..n are dropped, and markers written in the text count even when the list forgot them.
-A regeneration after an ungrounded verdict carries the grader's reason as feedback.
+Documents are numbered [1]..[n] inside a fenced block; the model answers in plain text with
+[n] markers. Plain text rather than JSON: a small local model writing a long string inside a
+grammar-constrained JSON object tends to run to its token limit and break the JSON, while plain
+text stops on its own. Markers outside 1..n are dropped; an answer without markers gets its
+citations by attribution (``workflows.extractive``), recorded as such.
+
+A regeneration after an ungrounded verdict carries the grader's reason as feedback. With
+``extractive_fallback``, the last allowed attempt after only ungrounded ones quotes the
+documents instead of generating.
 """
 
 from __future__ import annotations
@@ -13,43 +18,35 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel, Field, field_validator
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from graders.policy import RetryPolicy, call_with_retries
+from workflows.extractive import attribute, extract, split_sentences
 
-__all__ = ["GeneratedAnswer", "Generation", "AnswerGenerator", "GENERATE_PROMPT_VERSION"]
+__all__ = ["Generation", "AnswerGenerator", "tidy", "GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM"]
 
-GENERATE_PROMPT_VERSION = "generate/v1"
+GENERATE_PROMPT_VERSION = "generate/v2"
 _MARKER = re.compile(r"\[(\d{1,3})\]")
+_ECHO = re.compile(r"</?\s*(documents?|question|answer)\b", re.IGNORECASE)
+_PREFIX = re.compile(r"^\s*(?:answer|final answer)\s*:\s*", re.IGNORECASE)
 
-_SYSTEM = (
+GENERATE_SYSTEM = (
     "You answer a user's question using only the numbered documents provided. Use only facts stated "
-    "in the documents; do not add outside knowledge. Cite the documents you use with markers like [1] "
-    "in the answer and list their numbers in 'citations'. Keep the answer short. If the documents do "
-    "not contain the answer, say that you don't know. Reply with JSON: "
-    '{"answer": text, "citations": [numbers]}. ' + DATA_NOT_INSTRUCTIONS
+    "in the documents; do not add outside knowledge. After each fact, cite its document with a marker "
+    "like [1]. Answer in one to three sentences. If the documents do not contain the answer, say that "
+    "you don't know. " + DATA_NOT_INSTRUCTIONS
 )
 
 
-class GeneratedAnswer(BaseModel):
-    """The generator's structured output."""
-
-    answer: str = Field(description="A short answer using only the documents, with [n] citation markers.")
-    citations: list[int] = Field(default_factory=list, description="Numbers of the documents cited.")
-
-    @field_validator("citations", mode="before")
-    @classmethod
-    def _ints(cls, v: object) -> list[int]:
-        out: list[int] = []
-        for item in v if isinstance(v, list) else []:
-            try:
-                out.append(int(str(item).strip("[] ")))
-            except ValueError:
-                continue
-        return out
+def tidy(text: str, *, max_sentences: int = 4) -> str:
+    """Normalise a model's answer: no "Answer:" prefix, no markdown headings, at most a few sentences."""
+    lines = [ln for ln in text.strip().splitlines() if not ln.lstrip().startswith("#")]
+    flat = _PREFIX.sub("", " ".join(" ".join(lines).split()))
+    sentences = split_sentences(flat)
+    return " ".join(sentences[:max_sentences]) if len(sentences) > max_sentences else flat
 
 
 @dataclass(frozen=True)
@@ -58,6 +55,10 @@ class Generation:
     citations: list[int]
     """1-based numbers into the documents given, validated."""
     attempts: int
+    strategy: str = "llm"
+    """``llm`` or ``extractive``."""
+    citation_source: str = "model"
+    """``model`` (markers the model wrote), ``attributed`` (added by overlap) or ``none``."""
     error: str | None = None
 
     @property
@@ -66,32 +67,51 @@ class Generation:
 
 
 class AnswerGenerator:
-    def __init__(self, model: BaseChatModel, *, method: str = "json_schema", retry: RetryPolicy = RetryPolicy()) -> None:
+    def __init__(
+        self, model: BaseChatModel, *, retry: RetryPolicy = RetryPolicy(attempts=2), max_tokens: int = 256
+    ) -> None:
         self.model = model
         self.retry = retry
-        self._runnable = model.with_structured_output(GeneratedAnswer, method=method)
+        self.max_tokens = max_tokens
 
     def messages(self, question: str, documents: Sequence[Mapping[str, Any]], feedback: str | None) -> list[BaseMessage]:
-        user = f"{fence_documents(documents)}\n\n{fence('question', question)}\n\nAnswer the question from the documents."
+        user = f"{fence_documents(documents)}\n\n{fence('question', question)}\n\nAnswer the question from the documents, citing them."
         if feedback:
             user += (
                 "\nA previous answer was rejected because it was not supported by the documents "
                 f"({feedback}). Use only facts stated in the documents."
             )
-        return [SystemMessage(_SYSTEM), HumanMessage(user)]
+        return [SystemMessage(GENERATE_SYSTEM), HumanMessage(user)]
 
     def generate(
         self, question: str, documents: Sequence[Mapping[str, Any]], *, feedback: str | None = None
     ) -> Generation:
         msgs = self.messages(question, documents, feedback)
+        model = self.model
+
+        def call() -> str:
+            reply = model.invoke(msgs, max_tokens=self.max_tokens)
+            text = tidy(str(reply.content))
+            if not text:
+                raise OutputParserException("empty answer")
+            if _ECHO.search(text):
+                # Small models sometimes copy the prompt back; that is not an answer.
+                raise OutputParserException("the answer echoes the prompt's document tags")
+            return text
+
         try:
-            out, attempts = call_with_retries(lambda: self._runnable.invoke(msgs), self.retry)
+            answer, attempts = call_with_retries(call, self.retry)
         except Exception as exc:  # noqa: BLE001 - a failed generation is recorded, and routed like an ungrounded one
-            return Generation("", [], self.retry.attempts, f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}")
-        assert isinstance(out, GeneratedAnswer)
-        answer = out.answer.strip()
-        cited = {n for n in out.citations} | {int(m) for m in _MARKER.findall(answer)}
-        valid = sorted(n for n in cited if 1 <= n <= len(documents))
-        if not answer:
-            return Generation("", [], attempts, "empty answer")
-        return Generation(answer, valid, attempts)
+            return Generation("", [], self.retry.attempts, error=f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}")
+        marked = sorted({int(m) for m in _MARKER.findall(answer)})
+        valid = [n for n in marked if 1 <= n <= len(documents)]
+        if valid:
+            return Generation(answer, valid, attempts)
+        answer = _MARKER.sub("", answer).strip()  # markers pointing nowhere are noise
+        attributed = attribute(answer, documents)
+        return Generation(answer, attributed, attempts, citation_source="attributed" if attributed else "none")
+
+    @staticmethod
+    def extractive(question: str, documents: Sequence[Mapping[str, Any]]) -> Generation:
+        answer, cited = extract(question, documents)
+        return Generation(answer, cited, 0, strategy="extractive", error=None if answer else "no sentence to quote")

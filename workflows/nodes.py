@@ -14,8 +14,9 @@ from typing import Any
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
+from pydantic import TypeAdapter
 
-from selfrag.query import and_where, relaxations, to_where
+from selfrag.query import FilterNode, and_where, relaxations, to_where
 from workflows.components import Components
 from workflows.options import RunOptions
 from workflows.rewrite import normalise_query
@@ -38,6 +39,18 @@ def timed(name: str, fn: Node) -> Node:
 
     node.__name__ = name
     return node
+
+
+_FILTER: TypeAdapter[Any] = TypeAdapter(FilterNode)
+
+
+def _dump(node: Any) -> dict[str, Any] | None:
+    # The state holds plain JSON: checkpoints must not pickle our classes.
+    return None if node is None else _FILTER.dump_python(node, mode="json")
+
+
+def _load(data: Any) -> Any:
+    return None if data is None else _FILTER.validate_python(data)
 
 
 def _doc(hit: Any) -> dict[str, Any]:
@@ -78,7 +91,7 @@ class SelfRagNodes:
         return {
             "plan": record,
             "query": plan.query.query or question,
-            "query_filter": plan.query.filter,
+            "query_filter": _dump(plan.query.filter),
             "limit": plan.query.limit,
             "queries_seen": [normalise_query(plan.query.query or question)],
         }
@@ -88,12 +101,12 @@ class SelfRagNodes:
         opts = runtime.context
         coll = self._collection(state)
         k = state.get("limit") or opts.top_k
-        node = state.get("query_filter")
+        node = _load(state.get("query_filter"))
         where = and_where(opts.mandatory_where, to_where(node))
         hits = coll.search(state["query"], where=where, k=k, min_score=opts.min_score)
         relaxed = list(state.get("relaxations", []))
         if not hits and node is not None:
-            for looser, change in relaxations(node):
+            for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
                 where = and_where(opts.mandatory_where, to_where(looser))
                 hits = coll.search(state["query"], where=where, k=k, min_score=opts.min_score)
                 relaxed.append({"detail": change.detail, "where": where, "hits": len(hits)})
@@ -106,7 +119,7 @@ class SelfRagNodes:
         update: dict[str, Any] = {
             "documents": docs,
             "where": where,
-            "query_filter": node,
+            "query_filter": _dump(node),
             "relaxations": relaxed,
             "retrieved_sets": [*seen, ids],
         }
@@ -162,7 +175,12 @@ class SelfRagNodes:
         feedback = None
         if gens and gens[-1].get("grounded") is False:
             feedback = next((v["reason"] for v in reversed(last_verdicts) if v["kind"] == "groundedness"), None)
-        out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
+        budget_left = state.get("max_generations", 2) - state.get("generation_count", 0)
+        only_ungrounded = bool(gens) and all(g.get("grounded") is False for g in gens if g["documents"] == [d["id"] for d in docs])
+        if self.c.extractive_fallback and budget_left == 1 and only_ungrounded:
+            out = self.c.generator.extractive(state["standalone_question"], docs)
+        else:
+            out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
         cited = [
             {"number": n, "id": docs[n - 1]["id"], "text": docs[n - 1]["text"], "metadata": docs[n - 1]["metadata"]}
             for n in out.citations
@@ -170,6 +188,7 @@ class SelfRagNodes:
         gens.append({
             "number": len(gens) + 1, "answer": out.answer, "citations": cited, "documents": [d["id"] for d in docs],
             "query": state["query"], "attempts": out.attempts, "error": out.error, "grounded": None, "useful": None,
+            "strategy": out.strategy, "citation_source": out.citation_source,
         })
         return {"generations": gens, "generation_count": state.get("generation_count", 0) + 1}
 

@@ -60,7 +60,7 @@ class QueryRewriter:
                 ),
             ]
             try:
-                reply, _ = call_with_retries(lambda: model.invoke(msgs), self.retry)
+                reply, _ = call_with_retries(lambda: model.invoke(msgs, max_tokens=48, stop=["\n"]), self.retry)
                 proposal = self._clean(str(reply.content))
                 if proposal:
                     return Rewrite(proposal, "llm")

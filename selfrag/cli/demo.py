@@ -10,7 +10,6 @@ from rich.markup import escape
 from selfrag.cli._common import err_console, handle_errors, out_console
 from selfrag.cli._progress import print_event
 from selfrag.cli.ask import print_result
-from selfrag.cli.ingest import progress_bar
 
 __all__ = ["demo", "DEMO_QUESTIONS"]
 
@@ -21,7 +20,7 @@ DEMO_QUESTIONS: list[tuple[str, str, str | None]] = [
     ("movies", "What's a highly rated (above 8.5) science fiction film?", None),
     ("movies", "What's a movie after 1990 but before 2005 that's all about toys, and preferably is animated?", None),
     ("filings", "What was Walmart's revenue in fiscal year 2023?", "demo-walmart"),
-    ("filings", "and in 2022?", "demo-walmart"),
+    ("filings", "and in 2024?", "demo-walmart"),
     ("filings", "How many employees did Costco have in 2023?", None),
 ]
 
@@ -32,6 +31,7 @@ def demo() -> None:
 
     Example: selfrag demo
     """
+    from selfrag.ingest import rich_progress
     from selfrag.samples import ingest_sample
     from selfrag.settings import load_settings
     from workflows import NodeEvent, Result
@@ -41,8 +41,10 @@ def demo() -> None:
     started = time.perf_counter()
     store = open_store(settings)
     for name in ("movies", "filings"):
-        with progress_bar(f"ingesting {name}") as bar:
-            report = ingest_sample(store, name, progress=bar)
+        with rich_progress(f"ingesting {name}", err_console, transient=True) as bar:
+            report = ingest_sample(
+                store, name, progress=bar, chunk_size=settings.store.chunk_size, chunk_overlap=settings.store.chunk_overlap
+            )
         out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True)
     engine = build_engine(settings, store=store)
     run = uuid.uuid4().hex[:8]  # fresh threads each demo run, so follow-ups start clean

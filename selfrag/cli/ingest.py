@@ -3,37 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from selfrag.cli._common import err_console, fail, handle_errors, out_console
 
-__all__ = ["ingest", "progress_bar"]
-
-
-class progress_bar:
-    """A rich progress bar usable as the store's ``progress(done, total)`` callback."""
-
-    def __init__(self, label: str) -> None:
-        self._progress = Progress(
-            TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=err_console, transient=True,
-        )
-        self._task: Any = None
-
-    def __enter__(self) -> progress_bar:
-        self._progress.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._progress.__exit__(None, None, None)
-
-    def __call__(self, done: int, total: int) -> None:
-        if self._task is None:
-            self._task = self._progress.add_task("embed", total=total)
-        self._progress.update(self._task, completed=done, total=total)
+__all__ = ["ingest"]
 
 
 @handle_errors
@@ -48,7 +22,7 @@ def ingest(
     Examples: selfrag ingest --sample movies
               selfrag ingest reports/ --collection filings --schema filings.schema.json
     """
-    from selfrag.ingest import ingest_paths
+    from selfrag.ingest import ingest_paths, rich_progress
     from selfrag.samples import SAMPLES, ingest_sample
     from selfrag.schema import CollectionSchema, load_schema_file
     from selfrag.settings import load_settings
@@ -59,9 +33,10 @@ def ingest(
             fail("--sample takes no PATH or --schema")
         if sample not in SAMPLES:
             fail(f"unknown sample {sample!r}; choose one of: {', '.join(SAMPLES)}")
-        store = open_store(load_settings())
-        with progress_bar(f"embedding {sample}") as bar:
-            report = ingest_sample(store, sample, collection=collection, progress=bar)
+        settings = load_settings()
+        store = open_store(settings)
+        with rich_progress(f"embedding {sample}", err_console, transient=True) as bar:
+            report = ingest_sample(store, sample, collection=collection, progress=bar, **_chunking(settings))
         out_console.print(f"{collection or sample}: {report.summary()}")
         return
     if not paths:
@@ -72,7 +47,8 @@ def ingest(
     for p in paths:
         if not p.exists():
             fail(f"no such file or directory: {p}", "ingest_failed")
-    store = open_store(load_settings())
+    settings = load_settings()
+    store = open_store(settings)
     from selfrag.errors import CollectionNotFound
 
     try:
@@ -81,6 +57,11 @@ def ingest(
             fail(f"collection {collection!r} exists with another schema; use a new collection name", "collection_exists")
     except CollectionNotFound:
         coll = store.create_collection(collection, declared or CollectionSchema())
-    with progress_bar(f"embedding into {collection}") as bar:
-        report = ingest_paths(coll, [str(p) for p in paths], progress=bar)
+    with rich_progress(f"embedding into {collection}", err_console, transient=True) as bar:
+        report = ingest_paths(coll, [str(p) for p in paths], progress=bar, **_chunking(settings))
     out_console.print(f"{collection}: {report.summary()}")
+
+
+def _chunking(settings: object) -> dict[str, int]:
+    store = getattr(settings, "store")
+    return {"chunk_size": store.chunk_size, "chunk_overlap": store.chunk_overlap}

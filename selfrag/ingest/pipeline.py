@@ -17,6 +17,7 @@ from selfrag.ingest.files import collect_files
 from selfrag.ingest.loaders import load_file
 from selfrag.ingest.split import Splitter
 from selfrag.ingest.types import IngestReport
+from selfrag.schema import CollectionSchema
 from selfrag.settings import StoreSettings
 from selfrag.store import Chunk, Collection, ProgressCallback, clean_metadata
 
@@ -26,13 +27,15 @@ _DEFAULTS = StoreSettings()
 
 
 def prepare_chunks(
-    collection: Collection,
+    schema: CollectionSchema,
     paths: Iterable[str | Path],
     *,
     chunk_size: int = _DEFAULTS.chunk_size,
     chunk_overlap: int = _DEFAULTS.chunk_overlap,
 ) -> tuple[list[Chunk], int, list[Path]]:
-    """Read and split ``paths`` for ``collection`` without writing: (chunks, files read, ignored files).
+    """Read and split ``paths`` for a collection of ``schema``: (chunks, files read, ignored files).
+
+    Writes nothing; ``ingest_paths`` stores the result.
 
     Metadata precedence per document: what the input states (file-level and jsonl metadata)
     over what the schema's extractors find. Values are coerced to the schema's types here, so a
@@ -47,14 +50,14 @@ def prepare_chunks(
     except ValueError as exc:
         raise UsageError(f"invalid chunking settings: {exc}") from None
     files, ignored = collect_files(paths)
-    extract = MetadataExtractor(collection.schema)
+    extract = MetadataExtractor(schema)
     chunks: dict[str, Chunk] = {}
     for path in files:
         for doc in load_file(path):
             where = f"{path}:{doc.line}" if doc.line is not None else str(path)
             merged = {**extract(doc.text), **doc.metadata}
             try:
-                metadata = clean_metadata(merged, collection.schema)
+                metadata = clean_metadata(merged, schema)
             except ValueError as exc:
                 raise IngestError(f"{where}: {exc}") from None
             for chunk in splitter.split(doc, metadata):
@@ -83,7 +86,9 @@ def ingest_paths(
         IngestError: bad input; nothing has been written.
         StoreError, ProviderError: Chroma or the embeddings failed while writing.
     """
-    chunks, files, ignored = prepare_chunks(collection, paths, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+    chunks, files, ignored = prepare_chunks(
+        collection.schema, paths, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+    )
     added = collection.add(chunks, progress=progress)
     return IngestReport(
         files=files,

@@ -102,7 +102,7 @@ def _load(model_dir: Path, expected_sha256: str) -> _Loaded:
         hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # "Loading weights" bar on stderr
         try:
             model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RuntimeError) as exc:
             raise ProviderError(f"cannot load embedding model from {model_dir}: {exc}") from exc
         loaded = _Loaded(model, threading.Lock())
         _MODELS[key] = loaded

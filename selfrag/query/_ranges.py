@@ -50,6 +50,10 @@ _BETWEEN = [
 _BEFORE_PHRASE = re.compile(r"(?:^|\s)(after|since|before|until|till|up to|prior to)\s*$", re.IGNORECASE)
 _BARE_YEAR = re.compile(r"(?<![\w.,$-])(1[5-9]\d\d|20\d\d)(?![\w.,%])")
 _SCORE_WORDS = {"rated", "rating", "rate", "score", "scored", "star", "stars"}
+# After a number, these words leave it free to belong to the one attribute that fits; any other
+# word is probably its unit ("over 2 hours") and the number is about something the schema lacks.
+_CONNECTORS = {"and", "or", "but", "with", "about", "that", "which", "who", "in", "on", "from", "by", "for", "please",
+               "to", "of", "the", "a", "an", "movies", "movie", "films", "film", "books", "results", "ones", "is", "are"}  # fmt: skip
 _LOW = {"less", "lower", "below", "fewer", "earlier", "older", "worse", "under"}
 
 
@@ -106,6 +110,9 @@ def _pick(schema: CollectionSchema, question: str, span: tuple[int, int], raw: s
     if len(years) == 1 and years[0] in plausible and (cue.casefold() in _TEMPORAL or not named):
         return years[0]
     if cue.casefold() in _YEAR_ONLY:
+        return None
+    following = words(question[span[1] :])[:1]
+    if not named and following and following[0] not in _CONNECTORS:
         return None
     fitting = [a for a in (named or plausible) if a not in years]
     return fitting[0] if len(fitting) == 1 else None

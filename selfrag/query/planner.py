@@ -107,7 +107,7 @@ class SelfQueryPlanner:
         self.max_limit = max_limit
         self.max_values_shown = max_values_shown
 
-    def _ask(self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date) -> object:
+    def _ask(self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date) -> Any:
         assert self.model is not None
         runnable = self.model.with_structured_output(StructuredQuery, method=self.method)
         messages = build_messages(question, schema, catalogue, today, max_values=self.max_values_shown)
@@ -126,7 +126,7 @@ class SelfQueryPlanner:
             raw = self._ask(question, schema, catalogue, today)
         except Exception as exc:  # noqa: BLE001 - any model failure degrades to the rules, never crashes the plan
             return None, _one_line(exc)
-        validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit)  # type: ignore[arg-type]
+        validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit)
         if not validated.usable:
             return None, "the model's structured query had neither query text nor a usable filter"
         return validated, None

@@ -14,6 +14,7 @@ from typing import Any, Self, cast
 from urllib.parse import urlsplit
 
 import chromadb
+import httpx
 from chromadb.api import ClientAPI
 from chromadb.config import Settings as ChromaSettings
 from langchain_core.embeddings import Embeddings
@@ -154,10 +155,13 @@ class Store:
             self._client.delete_collection(name)
 
     def close(self) -> None:
-        """Release Chroma's resources (file handles of the embedded database)."""
+        """Release Chroma's resources: the embedded database's handles, or the server connections."""
+        sessions = _http_sessions(self._client)
         close = getattr(self._client, "close", None)
         if callable(close):
             close()
+        for session in sessions:
+            session.close()
 
     def __enter__(self) -> Self:
         return self
@@ -166,6 +170,21 @@ class Store:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _http_sessions(client: ClientAPI) -> list[httpx.Client]:
+    """The httpx sessions behind an ``HttpClient`` (its own and its admin client's).
+
+    Chroma 1.5's ``close()`` releases the shared system but never closes these, leaving sockets
+    open until garbage collection (a ``ResourceWarning``, an error under ``-W error``).
+    Best effort over private attributes: anything unexpected is simply not closed.
+    """
+    found: list[httpx.Client] = []
+    for owner in (client, getattr(client, "_admin_client", None)):
+        session = getattr(getattr(owner, "_server", None), "_session", None)
+        if isinstance(session, httpx.Client):
+            found.append(session)
+    return found
 
 
 def _parse_url(url: str) -> tuple[str, int, bool]:

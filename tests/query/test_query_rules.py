@@ -133,6 +133,8 @@ def test_numbers_that_fit_no_attribute_are_left_alone(ask):
     sq = ask("movies with more than 300 explosions")
     assert sq.filter is None
     assert "300 explosions" in sq.query
+    # 2 would fit the rating, but "hours" says it measures something the schema does not have
+    assert ask("movies over 2 hours long").filter is None
 
 
 def test_general_over_other_schemas(today):

@@ -37,7 +37,7 @@ class CountingEmbeddings(HashEmbeddings):
 def chroma_client(tmp_path: Path) -> Iterator[ClientAPI]:
     client = chromadb.PersistentClient(path=tmp_path / "chroma", settings=chroma_settings())
     yield client
-    client.close()
+    client.close()  # type: ignore[attr-defined]  # ClientAPI omits close(); Client has it
 
 
 @pytest.fixture

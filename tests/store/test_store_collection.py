@@ -122,8 +122,15 @@ def test_search_edge_cases(store: Store, movies: Collection) -> None:
     assert store.create_collection("empty", CollectionSchema()).search("x", where=None, k=3) == []
     with pytest.raises(UsageError, match="k must be at least 1"):
         movies.search("x", where=None, k=0)
-    with pytest.raises(InvalidFilter, match="invalid filter"):
-        movies.search("x", where={"year": {"$between": [1, 2]}}, k=3)
+    bad_filters: list[dict[str, Any]] = [
+        {"year": {"$between": [1, 2]}},
+        {"$bad": 1},
+        {"$or": [{"year": 1}, {"$nope": 2}]},
+        {"a": 1, "b": 2},
+    ]
+    for bad in bad_filters:
+        with pytest.raises(InvalidFilter, match="invalid filter"):
+            movies.search("x", where=bad, k=3)
 
 
 def test_get_keeps_order_and_skips_unknown(movies: Collection) -> None:

@@ -18,7 +18,7 @@ def good_checks() -> dict[str, Any]:
 def test_relevant_documents_are_answered_with_citations(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": relevant_if("Toys"),
-        "GeneratedAnswer": answer("Toys come alive in it [1].", [1]),
+        "generate": answer("Toys come alive in it [1].", [1]),
         **good_checks(),
     }, search_fn=sequence_search(["toys", "dino"]))
     result = engine.run(Q, collection="movies")
@@ -30,7 +30,7 @@ def test_relevant_documents_are_answered_with_citations(make_engine: Any) -> Non
     grades = {d["id"]: d["relevant"] for d in result.trace.documents}
     assert grades == {"toys": True, "dino": False}
     # only the relevant document reaches the generator
-    gen_prompt = model.calls_for("GeneratedAnswer")[0].prompt
+    gen_prompt = [c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")][0].prompt
     assert "Toys come alive" in gen_prompt and "dinosaurs" not in gen_prompt
     assert result.trace.llm.calls == len(model.calls) == 5
 
@@ -39,7 +39,7 @@ def test_nothing_relevant_rewrites_then_answers(make_engine: Any) -> None:
     engine, model, coll = make_engine({
         "RelevanceGrade": relevant_if("Toys"),
         "text": ["toys that come alive"],
-        "GeneratedAnswer": answer("Toys come alive [1]."),
+        "generate": answer("Toys come alive [1]."),
         **good_checks(),
     }, search_fn=sequence_search(["dino", "zone"], ["toys"]))
     result = engine.run(Q, collection="movies")
@@ -62,7 +62,7 @@ def test_nothing_ever_relevant_abstains_without_generating(make_engine: Any) -> 
     assert result.outcome is Outcome.ABSTAINED
     assert "I don't know" in result.answer
     assert result.citations == []
-    assert model.calls_for("GeneratedAnswer") == []
+    assert [c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")] == []
     assert result.trace.budgets["rewrites_used"] == 2
     assert result.trace.path.count("retrieve") == 3
 
@@ -70,23 +70,50 @@ def test_nothing_ever_relevant_abstains_without_generating(make_engine: Any) -> 
 def test_ungrounded_answer_is_regenerated_with_feedback(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
-        "GeneratedAnswer": [answer("Toys fight aliens [1]."), answer("Toys come alive [1].")],
+        "generate": [answer("Toys fight aliens [1]."), answer("Toys come alive [1].")],
         "GroundednessGrade": [grade("ungrounded", "aliens are not mentioned"), grade("grounded")],
         "UsefulnessGrade": grade("useful"),
-    }, search_fn=sequence_search(["toys"]))
+    }, search_fn=sequence_search(["toys"]), extractive_fallback=False)
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.ANSWERED
     assert result.answer == "Toys come alive [1]."
     assert result.trace.path.count("generate") == 2
-    second = model.calls_for("GeneratedAnswer")[1].prompt
+    second = [c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")][1].prompt
     assert "aliens are not mentioned" in second
+
+
+def test_last_generation_after_ungrounded_ones_quotes_the_documents(make_engine: Any) -> None:
+    engine, model, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "generate": answer("Toys fight aliens [1]."),
+        "GroundednessGrade": [grade("ungrounded"), grade("grounded")],
+        "UsefulnessGrade": grade("useful"),
+    }, search_fn=sequence_search(["toys", "dino"]), options=RunOptions(max_generations=2))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.answer.startswith("Toys come alive and have a blast doing so.")
+    assert "[1]" in result.answer and "dinosaurs" not in result.answer
+    assert [g["strategy"] for g in result.trace.generations] == ["llm", "extractive"]
+    assert [c.id for c in result.citations] == ["toys"]
+    assert len([c for c in model.calls_for("text")]) == 1  # the quote costs no model call
+
+
+def test_answer_without_markers_gets_attributed_citations(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "generate": "Scientists bring back dinosaurs.",
+        **good_checks(),
+    }, search_fn=sequence_search(["toys", "dino"]))
+    result = engine.run("Which movie brings back dinosaurs?", collection="movies")
+    assert [c.id for c in result.citations] == ["dino"]
+    assert result.trace.generations[0]["citation_source"] == "attributed"
 
 
 def test_not_useful_answer_rewrites_and_retrieves_again(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
         "text": ["movies where toys come alive"],
-        "GeneratedAnswer": [answer("It is a movie [1]."), answer("Toy Story: toys come alive [1].")],
+        "generate": [answer("It is a movie [1]."), answer("Toy Story: toys come alive [1].")],
         "GroundednessGrade": grade("grounded"),
         "UsefulnessGrade": [grade("not_useful"), grade("useful")],
     }, search_fn=sequence_search(["dream"], ["toys"]))
@@ -103,7 +130,7 @@ def test_never_useful_exhausts_budget_and_keeps_best_answer(make_engine: Any) ->
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
         "text": ["rewrite one", "rewrite two"],
-        "GeneratedAnswer": answer("Something vague [1]."),
+        "generate": answer("Something vague [1]."),
         "GroundednessGrade": grade("grounded"),
         "UsefulnessGrade": grade("not_useful"),
     }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]), options=RunOptions(max_rewrites=1, max_generations=3))
@@ -117,14 +144,14 @@ def test_never_useful_exhausts_budget_and_keeps_best_answer(make_engine: Any) ->
 def test_never_grounded_ends_ungrounded_after_generation_budget(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
-        "GeneratedAnswer": answer("Made up [1]."),
+        "generate": answer("Made up [1]."),
         "GroundednessGrade": grade("ungrounded"),
         "UsefulnessGrade": grade("useful"),
-    }, search_fn=sequence_search(["toys"]), options=RunOptions(max_generations=2))
+    }, search_fn=sequence_search(["toys"]), options=RunOptions(max_generations=2), extractive_fallback=False)
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.UNGROUNDED
     assert result.answer == "Made up [1]."
-    assert len(model.calls_for("GeneratedAnswer")) == 2
+    assert len([c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")]) == 2
 
 
 def test_rewrite_repeating_a_query_stops_for_no_progress(make_engine: Any) -> None:
@@ -167,7 +194,7 @@ def test_grader_failure_fails_closed_and_is_recorded(make_engine: Any) -> None:
 def test_grader_failure_fail_open_policy_lets_the_document_through(make_engine: Any) -> None:
     engine, _, _ = make_engine({
         "RelevanceGrade": "garbage",
-        "GeneratedAnswer": answer("Toys come alive [1]."),
+        "generate": answer("Toys come alive [1]."),
         **good_checks(),
     }, search_fn=sequence_search(["toys"]), relevance=GraderConfig(policy=FailurePolicy.FAIL_OPEN, retry=FAST))
     result = engine.run(Q, collection="movies")
@@ -178,7 +205,7 @@ def test_grader_failure_fail_open_policy_lets_the_document_through(make_engine: 
 def test_unverifiable_answer_is_ungrounded_by_default(make_engine: Any) -> None:
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
-        "GeneratedAnswer": answer("Toys come alive [1]."),
+        "generate": answer("Toys come alive [1]."),
         "GroundednessGrade": ConnectionError("provider down"),
         "UsefulnessGrade": grade("useful"),
     }, search_fn=sequence_search(["toys"]), options=RunOptions(max_generations=1))
@@ -200,7 +227,7 @@ def test_large_budgets_never_raise_recursion_errors(make_engine: Any) -> None:
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
         "text": [f"rewrite {i}" for i in range(20)],
-        "GeneratedAnswer": answer("Vague [1]."),
+        "generate": answer("Vague [1]."),
         "GroundednessGrade": grade("grounded"),
         "UsefulnessGrade": grade("not_useful"),
     }, search_fn=fresh, options=RunOptions(max_rewrites=10, max_generations=10))

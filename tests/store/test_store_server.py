@@ -1,0 +1,77 @@
+"""Against a real Chroma server (``chroma run`` on loopback): the schema travels with the collection."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from selfrag.errors import InvalidFilter
+from selfrag.samples import ingest_sample, load_sample
+from selfrag.settings import Settings, StoreSettings
+from selfrag.store import Store
+from selfrag.testing import HashEmbeddings
+
+pytestmark = pytest.mark.integration
+
+CHROMA = Path(sys.executable).parent / "chroma"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def chroma_url(tmp_path: Path) -> Iterator[str]:
+    if not CHROMA.exists():
+        pytest.skip("the chroma CLI is not installed in this environment")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(CHROMA), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("chroma server did not start")
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_sample_round_trips_through_a_server(chroma_url: str) -> None:
+    settings = Settings(store=StoreSettings(chroma_url=chroma_url))
+    with Store.from_settings(settings, HashEmbeddings()) as store:
+        report = ingest_sample(store, "filings")
+        assert ingest_sample(store, "filings").added == 0
+    with Store.from_settings(settings, HashEmbeddings()) as store:  # a new client sees what the first stored
+        filings = store.get_collection("filings")
+        assert filings.schema == load_sample("filings")[0]
+        assert filings.known_values("company") == ["Apple", "Costco", "Microsoft", "Walmart"]
+        assert filings.count() == report.chunks
+        hits = filings.search("membership fees", where={"company": "Costco"}, k=3)
+        assert hits and all(h.metadata["company"] == "Costco" for h in hits)
+        with pytest.raises(InvalidFilter):
+            filings.search("x", where={"$bad": 1}, k=1)
+        store.delete_collection("filings")
+        assert store.list_collections() == []
