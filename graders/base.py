@@ -8,7 +8,7 @@ workflow can grade many documents at once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -23,7 +23,7 @@ from selfrag.errors import GraderError
 __all__ = ["Combine", "GraderConfig", "StructuredGrader", "model_label"]
 
 
-class Combine(str, Enum):
+class Combine(StrEnum):
     """How the LLM verdict and the deterministic signal make the final decision."""
 
     LLM = "llm"
@@ -109,11 +109,12 @@ class StructuredGrader:
             parsed, attempts = call_with_retries(lambda: runnable.invoke(messages), self.config.retry)
         except Exception as exc:  # noqa: BLE001 - every failure goes through the explicit policy
             return self._on_failure(exc, score, common)
-        label = str(getattr(parsed, "verdict"))
+        verdict: Any = parsed  # a BaseModel with ``verdict``/``reason`` (the grader's schema)
+        label = str(verdict.verdict)
         llm_ok = label == self.positive
         ok = self._combine(llm_ok, score)
         return GradeResult(
-            passed=ok, label=self.positive if ok else self.negative, reason=str(getattr(parsed, "reason", "")),
+            passed=ok, label=self.positive if ok else self.negative, reason=str(getattr(verdict, "reason", "")),
             attempts=attempts, score=score, llm_label=label, **common,  # type: ignore[arg-type]
         )
 

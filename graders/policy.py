@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from enum import Enum
+from enum import StrEnum
 from typing import NamedTuple, TypeVar
 
 from langchain_core.exceptions import OutputParserException
@@ -22,12 +22,12 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 
 from selfrag.errors import ProviderError
 
-__all__ = ["FailurePolicy", "RetryPolicy", "is_retryable", "call_with_retries"]
+__all__ = ["FailurePolicy", "RetryPolicy", "call_with_retries", "is_retryable"]
 
 T = TypeVar("T")
 
 
-class FailurePolicy(str, Enum):
+class FailurePolicy(StrEnum):
     """What a grader concludes when it cannot get a valid verdict."""
 
     FAIL_CLOSED = "fail_closed"

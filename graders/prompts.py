@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS
 
-__all__ = ["PromptSpec", "RELEVANCE_V1", "GROUNDEDNESS_V1", "USEFULNESS_V1"]
+__all__ = ["GROUNDEDNESS_V1", "RELEVANCE_V1", "USEFULNESS_V1", "PromptSpec"]
 
 
 class PromptSpec(NamedTuple):

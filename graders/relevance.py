@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from langchain_core.runnables.config import ContextThreadPoolExecutor
 from typing import Any
+
+from langchain_core.runnables.config import ContextThreadPoolExecutor
 
 from graders.base import StructuredGrader
 from graders.fencing import document_text, fence

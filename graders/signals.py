@@ -11,17 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["content_terms", "lexical_support", "term_overlap", "NUMBER"]
+__all__ = ["NUMBER", "content_terms", "lexical_support", "term_overlap"]
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 _STOP = frozenset(
-    """a an the and or but if of to in on at by for with from into about as is are was were be been being
-    it its this that these those there here which who whom whose what when where why how do does did done
-    has have had having not no nor so than too very can could should would will shall may might must
-    i you he she we they me him her us them my your his our their ours yours
-    any some all each every more most other such only own same also just than then once
-    document documents answer question according based""".split()
+    ["a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "about", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "there", "here", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "do", "does", "did", "done", "has", "have", "had", "having", "not", "no", "nor", "so", "than", "too", "very", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "me", "him", "her", "us", "them", "my", "your", "his", "our", "their", "ours", "yours", "any", "some", "all", "each", "every", "more", "most", "other", "such", "only", "own", "same", "also", "just", "than", "then", "once", "document", "documents", "answer", "question", "according", "based"]
 )
 
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["RelevanceGrade", "GroundednessGrade", "UsefulnessGrade", "GradeResult", "GraderKind"]
+__all__ = ["GradeResult", "GraderKind", "GroundednessGrade", "RelevanceGrade", "UsefulnessGrade"]
 
 GraderKind = Literal["relevance", "groundedness", "usefulness"]
 _REASON_MAX = 200

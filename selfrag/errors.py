@@ -26,22 +26,22 @@ The CLI prints ``error[code]: message`` on one line; the HTTP service returns
 from __future__ import annotations
 
 __all__ = [
-    "SelfRagError",
-    "UsageError",
-    "ConfigError",
-    "CollectionNotFound",
     "CollectionExists",
-    "SchemaError",
+    "CollectionNotFound",
+    "ConfigError",
+    "ControlSignal",
+    "GraderError",
+    "IngestError",
     "InvalidFilter",
     "InvalidQuestion",
-    "IngestError",
-    "RuntimeFailure",
-    "ProviderError",
     "ModelIntegrityError",
-    "StoreError",
-    "GraderError",
-    "ControlSignal",
+    "ProviderError",
     "RewriteRequested",
+    "RuntimeFailure",
+    "SchemaError",
+    "SelfRagError",
+    "StoreError",
+    "UsageError",
 ]
 
 

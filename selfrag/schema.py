@@ -15,11 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from selfrag.errors import SchemaError
 
-__all__ = ["AttributeType", "AttributeInfo", "CollectionSchema", "RegexExtractor", "load_schema_file"]
+__all__ = ["AttributeInfo", "AttributeType", "CollectionSchema", "RegexExtractor", "load_schema_file"]
 
 AttributeType = Literal["string", "integer", "float", "boolean"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+def _default_flags() -> list[Literal["IGNORECASE", "MULTILINE", "DOTALL"]]:
+    return ["IGNORECASE"]
 
 
 class RegexExtractor(BaseModel):
@@ -34,7 +38,7 @@ class RegexExtractor(BaseModel):
     attribute: str
     pattern: str
     group: int | str = 1
-    flags: list[Literal["IGNORECASE", "MULTILINE", "DOTALL"]] = Field(default_factory=lambda: ["IGNORECASE"])
+    flags: list[Literal["IGNORECASE", "MULTILINE", "DOTALL"]] = Field(default_factory=_default_flags)
     map: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("pattern")

@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["LLMSettings", "EmbeddingSettings", "StoreSettings", "WorkflowSettings", "GraderSettings", "GradersSettings", "Settings", "load_settings", "default_home"]
+__all__ = ["EmbeddingSettings", "GraderSettings", "GradersSettings", "LLMSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 

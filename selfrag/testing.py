@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.embeddings import Embeddings
@@ -27,9 +27,9 @@ from pydantic import ConfigDict, PrivateAttr
 
 from selfrag.providers._structured import JsonSchemaStructuredOutput
 
-__all__ = ["ScriptedChatModel", "Reply", "Script", "HashEmbeddings", "Call", "FakeCollection", "FakeStore", "matches_where"]
+__all__ = ["Call", "FakeCollection", "FakeStore", "HashEmbeddings", "Reply", "Script", "ScriptedChatModel", "matches_where"]
 
-Reply = Union[str, AIMessage, BaseException]
+Reply = str | AIMessage | BaseException
 """A scripted reply: text (JSON for structured tasks), a full message, or an exception to raise."""
 
 Script = Callable[[str, list[BaseMessage]], Reply]
@@ -50,7 +50,7 @@ class Call:
         return f"Call(task={self.task!r})"
 
 
-class ScriptedChatModel(JsonSchemaStructuredOutput, BaseChatModel):
+class ScriptedChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ignore[misc]
     """A chat model whose replies come from a script; every call is recorded in ``calls``."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -239,7 +239,7 @@ class FakeCollection:
             if not matches_where(d.get("metadata", {}), where):
                 continue
             v = self._emb.embed_query(d["text"])
-            score = sum(a * b for a, b in zip(q, v))
+            score = sum(a * b for a, b in zip(q, v, strict=False))
             if min_score is None or score >= min_score:
                 hits.append(self._hit(id=d["id"], text=d["text"], metadata=dict(d.get("metadata", {})), score=score))
         hits.sort(key=lambda h: -h.score)

@@ -11,6 +11,7 @@ from workflows.rewrite import QueryRewriter
 from workflows.state import SelfRagState, Turn
 
 __all__ = [
+    "MAX_QUESTION_CHARS",
     "AnswerGenerator",
     "Citation",
     "CollectionLike",
@@ -18,7 +19,6 @@ __all__ = [
     "Condenser",
     "Generation",
     "LLMUsage",
-    "MAX_QUESTION_CHARS",
     "NodeEvent",
     "Outcome",
     "QueryRewriter",

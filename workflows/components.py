@@ -19,7 +19,7 @@ from workflows.condense import Condenser
 from workflows.generation import AnswerGenerator
 from workflows.rewrite import QueryRewriter
 
-__all__ = ["CollectionLike", "StoreLike", "Components"]
+__all__ = ["CollectionLike", "Components", "StoreLike"]
 
 
 class CollectionLike(Protocol):

@@ -22,7 +22,7 @@ from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
 from workflows.state import Turn
 
-__all__ = ["Condenser", "Condensed", "carry_over", "looks_like_follow_up"]
+__all__ = ["Condensed", "Condenser", "carry_over", "looks_like_follow_up"]
 
 _SYSTEM = (
     "Rewrite the user's follow-up question as a standalone question, using the conversation history "

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
@@ -23,10 +24,10 @@ from workflows.graph import build_graph
 from workflows.options import RunOptions, recursion_limit_for
 from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.routing import decide_outcome
-from workflows.state import SelfRagState, Turn, per_turn_reset
+from workflows.state import Turn, per_turn_reset
 from workflows.trace import UsageCounter
 
-__all__ = ["SelfRagEngine", "NodeEvent", "MAX_QUESTION_CHARS"]
+__all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine"]
 
 MAX_QUESTION_CHARS = 4000
 
@@ -72,9 +73,9 @@ class SelfRagEngine:
         opts = options or self.defaults
         if thread_id is not None and self._thread_graph is None:
             raise InvalidQuestion("thread memory needs a checkpointer; this engine was built without one")
-        graph = self._thread_graph if thread_id is not None else self._graph
+        graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
         counter = UsageCounter()
-        config: dict[str, Any] = {
+        config: RunnableConfig = {
             "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
             "callbacks": [counter],
         }
@@ -92,7 +93,7 @@ class SelfRagEngine:
             state["history"] = self.history(thread_id)
         start = time.perf_counter()
         try:
-            for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):  # type: ignore[arg-type]
+            for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):
                 for node, update in chunk.items():
                     if not isinstance(update, dict):
                         continue

@@ -18,7 +18,7 @@ from typing import Any
 from graders.fencing import document_text
 from graders.signals import content_terms
 
-__all__ = ["split_sentences", "attribute", "extract"]
+__all__ = ["attribute", "extract", "split_sentences"]
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 

@@ -19,7 +19,7 @@ from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
 
-__all__ = ["open_store", "build_components", "build_engine", "open_checkpointer"]
+__all__ = ["build_components", "build_engine", "open_checkpointer", "open_store"]
 
 
 def open_store(settings: Settings) -> Store:
@@ -75,7 +75,9 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         retry=retry,
         self_query_mode=settings.workflow.self_query_mode,
         parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
-        **configs,
+        relevance=configs["relevance"],
+        groundedness=configs["groundedness"],
+        usefulness=configs["usefulness"],
     )
 
 

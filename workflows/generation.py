@@ -26,7 +26,7 @@ from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from graders.policy import RetryPolicy, call_with_retries
 from workflows.extractive import attribute, extract, split_sentences
 
-__all__ = ["Generation", "AnswerGenerator", "tidy", "GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM"]
+__all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "tidy"]
 
 GENERATE_PROMPT_VERSION = "generate/v2"
 _MARKER = re.compile(r"\[(\d{1,3})\]")

@@ -16,13 +16,14 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 from pydantic import TypeAdapter
 
+from graders import GradeResult
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from workflows.components import Components
 from workflows.options import RunOptions
 from workflows.rewrite import normalise_query
 from workflows.state import SelfRagState
 
-__all__ = ["SelfRagNodes", "NODE_NAMES"]
+__all__ = ["NODE_NAMES", "SelfRagNodes"]
 
 NODE_NAMES = ("condense", "self_query", "retrieve", "grade_documents", "rewrite", "generate", "check", "finalize")
 Node = Callable[[SelfRagState, Runtime[RunOptions]], dict[str, Any]]
@@ -134,7 +135,7 @@ class SelfRagNodes:
         known = {g["id"]: g for g in graded}  # same question, same document: reuse the verdict
         todo = [d for d in state["documents"] if d["id"] not in known]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
-        for doc, res in zip(todo, results):
+        for doc, res in zip(todo, results, strict=False):
             entry = {
                 "id": doc["id"], "metadata": doc["metadata"], "score": doc["score"], "query": state["query"],
                 "relevant": res.passed, "verdict": res.label, "reason": res.reason, "failed": res.failed,
@@ -204,6 +205,7 @@ class SelfRagNodes:
             return {"generations": gens, "verdicts": verdicts}
         docs = state["relevant"]
         question, answer = state["standalone_question"], current["answer"]
+        useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:
                 g_future = pool.submit(self.c.groundedness.grade, answer, docs)
@@ -212,7 +214,8 @@ class SelfRagNodes:
         else:
             grounded = self.c.groundedness.grade(answer, docs)
             useful = self.c.usefulness.grade(question, answer) if grounded.passed else None
-        for res in (grounded, useful):
+        results: list[GradeResult | None] = [grounded, useful]
+        for res in results:
             if res is not None:
                 verdicts.append({**res.to_dict(), "generation": current["number"]})
         current.update(grounded=grounded.passed, useful=None if useful is None else useful.passed)

@@ -6,15 +6,15 @@ the evaluation harness stores it.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Outcome", "Citation", "LLMUsage", "Trace", "Result"]
+__all__ = ["Citation", "LLMUsage", "Outcome", "Result", "Trace"]
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     ANSWERED = "answered"
     """Grounded in the documents and useful for the question."""
     ABSTAINED = "abstained"

@@ -18,7 +18,7 @@ from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
 from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
 
-__all__ = ["QueryRewriter", "Rewrite", "normalise_query", "REWRITE_PROMPT_VERSION"]
+__all__ = ["REWRITE_PROMPT_VERSION", "QueryRewriter", "Rewrite", "normalise_query"]
 
 REWRITE_PROMPT_VERSION = "rewrite/v1"
 _PREFIX = re.compile(r"^\s*(?:rewritten|improved|new|better|search)?\s*(?:search\s+)?query\s*[:\-]\s*", re.IGNORECASE)

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from workflows.outcomes import Outcome
 from workflows.state import SelfRagState
 
-__all__ = ["after_retrieve", "after_grade", "after_rewrite", "after_check", "decide_outcome"]
+__all__ = ["after_check", "after_grade", "after_retrieve", "after_rewrite", "decide_outcome"]
 
 
 def _gens_left(state: SelfRagState) -> bool:

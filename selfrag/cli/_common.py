@@ -6,21 +6,21 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 
 from selfrag.errors import SelfRagError, UsageError
 
-__all__ = ["err_console", "out_console", "handle_errors", "fail"]
+__all__ = ["err_console", "fail", "handle_errors", "out_console"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True, highlight=False)
 out_console = Console(highlight=False)
 
 
-def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> None:
+def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:
     """Print ``error[code]: message`` on one line to stderr and exit non-zero."""
     err_console.print(f"[bold red]error[{code}][/]: {' '.join(message.split())}", markup=True, soft_wrap=True)
     raise typer.Exit(exit_code)
@@ -42,7 +42,7 @@ def handle_errors(fn: F) -> F:
             if os.environ.get("SELFRAG_DEBUG"):
                 raise
             fail(exc.one_line(), exc.code, 2 if isinstance(exc, UsageError) else 1)
-        except Exception as exc:  # noqa: BLE001 - the CLI promise: one line, no traceback
+        except Exception as exc:
             if os.environ.get("SELFRAG_DEBUG"):
                 raise
             fail(f"{type(exc).__name__}: {exc}", "internal", 1)

@@ -11,7 +11,7 @@ from selfrag.cli._common import err_console, handle_errors, out_console
 from selfrag.cli._progress import print_event
 from selfrag.cli.ask import print_result
 
-__all__ = ["demo", "DEMO_QUESTIONS"]
+__all__ = ["DEMO_QUESTIONS", "demo"]
 
 # (collection, question, thread): questions sharing a thread show follow-up condensing.
 DEMO_QUESTIONS: list[tuple[str, str, str | None]] = [

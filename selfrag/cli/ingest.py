@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+
 import typer
 
 from selfrag.cli._common import err_console, fail, handle_errors, out_console
+from selfrag.settings import Settings
 
 __all__ = ["ingest"]
 
@@ -62,6 +64,5 @@ def ingest(
     out_console.print(f"{collection}: {report.summary()}")
 
 
-def _chunking(settings: object) -> dict[str, int]:
-    store = getattr(settings, "store")
-    return {"chunk_size": store.chunk_size, "chunk_overlap": store.chunk_overlap}
+def _chunking(settings: Settings) -> dict[str, int]:
+    return {"chunk_size": settings.store.chunk_size, "chunk_overlap": settings.store.chunk_overlap}

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import typer
-
 from rich.markup import escape
 
 from selfrag.cli._common import fail, handle_errors, out_console

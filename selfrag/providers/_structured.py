@@ -52,7 +52,7 @@ def parse_structured(message: BaseMessage | str, schema: type[BaseModel]) -> Bas
 class JsonSchemaStructuredOutput:
     """Mixin for ``BaseChatModel`` subclasses: ``with_structured_output`` via a JSON-schema response format."""
 
-    def with_structured_output(  # type: ignore[override]
+    def with_structured_output(
         self, schema: type[BaseModel], *, method: str = "json_schema", include_raw: bool = False, **kwargs: Any
     ) -> Runnable[Any, Any]:
         if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
@@ -67,4 +67,5 @@ class JsonSchemaStructuredOutput:
             parsed = parse_structured(msg, schema)
             return {"raw": msg, "parsed": parsed, "parsing_error": None} if include_raw else parsed
 
-        return bound | RunnableLambda(_parse)
+        chain: Runnable[Any, Any] = bound | RunnableLambda(_parse)
+        return chain

@@ -93,7 +93,7 @@ def make_embeddings(emb: EmbeddingSettings) -> Embeddings:
         return LocalEmbeddings(batch_size=emb.batch_size)
     from langchain_openai import OpenAIEmbeddings
 
-    return OpenAIEmbeddings(
+    return OpenAIEmbeddings(  # type: ignore[call-arg]  # base_url and api_key are the documented aliases
         model=emb.model,
         base_url=emb.base_url or OPENAI_BASE_URL,
         api_key=_api_key(emb.api_key, emb.base_url, "embeddings"),

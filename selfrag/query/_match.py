@@ -45,7 +45,7 @@ def _allowed_edits(length: int) -> int:
 
 
 def _tokens_close(a: list[str], b: list[str]) -> bool:
-    return all(Levenshtein.distance(x, y) <= _allowed_edits(max(len(x), len(y))) for x, y in zip(a, b))
+    return all(Levenshtein.distance(x, y) <= _allowed_edits(max(len(x), len(y))) for x, y in zip(a, b, strict=False))
 
 
 def same_entity(a: str, b: str) -> bool:
@@ -99,7 +99,7 @@ class KnownValues:
         hits = {
             self.by_norm[" ".join(ns)]
             for ns in self._by_shape.get((len(toks), toks[0][0]), [])
-            if all(w.startswith(t) for t, w in zip(toks, ns)) and ns != toks
+            if all(w.startswith(t) for t, w in zip(toks, ns, strict=False)) and ns != toks
         }
         return KnownMatch(hits.pop(), "abbreviation") if len(hits) == 1 else None
 

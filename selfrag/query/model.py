@@ -7,15 +7,15 @@ It is also the LLM's structured-output schema, so field descriptions are written
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Comparator", "Operator", "Scalar", "Comparison", "Operation", "FilterNode", "StructuredQuery", "Change"]
+__all__ = ["Change", "Comparator", "Comparison", "FilterNode", "Operation", "Operator", "Scalar", "StructuredQuery"]
 
 Comparator = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin"]
 Operator = Literal["and", "or", "not"]
-Scalar = Union[str, int, float, bool]
+Scalar = str | int | float | bool
 
 
 class Comparison(BaseModel):
@@ -25,7 +25,7 @@ class Comparison(BaseModel):
 
     attribute: str = Field(description="One of the collection's declared attribute names.")
     comparator: Comparator
-    value: Union[Scalar, list[Scalar]] = Field(description="A single value; a list only for 'in' and 'nin'.")
+    value: Scalar | list[Scalar] = Field(description="A single value; a list only for 'in' and 'nin'.")
 
 
 class Operation(BaseModel):
@@ -34,10 +34,10 @@ class Operation(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     operator: Operator
-    arguments: list["FilterNode"]
+    arguments: list[FilterNode]
 
 
-FilterNode = Union[Comparison, Operation]
+FilterNode = Comparison | Operation
 Operation.model_rebuild()
 
 

@@ -118,7 +118,7 @@ class Collection:
             stored = self._chroma.get(ids=ids, include=["documents", "metadatas"])
         before = {
             i: (doc, dict(meta or {}))
-            for i, doc, meta in zip(stored["ids"], stored["documents"] or [], stored["metadatas"] or [])
+            for i, doc, meta in zip(stored["ids"], stored["documents"] or [], stored["metadatas"] or [], strict=False)
         }
         to_embed = [c for c in part if c.id not in before or before[c.id][0] != c.text]
         to_update = [c for c in part if c.id in before and before[c.id][0] == c.text and before[c.id][1] != c.metadata]
@@ -184,7 +184,7 @@ class Collection:
         dists = (result["distances"] or [[]])[0]
         hits = [
             Hit(id=i, text=doc or "", metadata=_scalars(meta), score=1.0 - float(dist))
-            for i, doc, meta, dist in zip(ids, docs, metas, dists)
+            for i, doc, meta, dist in zip(ids, docs, metas, dists, strict=False)
         ]
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
@@ -199,7 +199,7 @@ class Collection:
             found = self._chroma.get(ids=wanted, include=["documents", "metadatas"])
         by_id = {
             i: Chunk(i, doc or "", _scalars(meta))
-            for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [])
+            for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [], strict=False)
         }
         return [by_id[i] for i in wanted if i in by_id]
 
