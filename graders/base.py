@@ -105,10 +105,17 @@ class StructuredGrader:
         assert self._runnable is not None
         runnable = self._runnable
         messages = self.messages(fields)
+        made = 0  # attempts actually made: a non-retryable error stops after the first
+
+        def call() -> Any:
+            nonlocal made
+            made += 1
+            return runnable.invoke(messages)
+
         try:
-            parsed, attempts = call_with_retries(lambda: runnable.invoke(messages), self.config.retry)
+            parsed, attempts = call_with_retries(call, self.config.retry)
         except Exception as exc:  # noqa: BLE001 - every failure goes through the explicit policy
-            return self._on_failure(exc, score, common)
+            return self._on_failure(exc, score, common, made)
         verdict: Any = parsed  # a BaseModel with ``verdict``/``reason`` (the grader's schema)
         label = str(verdict.verdict)
         llm_ok = label == self.positive
@@ -126,14 +133,14 @@ class StructuredGrader:
             return llm_ok and sig_ok
         return llm_ok or sig_ok
 
-    def _on_failure(self, exc: BaseException, score: float | None, common: dict[str, Any]) -> GradeResult:
+    def _on_failure(self, exc: BaseException, score: float | None, common: dict[str, Any], attempts: int) -> GradeResult:
         error = f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
         policy = self.config.policy
         if policy is FailurePolicy.RAISE:
-            raise GraderError(f"{self.kind} grader failed after {self.config.retry.attempts} attempts: {error}") from exc
+            raise GraderError(f"{self.kind} grader failed after {attempts} attempt{'s' if attempts != 1 else ''}: {error}") from exc
         ok = policy is FailurePolicy.FAIL_OPEN
         return GradeResult(
             passed=ok, label=self.positive if ok else self.negative, failed=True, error=error,
-            attempts=self.config.retry.attempts, score=score,
+            attempts=attempts, score=score,
             reason=f"grader failed; policy {policy.value} decided {'pass' if ok else 'fail'}", **common,
         )

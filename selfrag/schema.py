@@ -133,4 +133,5 @@ def load_schema_file(path: str | Path) -> CollectionSchema:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "(root)"
-        raise SchemaError(f"schema file {p}: {where}: {first['msg']}") from exc
+        msg = str(first['msg']).removeprefix('Value error, ')
+        raise SchemaError(f"schema file {p}: {where}: {msg}") from exc

@@ -55,6 +55,24 @@ def _known_hits(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[tuple
     return hits
 
 
+def _kind(number: str) -> str:
+    return "year" if len(number) == 4 and "." not in number else "decimal" if "." in number else "integer"
+
+
+def _replaceable(new: str, old_numbers: Sequence[str]) -> list[str]:
+    """The previous question's numbers that ``new`` may stand in for.
+
+    A year only replaces a year, and a year is only replaced by a year: "and above 9?" after
+    "rated above 8.5 from 1995" changes the rating, never the year. Other figures prefer their
+    own kind (integer, decimal) and otherwise take any non-year figure.
+    """
+    kind = _kind(new)
+    same = [o for o in old_numbers if _kind(o) == kind]
+    if same or kind == "year":
+        return same
+    return [o for o in old_numbers if _kind(o) != "year"]
+
+
 def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[str]]) -> str:
     """The previous question with the follow-up's values substituted for same-kind values."""
     result = previous
@@ -62,7 +80,7 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
     new_numbers = _NUMBER.findall(follow_up)
     old_numbers = _NUMBER.findall(previous)
     for new in new_numbers:
-        same_kind = [o for o in old_numbers if len(o) == len(new) and "." not in o] or old_numbers
+        same_kind = _replaceable(new, old_numbers)
         if same_kind:
             old = same_kind[-1]
             result = re.sub(r"\b" + re.escape(old) + r"\b", new, result, count=1)
@@ -72,7 +90,8 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
     for attr, value in _known_hits(follow_up, catalogue):
         for old_attr, old_value in old_hits:
             if old_attr == attr and old_value.lower() != value.lower():
-                result = re.sub(re.escape(old_value), value, result, count=1, flags=re.IGNORECASE)
+                # a function replacement: a value is literal text, never a regex template
+                result = re.sub(re.escape(old_value), lambda _: value, result, count=1, flags=re.IGNORECASE)
                 changed = True
                 break
     return result if changed else f"{previous.rstrip(' ?')} — {follow_up.strip()}"

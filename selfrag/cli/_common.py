@@ -10,6 +10,7 @@ from typing import Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from selfrag.errors import SelfRagError, UsageError
 
@@ -22,7 +23,8 @@ out_console = Console(highlight=False)
 
 def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:
     """Print ``error[code]: message`` on one line to stderr and exit non-zero."""
-    err_console.print(f"[bold red]error[{code}][/]: {' '.join(message.split())}", markup=True, soft_wrap=True)
+    # Plain text, not rich markup: the code's brackets and the message are literal.
+    err_console.print(Text(f"error[{code}]: {' '.join(message.split())}", style="bold red"), soft_wrap=True)
     raise typer.Exit(exit_code)
 
 

@@ -39,7 +39,7 @@ def ingest(
         store = open_store(settings)
         with rich_progress(f"embedding {sample}", err_console, transient=True) as bar:
             report = ingest_sample(store, sample, collection=collection, progress=bar, **_chunking(settings))
-        out_console.print(f"{collection or sample}: {report.summary()}")
+        out_console.print(f"{collection or sample}: {report.summary()}", markup=False, soft_wrap=True)
         return
     if not paths:
         fail("give PATH... to ingest, or --sample movies|filings")
@@ -61,7 +61,7 @@ def ingest(
         coll = store.create_collection(collection, declared or CollectionSchema())
     with rich_progress(f"embedding into {collection}", err_console, transient=True) as bar:
         report = ingest_paths(coll, [str(p) for p in paths], progress=bar, **_chunking(settings))
-    out_console.print(f"{collection}: {report.summary()}")
+    out_console.print(f"{collection}: {report.summary()}", markup=False, soft_wrap=True)
 
 
 def _chunking(settings: Settings) -> dict[str, int]:

@@ -50,3 +50,31 @@ def test_json_schema_is_rejected_by_this_server(llama_server: str) -> None:
     model = make_chat_model(_settings(llama_server))
     with pytest.raises(openai.APIError, match="json_object"):
         model.with_structured_output(Verdict, method="json_schema").invoke("Is the sky blue?")
+
+
+def test_the_engine_runs_through_the_server_with_function_calling(llama_server: str, tmp_path: object) -> None:
+    """The whole graph against the OpenAI-compatible server: graders and self-query use tool calls."""
+    import chromadb
+
+    from selfrag.samples import ingest_sample
+    from selfrag.settings import Settings
+    from selfrag.store import Store, chroma_settings
+    from selfrag.testing import HashEmbeddings
+    from workflows import Outcome
+    from workflows.factory import build_engine
+
+    settings = Settings(home=tmp_path, llm=_settings(llama_server, max_tokens=128))  # type: ignore[arg-type]
+    store = Store(chromadb.PersistentClient(path=str(tmp_path / "chroma"), settings=chroma_settings()), HashEmbeddings())  # type: ignore[operator]
+    ingest_sample(store, "movies")
+    engine = build_engine(settings, store=store, memory=False)
+    from workflows import RunOptions
+
+    # Small budgets keep it quick: the point is the wiring, not the answer.
+    options = RunOptions(max_rewrites=0, max_generations=1, top_k=2)
+    result = engine.run("What's a movie about toys coming alive?", collection="movies", options=options)
+    assert result.outcome in set(Outcome)
+    relevance = [d for d in result.trace.documents]
+    assert relevance, "documents were retrieved and graded"
+    # tool calling worked: at least one grade came back from the model, not from the failure policy
+    assert any(not d["failed"] for d in relevance), [d["error"] for d in relevance]
+    assert result.trace.llm.calls >= len(relevance)

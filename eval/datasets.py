@@ -1,0 +1,164 @@
+"""Dataset files of the evaluation harness: end-to-end cases and grader cases, as JSONL.
+
+End-to-end case (one per line)::
+
+    {"id": "movies-001", "question": "...", "collection": "movies",          # an existing collection, or
+     "documents": [{"id": "d1", "text": "...", "metadata": {...}}],          # inline documents (a collection is built)
+     "reference_answer": "...", "expected_filter": {"rating": {"$gt": 8.5}} | null,
+     "gold_ids": ["d1"], "split": "dev" | "test", "meta": {...}}
+
+Grader case::
+
+    {"id": "g-001", "kind": "relevance" | "groundedness" | "usefulness", "question": "...",
+     "documents": [{"id": ..., "text": ..., "metadata": {...}}], "answer": "...",
+     "label": true | false, "split": "dev" | "test", "meta": {...}}
+
+``label`` is the positive verdict: relevant / grounded / useful. Every line is validated; a bad
+line is reported with its number. A dataset's hash (sha256 of its bytes) identifies it in run
+manifests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from selfrag.errors import UsageError
+
+__all__ = [
+    "Document",
+    "E2ECase",
+    "GraderCase",
+    "DatasetError",
+    "Split",
+    "load_e2e",
+    "load_grader_cases",
+    "write_jsonl",
+    "dataset_hash",
+]
+
+Split = Literal["dev", "test"]
+T = TypeVar("T", bound=BaseModel)
+
+
+class DatasetError(UsageError):
+    """A dataset file is missing, unreadable or has an invalid line."""
+
+    code = "dataset_invalid"
+
+
+class Document(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: str
+    metadata: dict[str, str | int | float | bool] = Field(default_factory=dict)
+
+
+class E2ECase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    question: str = Field(min_length=1)
+    collection: str | None = None
+    documents: list[Document] | None = None
+    reference_answer: str | None = None
+    expected_filter: dict[str, Any] | None = None
+    """The Chroma where clause the self-query step should produce; compared by what it selects."""
+    gold_ids: list[str] | None = None
+    """Ids of the documents that answer the question (document ids for inline documents)."""
+    split: Split = "test"
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _has_source(self) -> E2ECase:
+        if self.collection is None and not self.documents:
+            raise ValueError("a case needs a 'collection' or inline 'documents'")
+        return self
+
+
+class GraderCase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: Literal["relevance", "groundedness", "usefulness"]
+    question: str = ""
+    documents: list[Document] = Field(default_factory=list)
+    answer: str = ""
+    label: bool
+    """True for the positive verdict: relevant / grounded / useful."""
+    split: Split = "test"
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _inputs(self) -> GraderCase:
+        if self.kind == "relevance" and (not self.question or len(self.documents) != 1):
+            raise ValueError("a relevance case needs a question and exactly one document")
+        if self.kind == "groundedness" and (not self.answer or not self.documents):
+            raise ValueError("a groundedness case needs an answer and documents")
+        if self.kind == "usefulness" and (not self.question or not self.answer):
+            raise ValueError("a usefulness case needs a question and an answer")
+        return self
+
+
+def _load(path: str | Path, model: type[T]) -> list[T]:
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DatasetError(f"cannot read dataset {p}: {exc.strerror or exc}") from exc
+    out: list[T] = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(model.model_validate(json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{p}:{n}: not JSON ({exc.msg})") from exc
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"]) or "line"
+            raise DatasetError(f"{p}:{n}: {where}: {str(err['msg']).removeprefix('Value error, ')}") from exc
+    if not out:
+        raise DatasetError(f"dataset {p} has no cases")
+    ids = [c.id for c in out]  # type: ignore[attr-defined]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise DatasetError(f"dataset {p} repeats case ids: {', '.join(dupes[:5])}")
+    return out
+
+
+def load_e2e(path: str | Path) -> list[E2ECase]:
+    """Read and validate an end-to-end dataset. Raises ``DatasetError`` with the bad line's number."""
+    return _load(path, E2ECase)
+
+
+def load_grader_cases(path: str | Path, *, kind: str | None = None) -> list[GraderCase]:
+    """Read grader cases, optionally keeping one kind."""
+    cases = _load(path, GraderCase)
+    return [c for c in cases if kind is None or c.kind == kind]
+
+
+def write_jsonl(path: str | Path, rows: Iterable[BaseModel | dict[str, Any]]) -> int:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with p.open("w", encoding="utf-8") as f:
+        for row in rows:
+            data = row.model_dump(mode="json", exclude_none=True) if isinstance(row, BaseModel) else row
+            f.write(json.dumps(data, ensure_ascii=False) + "\n")
+            n += 1
+    return n
+
+
+def dataset_hash(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def by_split(cases: Sequence[T], split: str | None) -> list[T]:
+    return [c for c in cases if split is None or getattr(c, "split", None) == split]

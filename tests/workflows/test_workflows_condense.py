@@ -1,0 +1,109 @@
+"""Follow-up condensing: the deterministic slot carry-over, and when the LLM's proposal is kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from graders import RetryPolicy
+from selfrag.testing import ScriptedChatModel
+from workflows.condense import Condenser, carry_over, looks_like_follow_up
+from workflows.state import Turn
+
+CATALOGUE = {"company": ["Walmart", "Costco", "Apple"], "doc_type": ["annual report"]}
+NO_WAIT = RetryPolicy(attempts=2, initial_wait_s=0.0, max_wait_s=0.0)
+WALMART_2023 = "What was Walmart's revenue in fiscal year 2023?"
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        (WALMART_2023, "and in 2024?", "What was Walmart's revenue in fiscal year 2024?"),
+        (WALMART_2023, "and Costco?", "What was Costco's revenue in fiscal year 2023?"),
+        (WALMART_2023, "what about costco in 2022", "What was Costco's revenue in fiscal year 2022?"),
+        # a year replaces a year, a rating a rating, whatever their order in the follow-up
+        ("Movies rated above 8.5 from 1995", "and 2001?", "Movies rated above 8.5 from 2001"),
+        ("Movies rated above 8.5 from 1995", "and above 9?", "Movies rated above 9 from 1995"),
+        ("Movies rated above 8.5 from 1995", "same but 2001 and 7.5", "Movies rated above 7.5 from 2001"),
+        ("Movies from 1995 to 2005", "and 2010?", "Movies from 1995 to 2010"),  # the last year goes
+        ("The top 5 movies", "and 10?", "The top 10 movies"),
+    ],
+)
+def test_carry_over_substitutes_values_of_the_same_kind(previous: str, follow_up: str, expected: str) -> None:
+    assert carry_over(previous, follow_up, CATALOGUE) == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up"),
+    [
+        (WALMART_2023, "what about dividends?"),  # nothing to substitute
+        ("Movies from 1995", "and above 8?"),  # a rating never replaces a year
+        (WALMART_2023, "and Walmart?"),  # the same value: nothing changes
+    ],
+)
+def test_carry_over_appends_what_it_cannot_place(previous: str, follow_up: str) -> None:
+    assert carry_over(previous, follow_up, CATALOGUE) == f"{previous.rstrip(' ?')} — {follow_up}"
+
+
+def test_carry_over_treats_values_as_literal_text() -> None:
+    catalogue = {"company": ["Walmart", r"AT\1T"]}
+    assert carry_over(WALMART_2023, r"and AT\1T?", catalogue) == r"What was AT\1T's revenue in fiscal year 2023?"
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up"),
+    [
+        ("and in 2024?", True),
+        ("What about Costco", True),
+        ("Costco 2024", True),  # short: probably leans on the history
+        ("How many employees did Costco have in 2023?", False),
+    ],
+)
+def test_looks_like_follow_up(question: str, follow_up: bool) -> None:
+    assert looks_like_follow_up(question) is follow_up
+
+
+def history(question: str = WALMART_2023) -> list[Turn]:
+    return [Turn(question=question, standalone_question=question, answer="$611 billion [1].", outcome="answered")]
+
+
+def test_no_history_needs_no_model() -> None:
+    model = ScriptedChatModel.from_rules({})
+    out = Condenser(model).condense("and in 2024?", [], CATALOGUE)
+    assert (out.question, out.source, out.error) == ("and in 2024?", "none", None)
+    assert model.calls == []
+
+
+def test_a_proposal_that_keeps_the_specifics_is_used() -> None:
+    model = ScriptedChatModel.from_rules({"text": '"What was Walmart\'s revenue in fiscal year 2024?"'})
+    out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
+    assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "llm")
+    assert WALMART_2023 in model.calls[0].prompt and "<history>" in model.calls[0].prompt
+
+
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        "What was Walmart's revenue?",  # dropped the follow-up's year
+        "What was the weather in 2024?",  # kept the year, lost the subject
+        "and in 2024?",  # repeated the follow-up unresolved
+    ],
+)
+def test_a_bad_proposal_falls_back_to_carry_over(proposal: str) -> None:
+    model = ScriptedChatModel.from_rules({"text": proposal})
+    out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
+    assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
+    assert out.error == "proposal dropped the follow-up's specifics or did not resolve it"
+
+
+def test_a_failing_model_falls_back_to_carry_over() -> None:
+    model = ScriptedChatModel.from_rules({"text": ConnectionError("down")})
+    out = Condenser(model, retry=NO_WAIT).condense("and Costco?", history(), CATALOGUE)
+    assert (out.question, out.source) == ("What was Costco's revenue in fiscal year 2023?", "rules")
+    assert out.error is not None and out.error.startswith("ConnectionError")
+
+
+def test_a_standalone_question_with_history_is_kept_when_the_model_fails() -> None:
+    model = ScriptedChatModel.from_rules({"text": ConnectionError("down")})
+    question = "How many employees did Costco have in 2023?"
+    assert Condenser(model, retry=NO_WAIT).condense(question, history(), CATALOGUE).question == question
+    assert len(model.calls) == 2  # retried once: a connection error is transient

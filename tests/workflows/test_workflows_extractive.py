@@ -1,0 +1,90 @@
+"""Citation attribution and the extractive fallback, on documents small enough to score by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from workflows.extractive import attribute, extract, split_sentences
+
+COSTCO = {"text": "Costco opened new warehouses. Costco had 316,000 employees at year end.", "metadata": {"company": "Costco"}}
+WALMART = {"text": "Walmart employs 2.1 million associates.", "metadata": {"company": "Walmart"}}
+
+
+def test_split_sentences() -> None:
+    # a split needs end punctuation then a capital, digit, quote or bracket; newlines always split
+    assert split_sentences("First one. Second one! third? Fourth\n\nFifth") == ["First one.", "Second one! third?", "Fourth", "Fifth"]
+    assert split_sentences("Revenue was $611 billion. 2024 was better. (See below.) ok") == [
+        "Revenue was $611 billion.", "2024 was better.", "(See below.) ok",
+    ]  # fmt: skip
+    assert split_sentences("a.\nOK\nYes") == ["Yes"]  # fragments of two characters or less go
+
+
+# -- attribute -----------------------------------------------------------------------------------
+FIGURES = [{"text": "Walmart revenue was $611 billion in fiscal 2023."}, {"text": "Costco had 316,000 employees."}]
+
+
+def test_attribute_cites_the_document_each_sentence_overlaps_most() -> None:
+    # sentence 1 terms {revenue, 611, billion}: 3/3 in doc 1.
+    # sentence 2 terms {costco, employ, 316000, people}: costco and 316000 in doc 2 → 2/4 = 0.5.
+    answer = "Revenue was $611 billion. Costco employed 316,000 people."
+    assert attribute(answer, FIGURES) == [1, 2]
+    assert attribute(answer, FIGURES, min_overlap=0.6) == [1]  # 0.5 no longer enough
+
+
+def test_attribute_reads_metadata() -> None:
+    docs = [{"text": "Toys come alive.", "metadata": {"director": "John Lasseter"}}, {"text": "Women are wholesome.", "metadata": {"director": "Greta Gerwig"}}]
+    assert attribute("It was directed by Greta Gerwig.", docs) == [2]  # {direct, greta, gerwig}: 2/3 in doc 2
+
+
+def test_attribute_cites_nothing_without_support() -> None:
+    assert attribute("Quantum chromodynamics is hard.", FIGURES) == []
+    assert attribute("It is what it is.", FIGURES) == []  # no content terms
+    assert attribute("Revenue was $611 billion.", []) == []
+
+
+# -- extract -------------------------------------------------------------------------------------
+def test_extract_quotes_the_best_sentences_in_document_order() -> None:
+    # question terms {many, employe, costco}; 5 candidate sentences (metadata lines included).
+    # "Costco had 316,000 employees…" scores log(1+5/3) + log(1+5/1) = 2.77; the two other
+    # Costco sentences 0.98 each, the tie going to the earlier one.
+    answer, cited = extract("How many employees did Costco have?", [COSTCO, WALMART])
+    assert answer == "Costco opened new warehouses. Costco had 316,000 employees at year end. [1]"
+    assert cited == [1]
+    one, _ = extract("How many employees did Costco have?", [COSTCO, WALMART], max_sentences=1)
+    assert one == "Costco had 316,000 employees at year end. [1]"
+
+
+def test_extract_marks_each_run_of_a_document() -> None:
+    # {many, employe, associat}: one sentence per document scores log(1+5/1) = 1.79, the rest 0
+    answer, cited = extract("How many employees or associates?", [COSTCO, WALMART])
+    assert answer == "Costco had 316,000 employees at year end. [1] Walmart employs 2.1 million associates. [2]"
+    assert cited == [1, 2]
+
+
+def test_extract_can_answer_from_a_metadata_line() -> None:
+    docs = [
+        {"text": "A bunch of women are wholesome.", "metadata": {"director": "Greta Gerwig", "title": "Little Women"}},
+        {"text": "Toys come alive.", "metadata": {"director": "John Lasseter", "title": "Toy Story"}},
+    ]
+    answer, cited = extract("Who directed Little Women?", docs)
+    assert answer == "A bunch of women are wholesome. director: Greta Gerwig; title: Little Women. [1]"
+    assert cited == [1]
+
+
+def test_extract_ignores_terms_every_document_shares() -> None:
+    # company and year are in every document's metadata: "revenue" alone decides
+    meta = {"company": "Walmart", "fiscal_year": 2023}
+    docs = [
+        {"text": "Walmart opened stores in 2023. Revenue reached $611 billion.", "metadata": meta},
+        {"text": "Walmart hired staff in 2023.", "metadata": meta},
+    ]
+    assert extract("What was Walmart's revenue in 2023?", docs) == ("Revenue reached $611 billion. [1]", [1])
+
+
+def test_extract_without_any_match_quotes_the_first_sentence() -> None:
+    assert extract("quantum chromodynamics", [WALMART, COSTCO]) == ("Walmart employs 2.1 million associates. [1]", [1])
+
+
+@pytest.mark.parametrize("docs", [[], [{"text": ""}]])
+def test_extract_from_nothing_is_empty(docs: list[dict[str, str]]) -> None:
+    assert extract("anything", docs) == ("", [])
