@@ -3,7 +3,8 @@
 End-to-end case (one per line)::
 
     {"id": "movies-001", "question": "...", "collection": "movies",          # an existing collection, or
-     "documents": [{"id": "d1", "text": "...", "metadata": {...}}],          # inline documents (a collection is built)
+     "documents": [{"id": "d1", "text": "...", "metadata": {...}}],          # inline documents (a collection is built), or
+     "collection": "halueval-qa-1-200", "documents_file": "documents.jsonl", # a shared corpus file to ingest
      "reference_answer": "...", "expected_filter": {"rating": {"$gt": 8.5}} | null,
      "gold_ids": ["d1"], "split": "dev" | "test", "meta": {...}}
 
@@ -12,6 +13,11 @@ Grader case::
     {"id": "g-001", "kind": "relevance" | "groundedness" | "usefulness", "question": "...",
      "documents": [{"id": ..., "text": ..., "metadata": {...}}], "answer": "...",
      "label": true | false, "split": "dev" | "test", "meta": {...}}
+
+``documents_file`` lets many cases share one corpus without repeating it on every line: a jsonl
+of documents (the ``Document`` shape, which ``selfrag ingest`` also reads) named relative to the
+dataset file, to be ingested into ``collection``. ``load_e2e`` checks that it exists;
+``load_documents`` reads it.
 
 ``label`` is the positive verdict: relevant / grounded / useful. Every line is validated; a bad
 line is reported with its number. A dataset's hash (sha256 of its bytes) identifies it in run
@@ -36,6 +42,7 @@ __all__ = [
     "GraderCase",
     "DatasetError",
     "Split",
+    "load_documents",
     "load_e2e",
     "load_grader_cases",
     "write_jsonl",
@@ -67,6 +74,8 @@ class E2ECase(BaseModel):
     question: str = Field(min_length=1)
     collection: str | None = None
     documents: list[Document] | None = None
+    documents_file: str | None = None
+    """A jsonl of documents to ingest into ``collection``, relative to the dataset file (shared corpora)."""
     reference_answer: str | None = None
     expected_filter: dict[str, Any] | None = None
     """The Chroma where clause the self-query step should produce; compared by what it selects."""
@@ -79,7 +88,16 @@ class E2ECase(BaseModel):
     def _has_source(self) -> E2ECase:
         if self.collection is None and not self.documents:
             raise ValueError("a case needs a 'collection' or inline 'documents'")
+        if self.documents_file is not None:
+            if self.collection is None or self.documents:
+                raise ValueError("'documents_file' needs a 'collection' to ingest into and no inline 'documents'")
+            if not self.documents_file.strip() or Path(self.documents_file).is_absolute():
+                raise ValueError("'documents_file' must be a path relative to the dataset file")
         return self
+
+    def documents_path(self, dataset: str | Path) -> Path | None:
+        """Where this case's ``documents_file`` is, for a case read from ``dataset``."""
+        return None if self.documents_file is None else Path(dataset).parent / self.documents_file
 
 
 class GraderCase(BaseModel):
@@ -134,8 +152,21 @@ def _load(path: str | Path, model: type[T]) -> list[T]:
 
 
 def load_e2e(path: str | Path) -> list[E2ECase]:
-    """Read and validate an end-to-end dataset. Raises ``DatasetError`` with the bad line's number."""
-    return _load(path, E2ECase)
+    """Read and validate an end-to-end dataset. Raises ``DatasetError`` with the bad line's number.
+
+    A case's ``documents_file`` must exist (checked here so a run fails before it starts).
+    """
+    cases = _load(path, E2ECase)
+    for case in cases:
+        docs = case.documents_path(path)
+        if docs is not None and not docs.is_file():
+            raise DatasetError(f"{path}: case {case.id}: documents_file {case.documents_file!r} not found ({docs})")
+    return cases
+
+
+def load_documents(path: str | Path) -> list[Document]:
+    """Read a documents file (one ``Document`` per line, unique ids), e.g. a case's ``documents_file``."""
+    return _load(path, Document)
 
 
 def load_grader_cases(path: str | Path, *, kind: str | None = None) -> list[GraderCase]:

@@ -85,13 +85,13 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
             old = same_kind[-1]
             result = re.sub(r"\b" + re.escape(old) + r"\b", new, result, count=1)
             old_numbers.remove(old)
-            changed = True
+            changed = changed or old != new  # restating a value changes nothing
     old_hits = _known_hits(previous, catalogue)
     for attr, value in _known_hits(follow_up, catalogue):
         for old_attr, old_value in old_hits:
             if old_attr == attr and old_value.lower() != value.lower():
-                # a function replacement: a value is literal text, never a regex template
-                result = re.sub(re.escape(old_value), lambda _: value, result, count=1, flags=re.IGNORECASE)
+                literal = value.replace("\\", "\\\\")  # a value is text, never a regex template
+                result = re.sub(re.escape(old_value), literal, result, count=1, flags=re.IGNORECASE)
                 changed = True
                 break
     return result if changed else f"{previous.rstrip(' ?')} — {follow_up.strip()}"

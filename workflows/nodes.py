@@ -232,6 +232,9 @@ class SelfRagNodes:
                 "question, so I won't guess."
             )
             citations: list[dict[str, Any]] = []
+        elif not best["answer"]:  # every generation failed: say so rather than return nothing
+            answer = "I couldn't produce an answer from the relevant documents: " + str(best.get("error") or "generation failed")
+            citations = []
         else:
             answer, citations = best["answer"], best["citations"]
         turn = {"question": state["question"], "standalone_question": state["standalone_question"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from langchain_core.messages import BaseMessage
 
 from graders import (
     GROUNDEDNESS_V1,
@@ -12,6 +13,7 @@ from graders import (
     USEFULNESS_V1,
     GraderConfig,
     GroundednessGrader,
+    PromptSpec,
     RelevanceGrader,
     RetryPolicy,
     UsefulnessGrader,
@@ -66,8 +68,8 @@ def test_usefulness_verdicts(verdict: str, passed: bool) -> None:
 
 
 @pytest.mark.parametrize("spec", [RELEVANCE_V1, GROUNDEDNESS_V1, USEFULNESS_V1])
-def test_every_prompt_says_fenced_text_is_data(spec: object) -> None:
-    system = getattr(spec, "system").format()
+def test_every_prompt_says_fenced_text_is_data(spec: PromptSpec) -> None:
+    system = spec.system.format()
     assert DATA_NOT_INSTRUCTIONS in system and '{"verdict"' in system
 
 
@@ -103,8 +105,8 @@ def test_to_dict_is_what_the_trace_records() -> None:
 
 
 def test_grade_many_keeps_input_order_under_concurrency() -> None:
-    def rule(messages: list[object]) -> str:
-        document = str(getattr(messages[-1], "content")).split("<document>", 1)[1]
+    def rule(messages: list[BaseMessage]) -> str:
+        document = str(messages[-1].content).split("<document>", 1)[1]
         return reply("relevant" if "keep" in document else "irrelevant")
 
     model = ScriptedChatModel.from_rules({"RelevanceGrade": rule})

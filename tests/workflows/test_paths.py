@@ -235,3 +235,14 @@ def test_large_budgets_never_raise_recursion_errors(make_engine: Any) -> None:
     assert result.outcome is Outcome.BUDGET_EXHAUSTED
     assert result.trace.budgets["rewrites_used"] == 9  # the 10th generation spends the generation budget
     assert result.trace.path.count("generate") == 10
+
+
+def test_every_generation_failing_still_gives_a_flagged_non_empty_answer(make_engine: Any) -> None:
+    engine, _, _ = make_engine({
+        "RelevanceGrade": grade("relevant"),
+        "generate": ConnectionError("model down"),
+    }, search_fn=sequence_search(["toys"]), options=RunOptions(max_generations=1))
+    result = engine.run(Q, collection="movies")
+    assert result.outcome is Outcome.UNGROUNDED
+    assert result.answer.startswith("I couldn't produce an answer") and "ConnectionError" in result.answer
+    assert result.citations == []

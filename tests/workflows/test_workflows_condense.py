@@ -38,6 +38,7 @@ def test_carry_over_substitutes_values_of_the_same_kind(previous: str, follow_up
         (WALMART_2023, "what about dividends?"),  # nothing to substitute
         ("Movies from 1995", "and above 8?"),  # a rating never replaces a year
         (WALMART_2023, "and Walmart?"),  # the same value: nothing changes
+        (WALMART_2023, "and profit in 2023?"),  # the same year: "profit" must not be lost
     ],
 )
 def test_carry_over_appends_what_it_cannot_place(previous: str, follow_up: str) -> None:

@@ -1,0 +1,107 @@
+"""``manifest.json``: everything needed to say what produced a run, and to reproduce it.
+
+A score means little without the code, configuration, libraries and data behind it: two runs are
+comparable only when their manifests differ in the one thing under test. Secrets never enter it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from selfrag.settings import Settings
+
+__all__ = ["PACKAGES", "build_manifest", "git_state", "package_versions", "settings_snapshot"]
+
+PACKAGES = (
+    "selfrag",
+    "langgraph",
+    "langchain-core",
+    "langchain-openai",
+    "chromadb",
+    "llama-cpp-python",
+    "sentence-transformers",
+)
+"""Distributions whose versions change answers or scores."""
+
+_SECRET_WORDS = ("api_key", "secret", "password")
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def _git(args: Sequence[str], cwd: Path) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip()
+
+
+def git_state(cwd: str | Path = _REPO) -> dict[str, Any]:
+    """``{"commit", "dirty"}`` of the repository holding the evaluated code; nulls outside git."""
+    commit = _git(["rev-parse", "HEAD"], Path(cwd))
+    if not commit:
+        return {"commit": None, "dirty": None}
+    status = _git(["status", "--porcelain", "--untracked-files=no"], Path(cwd))
+    return {"commit": commit, "dirty": None if status is None else bool(status)}
+
+
+def package_versions(names: Sequence[str] = PACKAGES) -> dict[str, str | None]:
+    """Installed version of each distribution; None when it is not installed."""
+    versions: dict[str, str | None] = {}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def _scrub(value: Any, key: str = "") -> Any:
+    if isinstance(value, dict):
+        return {k: _scrub(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    if any(word in key.lower() for word in _SECRET_WORDS):
+        return None if value is None else "<set>"
+    return value
+
+
+def settings_snapshot(settings: Settings) -> dict[str, Any]:
+    """The effective settings as JSON, with every secret replaced by ``"<set>"`` (or null)."""
+    data: dict[str, Any] = _scrub(settings.model_dump(mode="json"))
+    return data
+
+
+def build_manifest(
+    settings: Settings,
+    *,
+    dataset_path: str | Path | None,
+    dataset_sha256: str,
+    cases: int,
+    limit: int | None,
+    concurrency: int,
+    command: Sequence[str] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The manifest of a run about to start (``extra`` adds caller fields, e.g. the cache file)."""
+    return {
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "git": git_state(),
+        "settings": settings_snapshot(settings),
+        "packages": package_versions(),
+        "python": sys.version.split()[0],
+        "dataset": {
+            "path": None if dataset_path is None else str(dataset_path),
+            "sha256": dataset_sha256,
+            "cases": cases,
+        },
+        "command": list(sys.argv if command is None else command),
+        "limit": limit,
+        "concurrency": concurrency,
+        **(extra or {}),
+    }

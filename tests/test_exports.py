@@ -1,0 +1,77 @@
+"""Every package's public surface: ``__all__`` is importable, complete, unique and in order.
+
+The order is ruff's RUF022 "isort-style" sort, the one the packages use: SCREAMING_SNAKE_CASE
+constants, then CamelCase classes, then everything else, each group alphabetical.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import types
+
+import pytest
+
+import selfrag
+from selfrag import errors
+
+PACKAGES = [
+    "selfrag",
+    "selfrag.query",
+    "selfrag.store",
+    "selfrag.ingest",
+    "selfrag.providers",
+    "graders",
+    "workflows",
+]
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    if name.isupper() or re.fullmatch(r"[A-Z0-9_]+", name):
+        return 0, name
+    return (1 if name[:1].isupper() else 2), name
+
+
+def _all(package: str) -> list[str]:
+    module = importlib.import_module(package)
+    names = module.__dict__.get("__all__")
+    if names is None:
+        pytest.skip(f"{package}/__init__.py defines no __all__: its public surface is undeclared")
+    return list(names)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_listed_name_is_importable(package: str) -> None:
+    for name in _all(package):
+        namespace: dict[str, object] = {}
+        exec(f"from {package} import {name}", namespace)  # the form users write
+        assert namespace[name] is getattr(importlib.import_module(package), name)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_all_is_sorted_and_unique(package: str) -> None:
+    names = _all(package)
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert names == sorted(names, key=_isort_key)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_public_name_defined_in_the_package_is_listed(package: str) -> None:
+    module = importlib.import_module(package)
+    names = set(_all(package))
+    public = {
+        n
+        for n, v in vars(module).items()
+        if not n.startswith("_")
+        and not isinstance(v, types.ModuleType)
+        and (getattr(v, "__module__", None) or "").startswith(package.split(".")[0])
+    }
+    assert public <= names, sorted(public - names)
+
+
+def test_the_top_level_package_exports_settings_schema_version_and_every_error() -> None:
+    assert {"Settings", "load_settings", "CollectionSchema", "AttributeInfo", "__version__"} <= set(selfrag.__all__)
+    assert set(errors.__all__) <= set(selfrag.__all__)
+    assert selfrag.SelfRagError is errors.SelfRagError
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", selfrag.__version__)
+    assert selfrag.__doc__ and "selfrag.errors" in selfrag.__doc__
