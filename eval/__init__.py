@@ -1,0 +1,56 @@
+"""The offline evaluation harness and the grader-tuning experiments.
+
+- datasets: end-to-end and grader cases as JSONL (``eval.datasets``), HaluEval QA importer
+  (``eval.halueval``), hand-written sets for the samples (``eval/sets``);
+- runs: ``run_eval`` writes per-case traces, ``summary.json``, reports and a manifest;
+  ``SQLiteLLMCache`` makes reruns cheap; ``compare_runs`` gates regressions;
+- grader experiments: ``run_grader_experiment`` over variants, with classification metrics.
+"""
+
+from eval.cache import SQLiteLLMCache, with_cache
+from eval.classification import ClassificationReport, Confusion, classify
+from eval.compare import Comparison, check_regressions, compare_runs, render_comparison
+from eval.datasets import DatasetError, Document, E2ECase, GraderCase, load_documents, load_e2e, load_grader_cases
+from eval.experiments import (
+    ExperimentResult,
+    Variant,
+    choose_and_report,
+    load_variants,
+    run_grader_experiment,
+    summary_line,
+    write_experiment,
+)
+from eval.halueval import DEV_ROWS, ImportReport, import_halueval, parse_rows
+from eval.runner import RunSummary, run_eval
+
+__all__ = [
+    "DEV_ROWS",
+    "ClassificationReport",
+    "Comparison",
+    "Confusion",
+    "DatasetError",
+    "Document",
+    "E2ECase",
+    "ExperimentResult",
+    "GraderCase",
+    "ImportReport",
+    "RunSummary",
+    "SQLiteLLMCache",
+    "Variant",
+    "check_regressions",
+    "choose_and_report",
+    "classify",
+    "compare_runs",
+    "import_halueval",
+    "load_documents",
+    "load_e2e",
+    "load_grader_cases",
+    "load_variants",
+    "parse_rows",
+    "render_comparison",
+    "run_eval",
+    "run_grader_experiment",
+    "summary_line",
+    "with_cache",
+    "write_experiment",
+]

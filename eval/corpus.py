@@ -95,8 +95,8 @@ def corpus_for(case: E2ECase, settings: Settings, dataset: str | Path | None, fi
         return CorpusSpec(_inline_name(case.documents, settings), case.documents, "inline")
     assert case.collection is not None  # the dataset validates: a collection or documents
     if case.documents_file:
-        base = Path(dataset) if dataset is not None else Path.cwd() / "dataset.jsonl"
-        path = (case.documents_path(base) or base).resolve()
+        base = Path(dataset).parent if dataset is not None else Path.cwd()
+        path = (base / case.documents_file).resolve()  # as ``E2ECase.documents_path`` resolves it
         if path not in files:
             files[path] = load_documents(path)
         return CorpusSpec(case.collection, files[path], str(path))
@@ -155,6 +155,6 @@ class MetadataCache:
             if name not in self._known:
                 try:
                     self._known[name] = stored_metadata(self._store.get_collection(name))
-                except Exception:  # noqa: BLE001 - a metric must not fail the case; None says "unknown"
+                except Exception:  # a metric must not fail the case; None says "unknown"
                     self._known[name] = None
             return self._known[name]

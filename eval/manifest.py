@@ -81,14 +81,19 @@ def build_manifest(
     settings: Settings,
     *,
     dataset_path: str | Path | None,
-    dataset_sha256: str,
+    dataset_sha256: str | None,
     cases: int,
+    cases_sha256: str | None = None,
     limit: int | None,
     concurrency: int,
     command: Sequence[str] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The manifest of a run about to start (``extra`` adds caller fields, e.g. the cache file)."""
+    """The manifest of a run about to start (``extra`` adds caller fields, e.g. the cache file).
+
+    ``dataset_sha256`` hashes the dataset file's bytes (as ``eval.datasets.dataset_hash``);
+    ``cases_sha256`` the cases actually run, after any split or limit.
+    """
     return {
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "git": git_state(),
@@ -99,6 +104,7 @@ def build_manifest(
             "path": None if dataset_path is None else str(dataset_path),
             "sha256": dataset_sha256,
             "cases": cases,
+            "cases_sha256": cases_sha256,
         },
         "command": list(sys.argv if command is None else command),
         "limit": limit,

@@ -57,7 +57,7 @@ def run_case(
         if isinstance(corpus, CorpusSpec):
             try:
                 result = engine.run(case.question, collection=corpus.collection)
-            except Exception as exc:  # noqa: BLE001 - recorded; the run goes on
+            except Exception as exc:  # recorded; the run goes on
                 error = error_text(exc)
     latency = round(time.perf_counter() - start, 4)
     values = {m.name: m.evaluate(case, result) for m in metrics} if result is not None else {}

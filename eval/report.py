@@ -16,6 +16,7 @@ from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 __all__ = ["interval_plot", "latency_plot", "outcome_plot", "render_html", "render_markdown", "write_reports"]
 
@@ -54,6 +55,7 @@ def latency_plot(records: Sequence[Mapping[str, Any]]) -> bytes:
         ax.hist(values, bins=min(20, max(5, len(values) // 2)), color="#4c72b0", edgecolor="white")
         ax.set_xlabel("latency (s)")
         ax.set_ylabel("cases")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     else:
         _empty(ax, "finished cases")
     ax.set_title("Latency per case")
@@ -65,8 +67,10 @@ def outcome_plot(summary: Mapping[str, Any]) -> bytes:
     fig = Figure(figsize=(6, 3), dpi=100)
     ax = fig.subplots()
     counts = {**summary.get("outcomes", {}), "error": summary.get("errors", 0)}
-    bars = ax.bar(list(counts), list(counts.values()), color=["#55a868", "#8172b2", "#c44e52", "#dd8452", "#777777"])
+    labels = [name.replace("_", "\n") for name in counts]  # "budget_exhausted" would overlap its neighbours
+    bars = ax.bar(labels, list(counts.values()), color=["#55a868", "#8172b2", "#c44e52", "#dd8452", "#777777"])
     ax.bar_label(bars)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("cases")
     ax.set_title("Outcomes")
     return _png(fig)
@@ -148,7 +152,8 @@ def _header(summary: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str
     model = manifest.get("model") or (llm.get("model") if llm.get("provider") == "openai" else "local")
     commit = (git.get("commit") or "unknown")[:12] + (" (dirty)" if git.get("dirty") else "")
     return [
-        f"dataset: {dataset.get('path') or 'in-memory cases'} (sha256 {str(dataset.get('sha256', ''))[:12]})",
+        f"dataset: {dataset.get('path') or 'in-memory cases'} "
+        f"(sha256 {str(dataset.get('sha256') or dataset.get('cases_sha256') or '')[:12]})",
         f"cases: {summary.get('cases')}, errors: {summary.get('errors')}",
         f"model: {llm.get('provider')}/{model}; commit {commit}; {manifest.get('created', '')}",
     ]

@@ -90,11 +90,16 @@ class RunSummary:
         return [r for r in self.records if r.get("error")]
 
 
-def _cases_and_hash(cases: Sequence[E2ECase] | str | Path) -> tuple[list[E2ECase], Path | None, str]:
+def _load(cases: Sequence[E2ECase] | str | Path, dataset: str | Path | None) -> tuple[list[E2ECase], Path | None]:
     if isinstance(cases, (str, Path)):
-        return load_e2e(cases), Path(cases), dataset_hash(cases)
+        return load_e2e(cases), Path(cases)
+    return list(cases), (Path(dataset) if dataset is not None else None)
+
+
+def _cases_sha256(cases: Sequence[E2ECase]) -> str:
+    """Identifies exactly the cases run (a dataset file's hash cannot, once a split or limit applies)."""
     lines = "".join(json.dumps(c.model_dump(mode="json", exclude_none=True), ensure_ascii=False) + "\n" for c in cases)
-    return list(cases), None, hashlib.sha256(lines.encode("utf-8")).hexdigest()
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
 
 def _prepare_corpora(
@@ -116,9 +121,10 @@ def _prepare_corpora(
             try:
                 stored = build_corpus(store, spec, settings)
                 built[key] = None
-                if stored is not None:
-                    metadata.setdefault(spec.collection, {}).update(stored)
-            except Exception as exc:  # noqa: BLE001 - recorded on every case that needs this corpus
+                if stored is not None and spec.source == "inline":
+                    # exactly these documents (the name hashes them); a named collection may hold more
+                    metadata[spec.collection] = stored
+            except Exception as exc:  # recorded on every case that needs this corpus
                 built[key] = error_text(exc)
         failure = built[key]
         out[case.id] = spec if failure is None else failure
@@ -180,14 +186,16 @@ def run_eval(
         raise UsageError(f"limit must be 0 or more, got {limit}")
     if concurrency < 1:
         raise UsageError(f"concurrency must be at least 1, got {concurrency}")
-    all_cases, path, sha = _cases_and_hash(cases)
-    path = path or (Path(dataset) if dataset is not None else None)
+    all_cases, path = _load(cases, dataset)
     todo = all_cases[:limit] if limit is not None else all_cases
+    cases_sha = _cases_sha256(todo)
+    file_sha = dataset_hash(path) if path is not None and path.is_file() else None
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     cache_file = str(cache) if isinstance(cache, (str, Path)) else (str(cache.path) if cache is not None else None)
     manifest = build_manifest(
-        settings, dataset_path=path, dataset_sha256=sha, cases=len(todo), limit=limit, concurrency=concurrency,
+        settings, dataset_path=path, dataset_sha256=file_sha, cases=len(todo), cases_sha256=cases_sha, limit=limit,
+        concurrency=concurrency,
         command=command, extra={"cache": cache_file, "seed": seed},
     )
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

@@ -48,7 +48,9 @@ def document_text(doc: Mapping[str, object], *, max_chars: int = 1500) -> str:
         text = text[:max_chars] + " …"
     meta = doc.get("metadata")
     if isinstance(meta, Mapping):
-        shown = [f"{k}: {v}" for k, v in meta.items() if k not in HIDDEN_METADATA and v not in (None, "")]
+        # Sorted: Chroma returns metadata keys in no stable order, and prompts must be reproducible
+        # (caches key on them).
+        shown = [f"{k}: {v}" for k, v in sorted(meta.items()) if k not in HIDDEN_METADATA and v not in (None, "")]
         if shown:
             text += "\n(" + "; ".join(shown) + ")"
     return text

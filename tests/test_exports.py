@@ -23,6 +23,7 @@ PACKAGES = [
     "selfrag.providers",
     "graders",
     "workflows",
+    "eval",
 ]
 
 

@@ -10,6 +10,7 @@ import typer
 
 from selfrag.cli.ask import ask
 from selfrag.cli.demo import demo
+from selfrag.cli.eval import eval_app
 from selfrag.cli.graph import graph
 from selfrag.cli.ingest import ingest
 from selfrag.cli.plan import plan
@@ -28,6 +29,7 @@ app.command()(ask)
 app.command()(plan)
 app.command()(graph)
 app.command()(demo)
+app.add_typer(eval_app, name="eval")
 
 
 def main() -> None:

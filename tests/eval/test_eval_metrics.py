@@ -189,7 +189,7 @@ def test_rates_and_means_skip_nulls() -> None:
 
 
 def test_summary_leaves_failed_cases_out_of_every_metric() -> None:
-    records = [
+    records: list[dict[str, Any]] = [
         {"id": "a", "outcome": "answered", "answer_exact": 1.0, "answer_f1": 1.0, "latency_s": 1.0, "llm_calls": 4, "tokens": 10, "cache_hits": 4},
         {"id": "b", "outcome": "abstained", "answer_exact": 0.0, "answer_f1": 0.5, "latency_s": 3.0, "llm_calls": 2, "tokens": 20, "cache_hits": 0},
         {"id": "c", "outcome": None, "latency_s": 9.0, "cache_hits": 0, "error": "RuntimeError: boom"},

@@ -18,10 +18,11 @@ from langchain_core.messages import BaseMessage
 
 from eval.cache import SQLiteLLMCache, with_cache
 from eval.corpus import infer_schema
-from eval.datasets import Document, E2ECase
-from eval.runner import RunSummary, run_eval
+from eval.datasets import Document, E2ECase, dataset_hash
+from eval.runner import RunSummary, default_engine, run_eval
 from eval.stats import wilson
 from graders import RetryPolicy
+from selfrag.errors import UsageError
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.settings import Settings
 from selfrag.store import Chunk, Store, chroma_settings
@@ -216,7 +217,8 @@ def test_reports_and_manifest(tmp_path: Path, store: Store) -> None:
     assert "| exact match | 0.750 |" in md and "## Slowest cases" in md and "## Failures\n\nNone." in md
     manifest = json.loads((out.out_dir / "manifest.json").read_text())
     assert manifest["limit"] == 4 and manifest["concurrency"] == 2 and manifest["command"] == ["test"]
-    assert manifest["dataset"]["cases"] == 4 and len(manifest["dataset"]["sha256"]) == 64
+    assert manifest["dataset"]["cases"] == 4 and len(manifest["dataset"]["cases_sha256"]) == 64
+    assert manifest["dataset"]["path"] is None and manifest["dataset"]["sha256"] is None  # in-memory cases
     assert set(manifest["packages"]) >= {"selfrag", "langgraph", "langchain-core", "chromadb"}
     assert "api_key" in manifest["settings"]["llm"] and manifest["settings"]["llm"]["api_key"] is None
     assert {"commit", "dirty"} <= set(manifest["git"]) and "created" in manifest
@@ -234,6 +236,7 @@ def test_a_dataset_file_with_a_documents_file(tmp_path: Path, store: Store) -> N
     assert out.records[0]["error"] is None and out.records[0]["recall_at_4"] == 1.0
     assert store.get_collection("capitals").count() == 2
     assert out.manifest["dataset"]["path"] == str(data / "set.jsonl")
+    assert out.manifest["dataset"]["sha256"] == dataset_hash(data / "set.jsonl")
     # the rules plan {"country": "Germany"} where no filter was expected: it selects 1 of 2 -> wrong
     assert out.records[0]["filter_ok"] == 0.0
 
@@ -256,3 +259,20 @@ def test_schema_is_inferred_from_metadata_values() -> None:
     assert {a.name: a.type for a in schema.attributes} == {
         "mixed": "string", "ok": "boolean", "score": "float", "tag": "string", "year": "integer",
     }
+
+
+def test_the_default_engine_puts_the_configured_model_behind_the_cache(tmp_path: Path, store: Store) -> None:
+    with SQLiteLLMCache(tmp_path / "llm.sqlite") as cache:
+        engine = default_engine(Settings(), store, cache)  # builds the local model lazily: nothing is loaded
+        model = engine.components.relevance.model
+        assert model is not None and isinstance(model.cache, SQLiteLLMCache) and model.cache.path == cache.path
+        assert model is engine.components.generator.model  # one model, one cache, for every step
+        uncached = default_engine(Settings(), store, None).components.relevance.model
+        assert uncached is not None and uncached.cache is None
+
+
+def test_bad_arguments_are_usage_errors(tmp_path: Path, store: Store) -> None:
+    with pytest.raises(UsageError, match="concurrency"):
+        run_eval(cases(), Settings(), tmp_path / "out", store=store, engine_factory=Factory(), concurrency=0)
+    with pytest.raises(UsageError, match="limit"):
+        run_eval(cases(), Settings(), tmp_path / "out", store=store, engine_factory=Factory(), limit=-1)

