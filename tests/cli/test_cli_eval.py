@@ -1,0 +1,91 @@
+"""``selfrag eval``: run, compare and graders through the CLI, with the scripted providers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+Cli = Callable[..., Result]
+SETS = Path(__file__).resolve().parents[2] / "eval" / "sets"
+
+
+@pytest.fixture(autouse=True)
+def _eval_uses_fakes(monkeypatch: pytest.MonkeyPatch, fake: Any) -> None:
+    # eval imports the factory by name; point those names at the same fakes as the CLI's.
+    monkeypatch.setattr("eval.runner.make_chat_model", fake.chat_model)
+    monkeypatch.setattr("eval.experiments.make_chat_model", fake.chat_model)
+
+
+def _dataset(tmp_path: Path) -> Path:
+    rows = [
+        {"id": "c1", "question": "Which movie has toys that come alive?", "collection": "movies",
+         "reference_answer": "Toys come alive", "gold_ids": ["toy-story"], "expected_filter": None},
+        {"id": "c2", "question": "Which movie has toys that come alive in 1995?", "collection": "movies",
+         "reference_answer": "Toys come alive", "gold_ids": ["toy-story"], "expected_filter": {"year": {"$eq": 1995}}},
+    ]  # fmt: skip
+    path = tmp_path / "e2e.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_run_then_compare_with_a_regression_gate(cli: Cli, fake: Any, tmp_path: Path) -> None:
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    fake.script(relevant=["Toys come alive"], generate="Toys come alive [1].")
+    dataset = _dataset(tmp_path)
+    base = cli("eval", "run", "--dataset", dataset, "--out", tmp_path / "a", "--no-cache")
+    assert base.exit_code == 0, base.output
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert summary["cases"] == 2
+    assert summary["answer_contains"]["value"] == 1.0
+    assert summary["filter_accuracy"]["value"] == 1.0
+    assert summary["outcomes"]["answered"] == 2
+    for name in ("cases.jsonl", "traces.jsonl", "report.md", "report.html", "manifest.json"):
+        assert (tmp_path / "a" / name).is_file(), name
+
+    fake.script(relevant=["Toys come alive"], generate="Something else entirely [1].")
+    worse = cli("eval", "run", "--dataset", dataset, "--out", tmp_path / "b", "--no-cache")
+    assert worse.exit_code == 0, worse.output
+    gate = cli("eval", "compare", tmp_path / "a", tmp_path / "b", "--fail-on-regression", "answer_contains:0.1")
+    assert gate.exit_code == 1, gate.output
+    assert "answer_contains" in gate.stdout and "regression" in gate.stderr
+    ok = cli("eval", "compare", tmp_path / "a", tmp_path / "a", "--fail-on-regression", "answer_contains:0.1")
+    assert ok.exit_code == 0, ok.output
+
+
+def test_graders_json_line_is_last_on_stdout(cli: Cli, fake: Any, tmp_path: Path) -> None:
+    fake.script(grounded=True)
+    rows = [
+        {"id": f"g{i}", "kind": "groundedness", "question": "q", "answer": ans,
+         "documents": [{"id": "d", "text": "Toys come alive and have a blast"}], "label": label, "split": "dev"}
+        for i, (ans, label) in enumerate([("Toys come alive", True), ("Dinosaurs roam Mars in 2041", False)])
+    ]  # fmt: skip
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = cli("eval", "graders", "--dataset", path, "--grader", "groundedness", "--json", "--out", tmp_path / "exp")
+    assert result.exit_code == 0, result.output
+    line = json.loads(result.stdout.strip().splitlines()[-1])
+    names = [v["name"] for v in line["variants"]]
+    assert {"llm", "signal"} <= set(names)
+    llm = next(v for v in line["variants"] if v["name"] == "llm")
+    assert llm["n"] == 2 and llm["accuracy"] == 0.5  # the scripted LLM says grounded to both
+    signal = next(v for v in line["variants"] if v["name"] == "signal")
+    assert signal["accuracy"] == 1.0  # lexical support separates them
+    assert (tmp_path / "exp" / "report.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["eval", "run", "--dataset", "/nonexistent.jsonl"], "dataset_invalid"),
+        (["eval", "graders", "--dataset", "/nonexistent.jsonl", "--grader", "groundedness"], "dataset_invalid"),
+        (["eval", "graders", "--dataset", "x.jsonl", "--grader", "vibes"], "usage_error"),
+        (["eval", "import", "halueval", "--rows", "5-2", "--out", "/tmp/x"], "dataset_invalid"),
+    ],
+)
+def test_eval_mistakes_are_one_line_errors(cli: Cli, args: list[str], code: str, assert_one_line_error: Any) -> None:
+    assert_one_line_error(cli(*args), code)
