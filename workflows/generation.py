@@ -26,7 +26,7 @@ from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from graders.policy import RetryPolicy, call_with_retries
 from workflows.extractive import attribute, extract, split_sentences
 
-__all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "tidy"]
+__all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "is_degenerate", "tidy"]
 
 GENERATE_PROMPT_VERSION = "generate/v2"
 _MARKER = re.compile(r"\[(\d{1,3})\]")
@@ -41,7 +41,19 @@ GENERATE_SYSTEM = (
 )
 
 
-def tidy(text: str, *, max_sentences: int = 4) -> str:
+def is_degenerate(text: str, *, n: int = 5, times: int = 3) -> bool:
+    """True when some ``n``-word sequence occurs ``times`` times or more: a decoding loop, not an answer."""
+    words = text.lower().split()
+    counts: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - n + 1):
+        gram = tuple(words[i : i + n])
+        counts[gram] = counts.get(gram, 0) + 1
+        if counts[gram] >= times:
+            return True
+    return False
+
+
+def tidy(text: str, *, max_sentences: int = 3) -> str:
     """Normalise a model's answer: no "Answer:" prefix, no markdown headings, at most a few sentences."""
     lines = [ln for ln in text.strip().splitlines() if not ln.lstrip().startswith("#")]
     flat = _PREFIX.sub("", " ".join(" ".join(lines).split()))
@@ -94,6 +106,8 @@ class AnswerGenerator:
             text = tidy(str(reply.content))
             if not text:
                 raise OutputParserException("empty answer")
+            if is_degenerate(text):
+                raise OutputParserException("the answer repeats itself")
             if _ECHO.search(text):
                 # Small models sometimes copy the prompt back; that is not an answer.
                 raise OutputParserException("the answer echoes the prompt's document tags")

@@ -19,6 +19,7 @@ from pydantic import TypeAdapter
 from graders import GradeResult
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from workflows.components import Components
+from workflows.extractive import is_verbatim
 from workflows.options import RunOptions
 from workflows.rewrite import normalise_query
 from workflows.state import SelfRagState
@@ -205,6 +206,15 @@ class SelfRagNodes:
             return {"generations": gens, "verdicts": verdicts}
         docs = state["relevant"]
         question, answer = state["standalone_question"], current["answer"]
+        if current.get("strategy") == "extractive" and is_verbatim(answer, docs):
+            # A verbatim quote is grounded by construction: verify it, don't ask a model.
+            useful_only = self.c.usefulness.grade(question, answer)
+            verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": True,
+                             "label": "grounded", "reason": "verbatim quote of the documents (checked)",
+                             "failed": False, "model": "deterministic", "prompt_version": "verbatim/v1"})
+            verdicts.append({**useful_only.to_dict(), "generation": current["number"]})
+            current.update(grounded=True, useful=useful_only.passed)
+            return {"generations": gens, "verdicts": verdicts}
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:

@@ -145,6 +145,9 @@ class LocalChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ignore
     temperature: float = 0.0
     max_tokens: int = 512
     seed: int = 0
+    repeat_penalty: float = 1.1
+    """Greedy decoding of a 135M model loops ("Walmart Inc. - Annual Report, ..." ad infinitum)
+    without a repetition penalty; 1.1 is llama.cpp's own command-line default."""
 
     @property
     def _llm_type(self) -> str:
@@ -198,6 +201,7 @@ class LocalChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ignore
                     max_tokens=max_tokens,
                     stop=stop or [],
                     seed=self.seed,
+                    repeat_penalty=self.repeat_penalty,
                 )
             except (ValueError, RuntimeError) as exc:
                 raise ProviderError(f"local model call failed: {exc}") from exc
