@@ -34,7 +34,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from selfrag.errors import UsageError
+from selfrag.errors import DatasetError
 
 __all__ = [
     "Document",
@@ -51,12 +51,6 @@ __all__ = [
 
 Split = Literal["dev", "test"]
 T = TypeVar("T", bound=BaseModel)
-
-
-class DatasetError(UsageError):
-    """A dataset file is missing, unreadable or has an invalid line."""
-
-    code = "dataset_invalid"
 
 
 class Document(BaseModel):

@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from graders import Combine, FailurePolicy, PromptSpec
-from selfrag.errors import UsageError
+from selfrag.errors import VariantsError
 from selfrag.settings import LLMSettings, StructuredMethod
 
 __all__ = ["PROMPT_FIELDS", "PromptFields", "Variant", "VariantsError", "default_variants", "load_variants"]
@@ -37,12 +37,6 @@ PROMPT_FIELDS: dict[str, frozenset[str]] = {
     "usefulness": frozenset({"question", "answer"}),
 }
 """The template fields each grader fills; a prompt may use any of its kind's, and no others."""
-
-
-class VariantsError(UsageError):
-    """A variants or prompt file is missing, malformed, or describes an invalid variant."""
-
-    code = "variants_invalid"
 
 
 class PromptFields(BaseModel):

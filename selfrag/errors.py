@@ -10,14 +10,17 @@ Three kinds are kept apart (see STYLE.md, rule 3)::
     │   ├── SchemaError               invalid attribute schema file / schema    (schema_invalid)
     │   ├── InvalidFilter             a caller's filter that the schema rejects (filter_invalid)
     │   ├── InvalidQuestion           empty or oversized question               (question_invalid)
-    │   └── IngestError               unreadable or unsupported input file      (ingest_failed)
+    │   ├── IngestError               unreadable or unsupported input file      (ingest_failed)
+    │   ├── DatasetError              invalid evaluation dataset or run dir     (dataset_invalid)
+    │   └── VariantsError             invalid grader-variants or prompt file    (variants_invalid)
     ├── RuntimeFailure                something outside the caller's control failed
     │   ├── ProviderError             chat model / embeddings unavailable       (provider_unavailable)
     │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity)
     │   ├── StoreError                the vector store failed                   (store_unavailable)
     │   └── GraderError               grader output invalid after retries       (grader_failed)
-    └── ControlSignal                 not a failure: steers a workflow; never shown to users
-        └── RewriteRequested          (rewrite_requested)
+
+There is no control-flow exception: the graph's routing functions decide from the state alone
+(no node raises to steer), so loops are visible in the state and bounded by its budgets.
 
 The CLI prints ``error[code]: message`` on one line; the HTTP service returns
 ``{"error": {"code": ..., "message": ...}}``. Codes are stable: clients match on them.
@@ -29,14 +32,14 @@ __all__ = [
     "CollectionExists",
     "CollectionNotFound",
     "ConfigError",
-    "ControlSignal",
     "GraderError",
     "IngestError",
+    "DatasetError",
+    "VariantsError",
     "InvalidFilter",
     "InvalidQuestion",
     "ModelIntegrityError",
     "ProviderError",
-    "RewriteRequested",
     "RuntimeFailure",
     "SchemaError",
     "SelfRagError",
@@ -97,6 +100,18 @@ class IngestError(UsageError):
     code = "ingest_failed"
 
 
+class DatasetError(UsageError):
+    """An evaluation dataset (or run directory) is missing, unreadable or has an invalid line."""
+
+    code = "dataset_invalid"
+
+
+class VariantsError(UsageError):
+    """A grader-variants or prompt file is missing, malformed, or describes an invalid variant."""
+
+    code = "variants_invalid"
+
+
 class RuntimeFailure(SelfRagError):
     """Something outside the caller's control failed; a retry later may succeed."""
 
@@ -119,13 +134,3 @@ class GraderError(RuntimeFailure):
     """A grader's output stayed invalid (or its provider failed) after every retry."""
 
     code = "grader_failed"
-
-
-class ControlSignal(SelfRagError):
-    """Steers a workflow; caught inside selfrag and never shown to a user."""
-
-    code = "control_signal"
-
-
-class RewriteRequested(ControlSignal):
-    code = "rewrite_requested"
