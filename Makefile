@@ -28,7 +28,7 @@ test: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check selfrag graders workflows eval tests
+	$(BIN)/ruff check selfrag graders workflows eval bench tests
 	$(BIN)/mypy
 
 clean:

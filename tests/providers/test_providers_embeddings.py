@@ -74,7 +74,7 @@ def test_bundled_weights_match_the_pinned_digest() -> None:
 
 
 def _cos(a: list[float], b: list[float]) -> float:
-    return sum(x * y for x, y in zip(a, b))
+    return sum(x * y for x, y in zip(a, b, strict=False))
 
 
 @pytest.mark.integration
@@ -105,4 +105,4 @@ def test_minilm_is_safe_to_share_across_threads(minilm: LocalEmbeddings) -> None
     expected = minilm.embed_documents(texts)
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda t: minilm.embed_query(t), texts))
-    assert all(math.isclose(_cos(a, b), 1.0, abs_tol=1e-4) for a, b in zip(expected, got))
+    assert all(math.isclose(_cos(a, b), 1.0, abs_tol=1e-4) for a, b in zip(expected, got, strict=False))

@@ -73,7 +73,7 @@ def test_the_engine_runs_through_the_server_with_function_calling(llama_server: 
     options = RunOptions(max_rewrites=0, max_generations=1, top_k=2)
     result = engine.run("What's a movie about toys coming alive?", collection="movies", options=options)
     assert result.outcome in set(Outcome)
-    relevance = [d for d in result.trace.documents]
+    relevance = list(result.trace.documents)
     assert relevance, "documents were retrieved and graded"
     # tool calling worked: at least one grade came back from the model, not from the failure policy
     assert any(not d["failed"] for d in relevance), [d["error"] for d in relevance]

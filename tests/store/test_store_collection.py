@@ -104,7 +104,7 @@ def test_scores_are_cosine_similarities_best_first(movies: Collection) -> None:
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     emb = HashEmbeddings()
     q, d = emb.embed_query("dinosaurs mayhem"), emb.embed_query(FILMS[0].text)
-    cosine = sum(a * b for a, b in zip(q, d)) / (math.hypot(*q) * math.hypot(*d))
+    cosine = sum(a * b for a, b in zip(q, d, strict=False)) / (math.hypot(*q) * math.hypot(*d))
     assert hits[0].score == pytest.approx(cosine, abs=1e-5)
     assert hits[0].text == FILMS[0].text
     assert hits[0].metadata["genre"] == "science fiction"

@@ -95,7 +95,7 @@ def test_last_generation_after_ungrounded_ones_quotes_the_documents(make_engine:
     assert "[1]" in result.answer and "dinosaurs" not in result.answer
     assert [g["strategy"] for g in result.trace.generations] == ["llm", "extractive"]
     assert [c.id for c in result.citations] == ["toys"]
-    assert len([c for c in model.calls_for("text")]) == 1  # the quote costs no model call
+    assert len(list(model.calls_for("text"))) == 1  # the quote costs no model call
     second = [v for v in result.trace.verdicts if v["kind"] == "groundedness" and v["generation"] == 2]
     assert second[0]["model"] == "deterministic"  # verified as verbatim, not asked of the model
     assert len(model.calls_for("GroundednessGrade")) == 1
