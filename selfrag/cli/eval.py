@@ -136,6 +136,9 @@ def graders_cmd(
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N cases of the split."),
     config: Path | None = typer.Option(None, "--config", help="Settings overrides (TOML or JSON) for the base model."),
     as_json: bool = typer.Option(False, "--json", help="End stdout with one JSON line of per-variant metrics."),
+    choose: bool = typer.Option(
+        False, "--choose", help="Tune on the dev cases, pick the best variant, then report it once on the test cases."
+    ),
     no_cache: bool = typer.Option(False, "--no-cache"),
 ) -> None:
     """Compare grader variants (prompt, model, method, threshold, combination) on labelled cases.
@@ -153,7 +156,10 @@ def graders_cmd(
     if split not in ("dev", "test", "all"):
         fail(f"--split must be dev, test or all, not {split!r}")
     settings = load_settings(**_load_config(config))
-    cases = [c for c in load_grader_cases(dataset, kind=grader) if split == "all" or c.split == split]
+    every = load_grader_cases(dataset, kind=grader)
+    if choose:
+        split = "dev"  # --choose tunes on dev by definition; test is touched once, below
+    cases = [c for c in every if split == "all" or c.split == split]
     if not cases:
         fail(f"{dataset} has no {grader} cases in split {split!r}", "dataset_invalid")
     cases = cases[:limit] if limit else cases
@@ -168,8 +174,21 @@ def graders_cmd(
     finally:
         if cache is not None:
             cache.close()
+    choice = None
+    if choose:
+        from eval.experiments import choose_and_report
+
+        if not any(c.split == "test" for c in every):
+            fail(f"{dataset} has no test cases to report the chosen variant on", "dataset_invalid")
+        cache = None if no_cache else SQLiteLLMCache(settings.home / "cache" / "llm.sqlite")
+        try:
+            choice = choose_and_report(result, every, llm=settings.llm, cache=cache)
+        finally:
+            if cache is not None:
+                cache.close()
+        err_console.print(f"chosen on dev: {choice.reason}", markup=False, soft_wrap=True)
     if out is not None:
-        write_experiment(result, out)
+        write_experiment(result, out, choice=choice)
     line = summary_line(result)
     table = Table(title=f"{grader}: {len(cases)} cases ({split})")
     for col in ("variant", "n", "accuracy", "balanced_accuracy", "precision", "recall", "f1", "kappa", "mcc"):
@@ -178,5 +197,11 @@ def graders_cmd(
         table.add_row(v["name"], str(v["n"]), *("—" if v[k] is None else f"{v[k]:.3f}" for k in
                       ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "kappa", "mcc")))
     (err_console if as_json else out_console).print(table)
+    if choice is not None:
+        line = summary_line(choice.test)  # the held-out figures are the ones to report
+        line["chosen"] = choice.chosen.name
+        line["split"] = "test"
+        if not as_json:
+            out_console.print(f"test: {json.dumps(line['variants'][0])}", markup=False, soft_wrap=True)
     if as_json:
         typer.echo(json.dumps(line))

@@ -89,3 +89,21 @@ def test_graders_json_line_is_last_on_stdout(cli: Cli, fake: Any, tmp_path: Path
 )
 def test_eval_mistakes_are_one_line_errors(cli: Cli, args: list[str], code: str, assert_one_line_error: Any) -> None:
     assert_one_line_error(cli(*args), code)
+
+
+def test_graders_choose_tunes_on_dev_and_reports_once_on_test(cli: Cli, fake: Any, tmp_path: Path) -> None:
+    fake.script(grounded=True)  # the LLM says grounded to everything: the signal must win on dev
+    pairs = [("Toys come alive", True), ("Dinosaurs roam Mars in 2041", False)]
+    rows = [
+        {"id": f"{split}{i}", "kind": "groundedness", "question": "q", "answer": ans, "split": split,
+         "documents": [{"id": "d", "text": "Toys come alive and have a blast"}], "label": label}
+        for split in ("dev", "test") for i, (ans, label) in enumerate(pairs)
+    ]  # fmt: skip
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = cli("eval", "graders", "--dataset", path, "--grader", "groundedness", "--choose", "--json")
+    assert result.exit_code == 0, result.output
+    line = json.loads(result.stdout.strip().splitlines()[-1])
+    assert line["split"] == "test" and line["chosen"] != "llm"
+    assert line["variants"][0]["n"] == 2 and line["variants"][0]["accuracy"] == 1.0
+    assert "chosen on dev" in result.stderr
