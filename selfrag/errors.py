@@ -12,12 +12,19 @@ Three kinds are kept apart (see STYLE.md, rule 3)::
     │   ├── InvalidQuestion           empty or oversized question               (question_invalid)
     │   ├── IngestError               unreadable or unsupported input file      (ingest_failed)
     │   ├── DatasetError              invalid evaluation dataset or run dir     (dataset_invalid)
-    │   └── VariantsError             invalid grader-variants or prompt file    (variants_invalid)
+    │   ├── VariantsError             invalid grader-variants or prompt file    (variants_invalid)
+    │   ├── ThreadNotFound            no conversation of that id                (thread_not_found)
+    │   ├── DocumentNotFound          no document or chunk of that id           (document_not_found)
+    │   ├── Unauthenticated           missing or unknown API key                (unauthenticated)
+    │   ├── Forbidden                 the key's scopes do not cover the request (forbidden)
+    │   └── PayloadTooLarge           a request body over the size limit        (payload_too_large)
     ├── RuntimeFailure                something outside the caller's control failed
     │   ├── ProviderError             chat model / embeddings unavailable       (provider_unavailable)
     │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity)
     │   ├── StoreError                the vector store failed                   (store_unavailable)
-    │   └── GraderError               grader output invalid after retries       (grader_failed)
+    │   ├── GraderError               grader output invalid after retries       (grader_failed)
+    │   ├── Overloaded                every run slot and queue place is taken   (overloaded)
+    │   └── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded)
 
 There is no control-flow exception: the graph's routing functions decide from the state alone
 (no node raises to steer), so loops are visible in the state and bounded by its budgets.
@@ -32,19 +39,26 @@ __all__ = [
     "CollectionExists",
     "CollectionNotFound",
     "ConfigError",
+    "DatasetError",
+    "DeadlineExceeded",
+    "DocumentNotFound",
+    "Forbidden",
     "GraderError",
     "IngestError",
-    "DatasetError",
-    "VariantsError",
     "InvalidFilter",
     "InvalidQuestion",
     "ModelIntegrityError",
+    "Overloaded",
+    "PayloadTooLarge",
     "ProviderError",
     "RuntimeFailure",
     "SchemaError",
     "SelfRagError",
     "StoreError",
+    "ThreadNotFound",
+    "Unauthenticated",
     "UsageError",
+    "VariantsError",
 ]
 
 
@@ -112,6 +126,30 @@ class VariantsError(UsageError):
     code = "variants_invalid"
 
 
+class ThreadNotFound(UsageError):
+    code = "thread_not_found"
+
+
+class DocumentNotFound(UsageError):
+    code = "document_not_found"
+
+
+class Unauthenticated(UsageError):
+    """No ``Authorization: Bearer`` key, or one that matches no configured key."""
+
+    code = "unauthenticated"
+
+
+class Forbidden(UsageError):
+    """A valid key whose collection scopes do not cover the request."""
+
+    code = "forbidden"
+
+
+class PayloadTooLarge(UsageError):
+    code = "payload_too_large"
+
+
 class RuntimeFailure(SelfRagError):
     """Something outside the caller's control failed; a retry later may succeed."""
 
@@ -134,3 +172,15 @@ class GraderError(RuntimeFailure):
     """A grader's output stayed invalid (or its provider failed) after every retry."""
 
     code = "grader_failed"
+
+
+class Overloaded(RuntimeFailure):
+    """The server is running as many questions as it allows and its wait queue is full."""
+
+    code = "overloaded"
+
+
+class DeadlineExceeded(RuntimeFailure):
+    """A run did not finish within the per-request deadline; it is stopped at the next node."""
+
+    code = "deadline_exceeded"

@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["EmbeddingSettings", "GraderSettings", "GradersSettings", "LLMSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
+__all__ = ["CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
@@ -70,6 +70,17 @@ class StoreSettings(BaseModel):
     chunk_overlap: int = 150
 
 
+class CheckpointSettings(BaseModel):
+    """Where thread memory (LangGraph checkpoints) lives."""
+
+    url: str | None = Field(None, repr=False)  # may carry a password: keep it out of reprs and logs
+    """None: a SQLite file under the data directory (``Settings.checkpoint_path``), for one process.
+    ``postgresql://user:pass@host:port/db``: a shared Postgres through langgraph-checkpoint-postgres,
+    so several stateless service instances serve the same threads."""
+    pool_size: int = Field(8, ge=1, le=100)
+    """Most connections each process opens to the Postgres (ignored for SQLite)."""
+
+
 class WorkflowSettings(BaseModel):
     """Budgets and knobs of the Self-RAG graph; per-request overrides go through ``RunOptions``."""
 
@@ -101,6 +112,30 @@ class GradersSettings(BaseModel):
     usefulness: GraderSettings = Field(default_factory=GraderSettings)
 
 
+class ServiceSettings(BaseModel):
+    """The HTTP service (``selfrag serve``): where it listens, who may call it, and its limits."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    keys_file: Path | None = None
+    """JSON file of hashed API keys (``selfrag keys add``); None means ``$SELFRAG_HOME/keys.json``
+    when it exists. Without keys the service serves loopback clients only, unauthenticated."""
+    max_concurrent_runs: int = Field(4, ge=1, le=256)
+    """Questions answered at once; more wait in the queue."""
+    max_queued_runs: int = Field(32, ge=0, le=10_000)
+    """Questions that may wait for a run slot; beyond that, 429 at once."""
+    queue_timeout_s: float = Field(10.0, ge=0.0, le=600.0)
+    """How long a queued question waits for a slot before it gets 429."""
+    deadline_s: float = Field(120.0, gt=0.0, le=3600.0)
+    """Per-request deadline of a run (queueing included); past it, 504 and the run is stopped."""
+    max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024)
+    """Largest request body accepted (uploads included); larger gets 413 before it is read."""
+    max_rewrites_cap: int = Field(3, ge=0, le=10)
+    """Server-side ceiling on a request's ``max_rewrites``."""
+    max_generations_cap: int = Field(3, ge=1, le=10)
+    """Server-side ceiling on a request's ``max_generations``."""
+
+
 class Settings(BaseSettings):
     """All of selfrag's configuration."""
 
@@ -110,8 +145,10 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
+    checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
     workflow: WorkflowSettings = Field(default_factory=WorkflowSettings)
     graders: GradersSettings = Field(default_factory=GradersSettings)
+    service: ServiceSettings = Field(default_factory=ServiceSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -42,3 +42,25 @@ def _isolated_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         if key.startswith("SELFRAG_") or key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
             monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("SELFRAG_HOME", str(tmp_path / "selfrag-home"))
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A real PostgreSQL on 127.0.0.1 for the session (see ``tests/pg.py``); yields its database URL.
+
+    Fails rather than skips when the server cannot start: the Postgres tests must run in CI.
+    """
+    # Imported here: psycopg and pgserver are needed only by the tests that ask for a server.
+    try:
+        from tests.pg import PostgresStartError, start_postgres
+    except ImportError as exc:
+        pytest.fail(f"cannot start the test PostgreSQL server: {exc.name} is not installed", pytrace=False)
+
+    try:
+        server = start_postgres()
+    except PostgresStartError as exc:
+        pytest.fail(f"cannot start the test PostgreSQL server: {exc}", pytrace=False)
+    try:
+        yield server.url
+    finally:
+        server.stop()

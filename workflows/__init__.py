@@ -2,7 +2,7 @@
 
 from workflows.components import CollectionLike, Components, StoreLike
 from workflows.condense import Condenser
-from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine
+from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine, ThreadInfo
 from workflows.generation import AnswerGenerator, Generation
 from workflows.graph import build_graph, mermaid
 from workflows.options import RunOptions, recursion_limit_for
@@ -27,6 +27,7 @@ __all__ = [
     "SelfRagEngine",
     "SelfRagState",
     "StoreLike",
+    "ThreadInfo",
     "Trace",
     "Turn",
     "build_graph",

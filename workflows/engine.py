@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
-from selfrag.errors import InvalidQuestion
+from selfrag.errors import InvalidQuestion, ProviderError
 from workflows.components import Components
 from workflows.graph import build_graph
 from workflows.options import RunOptions, recursion_limit_for
@@ -27,7 +27,7 @@ from workflows.routing import decide_outcome
 from workflows.state import Turn, per_turn_reset
 from workflows.trace import UsageCounter
 
-__all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine"]
+__all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine", "ThreadInfo"]
 
 MAX_QUESTION_CHARS = 4000
 
@@ -38,6 +38,15 @@ class NodeEvent:
 
     node: str
     update: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ThreadInfo:
+    """A stored conversation: the collection of its last turn and its turns, oldest first."""
+
+    thread_id: str
+    collection: str | None
+    turns: list[Turn]
 
 
 class SelfRagEngine:
@@ -106,6 +115,10 @@ class SelfRagEngine:
             state.update(outcome=Outcome.BUDGET_EXHAUSTED.value if best else outcome,
                          answer=best["answer"] if best else "", citations=best["citations"] if best else [],
                          stop_reason=stop)
+        if counter.model_unavailable:
+            # Every stage degrades gracefully when a call fails (rules, fail-closed grades,
+            # extractive answers), so a dead model would otherwise look like "nothing relevant".
+            raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run ({counter.last_error})")
         total_ms = (time.perf_counter() - start) * 1000
         yield self._result(state, thread_id, counter, total_ms)
 
@@ -115,6 +128,16 @@ class SelfRagEngine:
             return []
         snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
         return list(snapshot.values.get("history") or [])
+
+    def thread(self, thread_id: str) -> ThreadInfo | None:
+        """The stored conversation ``thread_id``, or None when nothing is stored under it."""
+        if self._thread_graph is None:
+            return None
+        snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
+        values = snapshot.values or {}
+        if not values:
+            return None
+        return ThreadInfo(thread_id, values.get("collection"), list(values.get("history") or []))
 
     def forget(self, thread_id: str) -> None:
         """Delete every checkpoint of a thread."""

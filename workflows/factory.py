@@ -6,34 +6,23 @@ The CLI, the HTTP service and the evaluation harness all call ``build_engine``; 
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
-
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.providers import make_chat_model, make_embeddings, structured_method
 from selfrag.settings import Settings
 from selfrag.store import Store
+from workflows.checkpoints import close_checkpointer, open_checkpointer
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
 
-__all__ = ["build_components", "build_engine", "open_checkpointer", "open_store"]
+__all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store"]
 
 
 def open_store(settings: Settings) -> Store:
     """The configured store (embedded Chroma under the data directory, or a Chroma server)."""
     return Store.from_settings(settings, make_embeddings(settings.embeddings))
-
-
-def open_checkpointer(settings: Settings) -> SqliteSaver:
-    """SQLite checkpoints under the data directory (thread memory)."""
-    settings.home.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False)
-    saver = SqliteSaver(conn)
-    saver.setup()
-    return saver
 
 
 # Provider profiles: (combine, threshold) per grader when the settings leave them unset.
@@ -82,6 +71,9 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
 
 
 def build_engine(settings: Settings, *, store: Store | None = None, memory: bool = True) -> SelfRagEngine:
+    """The engine the settings describe; with ``memory``, thread memory in the configured checkpoint
+    store (SQLite or a shared Postgres). The caller owns that store: when done,
+    ``close_checkpointer(engine.checkpointer)``."""
     components = build_components(settings, store=store)
     return SelfRagEngine(
         components,

@@ -25,14 +25,28 @@ class UsageCounter(BaseCallbackHandler):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.calls = 0
+        self.succeeded = 0
         self.input_tokens = 0
         self.output_tokens = 0
+        self.last_error: str | None = None
+
+    @property
+    def model_unavailable(self) -> bool:
+        """Every call of the run failed in the model itself (none returned): it is down, not wrong."""
+        with self._lock:
+            return self.calls > 0 and self.succeeded == 0 and self.last_error is not None
+
+    def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
+        with self._lock:
+            self.last_error = f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
 
     def on_chat_model_start(self, serialized: dict[str, Any], messages: list[list[Any]], **kwargs: Any) -> None:
         with self._lock:
             self.calls += 1
 
     def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        with self._lock:
+            self.succeeded += 1
         for gens in response.generations:
             for gen in gens:
                 usage = getattr(getattr(gen, "message", None), "usage_metadata", None)

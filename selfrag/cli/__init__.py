@@ -1,6 +1,6 @@
 """The ``selfrag`` command line: one typer app, one module per command.
 
-This package and (later) the HTTP service are the only places in ``selfrag`` that import
+This package and the HTTP service (``selfrag.service``) are the only places in ``selfrag`` that import
 ``workflows`` or ``graders``; they parse, call, and format.
 """
 
@@ -13,7 +13,9 @@ from selfrag.cli.demo import demo
 from selfrag.cli.eval import eval_app
 from selfrag.cli.graph import graph
 from selfrag.cli.ingest import ingest
+from selfrag.cli.keys import keys_app
 from selfrag.cli.plan import plan
+from selfrag.cli.serve import serve
 
 __all__ = ["app", "main"]
 
@@ -29,7 +31,9 @@ app.command()(ask)
 app.command()(plan)
 app.command()(graph)
 app.command()(demo)
+app.command()(serve)
 app.add_typer(eval_app, name="eval")
+app.add_typer(keys_app, name="keys")
 
 
 def main() -> None:

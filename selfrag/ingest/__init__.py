@@ -10,7 +10,7 @@ from selfrag.ingest.extract import MetadataExtractor
 from selfrag.ingest.files import SUPPORTED_EXTENSIONS, collect_files
 from selfrag.ingest.jsonl import JsonlRecord, load_jsonl
 from selfrag.ingest.loaders import file_metadata, load_file, read_text
-from selfrag.ingest.pipeline import ingest_paths, prepare_chunks
+from selfrag.ingest.pipeline import ingest_paths, prepare_chunks, prepare_documents
 from selfrag.ingest.progress import rich_progress
 from selfrag.ingest.split import Splitter, chunk_id
 from selfrag.ingest.types import IngestReport, SourceDocument
@@ -29,6 +29,7 @@ __all__ = [
     "load_file",
     "load_jsonl",
     "prepare_chunks",
+    "prepare_documents",
     "read_text",
     "rich_progress",
 ]

@@ -8,7 +8,7 @@ The core never prints: progress goes to an optional ``progress(done, total)`` ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from selfrag.errors import IngestError, UsageError
@@ -16,12 +16,12 @@ from selfrag.ingest.extract import MetadataExtractor
 from selfrag.ingest.files import collect_files
 from selfrag.ingest.loaders import load_file
 from selfrag.ingest.split import Splitter
-from selfrag.ingest.types import IngestReport
+from selfrag.ingest.types import IngestReport, SourceDocument
 from selfrag.schema import CollectionSchema
 from selfrag.settings import StoreSettings
 from selfrag.store import Chunk, Collection, ProgressCallback, clean_metadata
 
-__all__ = ["ingest_paths", "prepare_chunks"]
+__all__ = ["ingest_paths", "prepare_chunks", "prepare_documents"]
 
 _DEFAULTS = StoreSettings()
 
@@ -45,24 +45,54 @@ def prepare_chunks(
         IngestError: any path is missing, unsupported, unreadable, malformed or has bad metadata.
         UsageError: the chunk size and overlap are inconsistent.
     """
+    files, ignored = collect_files(paths)
+
+    def documents() -> Iterator[tuple[str, SourceDocument]]:
+        for path in files:
+            for doc in load_file(path):
+                yield (f"{path}:{doc.line}" if doc.line is not None else str(path)), doc
+
+    chunks = _split(schema, documents(), chunk_size, chunk_overlap)
+    return chunks, len(files), ignored
+
+
+def prepare_documents(
+    schema: CollectionSchema,
+    documents: Iterable[SourceDocument],
+    *,
+    chunk_size: int = _DEFAULTS.chunk_size,
+    chunk_overlap: int = _DEFAULTS.chunk_overlap,
+) -> list[Chunk]:
+    """Split documents already in memory (the HTTP service's JSON documents) like ``prepare_chunks``.
+
+    Errors name the document by its ``doc_id`` (or its position when it has none).
+
+    Raises:
+        IngestError: a document has bad metadata for the schema.
+        UsageError: the chunk size and overlap are inconsistent.
+    """
+    labelled = ((doc.doc_id or f"document {n}", doc) for n, doc in enumerate(documents, 1))
+    return _split(schema, labelled, chunk_size, chunk_overlap)
+
+
+def _split(
+    schema: CollectionSchema, documents: Iterable[tuple[str, SourceDocument]], chunk_size: int, chunk_overlap: int
+) -> list[Chunk]:
     try:
         splitter = Splitter(chunk_size, chunk_overlap)
     except ValueError as exc:
         raise UsageError(f"invalid chunking settings: {exc}") from None
-    files, ignored = collect_files(paths)
     extract = MetadataExtractor(schema)
     chunks: dict[str, Chunk] = {}
-    for path in files:
-        for doc in load_file(path):
-            where = f"{path}:{doc.line}" if doc.line is not None else str(path)
-            merged = {**extract(doc.text), **doc.metadata}
-            try:
-                metadata = clean_metadata(merged, schema)
-            except ValueError as exc:
-                raise IngestError(f"{where}: {exc}") from None
-            for chunk in splitter.split(doc, metadata):
-                chunks.setdefault(chunk.id, chunk)
-    return list(chunks.values()), len(files), ignored
+    for where, doc in documents:
+        merged = {**extract(doc.text), **doc.metadata}
+        try:
+            metadata = clean_metadata(merged, schema)
+        except ValueError as exc:
+            raise IngestError(f"{where}: {exc}") from None
+        for chunk in splitter.split(doc, metadata):
+            chunks.setdefault(chunk.id, chunk)
+    return list(chunks.values())
 
 
 def ingest_paths(

@@ -46,7 +46,8 @@ class Splitter:
         )
 
     def split(self, doc: SourceDocument, metadata: Mapping[str, Any]) -> list[Chunk]:
-        """Chunks of ``doc``, each carrying ``metadata`` plus ``chunk_index`` (and ``page`` for PDFs)."""
+        """Chunks of ``doc``, each carrying ``metadata`` plus ``chunk_index``, ``doc_id`` (the document's
+        id, or its source when it has none) and, for PDFs, ``page``."""
         splitter = self._markdown if metadata.get("ext") in _MARKDOWN_EXTS else self._plain
         pieces = splitter.create_documents([doc.text])
         source = str(metadata.get("source", ""))
@@ -54,6 +55,8 @@ class Splitter:
         for index, piece in enumerate(p for p in pieces if p.page_content.strip()):
             meta = dict(metadata)
             meta["chunk_index"] = index
+            # Which document a chunk came from, so a whole document can be deleted by its id.
+            meta.setdefault("doc_id", doc.doc_id if doc.doc_id is not None else source)
             if doc.page_starts:
                 start = int(piece.metadata.get("start_index", 0))
                 meta["page"] = max(1, bisect.bisect_right(doc.page_starts, start))

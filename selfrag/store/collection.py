@@ -217,6 +217,13 @@ class Collection:
         self._rebuild_catalogue()
         return len(existing)
 
+    def delete_document(self, doc_id: str) -> int:
+        """Delete a document: every chunk whose ``doc_id`` metadata is ``doc_id``, or the chunk with
+        that id. Returns how many chunks were deleted (0: nothing of that id was stored)."""
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            found = self._chroma.get(where={"doc_id": doc_id}, include=[])
+        return self.delete([doc_id, *found["ids"]])
+
     def _rebuild_catalogue(self) -> None:
         catalogue = Catalogue()
         offset, page = 0, 1000

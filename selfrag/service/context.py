@@ -1,0 +1,192 @@
+"""The service's shared state and the steps of answering a request, outside any route.
+
+One ``Service`` per app: the engine, the store, the authenticator, the run slots and the metrics.
+Routes parse and format; this module decides (scope checks before lookups, filter validation
+before a slot is taken, budgets capped, tenant-namespaced thread ids).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from selfrag.errors import InvalidFilter, StoreError
+from selfrag.query import parse_where
+from selfrag.service.auth import Authenticator, Principal
+from selfrag.service.metrics import Metrics
+from selfrag.service.models import AnswerRequest, AnswerResponse, CitationOut
+from selfrag.service.runs import Run, RunSlots
+from selfrag.settings import ServiceSettings, Settings
+from selfrag.store import Collection, Store
+from workflows import NodeEvent, Result, RunOptions, SelfRagEngine
+
+__all__ = ["PreparedRun", "Service"]
+
+log = logging.getLogger("selfrag.service")
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A request checked and ready to run: everything the engine needs, and for whom."""
+
+    principal: Principal
+    question: str
+    collection: str
+    thread_id: str | None
+    """As the client named it; the engine sees the tenant-namespaced id."""
+    options: RunOptions
+    include_trace: bool
+    deadline: float
+    """``time.monotonic()`` by which the run must finish (queueing included)."""
+
+
+class Service:
+    def __init__(
+        self, settings: Settings, engine: SelfRagEngine, store: Store, authenticator: Authenticator, metrics: Metrics
+    ) -> None:
+        self.settings = settings
+        self.config: ServiceSettings = settings.service
+        self.engine = engine
+        self.store = store
+        self.auth = authenticator
+        self.metrics = metrics
+        self.slots = RunSlots(self.config.max_concurrent_runs, self.config.max_queued_runs, self.config.queue_timeout_s)
+        self._write_locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # -- answering ---------------------------------------------------------------------------------
+    def prepare(self, body: AnswerRequest, principal: Principal, *, started: float) -> PreparedRun:
+        """Check a request before it takes a run slot (blocking: call from a worker thread).
+
+        Raises:
+            Forbidden: the key may not read the collection (checked before the name is looked up).
+            CollectionNotFound, InvalidFilter, UsageError.
+        """
+        principal.require_read(body.collection)
+        collection = self.store.get_collection(body.collection)
+        if body.filter is not None:
+            if not body.filter:
+                raise InvalidFilter("filter is empty; omit it or give a where clause")
+            parse_where(body.filter, collection.schema)
+        d = self.engine.defaults
+        options = self.engine.with_options(
+            max_rewrites=min(body.max_rewrites if body.max_rewrites is not None else d.max_rewrites, self.config.max_rewrites_cap),
+            max_generations=min(
+                body.max_generations if body.max_generations is not None else d.max_generations, self.config.max_generations_cap
+            ),
+            mandatory_where=body.filter,
+        )
+        return PreparedRun(
+            principal=principal,
+            question=body.question,
+            collection=body.collection,
+            thread_id=body.thread_id,
+            options=options,
+            include_trace=body.include_trace,
+            deadline=started + self.config.deadline_s,
+        )
+
+    async def start(self, prepared: PreparedRun) -> Run:
+        """Take a run slot (429/504 when none comes) and start the engine in a worker thread."""
+        self.metrics.queued.inc()
+        try:
+            await self.slots.acquire(prepared.deadline)
+        except Exception as exc:
+            self.metrics.rejected.labels(getattr(exc, "code", "error")).inc()
+            raise
+        finally:
+            self.metrics.queued.dec()
+        self.metrics.in_flight.inc()
+        thread_key = prepared.principal.thread_key(prepared.thread_id) if prepared.thread_id else None
+
+        def source() -> Iterator[NodeEvent | Result]:
+            try:
+                yield from self.engine.stream(
+                    prepared.question, collection=prepared.collection, thread_id=thread_key, options=prepared.options
+                )
+            finally:
+                self.metrics.in_flight.dec()
+
+        return Run(source, slots=self.slots, deadline=prepared.deadline)
+
+    def respond(self, result: Result, prepared: PreparedRun) -> AnswerResponse:
+        """The response body; also records the run's metrics."""
+        t = result.trace
+        self.metrics.record_run(result.outcome.value, t.timings, t.llm.calls, t.llm.input_tokens, t.llm.output_tokens)
+        return AnswerResponse(
+            question=result.question,
+            standalone_question=result.standalone_question,
+            collection=result.collection,
+            thread_id=prepared.thread_id,
+            answer=result.answer,
+            outcome=result.outcome.value,
+            citations=[CitationOut(**c.model_dump()) for c in result.citations],
+            query=result.query,
+            filter=result.filter,
+            budgets=dict(t.budgets),
+            usage=t.llm.model_dump(),
+            trace=t.model_dump(mode="json") if prepared.include_trace else None,
+        )
+
+    def record_failure(self, code: str) -> None:
+        self.metrics.runs.labels(f"error:{code}").inc()
+
+    # -- collections -------------------------------------------------------------------------------
+    def readable_collection(self, principal: Principal, name: str) -> Collection:
+        principal.require_read(name)
+        return self.store.get_collection(name)
+
+    def writable_collection(self, principal: Principal, name: str) -> Collection:
+        principal.require_write(name)
+        return self.store.get_collection(name)
+
+    def write_lock(self, name: str) -> threading.Lock:
+        """One writer per collection in this process: Chroma replaces collection metadata whole, so
+        two concurrent ingests would otherwise drop each other's catalogue additions."""
+        with self._locks_guard:
+            return self._write_locks.setdefault(name, threading.Lock())
+
+    # -- readiness ---------------------------------------------------------------------------------
+    def readiness(self) -> dict[str, Any]:
+        """Check the store, the checkpoint store and the model; each check says ok or why not."""
+        checks: dict[str, Any] = {}
+        start = time.perf_counter()
+        try:
+            self.store.list_collections()
+            checks["store"] = {"ok": True}
+        except StoreError as exc:
+            checks["store"] = {"ok": False, "error": exc.one_line()}
+        saver = self.engine.checkpointer
+        if saver is not None:
+            try:
+                saver.get_tuple({"configurable": {"thread_id": "__readyz__", "checkpoint_ns": ""}})
+                checks["checkpoints"] = {"ok": True}
+            except Exception as exc:  # any driver error means "not ready", never a 500
+                checks["checkpoints"] = {"ok": False, "error": f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"}
+        checks["model"] = self._model_check()
+        checks["ms"] = round((time.perf_counter() - start) * 1000, 1)
+        return checks
+
+    def _model_check(self) -> dict[str, Any]:
+        llm = self.settings.llm
+        if llm.provider == "local":
+            # In-process: it is loaded with the engine, so if we are serving it is there.
+            return {"ok": True, "provider": "local"}
+        import httpx
+
+        base = (llm.base_url or "https://api.openai.com/v1").rstrip("/")
+        headers = {"Authorization": f"Bearer {llm.api_key.get_secret_value()}"} if llm.api_key else {}
+        try:
+            reply = httpx.get(f"{base}/models", headers=headers, timeout=3.0)
+        except httpx.HTTPError as exc:
+            return {"ok": False, "provider": "openai", "error": f"cannot reach {base}: {type(exc).__name__}"}
+        if reply.status_code >= 500:
+            return {"ok": False, "provider": "openai", "error": f"{base}/models answered {reply.status_code}"}
+        return {"ok": True, "provider": "openai"}
+
+    def close(self) -> None:
+        self.slots.shutdown()

@@ -1,0 +1,167 @@
+"""Request and response bodies of the HTTP API: the service's boundary, so pydantic.
+
+Request models forbid unknown fields (a misspelt ``max_rewrite`` must not be silently ignored)
+and carry every length and pattern limit, so that the OpenAPI schema tells clients exactly what
+the server accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from selfrag.schema import CollectionSchema
+
+__all__ = [
+    "COLLECTION_PATTERN",
+    "DOCUMENT_ID_PATTERN",
+    "THREAD_PATTERN",
+    "AnswerRequest",
+    "AnswerResponse",
+    "CitationOut",
+    "CollectionCreate",
+    "CollectionDetail",
+    "CollectionList",
+    "CollectionSummary",
+    "DocumentIn",
+    "DocumentsDeleted",
+    "DocumentsIn",
+    "ErrorBody",
+    "ErrorResponse",
+    "IngestResult",
+    "ThreadOut",
+    "TurnOut",
+]
+
+# The store's own rule (see selfrag.store.validate_collection_name), repeated as a pattern so the
+# OpenAPI schema states it; the store still checks '..' and IP-address names.
+COLLECTION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$"
+THREAD_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+DOCUMENT_ID_PATTERN = r"^[^\x00-\x1f]{1,512}$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AnswerRequest(_Strict):
+    question: str = Field(min_length=1, max_length=4000, description="The question, 1 to 4,000 characters.")
+    collection: str = Field(pattern=COLLECTION_PATTERN, description="The collection to answer from.")
+    thread_id: str | None = Field(
+        None, pattern=THREAD_PATTERN, description="Conversation id: follow-up questions see the thread's history."
+    )
+    filter: dict[str, Any] | None = Field(
+        None,
+        description="A Chroma where clause over the collection's declared attributes, ANDed with the "
+        "self-queried filter and never relaxed. Checked against the schema before anything runs (422).",
+        examples=[{"year": {"$gte": 2000}}],
+    )
+    max_rewrites: int | None = Field(None, ge=0, le=10, description="Query rewrites allowed (capped by the server).")
+    max_generations: int | None = Field(None, ge=1, le=10, description="Generations allowed (capped by the server).")
+    include_trace: bool = Field(False, description="Return the full trace: nodes, timings, grades, rewrites, LLM usage.")
+
+
+class CitationOut(BaseModel):
+    number: int
+    id: str
+    text: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class AnswerResponse(BaseModel):
+    question: str
+    standalone_question: str
+    collection: str
+    thread_id: str | None = None
+    answer: str
+    outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted")
+    citations: list[CitationOut] = Field(default_factory=list)
+    query: dict[str, Any] = Field(default_factory=dict, description="The structured query used: text, filter tree, limit.")
+    filter: dict[str, Any] | None = Field(None, description="The final Chroma where clause.")
+    budgets: dict[str, int] = Field(default_factory=dict, description="Budgets granted and used.")
+    usage: dict[str, int] = Field(default_factory=dict, description="LLM calls and tokens of this run.")
+    trace: dict[str, Any] | None = None
+
+
+class TurnOut(BaseModel):
+    question: str
+    standalone_question: str
+    answer: str
+    outcome: str
+
+
+class ThreadOut(BaseModel):
+    thread_id: str
+    collection: str | None
+    turns: list[TurnOut]
+
+
+class CollectionCreate(_Strict):
+    name: str = Field(pattern=COLLECTION_PATTERN)
+    attributes_schema: CollectionSchema = Field(
+        default_factory=CollectionSchema,
+        alias="schema",
+        description="Filterable attributes (name, type, description, allowed values) and regex extractors.",
+    )
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class CollectionSummary(BaseModel):
+    name: str
+    count: int
+
+
+class CollectionList(BaseModel):
+    collections: list[CollectionSummary]
+
+
+class CollectionDetail(BaseModel):
+    name: str
+    count: int
+    attributes_schema: dict[str, Any] = Field(serialization_alias="schema")
+    known_values: dict[str, list[str]] = Field(
+        description="Values seen per string attribute (what the self-query may filter on)."
+    )
+    incomplete: list[str] = Field(description="Attributes with more distinct values than the catalogue keeps.")
+
+
+class DocumentIn(_Strict):
+    id: str | None = Field(
+        None, pattern=DOCUMENT_ID_PATTERN,
+        description="Document id; chunks are named id, id:1, id:2… Omitted: derived from the text (idempotent).",
+    )
+    text: str = Field(min_length=1, description="The document's text; split into chunks by the server.")
+    metadata: dict[str, str | int | float | bool | None] = Field(
+        default_factory=dict, description="Attribute values (coerced to the schema's types) and any other scalars."
+    )
+
+
+class DocumentsIn(_Strict):
+    documents: list[DocumentIn] = Field(min_length=1, max_length=10_000)
+    chunk_size: int | None = Field(None, ge=50, le=20_000)
+    chunk_overlap: int | None = Field(None, ge=0, le=10_000)
+
+
+class IngestResult(BaseModel):
+    collection: str
+    documents: list[str] = Field(description="Ids of the documents read (delete one with DELETE …/documents/{id}).")
+    chunks: int
+    added: int
+    skipped: int = Field(description="Chunks already stored with the same text (re-ingesting is idempotent).")
+
+
+class DocumentsDeleted(BaseModel):
+    collection: str
+    id: str
+    deleted: int = Field(description="Chunks removed.")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable and machine-readable, e.g. filter_invalid, overloaded.")
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody

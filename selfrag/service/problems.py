@@ -1,0 +1,105 @@
+"""Every failure becomes ``{"error": {"code": ..., "message": ...}}`` with the right status.
+
+The codes are those of ``selfrag.errors``; this module only decides the HTTP status of each and
+installs the handlers. An unexpected exception is logged with its traceback and answered with a
+bare ``internal`` error: a stack trace never reaches a client.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from selfrag import errors as e
+
+__all__ = ["error_response", "install_handlers", "status_for"]
+
+log = logging.getLogger("selfrag.service")
+
+# Most specific first: the first matching class decides.
+_STATUS: list[tuple[type[e.SelfRagError], int]] = [
+    (e.Unauthenticated, 401),
+    (e.Forbidden, 403),
+    (e.CollectionNotFound, 404),
+    (e.ThreadNotFound, 404),
+    (e.DocumentNotFound, 404),
+    (e.CollectionExists, 409),
+    (e.PayloadTooLarge, 413),
+    (e.InvalidFilter, 422),
+    (e.ConfigError, 500),
+    (e.UsageError, 400),
+    (e.Overloaded, 429),
+    (e.DeadlineExceeded, 504),
+    (e.RuntimeFailure, 503),
+]
+
+_HTTP_CODES = {
+    400: "invalid_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def status_for(exc: e.SelfRagError) -> int:
+    for cls, status in _STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    body = {"error": {"code": code, "message": " ".join(message.split())}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _selfrag_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, e.SelfRagError)
+    status = status_for(exc)
+    if status >= 500:
+        log.warning("%s %s failed: [%s] %s", request.method, request.url.path, exc.code, exc.one_line())
+    headers = {"Retry-After": "1"} if isinstance(exc, e.Overloaded) else None
+    if isinstance(exc, e.Unauthenticated):
+        headers = {"WWW-Authenticate": "Bearer"}
+    return error_response(status, exc.code, exc.one_line(), headers)
+
+
+def describe_validation(errors: list[Any]) -> str:
+    """The first validation problem as one line: where it is and what is wrong (never the input)."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    loc = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{loc}: {first.get('msg', 'invalid')}{more}"
+
+
+def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(400, "invalid_request", describe_validation(list(exc.errors())))
+
+
+def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    message = exc.detail if isinstance(exc.detail, str) else "request failed"
+    return error_response(exc.status_code, code, message, dict(exc.headers or {}))
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("%s %s: unexpected error", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal", "internal error; the server log has the details")
+
+
+def install_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(e.SelfRagError, _selfrag_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

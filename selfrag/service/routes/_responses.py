@@ -1,0 +1,26 @@
+"""The error responses a route declares in the OpenAPI schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from selfrag.service.models import ErrorResponse
+
+__all__ = ["errors"]
+
+_DESCRIPTIONS = {
+    400: "Invalid body or parameters (code invalid_request, question_invalid, ingest_failed, …)",
+    401: "Missing or invalid API key (unauthenticated)",
+    403: "The key's scopes do not cover this collection (forbidden)",
+    404: "Unknown collection, thread or document",
+    409: "Conflict (collection_exists)",
+    413: "Request body too large (payload_too_large)",
+    422: "Filter invalid for the collection's schema (filter_invalid)",
+    429: "Every run slot busy and the queue full (overloaded); retry after Retry-After",
+    503: "The model or the store is unavailable",
+    504: "The per-request deadline passed (deadline_exceeded)",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}

@@ -1,0 +1,97 @@
+"""``POST /v1/answers`` and ``POST /v1/answers/stream``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
+
+from selfrag.errors import SelfRagError
+from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.events import node_event
+from selfrag.service.models import AnswerRequest, AnswerResponse
+from selfrag.service.problems import status_for
+from selfrag.service.routes._responses import errors
+from workflows import NodeEvent, Result
+
+__all__ = ["router"]
+
+log = logging.getLogger("selfrag.service")
+router = APIRouter(prefix="/v1/answers", tags=["answers"])
+
+
+@router.post("", response_model=AnswerResponse, response_model_exclude_none=True,
+             responses=errors(400, 401, 403, 404, 413, 422, 429, 503, 504))
+async def answer(body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal) -> AnswerResponse:
+    """Answer a question from a collection: self-query, retrieve, grade, rewrite, generate, check."""
+    started = time.monotonic()
+    prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
+    run = await service.start(prepared)
+    result: Result | None = None
+    try:
+        async for event in run.events():
+            if isinstance(event, Result):
+                result = event
+    except SelfRagError as exc:
+        service.record_failure(exc.code)
+        raise
+    assert result is not None
+    return service.respond(result, prepared)
+
+
+@router.post(
+    "/stream",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "description": "Server-Sent Events: one per graph node as it finishes (self_query, retrieve, grade, "
+            "rewrite, generate, check), then `result` (the same body as POST /v1/answers) or `error`.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **errors(400, 401, 403, 404, 413, 422, 429, 503),
+    },
+)
+async def answer_stream(body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal) -> EventSourceResponse:
+    """The same question, answered as a stream of Server-Sent Events. Disconnecting stops the run.
+
+    Everything that can be checked before the run (auth, scopes, collection, filter, capacity)
+    fails with a plain JSON error and status; failures after the stream began arrive as an
+    ``error`` event with the same ``code``/``message`` body.
+    """
+    started = time.monotonic()
+    prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
+    run = await service.start(prepared)
+
+    async def stream() -> AsyncIterator[ServerSentEvent]:
+        try:
+            async for event in run.events():
+                if isinstance(event, NodeEvent):
+                    described = node_event(event.node, event.update)
+                    if described is not None:
+                        yield ServerSentEvent(data=_json(described[1]), event=described[0])
+                elif isinstance(event, Result):
+                    response = service.respond(event, prepared)
+                    yield ServerSentEvent(data=response.model_dump_json(exclude_none=True), event="result")
+        except SelfRagError as exc:
+            service.record_failure(exc.code)
+            error = {"code": exc.code, "message": exc.one_line(), "status": status_for(exc)}
+            yield ServerSentEvent(data=_json({"error": error}), event="error")
+        except Exception:
+            log.exception("stream of a run failed")
+            service.record_failure("internal")
+            error = {"code": "internal", "message": "internal error; the server log has the details", "status": 500}
+            yield ServerSentEvent(data=_json({"error": error}), event="error")
+        finally:
+            run.cancel()  # a disconnect cancels this generator: stop the engine at its next node
+
+    return EventSourceResponse(stream(), ping=15, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, default=str)

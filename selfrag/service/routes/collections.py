@@ -1,0 +1,249 @@
+"""Collections: create with a schema, list, describe, ingest documents, delete a document.
+
+Every route checks the key's scope for the *name* before looking the collection up, so a
+tenant learns nothing about collections outside its scopes (the same 403 whether they exist).
+Writes to one collection are serialised within the process (see ``Service.write_lock``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path, PurePath
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from selfrag.errors import DocumentNotFound, IngestError, UsageError
+from selfrag.ingest import SUPPORTED_EXTENSIONS, SourceDocument, load_file, prepare_documents
+from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.models import (
+    COLLECTION_PATTERN,
+    DOCUMENT_ID_PATTERN,
+    CollectionCreate,
+    CollectionDetail,
+    CollectionList,
+    CollectionSummary,
+    DocumentsDeleted,
+    DocumentsIn,
+    IngestResult,
+)
+from selfrag.service.problems import describe_validation
+from selfrag.service.routes._responses import errors
+from selfrag.store import Collection
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/collections", tags=["collections"])
+
+CollectionName = Annotated[str, PathParam(pattern=COLLECTION_PATTERN, description="Collection name")]
+MAX_UPLOAD_FILES = 100
+
+
+def _detail(collection: Collection) -> CollectionDetail:
+    catalogue = collection.catalogue()
+    return CollectionDetail(
+        name=collection.name,
+        count=collection.count(),
+        attributes_schema=collection.schema.model_dump(mode="json"),
+        known_values=catalogue,
+        incomplete=[a for a in catalogue if not collection.catalogue_complete(a)],
+    )
+
+
+@router.post("", status_code=201, response_model=CollectionDetail, responses=errors(400, 401, 403, 409, 413))
+def create_collection(body: CollectionCreate, service: CurrentService, principal: CurrentPrincipal) -> CollectionDetail:
+    """Create a collection with its attribute schema (what the self-query may filter on)."""
+    principal.require_write(body.name)
+    with service.write_lock(body.name):
+        collection = service.store.create_collection(body.name, body.attributes_schema)
+    return _detail(collection)
+
+
+@router.get("", response_model=CollectionList, responses=errors(401, 403, 503))
+def list_collections(service: CurrentService, principal: CurrentPrincipal) -> CollectionList:
+    """The collections this key may read (others are not even named)."""
+    names = [n for n in service.store.list_collections() if principal.can_read(n)]
+    return CollectionList(
+        collections=[CollectionSummary(name=n, count=service.store.get_collection(n).count()) for n in names]
+    )
+
+
+@router.get("/{name}", response_model=CollectionDetail, responses=errors(400, 401, 403, 404, 503))
+def get_collection(name: CollectionName, service: CurrentService, principal: CurrentPrincipal) -> CollectionDetail:
+    """Schema, document count and the known values of each string attribute."""
+    return _detail(service.readable_collection(principal, name))
+
+
+@router.delete("/{name}", status_code=204, responses=errors(400, 401, 403, 404, 503))
+def delete_collection(name: CollectionName, service: CurrentService, principal: CurrentPrincipal) -> None:
+    """Delete a collection and everything in it."""
+    principal.require_write(name)
+    with service.write_lock(name):
+        service.store.delete_collection(name)
+
+
+def _inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema with its ``$defs`` substituted in place: an OpenAPI document resolves ``$ref``
+    from its own root, where a model's ``$defs`` do not exist."""
+    defs = schema.pop("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return resolve(defs[ref.removeprefix("#/$defs/")])
+            return {k: resolve(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [resolve(v) for v in node]
+        return node
+
+    resolved: dict[str, Any] = resolve(schema)
+    return resolved
+
+
+_INGEST_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": _inline(DocumentsIn.model_json_schema())},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                        "chunk_size": {"type": "integer", "minimum": 50, "maximum": 20000},
+                        "chunk_overlap": {"type": "integer", "minimum": 0, "maximum": 10000},
+                    },
+                    "required": ["files"],
+                }
+            },
+        },
+    }
+}
+
+
+@router.post(
+    "/{name}/documents",
+    status_code=201,
+    response_model=IngestResult,
+    responses=errors(400, 401, 403, 404, 413, 503),
+    openapi_extra=_INGEST_BODY,
+)
+async def add_documents(
+    name: CollectionName, request: Request, service: CurrentService, principal: CurrentPrincipal
+) -> IngestResult:
+    """Ingest documents: JSON (`{"documents": [{"id", "text", "metadata"}]}`) or uploaded files
+    (multipart `files`: .txt, .md, .html, .pdf, .jsonl). Idempotent: the same text is stored once.
+    Everything is checked against the schema before the first write, so a bad document leaves the
+    collection as it was."""
+    principal.require_write(name)
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        documents, sizes = await _json_documents(request)
+    elif content_type == "multipart/form-data":
+        documents, sizes = await _uploaded_documents(request)
+    else:
+        raise UsageError("send documents as application/json or files as multipart/form-data")
+    return await run_in_threadpool(_ingest, service, principal, name, documents, sizes)
+
+
+def _ingest(
+    service: Any, principal: Any, name: str, documents: list[SourceDocument], sizes: dict[str, int]
+) -> IngestResult:
+    collection = service.writable_collection(principal, name)
+    store_defaults = service.settings.store
+    chunks = prepare_documents(
+        collection.schema,
+        documents,
+        chunk_size=sizes.get("chunk_size", store_defaults.chunk_size),
+        chunk_overlap=sizes.get("chunk_overlap", store_defaults.chunk_overlap),
+    )
+    with service.write_lock(name):
+        added = collection.add(chunks)
+    ids = list(dict.fromkeys(str(c.metadata.get("doc_id", c.id)) for c in chunks))
+    return IngestResult(collection=name, documents=ids, chunks=len(chunks), added=added, skipped=len(chunks) - added)
+
+
+async def _json_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int]]:
+    raw = await request.body()
+    try:
+        body = DocumentsIn.model_validate_json(raw)
+    except ValidationError as exc:
+        raise UsageError(describe_validation(list(exc.errors()))) from None
+    documents = []
+    for doc in body.documents:
+        doc_id = doc.id or hashlib.sha256(doc.text.encode()).hexdigest()[:32]
+        meta = {k: v for k, v in doc.metadata.items() if v is not None}
+        meta.setdefault("source", f"api:{doc_id}")
+        documents.append(SourceDocument(text=doc.text, metadata=meta, doc_id=doc_id))
+    sizes = {k: v for k, v in (("chunk_size", body.chunk_size), ("chunk_overlap", body.chunk_overlap)) if v is not None}
+    return documents, sizes
+
+
+async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int]]:
+    form = await request.form(max_files=MAX_UPLOAD_FILES, max_fields=10)
+    try:
+        uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile)]
+        if not uploads:
+            raise UsageError("no files: send them as multipart form field 'files'")
+        sizes: dict[str, int] = {}
+        for key in ("chunk_size", "chunk_overlap"):
+            value = form.get(key)
+            if value is not None:
+                try:
+                    sizes[key] = int(str(value))
+                except ValueError:
+                    raise UsageError(f"{key} must be an integer") from None
+        documents: list[SourceDocument] = []
+        with tempfile.TemporaryDirectory(prefix="selfrag-upload-") as tmp:
+            for n, upload in enumerate(uploads):
+                filename = _safe_filename(upload.filename, n)
+                # Each file in its own directory under its own (sanitised) name: loaders dispatch on
+                # the extension, and two uploads of the same name must not overwrite each other.
+                path = Path(tmp) / str(n) / filename
+                path.parent.mkdir()
+                path.write_bytes(await upload.read())
+                try:
+                    loaded = await run_in_threadpool(load_file, path)
+                except IngestError as exc:
+                    # Loader messages name the temporary path; the client knows the file by its name.
+                    raise IngestError(exc.message.replace(str(path), filename)) from None
+                for doc in loaded:
+                    meta = {**doc.metadata, "source": filename, "filename": filename}
+                    documents.append(SourceDocument(doc.text, meta, doc.doc_id, doc.page_starts, doc.line))
+        return documents, sizes
+    finally:
+        await form.close()
+
+
+def _safe_filename(name: str | None, n: int) -> str:
+    """The upload's base name only (no directories, no '..'), or a placeholder; its extension kept."""
+    base = PurePath((name or "").replace("\\", "/")).name.strip()
+    if not base or base in (".", "..") or any(ord(ch) < 32 for ch in base):
+        raise UsageError(f"file {n + 1} has no usable file name")
+    if Path(base).suffix.lower() not in SUPPORTED_EXTENSIONS:
+        raise IngestError(f"{base}: unsupported file type (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))})")
+    return base[:200]
+
+
+@router.delete(
+    "/{name}/documents/{doc_id:path}", response_model=DocumentsDeleted, responses=errors(400, 401, 403, 404, 503)
+)
+def delete_document(
+    name: CollectionName,
+    doc_id: Annotated[str, PathParam(pattern=DOCUMENT_ID_PATTERN, description="A document id (all its chunks) or a chunk id")],
+    service: CurrentService,
+    principal: CurrentPrincipal,
+) -> DocumentsDeleted:
+    """Delete a document (every chunk cut from it) or a single chunk, by id."""
+    collection = service.writable_collection(principal, name)
+    with service.write_lock(name):
+        deleted = collection.delete_document(doc_id)
+    if deleted == 0:
+        raise DocumentNotFound(f"no document or chunk {doc_id!r} in collection {name!r}")
+    return DocumentsDeleted(collection=name, id=doc_id, deleted=deleted)

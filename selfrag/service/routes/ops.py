@@ -1,0 +1,39 @@
+"""Operations: liveness, readiness and Prometheus metrics (no API key needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.concurrency import run_in_threadpool
+
+from selfrag.service.deps import CurrentService
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+def healthz() -> dict[str, str]:
+    """Alive: the process answers HTTP."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", responses={503: {"description": "A dependency is down: the body says which and why."}})
+async def readyz(service: CurrentService) -> JSONResponse:
+    """Ready: the vector store, the checkpoint store and the model are reachable."""
+    checks: dict[str, Any] = await run_in_threadpool(service.readiness)
+    down = [name for name, c in checks.items() if isinstance(c, dict) and not c.get("ok")]
+    if down:
+        message = "; ".join(f"{n}: {checks[n].get('error', 'down')}" for n in down)
+        return JSONResponse({"error": {"code": "not_ready", "message": message}, "checks": checks}, status_code=503)
+    return JSONResponse({"status": "ready", "checks": checks})
+
+
+@router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
+def metrics(service: CurrentService) -> Response:
+    """Prometheus metrics: requests and latency per route, per-node latency, LLM calls and tokens, outcomes."""
+    return Response(service.metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,43 @@
+"""Starting the service under uvicorn, refusing an unsafe binding first."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+
+from selfrag.errors import ConfigError
+from selfrag.service.app import create_app, keys_file
+from selfrag.service.auth import Authenticator
+from selfrag.settings import Settings
+
+__all__ = ["is_loopback_host", "serve"]
+
+log = logging.getLogger("selfrag.service")
+
+
+def is_loopback_host(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(settings: Settings, *, host: str, port: int, log_level: str = "info") -> None:
+    """Run the service until interrupted.
+
+    Raises:
+        ConfigError: no API keys are configured and ``host`` is not a loopback address, or the
+            key file is invalid.
+    """
+    import uvicorn
+
+    path = keys_file(settings)
+    if not Authenticator(path).enabled and not is_loopback_host(host):
+        raise ConfigError(
+            f"refusing to listen on {host} without API keys: create one with 'selfrag keys add' "
+            f"(key file {path}) or bind to 127.0.0.1"
+        )
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False, timeout_graceful_shutdown=30)

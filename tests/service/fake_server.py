@@ -1,0 +1,105 @@
+"""A real selfrag service whose chat model is scripted: deterministic answers for any corpus.
+
+Used in-process by the service tests (``scripted_app``) and as a separate process by the
+scale-out test and ``bench/load.py`` (``python tests/service/fake_server.py --port N``): the
+store and checkpoints come from the settings exactly as in production (embedded or Chroma
+server, SQLite or Postgres), only the chat model and embeddings are fakes.
+
+The script is lexical, so it works on any documents: a document is relevant when it shares a
+content word with the question; the answer quotes the first relevant document's first sentence
+with a [1] marker; answers are grounded and useful; a rewrite drops the question's first word.
+A question containing ``SLOW:<seconds>`` makes generation sleep (deadline and disconnect tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from selfrag.settings import Settings, load_settings
+from selfrag.store import Store
+from selfrag.testing import HashEmbeddings, ScriptedChatModel
+from workflows import Components, SelfRagEngine
+from workflows.factory import open_checkpointer
+from workflows.generation import GENERATE_SYSTEM
+
+_STOP = {"the", "a", "an", "of", "in", "on", "is", "are", "was", "what", "which", "who", "how", "did", "does", "do",
+         "and", "or", "to", "for", "about", "with", "by", "from", "it", "that", "this", "when", "where", "why"}
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def _between(text: str, start: str, end: str) -> str:
+    return text.split(start, 1)[-1].split(end, 1)[0]
+
+
+def _verdict(verdict: str) -> str:
+    return json.dumps({"verdict": verdict, "reason": "scripted"})
+
+
+def lexical_rules() -> dict[str, Any]:
+    def relevance(messages: list[BaseMessage]) -> str:
+        prompt = str(messages[-1].content)
+        question = _between(prompt, "<question>", "</question>")
+        doc = _between(prompt, "<document>", "</document>")
+        return _verdict("relevant" if _words(question) & _words(doc) else "irrelevant")
+
+    def text(messages: list[BaseMessage]) -> str:
+        system = str(messages[0].content)
+        prompt = str(messages[-1].content)
+        if system.startswith(GENERATE_SYSTEM[:40]):
+            slow = re.search(r"SLOW:(\d+(?:\.\d+)?)", prompt)
+            if slow:
+                time.sleep(float(slow.group(1)))
+            body = _between(prompt, '<document number="1">', "</document>").strip()
+            sentence = re.split(r"(?<=[.!?])\s", body.split("\n", 1)[0].strip())[0]
+            return f"{sentence.strip()} [1]"
+        if system.startswith("You improve search queries"):
+            question = _between(prompt, "<question>", "</question>").strip() or prompt
+            return " ".join(question.split()[1:]) or question
+        # condense: the follow-up is taken as already standalone
+        return _between(prompt, "<question>", "</question>").strip()
+
+    return {
+        "RelevanceGrade": relevance,
+        "GroundednessGrade": _verdict("grounded"),
+        "UsefulnessGrade": _verdict("useful"),
+        "text": text,
+    }
+
+
+def scripted_engine(settings: Settings, store: Store, *, memory: bool = True) -> SelfRagEngine:
+    model = ScriptedChatModel.from_rules(lexical_rules())
+    components = Components.from_model(model, store, self_query_mode="rules", parallel_checks=False)
+    return SelfRagEngine(components, checkpointer=open_checkpointer(settings) if memory else None)
+
+
+def scripted_store(settings: Settings) -> Store:
+    return Store.from_settings(settings, HashEmbeddings())
+
+
+def main() -> None:
+    import uvicorn
+
+    from selfrag.service import create_app
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args()
+    settings = load_settings()
+    store = scripted_store(settings)
+    app = create_app(settings, engine=scripted_engine(settings, store), store=store)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

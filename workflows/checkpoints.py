@@ -1,0 +1,191 @@
+"""Thread memory's checkpoint store: an embedded SQLite file, or a Postgres shared by many processes.
+
+SQLite (the default, ``checkpoints.url`` unset) suits one process: the CLI, a single service.
+Several stateless service instances behind a load balancer must see each other's threads, so
+they share a Postgres through langgraph-checkpoint-postgres (``checkpoints.url =
+"postgresql://user:pass@host:port/db"``). That package, psycopg and psycopg-pool are imported
+only when a Postgres URL is configured, so the SQLite default does not need them.
+
+Whoever opens a checkpointer closes it with ``close_checkpointer``: the SQLite connection or the
+Postgres pool (whose worker threads would otherwise outlive the engine).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from selfrag.errors import ConfigError, StoreError
+from selfrag.settings import Settings
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg import Connection
+    from psycopg.rows import DictRow
+
+__all__ = ["POSTGRES_SCHEMES", "close_checkpointer", "open_checkpointer"]
+
+POSTGRES_SCHEMES = ("postgres", "postgresql")
+"""URL schemes that select the shared Postgres store."""
+
+_CONNECT_TIMEOUT_S = 10
+"""Per-connection timeout unless the URL sets ``connect_timeout``; an unreachable host fails fast."""
+
+_SETUP_WAIT_S = 60.0
+"""How long to wait for another process to finish creating or migrating the tables."""
+
+# Postgres advisory-lock key that serialises setup() across processes ("selfrag!" as int64).
+_SETUP_LOCK_KEY = int.from_bytes(b"selfrag!", "big")
+
+
+def open_checkpointer(settings: Settings) -> BaseCheckpointSaver[str]:
+    """The configured checkpoint store, its tables created (or migrated) and ready.
+
+    Args:
+        settings: ``settings.checkpoints.url`` picks the store: None for SQLite at
+            ``settings.checkpoint_path``, a ``postgresql://`` URL for a shared Postgres.
+
+    Returns:
+        A ``SqliteSaver``, or a ``PostgresSaver`` over a connection pool of at most
+        ``settings.checkpoints.pool_size`` connections. Close it with ``close_checkpointer``.
+
+    Raises:
+        ConfigError: the URL has another scheme, is malformed, or the Postgres extras are missing.
+        StoreError: the Postgres cannot be reached or its tables cannot be set up.
+    """
+    url = settings.checkpoints.url
+    if url is None:
+        return _open_sqlite(settings)
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in POSTGRES_SCHEMES:
+        raise ConfigError(
+            f"unsupported checkpoints.url scheme {scheme!r}: use postgresql://user:pass@host:port/db, "
+            "or leave it unset for the SQLite file under the data directory"
+        )
+    return _open_postgres(url, settings.checkpoints.pool_size)
+
+
+def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:
+    """Close what ``open_checkpointer`` opened: the SQLite connection or the Postgres pool.
+
+    Safe to call twice; other savers (e.g. ``InMemorySaver``) hold nothing and are left alone.
+    """
+    if isinstance(saver, SqliteSaver):
+        saver.conn.close()
+        return
+    try:
+        from langgraph.checkpoint.postgres import PostgresSaver
+    except ImportError:  # the Postgres extras are not installed, so this cannot be a PostgresSaver
+        return
+    if isinstance(saver, PostgresSaver):
+        saver.conn.close()
+
+
+def _open_sqlite(settings: Settings) -> SqliteSaver:
+    settings.home.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False)
+    saver = SqliteSaver(conn)
+    saver.setup()
+    return saver
+
+
+def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
+    try:
+        import psycopg
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg import Connection
+        from psycopg.conninfo import conninfo_to_dict
+        from psycopg.rows import DictRow, dict_row
+        from psycopg_pool import ConnectionPool
+    except ImportError as exc:
+        raise ConfigError(
+            f"checkpoints.url is a Postgres URL but {exc.name} is not installed "
+            "(pip install langgraph-checkpoint-postgres 'psycopg[binary]' psycopg-pool)"
+        ) from exc
+
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        # libpq's message quotes no part of the URL, so it cannot leak the password
+        raise ConfigError(f"invalid checkpoints.url: {' '.join(str(exc).split())}") from exc
+    port = str(params.get("port") or "5432")
+    if not all(p.isdigit() for p in port.split(",") if p):  # libpq parses the URL but checks the port only at connect
+        raise ConfigError(f"invalid checkpoints.url: port {port!r} is not a number")
+    where = f"{params.get('host') or 'localhost'}:{port}"
+    password = str(params.get("password") or "")
+
+    def unavailable(doing: str, exc: Exception) -> StoreError:
+        reason = " ".join(str(exc).split())
+        if password:
+            reason = reason.replace(password, "***")
+        return StoreError(f"checkpoint store unavailable: cannot {doing} Postgres at {where}: {reason}")
+
+    # The connection settings langgraph-checkpoint-postgres requires: autocommit (its setup runs
+    # CREATE INDEX CONCURRENTLY, and each write commits on its own), no server-side prepared
+    # statements (they break behind PgBouncer), rows as dicts (its code reads row["..."]).
+    kwargs: dict[str, Any] = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    timeout: dict[str, Any] = {} if "connect_timeout" in params else {"connect_timeout": _CONNECT_TIMEOUT_S}
+
+    # One direct connection first: it fails fast with libpq's own reason (the pool would retry
+    # for its whole timeout and then say only "couldn't get a connection"), and it runs setup.
+    try:
+        conn: Connection[DictRow] = psycopg.connect(url, **kwargs, **timeout)
+    except psycopg.Error as exc:
+        raise unavailable("connect to", exc) from exc
+    try:
+        with conn:
+            _setup_serialized(conn, where)
+    except psycopg.Error as exc:
+        raise unavailable("set up checkpoint tables in", exc) from exc
+
+    pool: ConnectionPool[Connection[DictRow]] = ConnectionPool(
+        url,
+        connection_class=Connection[DictRow],
+        kwargs={**kwargs, **timeout},
+        min_size=1,
+        max_size=pool_size,
+        open=False,  # opened explicitly below, so a failure is ours to report
+        check=ConnectionPool.check_connection,  # a restarted Postgres leaves dead connections in the pool
+        name="selfrag-checkpoints",
+    )
+    try:
+        pool.open(wait=True, timeout=float(params.get("connect_timeout") or _CONNECT_TIMEOUT_S))
+    except psycopg.Error as exc:
+        pool.close()
+        raise unavailable("open a connection pool to", exc) from exc
+    return PostgresSaver(pool)
+
+
+def _setup_serialized(conn: Connection[DictRow], where: str) -> None:
+    """``PostgresSaver.setup()``, one process at a time.
+
+    setup() reads the last applied migration, then runs the rest and records each one; two
+    instances starting together would both apply them and the second fails (duplicate key in
+    ``checkpoint_migrations``, or a concurrent CREATE TABLE colliding in the catalog). A session
+    advisory lock serialises them: the second waits, then finds nothing left to do. It polls with
+    ``pg_try_advisory_lock`` rather than blocking in ``pg_advisory_lock``: a session blocked inside
+    a statement holds a snapshot, and the CREATE INDEX CONCURRENTLY migrations wait for every older
+    snapshot to finish: Postgres then aborts the waiters with "deadlock detected".
+    """
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    deadline = time.monotonic() + _SETUP_WAIT_S
+    while True:
+        row = conn.execute("SELECT pg_try_advisory_lock(%s) AS locked", (_SETUP_LOCK_KEY,)).fetchone()
+        if row is not None and row["locked"]:
+            break
+        if time.monotonic() > deadline:
+            raise StoreError(
+                f"checkpoint store unavailable: another process has been setting up the tables in Postgres "
+                f"at {where} for over {_SETUP_WAIT_S:.0f}s"
+            )
+        time.sleep(0.05)
+    try:
+        PostgresSaver(conn).setup()
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
