@@ -1,0 +1,150 @@
+"""API keys: hashed on disk, scoped to collections, tenants isolated; loopback-only without keys."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from selfrag.errors import ConfigError
+from selfrag.service import KeyFile, hash_key
+from selfrag.service.auth import Authenticator
+from selfrag.service.server import serve
+from selfrag.settings import Settings
+from tests.service.conftest import MOVIES, PLOTS, Live
+
+Q = {"question": "Which movie has dinosaurs?"}
+
+
+@pytest.fixture
+def tenants(make_live: Callable[..., Live]) -> tuple[Live, dict[str, str]]:
+    keys = KeyFile()
+    keys, acme = keys.add(key_id="acme-rw", tenant="acme", read=[], write=["acme-*"])
+    keys, acme_ro = keys.add(key_id="acme-ro", tenant="acme", read=["acme-movies"], write=[])
+    keys, globex = keys.add(key_id="globex", tenant="globex", read=[], write=["globex-*"])
+    live = make_live(keys=keys, seed=False)
+    live.store.create_collection("acme-movies", MOVIES).add(PLOTS)
+    live.store.create_collection("globex-movies", MOVIES).add(PLOTS[:2])
+    return live, {"acme": acme, "acme_ro": acme_ro, "globex": globex}
+
+
+def test_the_key_file_holds_hashes_only(tenants: tuple[Live, dict[str, str]]) -> None:
+    live, secrets = tenants
+    text = (live.settings.home / "keys.json").read_text()
+    assert all(secret not in text for secret in secrets.values())
+    assert hash_key(secrets["acme"]) in text
+    assert oct((live.settings.home / "keys.json").stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.mark.parametrize("header", [None, "Bearer nope", "Basic abc", "Bearer"])
+def test_without_a_valid_key_it_is_401(tenants: tuple[Live, dict[str, str]], header: str | None) -> None:
+    live, _ = tenants
+    with live.client() as http:
+        headers = {"Authorization": header} if header else {}
+        reply = http.post("/v1/answers", json={**Q, "collection": "acme-movies"}, headers=headers)
+        assert reply.status_code == 401
+        assert reply.json()["error"]["code"] == "unauthenticated"
+        assert reply.headers["www-authenticate"] == "Bearer"
+        assert http.get("/v1/collections", headers=headers).status_code == 401
+        assert http.get("/healthz").status_code == 200  # operations need no key
+
+
+def test_a_key_only_sees_its_own_collections(tenants: tuple[Live, dict[str, str]]) -> None:
+    live, keys = tenants
+    with live.client(keys["acme"]) as acme, live.client(keys["globex"]) as globex:
+        assert [c["name"] for c in acme.get("/v1/collections").json()["collections"]] == ["acme-movies"]
+        assert [c["name"] for c in globex.get("/v1/collections").json()["collections"]] == ["globex-movies"]
+        assert acme.post("/v1/answers", json={**Q, "collection": "acme-movies"}).status_code == 200
+        # Another tenant's collection and a collection that does not exist: the same 403, so
+        # a key cannot probe which names exist.
+        other = globex.post("/v1/answers", json={**Q, "collection": "acme-movies"})
+        missing = globex.post("/v1/answers", json={**Q, "collection": "acme-nothing"})
+        assert other.status_code == missing.status_code == 403
+        assert other.json()["error"]["code"] == "forbidden"
+        assert other.json()["error"]["message"].replace("acme-movies", "X") == missing.json()["error"]["message"].replace("acme-nothing", "X")
+        assert globex.get("/v1/collections/acme-movies").status_code == 403
+        assert globex.delete("/v1/collections/acme-movies/documents/toys").status_code == 403
+        assert globex.post("/v1/collections", json={"name": "acme-new"}).status_code == 403
+
+
+def test_read_only_keys_cannot_write(tenants: tuple[Live, dict[str, str]]) -> None:
+    live, keys = tenants
+    with live.client(keys["acme_ro"]) as ro:
+        assert ro.get("/v1/collections/acme-movies").status_code == 200
+        reply = ro.post("/v1/collections/acme-movies/documents", json={"documents": [{"text": "new plot"}]})
+        assert reply.status_code == 403
+        assert ro.delete("/v1/collections/acme-movies/documents/toys").status_code == 403
+        assert ro.post("/v1/collections", json={"name": "acme-other"}).status_code == 403
+    assert live.store.get_collection("acme-movies").count() == 4
+
+
+def test_threads_are_private_to_a_tenant(tenants: tuple[Live, dict[str, str]]) -> None:
+    live, keys = tenants
+    with live.client(keys["acme"]) as acme, live.client(keys["globex"]) as globex, live.client(keys["acme_ro"]) as ro:
+        assert acme.post("/v1/answers", json={**Q, "collection": "acme-movies", "thread_id": "t1"}).status_code == 200
+        assert globex.get("/v1/threads/t1").status_code == 404
+        assert globex.delete("/v1/threads/t1").status_code == 404
+        # globex's own t1 is another conversation
+        assert globex.post("/v1/answers", json={**Q, "collection": "globex-movies", "thread_id": "t1"}).status_code == 200
+        assert len(globex.get("/v1/threads/t1").json()["turns"]) == 1
+        assert ro.get("/v1/threads/t1").json()["collection"] == "acme-movies"  # same tenant, readable
+        assert len(acme.get("/v1/threads/t1").json()["turns"]) == 1
+
+
+def test_revoking_a_key_takes_effect_without_restart(tenants: tuple[Live, dict[str, str]]) -> None:
+    live, keys = tenants
+    path = live.settings.home / "keys.json"
+    with live.client(keys["globex"]) as globex:
+        assert globex.get("/v1/collections").status_code == 200
+        KeyFile.load(path).remove("globex").save(path)
+        time.sleep(1.1)  # the file is checked at most once a second
+        assert globex.get("/v1/collections").status_code == 401
+
+
+def test_emptying_the_key_file_locks_everyone_out(tmp_path: Path) -> None:
+    path = tmp_path / "keys.json"
+    keys, secret = KeyFile().add(key_id="k", tenant="t", read=["*"], write=[])
+    keys.save(path)
+    auth = Authenticator(path)
+    assert auth.authenticate(f"Bearer {secret}").tenant == "t"
+    path.unlink()
+    auth._checked = 0.0  # skip the once-a-second throttle
+    assert auth.enabled  # fail closed: not an open server
+    with pytest.raises(Exception, match="invalid API key"):
+        auth.authenticate(f"Bearer {secret}")
+
+
+def test_an_invalid_key_file_is_a_config_error(tmp_path: Path) -> None:
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps({"keys": [{"id": "k", "tenant": "t", "hash": "md5:x"}]}))
+    with pytest.raises(ConfigError, match="invalid key file"):
+        KeyFile.load(path)
+
+
+def test_without_keys_only_loopback_binding_is_allowed(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="without API keys"):
+        serve(Settings(home=tmp_path), host="0.0.0.0", port=0)
+
+
+def test_keys_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from selfrag.cli import app
+
+    runner = CliRunner()
+    added = runner.invoke(app, ["keys", "add", "acme", "--tenant", "acme", "--read", "acme-*"])
+    assert added.exit_code == 0, added.output
+    secret = added.stdout.strip()
+    assert secret.startswith("srk_")
+    listed = runner.invoke(app, ["keys", "list"])
+    assert "acme  tenant=acme  read=acme-*  write=-" in listed.stdout
+    assert secret not in listed.stdout
+    again = runner.invoke(app, ["keys", "add", "acme", "--tenant", "acme"])
+    assert again.exit_code == 2 and "error[config_invalid]: a key named 'acme' already exists" in again.stderr
+    bad = runner.invoke(app, ["keys", "add", "x", "--tenant", "bad tenant"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error[config_invalid]: invalid key")
+    assert runner.invoke(app, ["keys", "remove", "acme"]).exit_code == 0
+    assert runner.invoke(app, ["keys", "list"]).stdout == ""

@@ -1,0 +1,51 @@
+"""Operations endpoints and the OpenAPI document."""
+
+from __future__ import annotations
+
+from tests.service.conftest import Live
+
+
+def test_health_and_readiness(live: Live) -> None:
+    with live.client() as http:
+        assert http.get("/healthz").json() == {"status": "ok"}
+        ready = http.get("/readyz")
+        assert ready.status_code == 200
+        checks = ready.json()["checks"]
+        assert checks["store"] == {"ok": True}
+        assert checks["checkpoints"] == {"ok": True}
+        assert checks["model"]["ok"] is True
+
+
+def test_metrics_count_requests_nodes_llm_and_outcomes(live: Live) -> None:
+    with live.client() as http:
+        assert http.post("/v1/answers", json={"question": "Which movie has dinosaurs?", "collection": "movies"}).status_code == 200
+        assert http.get("/v1/collections/nowhere").status_code == 404
+        text = http.get("/metrics").text
+    assert 'selfrag_http_requests_total{method="POST",route="/v1/answers",status="200"} 1.0' in text
+    # route templates, never raw names: no label series per collection
+    assert 'selfrag_http_requests_total{method="GET",route="/v1/collections/{name}",status="404"} 1.0' in text
+    assert "nowhere" not in text
+    assert 'selfrag_http_request_duration_seconds_count{method="POST",route="/v1/answers"} 1.0' in text
+    for node in ("self_query", "retrieve", "grade_documents", "generate", "check"):
+        assert f'selfrag_node_duration_seconds_count{{node="{node}"}} 1.0' in text
+    assert 'selfrag_runs_total{outcome="answered"} 1.0' in text
+    calls = next(line for line in text.splitlines() if line.startswith("selfrag_llm_calls_total "))
+    assert float(calls.split()[1]) >= 4  # relevance per document, generation, two checks
+    assert "selfrag_runs_in_progress 0.0" in text
+
+
+def test_openapi_documents_every_endpoint_and_error_shape(live: Live) -> None:
+    with live.client() as http:
+        spec = http.get("/openapi.json").json()
+    paths = spec["paths"]
+    assert {
+        "/v1/answers", "/v1/answers/stream", "/v1/threads/{thread_id}", "/v1/collections", "/v1/collections/{name}",
+        "/v1/collections/{name}/documents", "/v1/collections/{name}/documents/{doc_id}", "/healthz", "/readyz", "/metrics",
+    } <= set(paths)
+    answer = paths["/v1/answers"]["post"]
+    assert {"400", "401", "403", "404", "413", "422", "429", "503", "504"} <= set(answer["responses"])
+    assert answer["responses"]["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
+    question = spec["components"]["schemas"]["AnswerRequest"]["properties"]["question"]
+    assert (question["minLength"], question["maxLength"]) == (1, 4000)
+    upload = paths["/v1/collections/{name}/documents"]["post"]["requestBody"]["content"]
+    assert set(upload) == {"application/json", "multipart/form-data"}
