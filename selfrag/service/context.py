@@ -8,21 +8,23 @@ before a slot is taken, budgets capped, tenant-namespaced thread ids).
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from selfrag.errors import InvalidFilter, StoreError
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
+from selfrag.service.locks import CollectionLocks
 from selfrag.service.metrics import Metrics
 from selfrag.service.models import AnswerRequest, AnswerResponse, CitationOut
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
 from workflows import NodeEvent, Result, RunOptions, SelfRagEngine
+from workflows.checkpoints import POSTGRES_SCHEMES
 
 __all__ = ["PreparedRun", "Service"]
 
@@ -55,8 +57,8 @@ class Service:
         self.auth = authenticator
         self.metrics = metrics
         self.slots = RunSlots(self.config.max_concurrent_runs, self.config.max_queued_runs, self.config.queue_timeout_s)
-        self._write_locks: dict[str, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        shared = settings.checkpoints.url
+        self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
 
     # -- answering ---------------------------------------------------------------------------------
     def prepare(self, body: AnswerRequest, principal: Principal, *, started: float) -> PreparedRun:
@@ -140,15 +142,13 @@ class Service:
         principal.require_read(name)
         return self.store.get_collection(name)
 
-    def writable_collection(self, principal: Principal, name: str) -> Collection:
+    @contextmanager
+    def writing(self, principal: Principal, name: str) -> Iterator[Collection]:
+        """The collection, opened under its write lock (see ``locks``): opened *inside* the lock,
+        so the catalogue it merges into is the one the previous writer saved."""
         principal.require_write(name)
-        return self.store.get_collection(name)
-
-    def write_lock(self, name: str) -> threading.Lock:
-        """One writer per collection in this process: Chroma replaces collection metadata whole, so
-        two concurrent ingests would otherwise drop each other's catalogue additions."""
-        with self._locks_guard:
-            return self._write_locks.setdefault(name, threading.Lock())
+        with self.locks.hold(name):
+            yield self.store.get_collection(name)
 
     # -- readiness ---------------------------------------------------------------------------------
     def readiness(self) -> dict[str, Any]:

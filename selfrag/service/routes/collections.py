@@ -2,7 +2,7 @@
 
 Every route checks the key's scope for the *name* before looking the collection up, so a
 tenant learns nothing about collections outside its scopes (the same 403 whether they exist).
-Writes to one collection are serialised within the process (see ``Service.write_lock``).
+Writes to one collection are serialised, across instances too (see ``selfrag.service.locks``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from starlette.datastructures import UploadFile
 
 from selfrag.errors import DocumentNotFound, IngestError, UsageError
 from selfrag.ingest import SUPPORTED_EXTENSIONS, SourceDocument, load_file, prepare_documents
+from selfrag.service.auth import Principal
+from selfrag.service.context import Service
 from selfrag.service.deps import CurrentPrincipal, CurrentService
 from selfrag.service.models import (
     COLLECTION_PATTERN,
@@ -59,7 +61,7 @@ def _detail(collection: Collection) -> CollectionDetail:
 def create_collection(body: CollectionCreate, service: CurrentService, principal: CurrentPrincipal) -> CollectionDetail:
     """Create a collection with its attribute schema (what the self-query may filter on)."""
     principal.require_write(body.name)
-    with service.write_lock(body.name):
+    with service.locks.hold(body.name):
         collection = service.store.create_collection(body.name, body.attributes_schema)
     return _detail(collection)
 
@@ -83,7 +85,7 @@ def get_collection(name: CollectionName, service: CurrentService, principal: Cur
 def delete_collection(name: CollectionName, service: CurrentService, principal: CurrentPrincipal) -> None:
     """Delete a collection and everything in it."""
     principal.require_write(name)
-    with service.write_lock(name):
+    with service.locks.hold(name):
         service.store.delete_collection(name)
 
 
@@ -153,17 +155,18 @@ async def add_documents(
 
 
 def _ingest(
-    service: Any, principal: Any, name: str, documents: list[SourceDocument], sizes: dict[str, int]
+    service: Service, principal: Principal, name: str, documents: list[SourceDocument], sizes: dict[str, int]
 ) -> IngestResult:
-    collection = service.writable_collection(principal, name)
+    # Split (the slow, CPU-bound part) before taking the lock; the schema cannot change meanwhile.
+    schema = service.readable_collection(principal, name).schema
     store_defaults = service.settings.store
     chunks = prepare_documents(
-        collection.schema,
+        schema,
         documents,
         chunk_size=sizes.get("chunk_size", store_defaults.chunk_size),
         chunk_overlap=sizes.get("chunk_overlap", store_defaults.chunk_overlap),
     )
-    with service.write_lock(name):
+    with service.writing(principal, name) as collection:
         added = collection.add(chunks)
     ids = list(dict.fromkeys(str(c.metadata.get("doc_id", c.id)) for c in chunks))
     return IngestResult(collection=name, documents=ids, chunks=len(chunks), added=added, skipped=len(chunks) - added)
@@ -241,8 +244,7 @@ def delete_document(
     principal: CurrentPrincipal,
 ) -> DocumentsDeleted:
     """Delete a document (every chunk cut from it) or a single chunk, by id."""
-    collection = service.writable_collection(principal, name)
-    with service.write_lock(name):
+    with service.writing(principal, name) as collection:
         deleted = collection.delete_document(doc_id)
     if deleted == 0:
         raise DocumentNotFound(f"no document or chunk {doc_id!r} in collection {name!r}")

@@ -1,0 +1,281 @@
+"""The service scales out by settings alone: two processes, one Chroma server, one Postgres.
+
+Two ``tests/service/fake_server.py`` processes (the real service around the scripted chat model)
+each get a data directory of their own and share nothing but two settings:
+``SELFRAG_STORE__CHROMA_URL`` (a real ``chroma run`` on loopback) and ``SELFRAG_CHECKPOINTS__URL``
+(the session's real Postgres, in a database of this module's own). A collection written through
+one instance is read through the other, and a conversation begun on one continues on the other.
+Everything starts once per module; the tests talk HTTP only.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from selfrag.settings import Settings
+from tests.pg import create_database
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMA = Path(sys.executable).parent / "chroma"
+START_TIMEOUT_S = 60.0
+
+COLLECTION = "scaleout-movies"
+SCHEMA = {"attributes": [{"name": "genre", "type": "string"}, {"name": "year", "type": "integer"}]}
+DOCUMENTS = [
+    {
+        "id": "toys",
+        "text": "Toys come alive and have a blast doing so. Woody leads them.",
+        "metadata": {"genre": "animated", "year": 1995},
+    },
+    {
+        "id": "dino",
+        "text": "Scientists bring back dinosaurs and mayhem breaks loose on the island.",
+        "metadata": {"genre": "science fiction", "year": 1993},
+    },
+    {
+        "id": "zone",
+        "text": "Three men walk into the Zone, three men walk out.",
+        "metadata": {"genre": "drama", "year": 1979},
+    },
+]
+DOC_IDS = {d["id"] for d in DOCUMENTS}
+# Lexical questions for the scripted model; neither names a genre or a year, so no filter applies.
+FIRST = "Which toys come alive?"
+FOLLOW_UP = "And what brings back dinosaurs?"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+@dataclass
+class Proc:
+    """A child process with its output in ``log`` (a file, not a pipe: nothing to drain or leak)."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    url: str
+
+    @classmethod
+    def start(cls, name: str, cmd: list[str], log: Path, url: str, env: dict[str, str] | None = None) -> Proc:
+        with log.open("wb") as out:  # the child holds its own descriptor; ours closes here
+            process = subprocess.Popen(
+                cmd, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+            )
+        return cls(name, process, log, url)
+
+    def wait_until_up(self, path: str) -> None:
+        """Poll ``GET url+path`` until 200; fail with the log's tail if the process dies or times out."""
+        deadline = time.monotonic() + START_TIMEOUT_S
+        with httpx.Client(base_url=self.url, timeout=2.0) as client:
+            while True:
+                try:
+                    if client.get(path).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                code = self.process.poll()
+                if code is not None or time.monotonic() > deadline:
+                    why = f"exited with code {code}" if code is not None else f"not up after {START_TIMEOUT_S:.0f}s"
+                    pytest.fail(f"{self.name} ({self.url}) {why}; output tail:\n{_tail(self.log)}", pytrace=False)
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not CHROMA.exists():
+        pytest.skip("the chroma CLI is not installed in this environment")
+    root = tmp_path_factory.mktemp("chroma")
+    port = _free_port()
+    chroma = Proc.start(
+        "chroma",
+        [str(CHROMA), "run", "--path", str(root / "data"), "--host", "127.0.0.1", "--port", str(port)],
+        root / "chroma.log",
+        f"http://127.0.0.1:{port}",
+    )
+    try:
+        chroma.wait_until_up("/api/v2/heartbeat")
+        yield chroma.url
+    finally:
+        chroma.stop()
+
+
+@pytest.fixture(scope="module")
+def instances(
+    chroma_url: str, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
+    """Base URLs of instances A and B, started together (both run the checkpoint table setup)."""
+    database = create_database(postgres_url, f"scaleout_{uuid.uuid4().hex[:12]}")
+    # Nothing of the developer's shell may leak in: the two shared settings are the only ones.
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("SELFRAG_") and k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")
+    }
+    procs: list[Proc] = []
+    try:
+        for name in ("A", "B"):
+            root = tmp_path_factory.mktemp(f"instance-{name}")
+            port = _free_port()
+            env = {
+                **base,
+                "SELFRAG_HOME": str(root / "home"),
+                "SELFRAG_STORE__CHROMA_URL": chroma_url,
+                "SELFRAG_CHECKPOINTS__URL": database,
+            }
+            cmd = [sys.executable, "-m", "tests.service.fake_server", "--port", str(port)]
+            procs.append(Proc.start(f"instance {name}", cmd, root / "server.log", f"http://127.0.0.1:{port}", env))
+        for proc in procs:
+            proc.wait_until_up("/healthz")
+        yield procs[0].url, procs[1].url
+    finally:
+        for proc in procs:
+            proc.stop()
+
+
+@pytest.fixture(scope="module")
+def clients(instances: tuple[str, str]) -> Iterator[tuple[httpx.Client, httpx.Client]]:
+    url_a, url_b = instances
+    with httpx.Client(base_url=url_a, timeout=30.0) as a, httpx.Client(base_url=url_b, timeout=30.0) as b:
+        yield a, b
+
+
+@pytest.fixture(scope="module")
+def movies(clients: tuple[httpx.Client, httpx.Client]) -> str:
+    """The collection, created and filled through instance A only."""
+    a, _ = clients
+    created = a.post("/v1/collections", json={"name": COLLECTION, "schema": SCHEMA})
+    assert created.status_code == 201, created.text
+    ingested = a.post(f"/v1/collections/{COLLECTION}/documents", json={"documents": DOCUMENTS})
+    assert ingested.status_code == 201, ingested.text
+    assert ingested.json()["added"] == len(DOCUMENTS)
+    return COLLECTION
+
+
+@pytest.fixture(scope="module")
+def thread(clients: tuple[httpx.Client, httpx.Client], movies: str) -> tuple[str, dict[str, object]]:
+    """A conversation begun on A and continued on B; returns its id and B's follow-up response."""
+    a, b = clients
+    thread_id = f"scaleout-{uuid.uuid4().hex[:8]}"
+    first = a.post("/v1/answers", json={"question": FIRST, "collection": movies, "thread_id": thread_id})
+    assert first.status_code == 200, first.text
+    follow_up = b.post("/v1/answers", json={"question": FOLLOW_UP, "collection": movies, "thread_id": thread_id})
+    assert follow_up.status_code == 200, follow_up.text
+    return thread_id, follow_up.json()
+
+
+def test_collection_written_on_a_is_read_on_b(clients: tuple[httpx.Client, httpx.Client], movies: str) -> None:
+    a, b = clients
+    on_a, on_b = a.get(f"/v1/collections/{movies}"), b.get(f"/v1/collections/{movies}")
+    assert on_a.status_code == on_b.status_code == 200, (on_a.text, on_b.text)
+    detail = on_b.json()
+    assert detail["count"] == len(DOCUMENTS)
+    assert detail["known_values"]["genre"] == ["animated", "drama", "science fiction"]
+    assert [x["name"] for x in detail["schema"]["attributes"]] == ["genre", "year"]
+    assert detail == on_a.json()
+    assert movies in [c["name"] for c in b.get("/v1/collections").json()["collections"]]
+
+
+def test_thread_begun_on_a_continues_on_b(
+    clients: tuple[httpx.Client, httpx.Client], thread: tuple[str, dict[str, object]]
+) -> None:
+    thread_id, follow_up = thread
+    assert follow_up["outcome"] == "answered"
+    assert follow_up["thread_id"] == thread_id
+    citations = follow_up["citations"]
+    assert isinstance(citations, list) and citations
+    assert {c["metadata"].get("doc_id", c["id"]) for c in citations} <= DOC_IDS
+    assert "dinosaurs" in str(follow_up["answer"])
+
+    seen = []
+    for client in clients:
+        got = client.get(f"/v1/threads/{thread_id}")
+        assert got.status_code == 200, got.text
+        seen.append(got.json())
+    assert seen[0] == seen[1]
+    turns = seen[0]["turns"]
+    assert [t["question"] for t in turns] == [FIRST, FOLLOW_UP]
+    assert [t["outcome"] for t in turns] == ["answered", "answered"]
+    assert turns[1]["answer"] == follow_up["answer"]
+
+
+def test_both_instances_are_ready(clients: tuple[httpx.Client, httpx.Client]) -> None:
+    for client in clients:
+        ready = client.get("/readyz")
+        assert ready.status_code == 200, ready.text
+        checks = ready.json()["checks"]
+        assert checks["checkpoints"] == {"ok": True}
+        assert checks["store"] == {"ok": True}
+
+
+def test_thread_deleted_on_b_is_gone_on_a(
+    clients: tuple[httpx.Client, httpx.Client], thread: tuple[str, dict[str, object]]
+) -> None:
+    a, b = clients
+    thread_id, _ = thread
+    assert b.delete(f"/v1/threads/{thread_id}").status_code == 204
+    gone = a.get(f"/v1/threads/{thread_id}")
+    assert gone.status_code == 404, gone.text
+    assert gone.json()["error"]["code"] == "thread_not_found"
+
+
+def test_without_the_two_settings_everything_is_embedded() -> None:
+    # The autouse guard cleared SELFRAG_*: these defaults are what a lone instance runs on.
+    settings = Settings()
+    assert settings.store.chroma_url is None
+    assert settings.checkpoints.url is None
+
+
+def test_concurrent_ingests_across_instances_keep_every_known_value(
+    clients: tuple[httpx.Client, httpx.Client], instances: tuple[str, str]
+) -> None:
+    # Both instances write one collection at once: the Postgres advisory lock serialises them,
+    # so neither erases the other's catalogue additions.
+    from concurrent.futures import ThreadPoolExecutor
+
+    a, _ = clients
+    name = "scaleout-race"
+    assert a.post("/v1/collections", json={"name": name, "schema": SCHEMA}).status_code == 201
+
+    def ingest(n: int) -> int:
+        doc = {"id": f"r{n}", "text": f"Race document {n}.", "metadata": {"genre": f"g{n:02d}"}}
+        with httpx.Client(base_url=instances[n % 2], timeout=60.0) as http:
+            return http.post(f"/v1/collections/{name}/documents", json={"documents": [doc]}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        assert set(pool.map(ingest, range(16))) == {201}
+    detail = a.get(f"/v1/collections/{name}").json()
+    assert detail["count"] == 16
+    assert detail["known_values"]["genre"] == [f"g{n:02d}" for n in range(16)]
