@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from psycopg import Connection
     from psycopg.rows import DictRow
 
-__all__ = ["POSTGRES_SCHEMES", "close_checkpointer", "open_checkpointer"]
+__all__ = ["POSTGRES_SCHEMES", "checkpoint_errors", "close_checkpointer", "open_checkpointer"]
 
 POSTGRES_SCHEMES = ("postgres", "postgresql")
 """URL schemes that select the shared Postgres store."""
@@ -68,6 +70,34 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver[str]:
             "or leave it unset for the SQLite file under the data directory"
         )
     return _open_postgres(url, settings.checkpoints.pool_size)
+
+
+def _driver_errors() -> tuple[type[Exception], ...]:
+    found: list[type[Exception]] = [sqlite3.Error]
+    try:
+        import psycopg
+
+        found.append(psycopg.Error)
+    except ImportError:
+        pass
+    try:
+        import psycopg_pool
+
+        found.append(psycopg_pool.PoolTimeout)
+    except ImportError:
+        pass
+    return tuple(found)
+
+
+@contextmanager
+def checkpoint_errors(doing: str) -> Iterator[None]:
+    """Turn a checkpoint database failure (SQLite, Postgres, an exhausted pool) met while ``doing``
+    into a ``StoreError``, so callers see ``store_unavailable`` rather than a driver exception."""
+    try:
+        yield
+    except _driver_errors() as exc:
+        reason = " ".join(str(exc).split())[:200]
+        raise StoreError(f"checkpoint store unavailable while {doing}: {type(exc).__name__}: {reason}") from exc
 
 
 def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:
@@ -149,6 +179,7 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
         kwargs={**kwargs, **timeout},
         min_size=1,
         max_size=pool_size,
+        timeout=_CONNECT_TIMEOUT_S,  # waiting for a connection: fail a request, don't hang it
         open=False,  # opened explicitly below, so a failure is ours to report
         check=ConnectionPool.check_connection,  # a restarted Postgres leaves dead connections in the pool
         name="selfrag-checkpoints",

@@ -19,6 +19,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
 from selfrag.errors import InvalidQuestion, ProviderError
+from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.graph import build_graph
 from workflows.options import RunOptions, recursion_limit_for
@@ -102,12 +103,13 @@ class SelfRagEngine:
             state["history"] = self.history(thread_id)
         start = time.perf_counter()
         try:
-            for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):
-                for node, update in chunk.items():
-                    if not isinstance(update, dict):
-                        continue
-                    state.update(update)
-                    yield NodeEvent(node, update)
+            with checkpoint_errors("running the graph"):
+                for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):
+                    for node, update in chunk.items():
+                        if not isinstance(update, dict):
+                            continue
+                        state.update(update)
+                        yield NodeEvent(node, update)
         except GraphRecursionError:
             # Unreachable while recursion_limit_for() bounds the budgets; kept so it never reaches a user.
             state["stop_reason"] = "recursion limit reached"
@@ -126,14 +128,16 @@ class SelfRagEngine:
         """The turns of a thread so far (empty for an unknown thread)."""
         if self._thread_graph is None:
             return []
-        snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
+        with checkpoint_errors("reading a thread"):
+            snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
         return list(snapshot.values.get("history") or [])
 
     def thread(self, thread_id: str) -> ThreadInfo | None:
         """The stored conversation ``thread_id``, or None when nothing is stored under it."""
         if self._thread_graph is None:
             return None
-        snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
+        with checkpoint_errors("reading a thread"):
+            snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
         values = snapshot.values or {}
         if not values:
             return None
@@ -142,7 +146,8 @@ class SelfRagEngine:
     def forget(self, thread_id: str) -> None:
         """Delete every checkpoint of a thread."""
         if self.checkpointer is not None:
-            self.checkpointer.delete_thread(thread_id)
+            with checkpoint_errors("deleting a thread"):
+                self.checkpointer.delete_thread(thread_id)
 
     def with_options(self, **overrides: Any) -> RunOptions:
         return replace(self.defaults, **{k: v for k, v in overrides.items() if v is not None})

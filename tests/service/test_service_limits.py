@@ -128,3 +128,37 @@ def test_store_down_is_503(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
         assert ready.json()["error"]["code"] == "not_ready"
         assert ready.json()["checks"]["store"]["ok"] is False
         assert http.get("/healthz").status_code == 200  # alive, just not ready
+
+
+def test_checkpoint_store_down_is_503(live: Live) -> None:
+    from workflows.factory import close_checkpointer
+
+    assert live.engine.checkpointer is not None
+    close_checkpointer(live.engine.checkpointer)  # the database goes away under the server
+    with live.client() as http:
+        reply = http.post("/v1/answers", json={**FAST, "thread_id": "t"})
+        assert reply.status_code == 503, reply.text
+        assert reply.json()["error"]["code"] == "store_unavailable"
+        assert reply.json()["error"]["message"].startswith("checkpoint store unavailable")
+        assert http.get("/v1/threads/t").status_code == 503
+        assert http.post("/v1/answers", json=FAST).status_code == 200  # no thread: no checkpoints needed
+        ready = http.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["checks"]["checkpoints"]["ok"] is False
+
+
+def test_model_down_is_503_not_a_silent_abstention(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
+    from selfrag.testing import ScriptedChatModel
+
+    def dead(task: str, messages: object) -> str:
+        raise ConnectionError("connection refused by the model server")
+
+    # Every component shares one model object; make all its calls fail.
+    model = live.engine.components.relevance.model  # type: ignore[attr-defined]
+    assert isinstance(model, ScriptedChatModel)
+    monkeypatch.setattr(model, "script", dead)
+    with live.client() as http:
+        reply = http.post("/v1/answers", json=FAST)
+    assert reply.status_code == 503, reply.text
+    error = reply.json()["error"]
+    assert error["code"] == "provider_unavailable"
+    assert "connection refused" in error["message"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter
@@ -15,6 +16,9 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["operations"])
 
+READY_TIMEOUT_S = 5.0
+"""A load balancer's probe must get an answer, even when a dependency hangs rather than fails."""
+
 
 @router.get("/healthz")
 def healthz() -> dict[str, str]:
@@ -25,7 +29,11 @@ def healthz() -> dict[str, str]:
 @router.get("/readyz", responses={503: {"description": "A dependency is down: the body says which and why."}})
 async def readyz(service: CurrentService) -> JSONResponse:
     """Ready: the vector store, the checkpoint store and the model are reachable."""
-    checks: dict[str, Any] = await run_in_threadpool(service.readiness)
+    try:
+        checks: dict[str, Any] = await asyncio.wait_for(run_in_threadpool(service.readiness), READY_TIMEOUT_S)
+    except TimeoutError:
+        message = f"readiness checks did not finish within {READY_TIMEOUT_S:g} s (a dependency hangs)"
+        return JSONResponse({"error": {"code": "not_ready", "message": message}}, status_code=503)
     down = [name for name, c in checks.items() if isinstance(c, dict) and not c.get("ok")]
     if down:
         message = "; ".join(f"{n}: {checks[n].get('error', 'down')}" for n in down)
