@@ -11,8 +11,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 
 from selfrag.service.auth import Authenticator
 from selfrag.service.context import Service
@@ -84,7 +86,32 @@ def create_app(
     install_handlers(app)
     for router in (answers.router, threads.router, collections.router, ops.router):
         app.include_router(router)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     # Outermost first: metrics see every request, including those the size limit refuses.
     app.add_middleware(BodySizeLimit, max_bytes=settings.service.max_body_bytes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     return app
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's schema without its default 422 ``HTTPValidationError`` responses: this service
+    answers an invalid request with 400 ``invalid_request``, and keeps 422 for ``filter_invalid``."""
+    if app.openapi_schema is None:
+        schema = get_openapi(
+            title=app.title, version=app.version, description=app.description, routes=app.routes
+        )
+        for path in schema.get("paths", {}).values():
+            for operation in path.values():
+                responses = operation.get("responses", {})
+                default = responses.get("422", {}).get("content", {}).get("application/json", {}).get("schema", {})
+                if default.get("$ref", "").endswith("/HTTPValidationError"):
+                    del responses["422"]
+                    responses.setdefault("400", {
+                        "description": "Invalid body or parameters (invalid_request)",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+                    })
+        components = schema.get("components", {}).get("schemas", {})
+        for name in ("HTTPValidationError", "ValidationError"):
+            components.pop(name, None)
+        app.openapi_schema = schema
+    return app.openapi_schema

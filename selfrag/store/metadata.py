@@ -83,13 +83,17 @@ def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dic
     scalar values, and containers become JSON text so nothing is lost. ``None`` is always dropped.
 
     Raises:
-        ValueError: a declared attribute's value cannot be coerced (message names the attribute).
+        ValueError: a declared attribute's value cannot be coerced (message names the attribute), or
+            a key is one Chroma reserves (empty, or starting with ``#`` or ``$``).
     """
     cleaned: dict[str, MetadataValue] = {}
     for raw_key, value in metadata.items():
         key = str(raw_key)
         if value is None or key.startswith("chroma:"):
             continue
+        if not key or key[0] in "#$":
+            # Chroma reserves these (operators, its own keys) and rejects the whole write.
+            raise ValueError(f"metadata key {key!r} is not allowed: keys must be non-empty and not start with '#' or '$'")
         info = schema.attribute(key)
         if info is not None:
             try:

@@ -81,9 +81,10 @@ def test_bad_metadata_fails_the_whole_batch_and_stores_nothing(live: Live) -> No
         assert error["code"] == "ingest_failed" and error["message"].startswith("bad: attribute 'year'")
         assert http.get("/v1/collections/filings").json()["count"] == 0
         empty = http.post("/v1/collections/filings/documents", json={"documents": []})
-        assert empty.status_code == 400 and empty.json()["error"]["code"] == "usage_error"
+        assert empty.status_code == 400 and empty.json()["error"]["code"] == "invalid_request"
+        assert empty.json()["error"]["message"].startswith("documents: List should have at least 1 item")
         wrong_type = http.post("/v1/collections/filings/documents", content=b"hello", headers={"content-type": "text/plain"})
-        assert wrong_type.status_code == 400
+        assert wrong_type.status_code == 415
 
 
 def test_upload_files(live: Live) -> None:
@@ -108,7 +109,10 @@ def test_upload_files(live: Live) -> None:
         broken = http.post("/v1/collections/filings/documents", files=[("files", ("bad.jsonl", b"{not json", "application/jsonl"))])
         assert broken.status_code == 400
         assert "bad.jsonl" in broken.json()["error"]["message"] and "/tmp" not in broken.json()["error"]["message"]
-        assert http.post("/v1/collections/filings/documents", data={"x": "1"}, files=[]).status_code == 400
+        form = http.post("/v1/collections/filings/documents", data={"x": "1"})  # urlencoded, not multipart
+        assert form.status_code == 415 and form.json()["error"]["code"] == "unsupported_media_type"
+        no_files = http.post("/v1/collections/filings/documents", files={"other": ("a.md", b"x", "text/markdown")})
+        assert no_files.status_code == 400 and no_files.json()["error"]["code"] == "invalid_request"
 
 
 def test_delete_collection(live: Live) -> None:

@@ -15,6 +15,7 @@ _DESCRIPTIONS = {
     404: "Unknown collection, thread or document",
     409: "Conflict (collection_exists)",
     413: "Request body too large (payload_too_large)",
+    415: "Neither JSON nor multipart/form-data (unsupported_media_type)",
     422: "Filter invalid for the collection's schema (filter_invalid)",
     429: "Every run slot busy and the queue full (overloaded); retry after Retry-After",
     503: "The model or the store is unavailable",

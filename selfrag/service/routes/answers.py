@@ -25,6 +25,16 @@ __all__ = ["router"]
 log = logging.getLogger("selfrag.service")
 router = APIRouter(prefix="/v1/answers", tags=["answers"])
 
+# OpenAPI 3.2's way to describe a stream: the schema of each event, not of the whole body.
+_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"enum": ["self_query", "retrieve", "grade", "rewrite", "generate", "check", "result", "error"]},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+    },
+}
+
 
 @router.post("", response_model=AnswerResponse, response_model_exclude_none=True,
              responses=errors(400, 401, 403, 404, 413, 422, 429, 503, 504))
@@ -52,7 +62,7 @@ async def answer(body: AnswerRequest, service: CurrentService, principal: Curren
         200: {
             "description": "Server-Sent Events: one per graph node as it finishes (self_query, retrieve, grade, "
             "rewrite, generate, check), then `result` (the same body as POST /v1/answers) or `error`.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"itemSchema": _EVENT_SCHEMA}},
         },
         **errors(400, 401, 403, 404, 413, 422, 429, 503),
     },

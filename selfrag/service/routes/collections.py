@@ -14,11 +14,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from selfrag.errors import DocumentNotFound, IngestError, UsageError
+from selfrag.errors import DocumentNotFound, IngestError
 from selfrag.ingest import SUPPORTED_EXTENSIONS, SourceDocument, load_file, prepare_documents
 from selfrag.service.auth import Principal
 from selfrag.service.context import Service
@@ -34,7 +36,6 @@ from selfrag.service.models import (
     DocumentsIn,
     IngestResult,
 )
-from selfrag.service.problems import describe_validation
 from selfrag.service.routes._responses import errors
 from selfrag.store import Collection
 
@@ -133,7 +134,7 @@ _INGEST_BODY: dict[str, Any] = {
     "/{name}/documents",
     status_code=201,
     response_model=IngestResult,
-    responses=errors(400, 401, 403, 404, 413, 503),
+    responses=errors(400, 401, 403, 404, 413, 415, 503),
     openapi_extra=_INGEST_BODY,
 )
 async def add_documents(
@@ -150,7 +151,7 @@ async def add_documents(
     elif content_type == "multipart/form-data":
         documents, sizes = await _uploaded_documents(request)
     else:
-        raise UsageError("send documents as application/json or files as multipart/form-data")
+        raise StarletteHTTPException(415, "send documents as application/json or files as multipart/form-data")
     return await run_in_threadpool(_ingest, service, principal, name, documents, sizes)
 
 
@@ -177,7 +178,7 @@ async def _json_documents(request: Request) -> tuple[list[SourceDocument], dict[
     try:
         body = DocumentsIn.model_validate_json(raw)
     except ValidationError as exc:
-        raise UsageError(describe_validation(list(exc.errors()))) from None
+        raise RequestValidationError(exc.errors()) from None
     documents = []
     for doc in body.documents:
         doc_id = doc.id or hashlib.sha256(doc.text.encode()).hexdigest()[:32]
@@ -193,7 +194,7 @@ async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], d
     try:
         uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile)]
         if not uploads:
-            raise UsageError("no files: send them as multipart form field 'files'")
+            raise StarletteHTTPException(400, "no files: send them as multipart form field 'files'")
         sizes: dict[str, int] = {}
         for key in ("chunk_size", "chunk_overlap"):
             value = form.get(key)
@@ -201,7 +202,7 @@ async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], d
                 try:
                     sizes[key] = int(str(value))
                 except ValueError:
-                    raise UsageError(f"{key} must be an integer") from None
+                    raise StarletteHTTPException(400, f"{key} must be an integer") from None
         documents: list[SourceDocument] = []
         with tempfile.TemporaryDirectory(prefix="selfrag-upload-") as tmp:
             for n, upload in enumerate(uploads):
@@ -228,7 +229,7 @@ def _safe_filename(name: str | None, n: int) -> str:
     """The upload's base name only (no directories, no '..'), or a placeholder; its extension kept."""
     base = PurePath((name or "").replace("\\", "/")).name.strip()
     if not base or base in (".", "..") or any(ord(ch) < 32 for ch in base):
-        raise UsageError(f"file {n + 1} has no usable file name")
+        raise StarletteHTTPException(400, f"file {n + 1} has no usable file name")
     if Path(base).suffix.lower() not in SUPPORTED_EXTENSIONS:
         raise IngestError(f"{base}: unsupported file type (supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))})")
     return base[:200]
