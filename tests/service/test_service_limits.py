@@ -162,3 +162,17 @@ def test_model_down_is_503_not_a_silent_abstention(live: Live, monkeypatch: pyte
     error = reply.json()["error"]
     assert error["code"] == "provider_unavailable"
     assert "connection refused" in error["message"]
+
+
+def test_a_client_that_gives_up_stops_its_run(make_live: Callable[..., Live]) -> None:
+    live = make_live(max_concurrent_runs=1, max_queued_runs=0)
+    with live.client() as http, pytest.raises(httpx.ReadTimeout):
+        http.post("/v1/answers", json={**SLOW, "thread_id": "impatient"}, timeout=0.4)
+    with live.client() as http:
+        deadline = time.monotonic() + 10
+        while http.post("/v1/answers", json=FAST).status_code == 429:  # until the slot comes back
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert http.get("/v1/threads/impatient").json()["turns"] == []  # stopped before finalize
+        metrics = http.get("/metrics").text
+    assert 'selfrag_node_duration_seconds_count{node="check"} 1.0' in metrics  # only FAST was checked

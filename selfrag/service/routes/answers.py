@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -18,6 +19,7 @@ from selfrag.service.events import node_event
 from selfrag.service.models import AnswerRequest, AnswerResponse
 from selfrag.service.problems import status_for
 from selfrag.service.routes._responses import errors
+from selfrag.service.runs import Run
 from workflows import NodeEvent, Result
 
 __all__ = ["router"]
@@ -38,11 +40,17 @@ _EVENT_SCHEMA: dict[str, Any] = {
 
 @router.post("", response_model=AnswerResponse, response_model_exclude_none=True,
              responses=errors(400, 401, 403, 404, 413, 422, 429, 503, 504))
-async def answer(body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal) -> AnswerResponse:
-    """Answer a question from a collection: self-query, retrieve, grade, rewrite, generate, check."""
+async def answer(
+    body: AnswerRequest, request: Request, service: CurrentService, principal: CurrentPrincipal
+) -> AnswerResponse:
+    """Answer a question from a collection: self-query, retrieve, grade, rewrite, generate, check.
+
+    A client that disconnects before the answer stops the run at its next node.
+    """
     started = time.monotonic()
     prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
     run = await service.start(prepared)
+    watcher = asyncio.create_task(_cancel_on_disconnect(request, run))
     result: Result | None = None
     try:
         async for event in run.events():
@@ -51,8 +59,19 @@ async def answer(body: AnswerRequest, service: CurrentService, principal: Curren
     except SelfRagError as exc:
         service.record_failure(exc.code)
         raise
+    finally:
+        watcher.cancel()
     assert result is not None
     return service.respond(result, prepared)
+
+
+async def _cancel_on_disconnect(request: Request, run: Run) -> None:
+    """Wait for the client to go away (the body is already read) and stop the run if it does."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            run.cancel()
+            return
 
 
 @router.post(
