@@ -49,10 +49,12 @@ def create_app(
     *,
     engine: SelfRagEngine | None = None,
     store: Store | None = None,
+    owned: bool = False,
 ) -> FastAPI:
     """Build the app. Without ``engine``/``store`` they are built from ``settings`` at start-up.
 
-    Tests pass an engine around scripted fake models; production passes nothing.
+    Tests pass an engine around scripted fake models. ``owned``: the app closes the given engine's
+    checkpointer and the store at shutdown (what it builds itself, it always closes).
     """
     authenticator = Authenticator(keys_file(settings))
     metrics = Metrics()
@@ -61,7 +63,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from workflows.factory import build_engine, close_checkpointer, open_store
 
-        own_store = store is None
+        own_store = owned or store is None
         the_store = store if store is not None else open_store(settings)
         the_engine = engine if engine is not None else build_engine(settings, store=the_store)
         service = Service(settings, the_engine, the_store, authenticator, metrics)
@@ -72,7 +74,7 @@ def create_app(
             yield
         finally:
             service.close()
-            if engine is None and the_engine.checkpointer is not None:
+            if (owned or engine is None) and the_engine.checkpointer is not None:
                 close_checkpointer(the_engine.checkpointer)
             if own_store:
                 the_store.close()

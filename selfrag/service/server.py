@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import ipaddress
 import logging
+from typing import Any
 
 from selfrag.errors import ConfigError
 from selfrag.service.app import create_app, keys_file
@@ -29,7 +31,8 @@ def serve(settings: Settings, *, host: str, port: int, log_level: str = "info") 
 
     Raises:
         ConfigError: no API keys are configured and ``host`` is not a loopback address, or the
-            key file is invalid.
+            key file or another setting is invalid.
+        StoreError, ProviderError: the store, the checkpoints or the model cannot be reached.
     """
     import uvicorn
 
@@ -39,5 +42,27 @@ def serve(settings: Settings, *, host: str, port: int, log_level: str = "info") 
             f"refusing to listen on {host} without API keys: create one with 'selfrag keys add' "
             f"(key file {path}) or bind to 127.0.0.1"
         )
-    app = create_app(settings)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=False, timeout_graceful_shutdown=30)
+    from workflows.factory import build_engine, open_store
+
+    # Built before uvicorn starts, so a store or model that cannot be reached is a one-line
+    # error from the CLI rather than a lifespan traceback.
+    store = open_store(settings)
+    app = create_app(settings, engine=build_engine(settings, store=store), store=store, owned=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        log_config=_log_config(log_level),
+        proxy_headers=False,
+        timeout_graceful_shutdown=30,
+    )
+
+
+def _log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging, with selfrag's own logger (start-up notices, key reloads, failures) beside it."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["selfrag"] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
+    return config

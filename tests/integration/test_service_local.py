@@ -48,6 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"selfrag serve did not become ready:\n{(home / 'server.log').read_text()[-3000:]}")
             time.sleep(0.5)
+        assert "no API keys configured: serving loopback clients only" in (home / "server.log").read_text()
         yield url
     finally:
         proc.terminate()

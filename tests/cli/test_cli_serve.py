@@ -1,0 +1,33 @@
+"""``selfrag serve`` and ``selfrag keys``: bad set-ups are one-line errors before anything listens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from click.testing import Result
+
+
+def test_serve_refuses_a_public_address_without_keys(cli: Callable[..., Result], assert_one_line_error: Callable[[Result, str], str]) -> None:
+    line = assert_one_line_error(cli("serve", "--host", "0.0.0.0"), "config_invalid")
+    assert "refusing to listen on 0.0.0.0 without API keys" in line
+
+
+def test_serve_reports_an_unreachable_store_in_one_line(
+    cli: Callable[..., Result], assert_one_line_error: Callable[[Result, str], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SELFRAG_STORE__CHROMA_URL", "http://127.0.0.1:1")
+    line = assert_one_line_error(cli("serve"), "store_unavailable")
+    assert "cannot connect to Chroma at http://127.0.0.1:1" in line
+
+
+def test_serve_reports_an_invalid_key_file(
+    cli: Callable[..., Result], assert_one_line_error: Callable[[Result, str], str], tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    keys = Path(str(tmp_path)) / "keys.json"
+    keys.write_text('{"keys": 3}')
+    monkeypatch.setenv("SELFRAG_SERVICE__KEYS_FILE", str(keys))
+    line = assert_one_line_error(cli("serve"), "config_invalid")
+    assert line.startswith(f"error[config_invalid]: invalid key file {keys}")
