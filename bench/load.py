@@ -55,7 +55,7 @@ NOUNS = [
 ]
 PLACES = ["Aldmere", "Brackwater", "Corrin", "Dunhollow", "Eastmarch", "Fallowby", "Greywick", "Hollin", "Ivybridge"]
 AUTHORS = ["Ada Quill", "Bram Oster", "Cora Venn", "Dov Lark", "Esme Tarrow", "Finn Moray"]
-START_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 180.0
 
 
 @dataclass
@@ -98,14 +98,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, home: Path, limits: dict[str, str]) -> subprocess.Popen[bytes]:
+def start_server(port: int, home: Path, limits: dict[str, str], models: str) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SELFRAG_")}
-    env.update(SELFRAG_HOME=str(home), HF_HUB_OFFLINE="1", ANONYMIZED_TELEMETRY="False", **limits)
+    env.update(SELFRAG_HOME=str(home), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False", **limits)
+    if models == "local":  # `selfrag serve` itself: SmolLM2 and MiniLM in the server process
+        cmd = [str(Path(sys.executable).with_name("selfrag")), "serve", "--port", str(port), "--log-level", "warning"]
+    else:
+        cmd = [sys.executable, "-m", "tests.service.fake_server", "--port", str(port)]
     with (home / "server.log").open("wb") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "tests.service.fake_server", "--port", str(port)],
-            cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        )
+        return subprocess.Popen(cmd, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
 
 
 def wait_until_up(http: httpx.Client, server: subprocess.Popen[bytes]) -> None:
@@ -274,6 +275,9 @@ def main() -> int:
     parser.add_argument("--max-queued-runs", type=int, help="server: runs waiting for a slot (service default 32)")
     parser.add_argument("--queue-timeout", type=float, help="server: seconds a run may wait for a slot (default 10)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON to this path")
+    parser.add_argument("--models", choices=["scripted", "local"], default="scripted",
+                        help="scripted (default): measures the service, not a model; local: `selfrag serve` with the "
+                        "embedded SmolLM2/MiniLM (slow: use e.g. --requests 12 --concurrency 2 --threads 4)")
     args = parser.parse_args()
     if min(args.requests, args.concurrency, args.threads) < 1:
         parser.error("--requests, --concurrency and --threads must be at least 1")
@@ -288,9 +292,9 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="selfrag-load-") as tmp:
         home = Path(tmp)
-        server = start_server(port, home, limits)
+        server = start_server(port, home, limits, args.models)
         try:
-            with httpx.Client(base_url=url, timeout=60.0) as http:
+            with httpx.Client(base_url=url, timeout=300.0) as http:
                 wait_until_up(http, server)
                 seed(http)
                 print(f"{args.requests} questions over {len(plan)} conversations, {args.concurrency} at once; "

@@ -21,6 +21,7 @@ from selfrag.service.context import Service
 from selfrag.service.limits import BodySizeLimit
 from selfrag.service.metrics import Metrics, MetricsMiddleware
 from selfrag.service.problems import install_handlers
+from selfrag.service.request_id import RequestIdMiddleware
 from selfrag.service.routes import answers, collections, ops, threads
 from selfrag.settings import Settings
 from selfrag.store import Store
@@ -92,6 +93,7 @@ def create_app(
     # Outermost first: metrics see every request, including those the size limit refuses.
     app.add_middleware(BodySizeLimit, max_bytes=settings.service.max_body_bytes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
+    app.add_middleware(RequestIdMiddleware)
     return app
 
 

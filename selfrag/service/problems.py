@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from selfrag import errors as e
+from selfrag.service.request_id import current_request_id
 
 __all__ = ["error_response", "install_handlers", "status_for"]
 
@@ -64,7 +65,10 @@ def _selfrag_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, e.SelfRagError)
     status = status_for(exc)
     if status >= 500:
-        log.warning("%s %s failed: [%s] %s", request.method, request.url.path, exc.code, exc.one_line())
+        log.warning(
+            "%s %s failed (request %s): [%s] %s",
+            request.method, request.url.path, current_request_id(), exc.code, exc.one_line(),
+        )
     headers = {"Retry-After": "1"} if isinstance(exc, e.Overloaded) else None
     if isinstance(exc, e.Unauthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
@@ -94,8 +98,10 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("%s %s: unexpected error", request.method, request.url.path, exc_info=exc)
-    return error_response(500, "internal", "internal error; the server log has the details")
+    log.error(
+        "%s %s: unexpected error (request %s)", request.method, request.url.path, current_request_id(), exc_info=exc
+    )
+    return error_response(500, "internal", f"internal error (request {current_request_id()}); the server log has the details")
 
 
 def install_handlers(app: FastAPI) -> None:

@@ -49,3 +49,13 @@ def test_openapi_documents_every_endpoint_and_error_shape(live: Live) -> None:
     assert (question["minLength"], question["maxLength"]) == (1, 4000)
     upload = paths["/v1/collections/{name}/documents"]["post"]["requestBody"]["content"]
     assert set(upload) == {"application/json", "multipart/form-data"}
+
+
+def test_every_response_carries_a_request_id(live: Live) -> None:
+    with live.client() as http:
+        mine = http.get("/healthz", headers={"X-Request-ID": "client-abc.1"})
+        generated = http.get("/v1/collections/nowhere")
+        hostile = http.get("/healthz", headers={"X-Request-ID": "x" * 500})
+    assert mine.headers["x-request-id"] == "client-abc.1"
+    assert len(generated.headers["x-request-id"]) == 32
+    assert hostile.headers["x-request-id"] != "x" * 500
