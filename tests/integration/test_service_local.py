@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import pytest
 from httpx_sse import connect_sse
 
 from selfrag.samples import load_sample
-from tests.service.conftest import free_port
+from tests.servers import ServerProcess, free_port
 
 pytestmark = pytest.mark.integration
 
@@ -33,31 +31,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SELFRAG_")}
     env.update(SELFRAG_HOME=str(home), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     port = free_port()
-    log = (home / "server.log").open("wb")
     cmd = [str(Path(sys.executable).with_name("selfrag")), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    proc = ServerProcess.start("selfrag serve", cmd, home / "server.log", f"http://127.0.0.1:{port}", env=env)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"selfrag serve did not become ready:\n{(home / 'server.log').read_text()[-3000:]}")
-            time.sleep(0.5)
-        assert "no API keys configured: serving loopback clients only" in (home / "server.log").read_text()
-        yield url
+        proc.wait_until_up("/readyz", timeout_s=120)
+        assert "no API keys configured: serving loopback clients only" in proc.log.read_text()
+        yield proc.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        proc.stop()
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,9 @@ Everything starts once per module; the tests talk HTTP only.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -25,12 +21,12 @@ import pytest
 
 from selfrag.settings import Settings
 from tests.pg import create_database
+from tests.servers import ServerProcess, free_port
 
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMA = Path(sys.executable).parent / "chroma"
-START_TIMEOUT_S = 60.0
 
 COLLECTION = "scaleout-movies"
 SCHEMA = {"attributes": [{"name": "genre", "type": "string"}, {"name": "year", "type": "integer"}]}
@@ -57,73 +53,18 @@ FIRST = "Which toys come alive?"
 FOLLOW_UP = "And what brings back dinosaurs?"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _tail(path: Path, lines: int = 40) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
-
-
-@dataclass
-class Proc:
-    """A child process with its output in ``log`` (a file, not a pipe: nothing to drain or leak)."""
-
-    name: str
-    process: subprocess.Popen[bytes]
-    log: Path
-    url: str
-
-    @classmethod
-    def start(cls, name: str, cmd: list[str], log: Path, url: str, env: dict[str, str] | None = None) -> Proc:
-        with log.open("wb") as out:  # the child holds its own descriptor; ours closes here
-            process = subprocess.Popen(
-                cmd, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
-            )
-        return cls(name, process, log, url)
-
-    def wait_until_up(self, path: str) -> None:
-        """Poll ``GET url+path`` until 200; fail with the log's tail if the process dies or times out."""
-        deadline = time.monotonic() + START_TIMEOUT_S
-        with httpx.Client(base_url=self.url, timeout=2.0) as client:
-            while True:
-                try:
-                    if client.get(path).status_code == 200:
-                        return
-                except httpx.TransportError:
-                    pass
-                code = self.process.poll()
-                if code is not None or time.monotonic() > deadline:
-                    why = f"exited with code {code}" if code is not None else f"not up after {START_TIMEOUT_S:.0f}s"
-                    pytest.fail(f"{self.name} ({self.url}) {why}; output tail:\n{_tail(self.log)}", pytrace=False)
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
 @pytest.fixture(scope="module")
 def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not CHROMA.exists():
         pytest.skip("the chroma CLI is not installed in this environment")
     root = tmp_path_factory.mktemp("chroma")
-    port = _free_port()
-    chroma = Proc.start(
+    port = free_port()
+    chroma = ServerProcess.start(
         "chroma",
         [str(CHROMA), "run", "--path", str(root / "data"), "--host", "127.0.0.1", "--port", str(port)],
         root / "chroma.log",
         f"http://127.0.0.1:{port}",
+        cwd=REPO,
     )
     try:
         chroma.wait_until_up("/api/v2/heartbeat")
@@ -144,11 +85,11 @@ def instances(
         for k, v in os.environ.items()
         if not k.startswith("SELFRAG_") and k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")
     }
-    procs: list[Proc] = []
+    procs: list[ServerProcess] = []
     try:
         for name in ("A", "B"):
             root = tmp_path_factory.mktemp(f"instance-{name}")
-            port = _free_port()
+            port = free_port()
             env = {
                 **base,
                 "SELFRAG_HOME": str(root / "home"),
@@ -156,7 +97,9 @@ def instances(
                 "SELFRAG_CHECKPOINTS__URL": database,
             }
             cmd = [sys.executable, "-m", "tests.service.fake_server", "--port", str(port)]
-            procs.append(Proc.start(f"instance {name}", cmd, root / "server.log", f"http://127.0.0.1:{port}", env))
+            procs.append(
+                ServerProcess.start(f"instance {name}", cmd, root / "server.log", f"http://127.0.0.1:{port}", env=env, cwd=REPO)
+            )
         for proc in procs:
             proc.wait_until_up("/healthz")
         yield procs[0].url, procs[1].url

@@ -6,13 +6,8 @@ server fixture always kills its subprocess, even when a test fails.
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +15,7 @@ from typing import Any
 import pytest
 
 from selfrag.providers import LocalEmbeddings, default_model_path, local_chat
+from tests.servers import ServerProcess, free_port
 
 
 @pytest.fixture(scope="session")
@@ -67,47 +63,19 @@ def fake_llama(tmp_path: Path) -> Iterator[tuple[Path, FakeLlama]]:
         local_chat._REGISTRY.pop(key, None)
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _ready(url: str) -> bool:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
-    try:
-        with opener.open(url, timeout=2) as resp:
-            return bool(resp.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 @pytest.fixture(scope="module")
 def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama-cpp-python's OpenAI-compatible server on a free loopback port; yields its ``/v1`` URL."""
     pytest.importorskip("fastapi", reason="needs llama-cpp-python[server]")
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("llama-server") / "server.log"
     cmd = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_path),
         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--verbose", "False",
     ]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
+    proc = ServerProcess.start("llama.cpp server", cmd, log, f"http://127.0.0.1:{port}")
     try:
-        deadline = time.monotonic() + 60
-        while not _ready(f"{base}/models"):
-            if proc.poll() is not None:
-                pytest.fail(f"llama.cpp server exited with {proc.returncode}:\n{log.read_text()[-2000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"llama.cpp server not ready after 60 s:\n{log.read_text()[-2000:]}")
-            time.sleep(0.2)
-        yield base
+        proc.wait_until_up("/v1/models", timeout_s=60)
+        yield f"{proc.url}/v1"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        proc.stop()

@@ -3,7 +3,6 @@ around the scripted chat model of ``fake_server``; tests talk to it over HTTP wi
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +17,7 @@ from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.service import KeyFile, create_app
 from selfrag.settings import Settings
 from selfrag.store import Chunk, Store
+from tests.servers import free_port
 from tests.service.fake_server import scripted_engine, scripted_store
 from workflows import SelfRagEngine
 from workflows.factory import close_checkpointer
@@ -41,12 +41,6 @@ PLOTS = [
     Chunk("dream", "A thief steals secrets from dreams within dreams.",
           {"genre": "science fiction", "year": 2010, "director": "Christopher Nolan"}),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,47 +13,25 @@ from selfrag.samples import ingest_sample, load_sample
 from selfrag.settings import Settings, StoreSettings
 from selfrag.store import Store
 from selfrag.testing import HashEmbeddings
+from tests.servers import ServerProcess, free_port
 
 pytestmark = pytest.mark.integration
 
 CHROMA = Path(sys.executable).parent / "chroma"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
 @pytest.fixture
 def chroma_url(tmp_path: Path) -> Iterator[str]:
     if not CHROMA.exists():
         pytest.skip("the chroma CLI is not installed in this environment")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [str(CHROMA), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    port = free_port()
+    cmd = [str(CHROMA), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)]
+    proc = ServerProcess.start("chroma", cmd, tmp_path / "chroma.log", f"http://127.0.0.1:{port}")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("chroma server did not start")
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        proc.wait_until_up("/api/v2/heartbeat", timeout_s=30)
+        yield proc.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        proc.stop()
 
 
 def test_sample_round_trips_through_a_server(chroma_url: str) -> None:
