@@ -126,6 +126,8 @@ class ServiceSettings(BaseModel):
     """Questions that may wait for a run slot; beyond that, 429 at once."""
     queue_timeout_s: float = Field(10.0, ge=0.0, le=600.0)
     """How long a queued question waits for a slot before it gets 429."""
+    max_runs_per_tenant: int | None = Field(None, ge=1, le=10_000)
+    """Questions one tenant may have running or queued at once (429 beyond); None: no per-tenant cap."""
     deadline_s: float = Field(120.0, gt=0.0, le=3600.0)
     """Per-request deadline of a run (queueing included); past it, 504 and the run is stopped."""
     max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024)

@@ -56,7 +56,12 @@ class Service:
         self.store = store
         self.auth = authenticator
         self.metrics = metrics
-        self.slots = RunSlots(self.config.max_concurrent_runs, self.config.max_queued_runs, self.config.queue_timeout_s)
+        self.slots = RunSlots(
+            self.config.max_concurrent_runs,
+            self.config.max_queued_runs,
+            self.config.queue_timeout_s,
+            per_tenant=self.config.max_runs_per_tenant,
+        )
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
 
@@ -96,7 +101,7 @@ class Service:
         """Take a run slot (429/504 when none comes) and start the engine in a worker thread."""
         self.metrics.queued.inc()
         try:
-            await self.slots.acquire(prepared.deadline)
+            await self.slots.acquire(prepared.deadline, prepared.principal.tenant)
         except Exception as exc:
             self.metrics.rejected.labels(getattr(exc, "code", "error")).inc()
             raise
@@ -113,7 +118,7 @@ class Service:
             finally:
                 self.metrics.in_flight.dec()
 
-        return Run(source, slots=self.slots, deadline=prepared.deadline)
+        return Run(source, slots=self.slots, deadline=prepared.deadline, tenant=prepared.principal.tenant)
 
     def respond(self, result: Result, prepared: PreparedRun) -> AnswerResponse:
         """The response body; also records the run's metrics."""

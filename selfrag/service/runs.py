@@ -26,15 +26,19 @@ __all__ = ["Run", "RunSlots"]
 
 
 class RunSlots:
-    """At most ``running`` runs at once; at most ``queued`` more waiting, each up to ``queue_timeout`` s."""
+    """At most ``running`` runs at once; at most ``queued`` more waiting, each up to ``queue_timeout`` s;
+    and, when ``per_tenant`` is set, at most that many running or waiting for any one tenant, so one
+    busy tenant cannot take every slot from the others."""
 
-    def __init__(self, running: int, queued: int, queue_timeout: float) -> None:
+    def __init__(self, running: int, queued: int, queue_timeout: float, per_tenant: int | None = None) -> None:
         self.running_limit = running
         self.queued_limit = queued
         self.queue_timeout = queue_timeout
+        self.per_tenant = per_tenant
         self._sem = asyncio.Semaphore(running)
         self._waiting = 0
         self._busy = 0
+        self._tenants: dict[str, int] = {}
         self.executor = ThreadPoolExecutor(max_workers=running, thread_name_prefix="selfrag-run")
 
     @property
@@ -45,13 +49,25 @@ class RunSlots:
     def waiting(self) -> int:
         return self._waiting
 
-    async def acquire(self, deadline: float) -> None:
-        """Take a slot, waiting in the queue if need be.
+    async def acquire(self, deadline: float, tenant: str = "") -> None:
+        """Take a slot for ``tenant``, waiting in the queue if need be.
 
         Raises:
-            Overloaded: the queue is full, or no slot freed within the queue timeout.
+            Overloaded: the tenant is at its limit, the queue is full, or no slot freed within
+                the queue timeout.
             DeadlineExceeded: the request's deadline passed while it waited.
         """
+        held = self._tenants.get(tenant, 0)
+        if self.per_tenant is not None and held >= self.per_tenant:
+            raise Overloaded(f"this tenant already has {held} questions running or queued (the limit); retry later")
+        self._tenants[tenant] = held + 1
+        try:
+            await self._acquire(deadline)
+        except BaseException:
+            self._forget(tenant)
+            raise
+
+    async def _acquire(self, deadline: float) -> None:
         if self._sem.locked():
             if self._waiting >= self.queued_limit:
                 raise Overloaded(f"all {self.running_limit} run slots are busy and the wait queue is full; retry later")
@@ -72,10 +88,18 @@ class RunSlots:
             await self._sem.acquire()
         self._busy += 1
 
-    def release(self) -> None:
+    def release(self, tenant: str = "") -> None:
         """Give a slot back (on the event loop's thread)."""
         self._busy -= 1
+        self._forget(tenant)
         self._sem.release()
+
+    def _forget(self, tenant: str) -> None:
+        left = self._tenants.get(tenant, 0) - 1
+        if left > 0:
+            self._tenants[tenant] = left
+        else:
+            self._tenants.pop(tenant, None)
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -88,9 +112,10 @@ class Run:
     so even the engine's own up-front checks run off the event loop.
     """
 
-    def __init__(self, source: Callable[[], Iterator[Any]], *, slots: RunSlots, deadline: float) -> None:
+    def __init__(self, source: Callable[[], Iterator[Any]], *, slots: RunSlots, deadline: float, tenant: str = "") -> None:
         self._source = source
         self._slots = slots
+        self._tenant = tenant
         self._deadline = deadline
         self._cancel = threading.Event()
         self._loop = asyncio.get_running_loop()
@@ -142,7 +167,7 @@ class Run:
         finally:
             self._post("done", None)
             with contextlib.suppress(RuntimeError):  # the loop is closed: the server is shutting down
-                self._loop.call_soon_threadsafe(self._slots.release)
+                self._loop.call_soon_threadsafe(self._slots.release, self._tenant)
 
     def _post(self, kind: str, payload: Any) -> None:
         with contextlib.suppress(RuntimeError):

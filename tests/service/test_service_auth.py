@@ -148,3 +148,31 @@ def test_keys_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert bad.exit_code == 2 and bad.stderr.startswith("error[config_invalid]: invalid key")
     assert runner.invoke(app, ["keys", "remove", "acme"]).exit_code == 0
     assert runner.invoke(app, ["keys", "list"]).stdout == ""
+
+
+def test_one_tenant_cannot_take_every_slot(make_live: Callable[..., Live]) -> None:
+    import threading
+
+    keys = KeyFile()
+    keys, acme = keys.add(key_id="acme", tenant="acme", read=["*"], write=[])
+    keys, globex = keys.add(key_id="globex", tenant="globex", read=["*"], write=[])
+    live = make_live(keys=keys, max_concurrent_runs=2, max_queued_runs=4, max_runs_per_tenant=1)
+    slow = {"question": "Which movie has dinosaurs? SLOW:1.5", "collection": "movies"}
+    replies: list[int] = []
+
+    def busy() -> None:
+        with live.client(acme) as http:
+            replies.append(http.post("/v1/answers", json=slow).status_code)
+
+    worker = threading.Thread(target=busy)
+    worker.start()
+    time.sleep(0.5)  # acme's first question is running
+    with live.client(acme) as http_acme, live.client(globex) as http_globex:
+        second = http_acme.post("/v1/answers", json={**slow, "question": "Which movie has toys?"})
+        assert second.status_code == 429
+        assert "this tenant already has 1 questions" in second.json()["error"]["message"]
+        assert http_globex.post("/v1/answers", json={**Q, "collection": "movies"}).status_code == 200
+    worker.join()
+    assert replies == [200]
+    with live.client(acme) as http_acme:  # acme's count came back down
+        assert http_acme.post("/v1/answers", json={**Q, "collection": "movies"}).status_code == 200
