@@ -66,6 +66,9 @@ class EmbeddingSettings(BaseModel):
 class StoreSettings(BaseModel):
     chroma_url: str | None = None
     """A Chroma server (``http://host:8000``) instead of the embedded PersistentClient."""
+    timeout_s: float = Field(30.0, gt=0.0, le=3600.0)
+    """Per-request timeout towards a Chroma server (its client has none: a hung server would
+    otherwise hang every request that touches it)."""
     chunk_size: int = 1000
     chunk_overlap: int = 150
 

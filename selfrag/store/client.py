@@ -79,6 +79,8 @@ class Store:
             host, port, ssl = _parse_url(url)
             with chroma_errors(f"cannot connect to Chroma at {url}"):
                 client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=chroma_settings())
+            for session in _http_sessions(client):
+                session.timeout = httpx.Timeout(settings.store.timeout_s)
         else:
             path = settings.chroma_path
             with chroma_errors(f"cannot open the Chroma database at {path}"):

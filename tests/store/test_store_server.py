@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from selfrag.errors import InvalidFilter
+from selfrag.errors import InvalidFilter, StoreError
 from selfrag.samples import ingest_sample, load_sample
 from selfrag.settings import Settings, StoreSettings
 from selfrag.store import Store
@@ -50,3 +53,25 @@ def test_sample_round_trips_through_a_server(chroma_url: str) -> None:
             filings.search("x", where={"$bad": 1}, k=1)
         store.delete_collection("filings")
         assert store.list_collections() == []
+
+
+def test_a_hung_server_is_a_store_error_not_a_hang(tmp_path: Path) -> None:
+    if not CHROMA.exists():
+        pytest.skip("the chroma CLI is not installed in this environment")
+    port = free_port()
+    cmd = [str(CHROMA), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)]
+    proc = ServerProcess.start("chroma", cmd, tmp_path / "chroma.log", f"http://127.0.0.1:{port}")
+    try:
+        proc.wait_until_up("/api/v2/heartbeat", timeout_s=30)
+        settings = Settings(store=StoreSettings(chroma_url=proc.url, timeout_s=0.5))
+        with Store.from_settings(settings, HashEmbeddings()) as store:
+            os.kill(proc.process.pid, signal.SIGSTOP)  # the server hangs: accepts, never answers
+            try:
+                started = time.monotonic()
+                with pytest.raises(StoreError, match="cannot list collections"):
+                    store.list_collections()
+                assert time.monotonic() - started < 5
+            finally:
+                os.kill(proc.process.pid, signal.SIGCONT)
+    finally:
+        proc.stop()
