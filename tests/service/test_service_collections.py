@@ -38,6 +38,10 @@ def test_invalid_names_and_schemas_are_400(live: Live) -> None:
         for name in ["a..b", "ab", "-bad-", "192.168.1.1"]:
             reply = http.post("/v1/collections", json={"name": name})
             assert reply.status_code == 400, (name, reply.text)
+        no_group = {"attributes": [{"name": "year", "type": "integer"}],
+                    "extractors": [{"attribute": "year", "pattern": "FY ?\\d+", "group": 1}]}
+        bad_group = http.post("/v1/collections", json={"name": "ok-name", "schema": no_group})
+        assert bad_group.status_code == 400 and bad_group.json()["error"]["code"] == "schema_invalid"
         bad_schema = http.post("/v1/collections", json={"name": "ok-name", "schema": {"attributes": [{"name": "x y", "type": "string"}]}})
         assert bad_schema.status_code == 400
         assert "attributes" in bad_schema.json()["error"]["message"]
