@@ -24,7 +24,8 @@ CHROMA = Path(sys.executable).parent / "chroma"
 
 
 @pytest.fixture
-def chroma_url(tmp_path: Path) -> Iterator[str]:
+def chroma(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A real ``chroma run`` on a free loopback port."""
     if not CHROMA.exists():
         pytest.skip("the chroma CLI is not installed in this environment")
     port = free_port()
@@ -32,13 +33,13 @@ def chroma_url(tmp_path: Path) -> Iterator[str]:
     proc = ServerProcess.start("chroma", cmd, tmp_path / "chroma.log", f"http://127.0.0.1:{port}")
     try:
         proc.wait_until_up("/api/v2/heartbeat", timeout_s=30)
-        yield proc.url
+        yield proc
     finally:
         proc.stop()
 
 
-def test_sample_round_trips_through_a_server(chroma_url: str) -> None:
-    settings = Settings(store=StoreSettings(chroma_url=chroma_url))
+def test_sample_round_trips_through_a_server(chroma: ServerProcess) -> None:
+    settings = Settings(store=StoreSettings(chroma_url=chroma.url))
     with Store.from_settings(settings, HashEmbeddings()) as store:
         report = ingest_sample(store, "filings")
         assert ingest_sample(store, "filings").added == 0
@@ -55,23 +56,14 @@ def test_sample_round_trips_through_a_server(chroma_url: str) -> None:
         assert store.list_collections() == []
 
 
-def test_a_hung_server_is_a_store_error_not_a_hang(tmp_path: Path) -> None:
-    if not CHROMA.exists():
-        pytest.skip("the chroma CLI is not installed in this environment")
-    port = free_port()
-    cmd = [str(CHROMA), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)]
-    proc = ServerProcess.start("chroma", cmd, tmp_path / "chroma.log", f"http://127.0.0.1:{port}")
-    try:
-        proc.wait_until_up("/api/v2/heartbeat", timeout_s=30)
-        settings = Settings(store=StoreSettings(chroma_url=proc.url, timeout_s=0.5))
-        with Store.from_settings(settings, HashEmbeddings()) as store:
-            os.kill(proc.process.pid, signal.SIGSTOP)  # the server hangs: accepts, never answers
-            try:
-                started = time.monotonic()
-                with pytest.raises(StoreError, match="cannot list collections"):
-                    store.list_collections()
-                assert time.monotonic() - started < 5
-            finally:
-                os.kill(proc.process.pid, signal.SIGCONT)
-    finally:
-        proc.stop()
+def test_a_hung_server_is_a_store_error_not_a_hang(chroma: ServerProcess) -> None:
+    settings = Settings(store=StoreSettings(chroma_url=chroma.url, timeout_s=0.5))
+    with Store.from_settings(settings, HashEmbeddings()) as store:
+        os.kill(chroma.process.pid, signal.SIGSTOP)  # the server hangs: accepts, never answers
+        try:
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="cannot list collections"):
+                store.list_collections()
+            assert time.monotonic() - started < 5
+        finally:
+            os.kill(chroma.process.pid, signal.SIGCONT)
