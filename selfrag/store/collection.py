@@ -43,9 +43,11 @@ _DELETE = 100
 class Collection:
     """Chunks of text with metadata, searchable by meaning with a metadata pre-filter.
 
-    Implements ``Retriever``. Not safe for concurrent writers in several processes: the catalogue
-    is read once and written back whole, so two simultaneous ingests may each drop the other's new
-    catalogue values (the chunks themselves are never lost).
+    Implements ``Retriever``. Writes go by document (``write_documents``: a document's chunks are
+    replaced as one) or, below that, by chunk (``add``). Not safe for concurrent writers: the
+    catalogue is read once and written back whole, so two simultaneous ingests may each drop the
+    other's new catalogue values. The embedded store admits one writing process (see
+    ``selfrag.store.lock``); the service serialises writers per collection across instances.
     """
 
     def __init__(self, chroma: ChromaCollection, embeddings: Embeddings, *, batch_size: int = 64) -> None:
@@ -81,10 +83,11 @@ class Collection:
             return self._chroma.count()
 
     def add(self, chunks: Iterable[Chunk], *, progress: ProgressCallback | None = None) -> int:
-        """Store chunks, embedding only those not already stored with the same text.
+        """Store chunks by id, embedding only those not already stored with the same text.
 
-        Idempotent: ids are content hashes, so re-adding a chunk changes nothing (a metadata-only
-        change is written without re-embedding). Metadata is cleaned against the schema for every
+        The chunk-level write beneath ``write_documents`` (which also removes a document's stale
+        chunks): re-adding a chunk changes nothing, a metadata-only change is written without
+        re-embedding. Metadata is cleaned against the schema for every
         chunk *before* anything is written, so one bad value leaves the collection untouched.
 
         Returns:
