@@ -16,7 +16,9 @@ import pytest
 from click.testing import Result
 from rich.console import Console
 
+from selfrag.errors import ProviderError
 from selfrag.store import Store
+from selfrag.testing import HashEmbeddings
 from tests.cli.conftest import FakeProviders
 
 Cli = Callable[..., Result]
@@ -66,6 +68,19 @@ def test_a_named_binary_file_fails_and_leaves_no_collection_behind(
     good.write_text("Acme reports.")
     retry = cli("ingest", good, "-c", "reports", "--schema", schema)
     assert retry.exit_code == 0, retry.output
+
+
+def test_an_ingest_that_fails_while_writing_leaves_no_empty_collection(
+    cli: Cli, tmp_path: Path, open_store: Callable[[], Store], monkeypatch: pytest.MonkeyPatch,
+    assert_one_line_error: Callable[[Result, str], str],
+) -> None:
+    def down(self: HashEmbeddings, texts: list[str]) -> list[list[float]]:
+        raise ProviderError("the embeddings server is down")
+
+    monkeypatch.setattr(HashEmbeddings, "embed_documents", down)
+    (tmp_path / "a.txt").write_text("Some text.")
+    assert_one_line_error(cli("ingest", tmp_path / "a.txt", "-c", "docs"), "provider_unavailable")
+    assert not open_store().has_collection("docs")
 
 
 def test_a_folder_of_garbage_ingests_nothing_and_says_why(
