@@ -47,7 +47,7 @@ def demo() -> None:
                 store, name, progress=progress, chunk_size=settings.store.chunk_size,
                 chunk_overlap=settings.store.chunk_overlap,
             )
-        out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True)
+        out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True, soft_wrap=True)
     engine = build_engine(settings, store=store)
     run = uuid.uuid4().hex[:8]  # fresh threads each demo run, so follow-ups start clean
     outcomes: dict[str, int] = {}
