@@ -33,7 +33,9 @@ def fence(tag: str, text: str, **attrs: str) -> str:
     return f"<{tag}{attr_text}>\n{_defang(text.strip())}\n</{tag}>"
 
 
-HIDDEN_METADATA = frozenset({"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "doc_id"})
+HIDDEN_METADATA = frozenset(
+    {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "doc_id", "doc_hash"}
+)
 """Bookkeeping keys that say nothing about the content; every other metadata value is shown."""
 
 

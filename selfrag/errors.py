@@ -15,6 +15,7 @@ Three kinds are kept apart (see STYLE.md, rule 3)::
     │   ├── VariantsError             invalid grader-variants or prompt file    (variants_invalid)
     │   ├── ThreadNotFound            no conversation of that id                (thread_not_found)
     │   ├── DocumentNotFound          no document or chunk of that id           (document_not_found)
+    │   ├── StoreLocked               the embedded store is in another process's use (store_locked)
     │   ├── Unauthenticated           missing or unknown API key                (unauthenticated)
     │   ├── Forbidden                 the key's scopes do not cover the request (forbidden)
     │   └── PayloadTooLarge           a request body over the size limit        (payload_too_large)
@@ -55,6 +56,7 @@ __all__ = [
     "SchemaError",
     "SelfRagError",
     "StoreError",
+    "StoreLocked",
     "ThreadNotFound",
     "Unauthenticated",
     "UsageError",
@@ -132,6 +134,13 @@ class ThreadNotFound(UsageError):
 
 class DocumentNotFound(UsageError):
     code = "document_not_found"
+
+
+class StoreLocked(UsageError):
+    """Another process has the embedded Chroma store open (see ``selfrag.store.lock``): the message
+    names it and the way out (its server's API, or a Chroma server via ``store.chroma_url``)."""
+
+    code = "store_locked"
 
 
 class Unauthenticated(UsageError):

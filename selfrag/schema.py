@@ -11,13 +11,26 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from selfrag.errors import SchemaError
 
-__all__ = ["AttributeInfo", "AttributeType", "CollectionSchema", "RegexExtractor", "load_schema_file"]
+__all__ = [
+    "RESERVED_KEYS",
+    "AttributeInfo",
+    "AttributeType",
+    "CollectionSchema",
+    "RegexExtractor",
+    "load_schema_file",
+]
 
 AttributeType = Literal["string", "integer", "float", "boolean"]
+
+RESERVED_KEYS: frozenset[str] = frozenset({"doc_id", "doc_hash", "source", "chunk_index"})
+"""Metadata keys selfrag sets on every chunk and relies on: which document a chunk belongs to
+(deleting and replacing documents go by ``doc_id``), the fingerprint that makes an unchanged
+document free to re-ingest, where it came from, and its place in the document. Input metadata may
+not set them (a ``doc_id`` would let one document impersonate another) and no schema may declare them."""
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
@@ -87,8 +100,15 @@ class CollectionSchema(BaseModel):
     extractors: list[RegexExtractor] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _consistent(self) -> CollectionSchema:
+    def _consistent(self, info: ValidationInfo) -> CollectionSchema:
         names = [a.name for a in self.attributes]
+        reserved = sorted(set(names) & RESERVED_KEYS)
+        # Schemas stored before these names were reserved still open (their context says "stored").
+        if reserved and not (isinstance(info.context, dict) and info.context.get("stored")):
+            raise ValueError(
+                f"attribute name(s) {', '.join(map(repr, reserved))} are reserved: selfrag sets "
+                f"{', '.join(sorted(RESERVED_KEYS))} on every chunk itself; choose another name"
+            )
         dupes = {n for n in names if names.count(n) > 1}
         if dupes:
             raise ValueError(f"duplicate attribute(s): {', '.join(sorted(dupes))}")
@@ -111,8 +131,9 @@ class CollectionSchema(BaseModel):
         return self.model_dump_json()
 
     @classmethod
-    def from_json(cls, text: str) -> CollectionSchema:
-        return cls.model_validate_json(text)
+    def from_json(cls, text: str, *, stored: bool = False) -> CollectionSchema:
+        """Parse a schema; ``stored``: one read back from a collection, validated when it was created."""
+        return cls.model_validate_json(text, context={"stored": stored})
 
 
 def load_schema_file(path: str | Path) -> CollectionSchema:

@@ -11,7 +11,7 @@ from typing import Any
 from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.providers import make_chat_model, make_embeddings, structured_method
 from selfrag.settings import Settings
-from selfrag.store import Store
+from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
@@ -20,9 +20,10 @@ from workflows.options import RunOptions
 __all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store"]
 
 
-def open_store(settings: Settings) -> Store:
-    """The configured store (embedded Chroma under the data directory, or a Chroma server)."""
-    return Store.from_settings(settings, make_embeddings(settings.embeddings))
+def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
+    """The configured store (embedded Chroma under the data directory, or a Chroma server); the
+    embedded one is locked for ``use`` (default: a writer) until the store is closed."""
+    return Store.from_settings(settings, make_embeddings(settings.embeddings), use=use)
 
 
 # Provider profiles: (combine, threshold) per grader when the settings leave them unset.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import typer
 
 from selfrag.cli.ask import ask
+from selfrag.cli.collections import collections_app, documents_app
 from selfrag.cli.demo import demo
 from selfrag.cli.eval import eval_app
 from selfrag.cli.graph import graph
@@ -32,6 +33,8 @@ app.command()(plan)
 app.command()(graph)
 app.command()(demo)
 app.command()(serve)
+app.add_typer(collections_app, name="collections")
+app.add_typer(documents_app, name="documents")
 app.add_typer(eval_app, name="eval")
 app.add_typer(keys_app, name="keys")
 

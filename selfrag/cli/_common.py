@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from selfrag.errors import SelfRagError, UsageError
 
-__all__ = ["err_console", "fail", "handle_errors", "out_console"]
+__all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True, highlight=False)
@@ -26,6 +27,18 @@ def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoRetur
     # Plain text, not rich markup: the code's brackets and the message are literal.
     err_console.print(Text(f"error[{code}]: {' '.join(message.split())}", style="bold red"), soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def check_thread_id(thread: str) -> str:
+    """A ``--thread`` id is held to the API's rule, so a thread begun on one face continues on the other."""
+    from selfrag.service.models import THREAD_PATTERN
+
+    if not re.fullmatch(THREAD_PATTERN, thread):
+        fail(
+            f"invalid --thread {thread!r}: use 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit",
+            "usage_error",
+        )
+    return thread
 
 
 def handle_errors(fn: F) -> F:

@@ -6,7 +6,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from selfrag.cli._common import err_console, handle_errors, out_console
+from selfrag.cli._common import check_thread_id, err_console, handle_errors, out_console
 from selfrag.cli._progress import print_event
 from selfrag.settings import load_settings
 
@@ -21,7 +21,7 @@ def print_result(console: Console, result: object) -> None:
     colour = {Outcome.ANSWERED: "green", Outcome.ABSTAINED: "yellow"}.get(result.outcome, "red")
     console.print(f"[bold {colour}]{result.outcome.value}[/]  {escape(result.answer)}", markup=True, soft_wrap=True)
     for c in result.citations:
-        meta = ", ".join(f"{k}={v}" for k, v in c.metadata.items() if k not in ("source", "ext", "chunk"))
+        meta = ", ".join(f"{k}={v}" for k, v in c.metadata.items() if k not in ("source", "ext", "chunk", "doc_hash"))
         console.print(f"   [{c.number}] {escape(c.id[:16])}  {escape(c.text[:100])}  [dim]{escape(meta)}[/]", markup=True, soft_wrap=True)
     t = result.trace
     console.print(
@@ -45,18 +45,26 @@ def ask(
 
     Example: selfrag ask "Which movies did Greta Gerwig direct?" --collection movies
     """
+    from selfrag.store import StoreUse
     from workflows import NodeEvent, Result
-    from workflows.factory import build_engine
+    from workflows.factory import build_engine, close_checkpointer, open_store
 
+    if thread is not None:
+        check_thread_id(thread)
     settings = load_settings()
-    engine = build_engine(settings, memory=thread is not None)
-    options = engine.with_options(max_rewrites=max_rewrites, max_generations=max_generations)
-    result = None
-    for event in engine.stream(question, collection=collection, thread_id=thread, options=options):
-        if isinstance(event, NodeEvent):
-            print_event(err_console, event.node, event.update)
-        elif isinstance(event, Result):
-            result = event
+    with open_store(settings, StoreUse("selfrag ask", write=False, api="POST /v1/answers")) as store:
+        engine = build_engine(settings, store=store, memory=thread is not None)
+        try:
+            options = engine.with_options(max_rewrites=max_rewrites, max_generations=max_generations)
+            result = None
+            for event in engine.stream(question, collection=collection, thread_id=thread, options=options):
+                if isinstance(event, NodeEvent):
+                    print_event(err_console, event.node, event.update)
+                elif isinstance(event, Result):
+                    result = event
+        finally:
+            if engine.checkpointer is not None:
+                close_checkpointer(engine.checkpointer)
     assert result is not None
     if as_json:
         typer.echo(result.model_dump_json(indent=2))

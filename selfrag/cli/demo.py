@@ -31,21 +31,23 @@ def demo() -> None:
 
     Example: selfrag demo
     """
-    from selfrag.ingest import rich_progress
+    from selfrag.ingest import stage_progress
     from selfrag.samples import ingest_sample
     from selfrag.settings import load_settings
+    from selfrag.store import StoreUse
     from workflows import NodeEvent, Result
     from workflows.factory import build_engine, open_store
 
     settings = load_settings()
     started = time.perf_counter()
-    store = open_store(settings)
+    store = open_store(settings, StoreUse("selfrag demo"))
     for name in ("movies", "filings"):
-        with rich_progress(f"ingesting {name}", err_console, transient=True) as bar:
+        with stage_progress(f"ingesting {name}", err_console) as progress:
             report = ingest_sample(
-                store, name, progress=bar, chunk_size=settings.store.chunk_size, chunk_overlap=settings.store.chunk_overlap
+                store, name, progress=progress, chunk_size=settings.store.chunk_size,
+                chunk_overlap=settings.store.chunk_overlap,
             )
-        out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True)
+        out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True, soft_wrap=True)
     engine = build_engine(settings, store=store)
     run = uuid.uuid4().hex[:8]  # fresh threads each demo run, so follow-ups start clean
     outcomes: dict[str, int] = {}

@@ -76,14 +76,18 @@ def run_cmd(
     from eval.runner import run_eval
     from selfrag.ingest import rich_progress
     from selfrag.settings import load_settings
+    from selfrag.store import StoreUse
+    from workflows.factory import open_store
 
     settings = load_settings(**_load_config(config))
     cases = load_e2e(dataset)
     out_dir = out or Path("runs") / f"{dataset.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
     cache = None if no_cache else settings.home / "cache" / "llm.sqlite"
-    with rich_progress(f"evaluating {dataset.name}", err_console, transient=True) as bar:
+    # The run builds its corpora's collections: a writer of the embedded store.
+    with open_store(settings, StoreUse("selfrag eval run")) as store, \
+            rich_progress(f"evaluating {dataset.name}", err_console, transient=True) as bar:
         run = run_eval(cases, settings, out_dir, limit=limit, concurrency=concurrency, cache=cache,
-                       progress=bar, dataset=dataset, command=sys.argv)
+                       progress=bar, dataset=dataset, command=sys.argv, store=store)
     s = run.summary
     table = Table(title=f"{s['cases']} cases → {out_dir}")
     table.add_column("metric")

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from selfrag.cli._common import err_console, fail, handle_errors, out_console
 from selfrag.settings import Settings
+
+if TYPE_CHECKING:
+    from selfrag.ingest import IngestReport
+    from selfrag.store import StoreUse
 
 __all__ = ["ingest"]
 
@@ -18,49 +23,88 @@ def ingest(
     collection: str | None = typer.Option(None, "--collection", "-c", help="Collection to ingest into."),
     schema: Path | None = typer.Option(None, "--schema", help="Attribute schema (JSON) for a new collection."),
     sample: str | None = typer.Option(None, "--sample", help="Ingest a shipped sample: movies or filings."),
+    root: Path | None = typer.Option(
+        None, "--root", help="Documents are named by their path relative to ROOT (default: the folder above each PATH)."
+    ),
+    prune: bool = typer.Option(
+        False, "--prune", help="Also remove the documents of each folder whose files are no longer in it."
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", help="Fail (write nothing) when a file in a folder cannot be read, instead of skipping it."
+    ),
 ) -> None:
-    """Ingest documents into a collection (created on first use); re-ingesting is idempotent.
+    """Ingest documents into a collection (created on first use).
+
+    A document is its jsonl id, or its path relative to the folder above each PATH (or to --root):
+    ingesting it again replaces it, and an unchanged one costs nothing. Files named explicitly must
+    all be readable; unreadable files found in folders are skipped and listed on stderr.
 
     Examples: selfrag ingest --sample movies
-              selfrag ingest reports/ --collection filings --schema filings.schema.json
+              selfrag ingest reports/ --collection filings --schema filings.schema.json --prune
     """
-    from selfrag.ingest import ingest_paths, rich_progress
+    from selfrag.errors import CollectionNotFound
+    from selfrag.ingest import collect_files, display_path, read_inputs, stage_progress, store_batch
     from selfrag.samples import SAMPLES, ingest_sample
     from selfrag.schema import CollectionSchema, load_schema_file
     from selfrag.settings import load_settings
+    from selfrag.store import validate_collection_name
     from workflows.factory import open_store
 
     if sample is not None:
-        if paths or schema is not None:
-            fail("--sample takes no PATH or --schema")
+        if paths or schema is not None or root is not None or prune:
+            fail("--sample takes no PATH, --schema, --root or --prune")
         if sample not in SAMPLES:
             fail(f"unknown sample {sample!r}; choose one of: {', '.join(SAMPLES)}")
+        name = collection or sample
         settings = load_settings()
-        store = open_store(settings)
-        with rich_progress(f"embedding {sample}", err_console, transient=True) as bar:
-            report = ingest_sample(store, sample, collection=collection, progress=bar, **_chunking(settings))
-        out_console.print(f"{collection or sample}: {report.summary()}", markup=False, soft_wrap=True)
+        with open_store(settings, _use(name)) as store, stage_progress(name, err_console) as progress:
+            report = ingest_sample(store, sample, collection=collection, progress=progress, **_chunking(settings))
+        _print(name, report)
         return
     if not paths:
         fail("give PATH... to ingest, or --sample movies|filings")
     if not collection:
         fail("--collection NAME is required with PATH")
+    validate_collection_name(collection)
     declared = load_schema_file(schema) if schema is not None else None
     for p in paths:
         if not p.exists():
-            fail(f"no such file or directory: {p}", "ingest_failed")
+            fail(f"no such file or directory: {display_path(p)}", "ingest_failed")
     settings = load_settings()
-    store = open_store(settings)
-    from selfrag.errors import CollectionNotFound
-
-    try:
-        coll = store.get_collection(collection)
-        if declared is not None and declared != coll.schema:
+    with open_store(settings, _use(collection)) as store:
+        try:
+            existing = store.get_collection(collection)
+        except CollectionNotFound:
+            existing = None
+        if existing is not None and declared is not None and declared != existing.schema:
             fail(f"collection {collection!r} exists with another schema; use a new collection name", "collection_exists")
-    except CollectionNotFound:
-        coll = store.create_collection(collection, declared or CollectionSchema())
-    with rich_progress(f"embedding into {collection}", err_console, transient=True) as bar:
-        report = ingest_paths(coll, [str(p) for p in paths], progress=bar, **_chunking(settings))
+        with stage_progress(collection, err_console) as progress:
+            inputs = collect_files(paths, root=root)
+            batch = read_inputs(
+                existing.schema if existing else declared or CollectionSchema(),
+                inputs, strict=strict, progress=progress, **_chunking(settings),
+            )
+            # Created only now that the input has been read: a refused ingest leaves no empty
+            # collection behind to block a retry with another --schema.
+            target = existing or store.create_collection(collection, declared or CollectionSchema())
+            try:
+                report = store_batch(target, batch, prune=prune, progress=progress)
+            except BaseException:
+                if existing is None and target.count() == 0:
+                    store.delete_collection(collection)
+                raise
+    _print(collection, report)
+
+
+def _use(collection: str) -> StoreUse:
+    from selfrag.store import StoreUse
+
+    return StoreUse("selfrag ingest", write=True, api=f"POST /v1/collections/{collection}/documents")
+
+
+def _print(collection: str, report: IngestReport) -> None:
+    for skipped in report.skipped:
+        err_console.print(f"skipped {skipped.name}: {skipped.reason}", markup=False, soft_wrap=True)
     out_console.print(f"{collection}: {report.summary()}", markup=False, soft_wrap=True)
 
 

@@ -25,25 +25,35 @@ def plan(
 
     Example: selfrag plan --collection movies "What's a highly rated (above 8.5) science fiction film?" --json
     """
+    from selfrag.errors import IngestError, InvalidQuestion
+    from selfrag.ingest import display_path, read_text
     from selfrag.providers import make_chat_model, make_embeddings, structured_method
     from selfrag.query import SelfQueryPlanner
     from selfrag.settings import load_settings
-    from selfrag.store import Store
+    from selfrag.store import Store, StoreUse
+    from workflows import MAX_QUESTION_CHARS
 
     if (question is None) == (file is None):
         fail("give exactly one of QUESTION or --file FILE")
     if file is not None:
+        # The same decoder as ingest: UTF-8, or a legacy encoding such as Latin-1; binary is refused.
         try:
-            questions = [ln.strip() for ln in file.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        except OSError as exc:
-            fail(f"cannot read {file}: {exc.strerror or exc}", "usage_error")
+            text = read_text(file, f"--file {display_path(file)}")
+        except IngestError as exc:  # the question file is a usage matter, not an ingest
+            fail(exc.one_line(), "usage_error")
+        questions = [ln.strip() for ln in text.splitlines() if ln.strip()]
     else:
         questions = [question or ""]
     if not questions or any(not q.strip() for q in questions):
         fail("the question is empty", "question_invalid")
+    for number, q in enumerate(questions, 1):
+        size = len(" ".join(q.split()))  # measured as the engine measures it
+        if size > MAX_QUESTION_CHARS:
+            where = f"question {number} " if file is not None else "the question "
+            raise InvalidQuestion(f"{where}is {size} characters long; the limit is {MAX_QUESTION_CHARS}")
 
     settings = load_settings()
-    store = Store.from_settings(settings, make_embeddings(settings.embeddings))
+    store = Store.from_settings(settings, make_embeddings(settings.embeddings), use=StoreUse("selfrag plan", write=False))
     coll = store.get_collection(collection)
     mode = settings.workflow.self_query_mode
     model = None if mode == "rules" else make_chat_model(settings.llm)

@@ -1,129 +1,123 @@
-"""``ingest_paths``: files → documents → metadata → chunks → the collection.
+"""``ingest_paths``: files → documents → the collection, one identity per document.
 
-Everything is read, extracted, split and checked against the schema *before* the first write,
-so a bad file anywhere in the batch fails the run with the collection exactly as it was.
-The core never prints: progress goes to an optional ``progress(done, total)`` callback
-(see ``rich_progress``).
+A document's identity is its id (given in a jsonl line or the API, else its file's path relative to
+the ingest root). Ingesting a document again replaces what was stored under its id: unchanged
+documents cost nothing, edited ones are re-embedded and their stale chunks deleted. Everything is
+read, split and checked *before* the first write (``read_inputs``), so bad input never leaves a
+half-written collection. The core never prints: progress goes to an optional
+``progress(stage, done, total)`` callback (see ``stage_progress``).
+
+"Removed" has two deliberate, narrow meanings; nothing else is ever deleted by an ingest:
+
+- a file read again holds only what it holds now: documents stored from it before but no longer in
+  it (an edited or deleted jsonl line; a copy stored under its absolute path by an older selfrag)
+  are removed;
+- with ``prune``, documents stored from a walked folder whose file is no longer there are removed
+  (a file that is still there but could not be read this time is kept).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
-from selfrag.errors import IngestError, UsageError
-from selfrag.ingest.extract import MetadataExtractor
+from selfrag.errors import UsageError
 from selfrag.ingest.files import collect_files
-from selfrag.ingest.loaders import load_file
-from selfrag.ingest.split import Splitter
-from selfrag.ingest.types import IngestReport, SourceDocument
-from selfrag.schema import CollectionSchema
+from selfrag.ingest.prepare import ReadBatch, read_inputs
+from selfrag.ingest.progress import StageProgress
+from selfrag.ingest.types import IngestReport
 from selfrag.settings import StoreSettings
-from selfrag.store import Chunk, Collection, ProgressCallback, clean_metadata
+from selfrag.store import Collection
 
-__all__ = ["ingest_paths", "prepare_chunks", "prepare_documents"]
+__all__ = ["ingest_paths", "store_batch"]
 
 _DEFAULTS = StoreSettings()
-
-
-def prepare_chunks(
-    schema: CollectionSchema,
-    paths: Iterable[str | Path],
-    *,
-    chunk_size: int = _DEFAULTS.chunk_size,
-    chunk_overlap: int = _DEFAULTS.chunk_overlap,
-) -> tuple[list[Chunk], int, list[Path]]:
-    """Read and split ``paths`` for a collection of ``schema``: (chunks, files read, ignored files).
-
-    Writes nothing; ``ingest_paths`` stores the result.
-
-    Metadata precedence per document: what the input states (file-level and jsonl metadata)
-    over what the schema's extractors find. Values are coerced to the schema's types here, so a
-    jsonl ``"year": "unknown"`` fails with its line number.
-
-    Raises:
-        IngestError: any path is missing, unsupported, unreadable, malformed or has bad metadata.
-        UsageError: the chunk size and overlap are inconsistent.
-    """
-    files, ignored = collect_files(paths)
-
-    def documents() -> Iterator[tuple[str, SourceDocument]]:
-        for path in files:
-            for doc in load_file(path):
-                yield (f"{path}:{doc.line}" if doc.line is not None else str(path)), doc
-
-    chunks = _split(schema, documents(), chunk_size, chunk_overlap)
-    return chunks, len(files), ignored
-
-
-def prepare_documents(
-    schema: CollectionSchema,
-    documents: Iterable[SourceDocument],
-    *,
-    chunk_size: int = _DEFAULTS.chunk_size,
-    chunk_overlap: int = _DEFAULTS.chunk_overlap,
-) -> list[Chunk]:
-    """Split documents already in memory (the HTTP service's JSON documents) like ``prepare_chunks``.
-
-    Errors name the document by its ``doc_id`` (or its position when it has none).
-
-    Raises:
-        IngestError: a document has bad metadata for the schema.
-        UsageError: the chunk size and overlap are inconsistent.
-    """
-    labelled = ((doc.doc_id or f"document {n}", doc) for n, doc in enumerate(documents, 1))
-    return _split(schema, labelled, chunk_size, chunk_overlap)
-
-
-def _split(
-    schema: CollectionSchema, documents: Iterable[tuple[str, SourceDocument]], chunk_size: int, chunk_overlap: int
-) -> list[Chunk]:
-    try:
-        splitter = Splitter(chunk_size, chunk_overlap)
-    except ValueError as exc:
-        raise UsageError(f"invalid chunking settings: {exc}") from None
-    extract = MetadataExtractor(schema)
-    chunks: dict[str, Chunk] = {}
-    for where, doc in documents:
-        merged = {**extract(doc.text), **doc.metadata}
-        try:
-            metadata = clean_metadata(merged, schema)
-        except ValueError as exc:
-            raise IngestError(f"{where}: {exc}") from None
-        for chunk in splitter.split(doc, metadata):
-            chunks.setdefault(chunk.id, chunk)
-    return list(chunks.values())
 
 
 def ingest_paths(
     collection: Collection,
     paths: Iterable[str | Path],
     *,
+    root: str | Path | None = None,
+    prune: bool = False,
+    strict: bool = False,
     chunk_size: int = _DEFAULTS.chunk_size,
     chunk_overlap: int = _DEFAULTS.chunk_overlap,
-    progress: ProgressCallback | None = None,
+    progress: StageProgress | None = None,
 ) -> IngestReport:
     """Ingest files and directories (walked recursively) into ``collection``.
 
-    Idempotent: ingesting the same files again adds nothing (``report.skipped`` counts them).
-    ``progress(done, total)`` is called as chunks are embedded and stored, the slow part.
-
     Example::
 
-        report = ingest_paths(store.get_collection("filings"), ["reports/"], progress=callback)
+        report = ingest_paths(store.get_collection("filings"), ["reports/"], prune=True)
+
+    Args:
+        root: Identities are paths relative to it (default: the folder above each path).
+        prune: Remove documents of walked folders whose files are gone.
+        strict: A file in a folder that cannot be read fails the run instead of being skipped.
 
     Raises:
         IngestError: bad input; nothing has been written.
         StoreError, ProviderError: Chroma or the embeddings failed while writing.
     """
-    chunks, files, ignored = prepare_chunks(
-        collection.schema, paths, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+    inputs = collect_files(paths, root=root)
+    batch = read_inputs(
+        collection.schema, inputs, strict=strict, chunk_size=chunk_size, chunk_overlap=chunk_overlap, progress=progress
     )
-    added = collection.add(chunks, progress=progress)
+    return store_batch(collection, batch, prune=prune, progress=progress)
+
+
+def store_batch(
+    collection: Collection, batch: ReadBatch, *, prune: bool = False, progress: StageProgress | None = None
+) -> IngestReport:
+    """Write what ``read_inputs`` (or ``prepare_documents``) read, then remove what it supersedes.
+
+    Raises:
+        UsageError: ``prune`` without a folder below the ingest root to prune in.
+        IngestError: a document's chunk ids collide with another document's.
+        StoreError, ProviderError: Chroma or the embeddings failed while writing.
+    """
+    prefixes = _prune_prefixes(batch) if prune else ()
+    written = collection.write_documents(
+        batch.documents, progress=None if progress is None else lambda done, total: progress("embedding", done, total)
+    )
+    # After the writes, so that a document never goes missing while its new version is stored.
+    in_batch: dict[str, set[str]] = {}
+    for doc in batch.documents:
+        in_batch.setdefault(str(doc.chunks[0].metadata.get("source", "")), set()).add(doc.id)
+    names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
+    stale: set[str] = set()
+    for stored_source, ids in collection.documents_from(names).items():
+        stale |= ids - in_batch.get(names[stored_source], set())
+    if prefixes:
+        for stored in collection.documents():
+            if stored.id not in stale and stored.source not in batch.seen and stored.source.startswith(prefixes):
+                stale.add(stored.id)
+    removed = collection.delete_documents(sorted(stale)) if stale else []
     return IngestReport(
-        files=files,
-        chunks=len(chunks),
-        added=added,
-        skipped=len(chunks) - added,
-        ignored=tuple(str(p) for p in ignored),
+        files=batch.files,
+        chunks=batch.chunks,
+        added=written.added,
+        replaced=written.replaced,
+        unchanged=written.unchanged,
+        removed=tuple(removed),
+        embedded=written.embedded,
+        skipped=tuple(batch.skipped),
+        ignored=tuple(batch.ignored),
     )
+
+
+def _prune_prefixes(batch: ReadBatch) -> tuple[str, ...]:
+    """Source prefixes of the walked folders: their own (``reports/``), and the absolute path an
+    older selfrag stored."""
+    if not batch.folders:
+        raise UsageError("--prune needs a folder to prune in; it removes documents whose files left that folder")
+    prefixes: list[str] = []
+    for folder in batch.folders:
+        if not folder.source:
+            raise UsageError(
+                f"--prune cannot tell the documents of {folder.path} from others: it is the ingest root itself; "
+                "name the folder without --root (or with a --root above it)"
+            )
+        prefixes += [folder.source + "/", str(folder.path.resolve()) + "/"]
+    return tuple(prefixes)

@@ -14,8 +14,9 @@ from pathlib import Path
 from selfrag.errors import UsageError
 from selfrag.ingest import IngestReport, ingest_paths
 from selfrag.ingest.files import SUPPORTED_EXTENSIONS as _SUPPORTED
+from selfrag.ingest.progress import StageProgress
 from selfrag.schema import CollectionSchema, load_schema_file
-from selfrag.store import ProgressCallback, Store
+from selfrag.store import Store
 
 __all__ = ["SAMPLES", "ingest_sample", "load_sample", "sample_dir"]
 
@@ -55,11 +56,12 @@ def ingest_sample(
     collection: str | None = None,
     chunk_size: int = 1000,
     chunk_overlap: int = 150,
-    progress: ProgressCallback | None = None,
+    progress: StageProgress | None = None,
 ) -> IngestReport:
     """Create the sample's collection (named after the sample unless ``collection`` is given) and ingest it.
 
-    Idempotent: running it twice leaves one copy of every chunk.
+    Idempotent: running it twice leaves one copy of every document (its files are named one by one,
+    so each document's id is its file name, or its jsonl ``id``).
 
     Raises:
         CollectionExists: a collection of that name exists with a different schema.

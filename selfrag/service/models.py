@@ -130,11 +130,14 @@ class CollectionDetail(BaseModel):
 class DocumentIn(_Strict):
     id: str | None = Field(
         None, pattern=DOCUMENT_ID_PATTERN,
-        description="Document id; chunks are named id, id:1, id:2… Omitted: derived from the text (idempotent).",
+        description="Document id: sending it again replaces the document; chunks are named id, id:1, id:2… "
+        "Omitted: derived from the text.",
     )
     text: str = Field(min_length=1, description="The document's text; split into chunks by the server.")
     metadata: dict[str, str | int | float | bool | None] = Field(
-        default_factory=dict, description="Attribute values (coerced to the schema's types) and any other scalars."
+        default_factory=dict,
+        description="Attribute values (coerced to the schema's types) and any other scalars; the reserved keys "
+        "doc_id, doc_hash, source and chunk_index are refused.",
     )
 
 
@@ -147,9 +150,12 @@ class DocumentsIn(_Strict):
 class IngestResult(BaseModel):
     collection: str
     documents: list[str] = Field(description="Ids of the documents read (delete one with DELETE …/documents/{id}).")
-    chunks: int
-    added: int
-    skipped: int = Field(description="Chunks already stored with the same text (re-ingesting is idempotent).")
+    chunks: int = Field(description="Chunks of the documents read.")
+    added: int = Field(description="Documents that were not stored before.")
+    replaced: int = Field(description="Documents stored before with other content: their old chunks are gone.")
+    unchanged: int = Field(description="Documents stored before exactly as sent: nothing was embedded for them.")
+    removed: int = Field(description="Documents no longer in a file uploaded again (an edited or deleted jsonl line).")
+    embedded: int = Field(description="Chunks embedded and written.")
 
 
 class DocumentsDeleted(BaseModel):

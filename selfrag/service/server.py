@@ -42,11 +42,14 @@ def serve(settings: Settings, *, host: str, port: int, log_level: str = "info") 
             f"refusing to listen on {host} without API keys: create one with 'selfrag keys add' "
             f"(key file {path}) or bind to 127.0.0.1"
         )
+    from selfrag.store import StoreUse
     from workflows.factory import build_engine, open_store
 
-    # Built before uvicorn starts, so a store or model that cannot be reached is a one-line
-    # error from the CLI rather than a lifespan traceback.
-    store = open_store(settings)
+    # Built before uvicorn starts, so a store or model that cannot be reached (or an embedded store
+    # another process holds) is a one-line error from the CLI rather than a lifespan traceback.
+    # The URL goes into the store's lock, so that a CLI refused by it names the API to use instead.
+    shown = f"[{host}]" if ":" in host else host
+    store = open_store(settings, StoreUse("selfrag serve", url=f"http://{shown}:{port}"))
     app = create_app(settings, engine=build_engine(settings, store=store), store=store, owned=True)
     uvicorn.run(
         app,

@@ -9,8 +9,18 @@
 from selfrag.store.catalogue import MAX_VALUE_LENGTH, MAX_VALUES, Catalogue
 from selfrag.store.client import Store, chroma_settings, validate_collection_name
 from selfrag.store.collection import Collection
+from selfrag.store.lock import StoreLock, StoreUse, lock_store
 from selfrag.store.metadata import clean_metadata, coerce_value
-from selfrag.store.types import Chunk, Hit, MetadataValue, ProgressCallback, Retriever
+from selfrag.store.types import (
+    Chunk,
+    DocumentsWritten,
+    DocumentVersion,
+    Hit,
+    MetadataValue,
+    ProgressCallback,
+    Retriever,
+    StoredDocument,
+)
 
 __all__ = [
     "MAX_VALUES",
@@ -18,13 +28,19 @@ __all__ = [
     "Catalogue",
     "Chunk",
     "Collection",
+    "DocumentVersion",
+    "DocumentsWritten",
     "Hit",
     "MetadataValue",
     "ProgressCallback",
     "Retriever",
     "Store",
+    "StoreLock",
+    "StoreUse",
+    "StoredDocument",
     "chroma_settings",
     "clean_metadata",
     "coerce_value",
+    "lock_store",
     "validate_collection_name",
 ]

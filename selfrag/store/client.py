@@ -25,6 +25,7 @@ from selfrag.settings import Settings
 from selfrag.store._errors import chroma_errors
 from selfrag.store._record import CollectionRecord
 from selfrag.store.collection import Collection
+from selfrag.store.lock import StoreLock, StoreUse, lock_store
 
 __all__ = ["Store", "chroma_settings", "validate_collection_name"]
 
@@ -61,17 +62,24 @@ class Store:
     Usable as a context manager; closing releases Chroma's database handles.
     """
 
-    def __init__(self, client: ClientAPI, embeddings: Embeddings, *, batch_size: int = 64) -> None:
+    def __init__(
+        self, client: ClientAPI, embeddings: Embeddings, *, batch_size: int = 64, lock: StoreLock | None = None
+    ) -> None:
         self._client = client
         self._embeddings = embeddings
         self._batch_size = batch_size
+        self._lock = lock
 
     @classmethod
-    def from_settings(cls, settings: Settings, embeddings: Embeddings) -> Store:
+    def from_settings(cls, settings: Settings, embeddings: Embeddings, *, use: StoreUse | None = None) -> Store:
         """Open the store the settings describe.
+
+        The embedded store is locked for ``use`` first (default: a writer; see ``selfrag.store.lock``)
+        and released by ``close``; a Chroma server needs no lock.
 
         Raises:
             ConfigError: ``store.chroma_url`` is not an ``http(s)://host[:port]`` URL.
+            StoreLocked: another process has the embedded store open in a conflicting mode.
             StoreError: the database cannot be opened or the server cannot be reached.
         """
         url = settings.store.chroma_url
@@ -81,12 +89,18 @@ class Store:
                 client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=chroma_settings())
             for session in _http_sessions(client):
                 session.timeout = httpx.Timeout(settings.store.timeout_s)
+            lock = None
         else:
             path = settings.chroma_path
-            with chroma_errors(f"cannot open the Chroma database at {path}"):
-                path.mkdir(parents=True, exist_ok=True)
-                client = chromadb.PersistentClient(path=str(path), settings=chroma_settings())
-        return cls(client, embeddings, batch_size=settings.embeddings.batch_size)
+            lock = lock_store(path, use or StoreUse())
+            try:
+                with chroma_errors(f"cannot open the Chroma database at {path}"):
+                    path.mkdir(parents=True, exist_ok=True)
+                    client = chromadb.PersistentClient(path=str(path), settings=chroma_settings())
+            except BaseException:
+                lock.release()
+                raise
+        return cls(client, embeddings, batch_size=settings.embeddings.batch_size, lock=lock)
 
     def create_collection(self, name: str, schema: CollectionSchema, *, exist_ok: bool = False) -> Collection:
         """Create a collection (cosine space) that records ``schema``.
@@ -164,6 +178,8 @@ class Store:
             close()
         for session in sessions:
             session.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Self:
         return self

@@ -20,20 +20,34 @@ from langchain_core.embeddings import Embeddings
 from selfrag.errors import ConfigError, IngestError, InvalidFilter, UsageError
 from selfrag.schema import CollectionSchema
 from selfrag.store._errors import chroma_errors
+from selfrag.store._lookup import check_chunk_ids, documents_from, groups, same_version, scan, stored_chunks
 from selfrag.store._record import CollectionRecord
 from selfrag.store.catalogue import Catalogue
 from selfrag.store.metadata import clean_metadata
-from selfrag.store.types import Chunk, Hit, MetadataValue, ProgressCallback
+from selfrag.store.types import (
+    Chunk,
+    DocumentsWritten,
+    DocumentVersion,
+    Hit,
+    MetadataValue,
+    ProgressCallback,
+    StoredDocument,
+)
 
 __all__ = ["Collection"]
+
+_DELETE = 100
+"""Ids per delete call (SQLite caps the variables of one statement)."""
 
 
 class Collection:
     """Chunks of text with metadata, searchable by meaning with a metadata pre-filter.
 
-    Implements ``Retriever``. Not safe for concurrent writers in several processes: the catalogue
-    is read once and written back whole, so two simultaneous ingests may each drop the other's new
-    catalogue values (the chunks themselves are never lost).
+    Implements ``Retriever``. Writes go by document (``write_documents``: a document's chunks are
+    replaced as one) or, below that, by chunk (``add``). Not safe for concurrent writers: the
+    catalogue is read once and written back whole, so two simultaneous ingests may each drop the
+    other's new catalogue values. The embedded store admits one writing process (see
+    ``selfrag.store.lock``); the service serialises writers per collection across instances.
     """
 
     def __init__(self, chroma: ChromaCollection, embeddings: Embeddings, *, batch_size: int = 64) -> None:
@@ -69,10 +83,11 @@ class Collection:
             return self._chroma.count()
 
     def add(self, chunks: Iterable[Chunk], *, progress: ProgressCallback | None = None) -> int:
-        """Store chunks, embedding only those not already stored with the same text.
+        """Store chunks by id, embedding only those not already stored with the same text.
 
-        Idempotent: ids are content hashes, so re-adding a chunk changes nothing (a metadata-only
-        change is written without re-embedding). Metadata is cleaned against the schema for every
+        The chunk-level write beneath ``write_documents`` (which also removes a document's stale
+        chunks): re-adding a chunk changes nothing, a metadata-only change is written without
+        re-embedding. Metadata is cleaned against the schema for every
         chunk *before* anything is written, so one bad value leaves the collection untouched.
 
         Returns:
@@ -95,7 +110,7 @@ class Collection:
                 progress(min(start + len(part), total), total)
         return added
 
-    def _prepare(self, chunks: Iterable[Chunk]) -> list[Chunk]:
+    def _prepare(self, chunks: Iterable[Chunk], *, distinct: bool = False) -> list[Chunk]:
         prepared: dict[str, Chunk] = {}
         for chunk in chunks:
             if not chunk.id:
@@ -103,6 +118,8 @@ class Collection:
             if not chunk.text.strip():
                 raise IngestError(f"chunk {chunk.id} has no text")
             if chunk.id in prepared:
+                if distinct:
+                    raise IngestError(f"chunk id {chunk.id!r} is given twice")
                 continue  # same content twice in one call: Chroma rejects duplicate ids
             try:
                 metadata = clean_metadata(chunk.metadata, self._record.schema)
@@ -140,6 +157,115 @@ class Collection:
                 )
         return sum(1 for i in ids if i not in before)
 
+    # -- documents ---------------------------------------------------------------------------------
+    def write_documents(
+        self, documents: Iterable[DocumentVersion], *, progress: ProgressCallback | None = None
+    ) -> DocumentsWritten:
+        """Add each document, or replace the version stored under its id.
+
+        A document whose fingerprint equals the stored one costs nothing (no embedding, no write).
+        Otherwise its chunks are embedded first, then written over the stored ones in one call, and
+        only then are the stored chunks the new version lacks deleted: a reader never finds the
+        document missing or doubled (between the two calls it may see a stale tail chunk).
+        Everything is checked before the first write: metadata against the schema, each chunk id
+        used once and not by another document.
+
+        ``progress(done, total)`` counts the chunks to embed (unchanged documents are not counted).
+
+        Raises:
+            IngestError: a document is named twice, or a chunk's id or metadata is unusable.
+            ConfigError: the embeddings' dimension differs from the one the collection was built with.
+            StoreError: Chroma failed.
+        """
+        docs = self._prepare_documents(documents)
+        stored = stored_chunks(self._chroma, [d.id for d in docs])
+        check_chunk_ids(self._chroma, docs, stored)
+        todo = [d for d in docs if not same_version(d, stored.get(d.id))]
+        todo_ids = {d.id for d in todo}
+        unchanged = tuple(d.id for d in docs if d.id not in todo_ids)
+        total, done = sum(len(d.chunks) for d in todo), 0
+        if progress is not None and todo:
+            progress(0, total)
+        for group in groups(todo, self._batch_size):
+            chunks = [c for d in group for c in d.chunks]
+            vectors: list[list[float]] = []
+            for start in range(0, len(chunks), self._batch_size):
+                vectors.extend(self._embeddings.embed_documents([c.text for c in chunks[start : start + self._batch_size]]))
+            self._check_dimension(vectors[0] if vectors else [], record=True)
+            old = {cid: meta for d in group for cid, meta in stored.get(d.id, {}).items()}
+            stale = [cid for cid in old if cid not in {c.id for c in chunks}]
+            with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+                self._chroma.upsert(
+                    ids=[c.id for c in chunks],
+                    embeddings=cast(Any, [list(v) for v in vectors]),
+                    documents=[c.text for c in chunks],
+                    metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in chunks]),
+                )
+                if stale:
+                    self._chroma.delete(ids=stale)
+            if self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema):
+                self._save_metadata()
+            done += len(chunks)
+            if progress is not None:
+                progress(done, total)
+        replaced = tuple(d.id for d in todo if d.id in stored)
+        if self._catalogue_may_be_stale([stored[i] for i in replaced], [c for d in todo for c in d.chunks]):
+            self._rebuild_catalogue()
+        return DocumentsWritten(
+            added=tuple(d.id for d in todo if d.id not in stored), replaced=replaced, unchanged=unchanged, embedded=total
+        )
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> list[str]:
+        """Delete documents (every chunk of each); return the ids of those that existed."""
+        stored = stored_chunks(self._chroma, list(dict.fromkeys(doc_ids)))
+        chunk_ids = [cid for chunks in stored.values() for cid in chunks]
+        for start in range(0, len(chunk_ids), _DELETE):
+            with chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
+                self._chroma.delete(ids=chunk_ids[start : start + _DELETE])
+        if chunk_ids:
+            self._rebuild_catalogue()
+        return list(stored)
+
+    def documents_from(self, sources: Iterable[str]) -> dict[str, set[str]]:
+        """The ids of the stored documents that came from each of ``sources`` (by ``source`` metadata)."""
+        return documents_from(self._chroma, sources)
+
+    def documents(self) -> list[StoredDocument]:
+        """Every stored document (a full scan), sorted by id; chunks without a ``doc_id`` are their own."""
+        by_id: dict[str, tuple[str, int]] = {}
+        for chunk_id, meta in scan(self._chroma):
+            doc_id = meta.get("doc_id")
+            key = doc_id if isinstance(doc_id, str) else chunk_id
+            source = meta.get("source")
+            _, count = by_id.get(key, ("", 0))
+            by_id[key] = (source if isinstance(source, str) else "", count + 1)
+        return [StoredDocument(i, source, n) for i, (source, n) in sorted(by_id.items())]
+
+    def _prepare_documents(self, documents: Iterable[DocumentVersion]) -> list[DocumentVersion]:
+        """Clean each chunk's metadata and stamp the keys the store relies on; refuse repeated ids."""
+        out: dict[str, DocumentVersion] = {}
+        for doc in documents:
+            if not doc.id:
+                raise IngestError("a document has an empty id")
+            if doc.id in out:
+                raise IngestError(f"document {doc.id!r} is given twice")
+            chunks = []
+            for chunk in self._prepare(doc.chunks, distinct=True):
+                meta = {**chunk.metadata, "doc_id": doc.id, "doc_hash": doc.fingerprint}
+                chunks.append(Chunk(chunk.id, chunk.text, meta))
+            if not chunks:
+                raise IngestError(f"document {doc.id!r} has no chunks")
+            out[doc.id] = DocumentVersion(doc.id, doc.fingerprint, tuple(chunks))
+        return list(out.values())
+
+    def _catalogue_may_be_stale(self, old: list[dict[str, dict[str, Any]]], new: list[Chunk]) -> bool:
+        """Whether replaced documents held catalogued values that their new versions no longer have."""
+        names = [a.name for a in self._record.schema.attributes if a.type == "string"]
+        before = {(n, m[n]) for chunks in old for m in chunks.values() for n in names if isinstance(m.get(n), str)}
+        after = {(n, c.metadata[n]) for c in new for n in names if isinstance(c.metadata.get(n), str)}
+        return bool(before - after)
+
+    # -- retrieval ---------------------------------------------------------------------------------
     def search(
         self,
         query: str,
@@ -217,24 +343,20 @@ class Collection:
         self._rebuild_catalogue()
         return len(existing)
 
+    def chunks_of(self, doc_id: str) -> list[str]:
+        """Ids of the chunks ``delete_document(doc_id)`` deletes: the document's, or the chunk of that id."""
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            found = self._chroma.get(where={"doc_id": doc_id}, include=[])
+        return list(dict.fromkeys([*found["ids"], *(c.id for c in self.get([doc_id]))]))
+
     def delete_document(self, doc_id: str) -> int:
         """Delete a document: every chunk whose ``doc_id`` metadata is ``doc_id``, or the chunk with
         that id. Returns how many chunks were deleted (0: nothing of that id was stored)."""
-        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
-            found = self._chroma.get(where={"doc_id": doc_id}, include=[])
-        return self.delete([doc_id, *found["ids"]])
+        return self.delete(self.chunks_of(doc_id))
 
     def _rebuild_catalogue(self) -> None:
         catalogue = Catalogue()
-        offset, page = 0, 1000
-        while True:
-            with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
-                found = self._chroma.get(include=["metadatas"], limit=page, offset=offset)
-            metas = [_scalars(m) for m in found["metadatas"] or []]
-            catalogue.merge(metas, self._record.schema)
-            if len(found["ids"]) < page:
-                break
-            offset += page
+        catalogue.merge((meta for _, meta in scan(self._chroma)), self._record.schema)
         self._record.catalogue = catalogue
         self._save_metadata()
 

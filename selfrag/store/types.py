@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-__all__ = ["Chunk", "Hit", "MetadataValue", "ProgressCallback", "Retriever"]
+__all__ = [
+    "Chunk",
+    "DocumentVersion",
+    "DocumentsWritten",
+    "Hit",
+    "MetadataValue",
+    "ProgressCallback",
+    "Retriever",
+    "StoredDocument",
+]
 
 MetadataValue = str | int | float | bool
 """What Chroma accepts as a metadata value (we never store ``None`` or containers)."""
@@ -26,11 +35,44 @@ class Chunk:
     """One piece of text to store, with the metadata it will be filtered on."""
 
     id: str
-    """Stable identifier; ingest uses a content hash so re-adding the same text is a no-op."""
+    """Stable identifier; ingest names a document's chunks ``<doc id>``, ``<doc id>:1``, ..."""
     text: str
     """The text that is embedded and later shown to the grader and the generator."""
     metadata: Mapping[str, Any] = field(default_factory=dict)
     """Attribute values; cleaned to Chroma-valid scalars (per the schema's types) when stored."""
+
+
+@dataclass(frozen=True)
+class DocumentVersion:
+    """One document as it is now: the unit ``Collection.write_documents`` adds or replaces."""
+
+    id: str
+    """The document's identity; stored as ``doc_id`` on each of its chunks."""
+    fingerprint: str
+    """A hash of everything its chunks derive from (text, metadata, chunking); stored as ``doc_hash``.
+    The same fingerprint as the stored version means nothing to do, not even embedding."""
+    chunks: tuple[Chunk, ...]
+    """Its chunks, with ids distinct from every other document's."""
+
+
+@dataclass(frozen=True)
+class DocumentsWritten:
+    """What ``Collection.write_documents`` did, by document id."""
+
+    added: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    embedded: int = 0
+    """Chunks embedded and written."""
+
+
+class StoredDocument(NamedTuple):
+    """A document as ``Collection.documents`` lists it."""
+
+    id: str
+    source: str
+    """Where it came from (a path relative to its ingest root, ``api:<id>``, ...); empty if unknown."""
+    chunks: int
 
 
 @dataclass(frozen=True)

@@ -52,11 +52,11 @@ def write_inputs(folder: Path) -> dict[str, Path]:
 def test_sample_ingest_then_reingest_adds_nothing(cli: Cli, open_store: Callable[[], Store]) -> None:
     first = cli("ingest", "--sample", "movies")
     assert first.exit_code == 0, first.output
-    assert first.stdout.strip() == "movies: 1 file, 19 chunks: 19 added, 0 already stored"
+    assert first.stdout.strip() == "movies: 1 file, 19 documents (19 chunks): 19 added, 0 replaced, 0 unchanged, 0 removed"
 
     again = cli("ingest", "--sample", "movies")
     assert again.exit_code == 0, again.output
-    assert again.stdout.strip() == "movies: 1 file, 19 chunks: 0 added, 19 already stored"
+    assert again.stdout.strip() == "movies: 1 file, 19 documents (19 chunks): 0 added, 0 replaced, 19 unchanged, 0 removed"
     assert open_store().get_collection("movies").count() == 19
 
 
@@ -73,7 +73,7 @@ def test_files_with_a_schema_create_the_collection(cli: Cli, tmp_path: Path, ope
     f = write_inputs(tmp_path / "in")
     result = cli("ingest", f["txt"], f["md"], f["jsonl"], "--collection", "reports", "--schema", f["schema"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == "reports: 3 files, 4 chunks: 4 added, 0 already stored"
+    assert result.stdout.strip() == "reports: 3 files, 4 documents (4 chunks): 4 added, 0 replaced, 0 unchanged, 0 removed"
 
     coll = open_store().get_collection("reports")
     assert coll.schema == CollectionSchema.model_validate(SCHEMA)
@@ -95,7 +95,9 @@ def test_reingesting_files_is_idempotent(cli: Cli, tmp_path: Path, open_store: C
     # walking the folder again: schema.json is not a document type, so it is listed as ignored
     again = cli("ingest", tmp_path / "in", "-c", "reports")
     assert again.exit_code == 0, again.output
-    assert again.stdout.strip() == "reports: 3 files, 4 chunks: 0 added, 4 already stored (1 unsupported file ignored)"
+    assert again.stdout.strip() == (
+        "reports: 3 files, 4 documents (4 chunks): 0 added, 0 replaced, 4 unchanged, 0 removed (1 unsupported file ignored)"
+    )
     assert open_store().get_collection("reports").count() == 4
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from eval.datasets import E2ECase, load_e2e
-from selfrag.ingest import prepare_chunks
+from selfrag.ingest import collect_files, read_inputs
 from selfrag.query import parse_where
 from selfrag.samples import load_sample, sample_dir
 from selfrag.testing import matches_where
@@ -30,8 +30,8 @@ def movies() -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def filing_chunks() -> list[Any]:
     schema, paths = load_sample("filings")
-    chunks, _, _ = prepare_chunks(schema, paths)  # the metadata ingest would store, extractors included
-    return chunks
+    batch = read_inputs(schema, collect_files(paths))  # the metadata ingest would store, extractors included
+    return [c for d in batch.documents for c in d.chunks]
 
 
 def _check_filter(case: E2ECase, sample: str) -> None:

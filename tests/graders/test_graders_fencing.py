@@ -60,7 +60,7 @@ def test_metadata_is_shown_but_bookkeeping_is_hidden() -> None:
     }  # fmt: skip
     # keys sorted: Chroma returns metadata in no stable order, prompts must be reproducible
     assert document_text(doc) == "A bunch of women are wholesome\n(director: Greta Gerwig; rating: 8.3; year: 2019)"
-    assert {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "doc_id"} == HIDDEN_METADATA
+    assert {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "doc_id", "doc_hash"} == HIDDEN_METADATA
 
 
 def test_document_without_descriptive_metadata_is_its_text() -> None:

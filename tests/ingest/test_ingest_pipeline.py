@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from selfrag.errors import IngestError, UsageError
-from selfrag.ingest import IngestReport, ingest_paths, rich_progress
+from selfrag.ingest import IngestReport, SkippedFile, ingest_paths, stage_progress
 from selfrag.store import Collection
 
 
@@ -36,11 +36,15 @@ def test_ingest_is_idempotent(collection: Collection, corpus: Path) -> None:
     report = ingest_paths(collection, [corpus], chunk_size=300, chunk_overlap=30)
     assert report.files == 5
     assert report.chunks == collection.count() > 5
-    assert (report.added, report.skipped) == (report.chunks, 0)
-    assert report.ignored == (str((corpus / "ignored.csv").resolve()),)
+    assert len(report.added) == 5 and (report.replaced, report.unchanged, report.removed) == ((), (), ())
+    assert report.embedded == report.chunks
+    assert "corpus/walmart.md" in report.added and "corpus/minutes.pdf" in report.added
+    assert report.ignored == (str(corpus / "ignored.csv"),)
     again = ingest_paths(collection, [corpus], chunk_size=300, chunk_overlap=30)
-    assert (again.added, again.skipped) == (0, report.chunks)
+    assert (again.added, sorted(again.unchanged), again.embedded) == ((), sorted(report.added), 0)
     assert collection.count() == report.chunks
+    rechunked = ingest_paths(collection, [corpus], chunk_size=400, chunk_overlap=30)  # other chunking: re-split
+    assert sorted(rechunked.replaced) == sorted(report.added) and collection.count() == rechunked.chunks
 
 
 def test_extracted_and_given_metadata(collection: Collection, corpus: Path) -> None:
@@ -60,25 +64,42 @@ def test_extracted_and_given_metadata(collection: Collection, corpus: Path) -> N
     assert collection.known_values("company") == ["Acme", "Walmart"]
 
 
-def test_progress_reports_chunks_stored(collection: Collection, corpus: Path) -> None:
-    events: list[tuple[int, int]] = []
-    ingest_paths(collection, [corpus], progress=lambda done, total: events.append((done, total)))
+def test_progress_reads_before_it_embeds(
+    collection: Collection, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[tuple[str, int, int]] = []
+    embeddings = collection._embeddings
+    original = embeddings.embed_documents
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        events.append(("embed call", len(texts), 0))
+        return original(texts)
+
+    monkeypatch.setattr(embeddings, "embed_documents", embed)
+    ingest_paths(collection, [corpus], progress=lambda stage, done, total: events.append((stage, done, total)))
     total = collection.count()
-    assert events[-1] == (total, total)
-    assert [d for d, _ in events] == sorted(d for d, _ in events)
+    # Every file is reported read before the first chunk is embedded: progress shows from the start.
+    assert events[:6] == [("reading", n, 5) for n in range(6)]
+    assert events[6] == ("embedding", 0, total) and events[7][0] == "embed call"
+    stored = [(d, t) for s, d, t in events if s == "embedding"]
+    assert stored[-1] == (total, total) and [d for d, _ in stored] == sorted(d for d, _ in stored)
 
 
-def test_rich_progress_draws_without_touching_the_core(collection: Collection, corpus: Path) -> None:
+def test_stage_progress_draws_bars_on_a_terminal(collection: Collection, corpus: Path) -> None:
     out = io.StringIO()
-    with rich_progress("Embedding reports", Console(file=out, width=100, force_terminal=False)) as progress:
+    with stage_progress("reports", Console(file=out, width=100, force_terminal=True)) as progress:
         ingest_paths(collection, [corpus], progress=progress)
-    assert "Embedding reports" in out.getvalue()
+    assert "reports: reading files" in out.getvalue() and "reports: embedding chunks" in out.getvalue()
 
 
 def test_report_summary() -> None:
-    assert IngestReport(8, 19, 19, 0).summary() == "8 files, 19 chunks: 19 added, 0 already stored"
-    one = IngestReport(1, 1, 0, 1, ignored=("a.csv",)).summary()
-    assert one == "1 file, 1 chunk: 0 added, 1 already stored (1 unsupported file ignored)"
+    report = IngestReport(8, 19, added=("a", "b"), replaced=("c",), unchanged=("d",), removed=("e", "f"))
+    assert report.summary() == "8 files, 4 documents (19 chunks): 2 added, 1 replaced, 1 unchanged, 2 removed"
+    one = IngestReport(1, 1, unchanged=("a",), skipped=(SkippedFile("x.txt", "binary"),), ignored=("a.csv",))
+    assert one.summary() == (
+        "1 file, 1 document (1 chunk): 0 added, 0 replaced, 1 unchanged, 0 removed "
+        "(1 unreadable file skipped; 1 unsupported file ignored)"
+    )
 
 
 def _write_bad_jsonl(path: Path) -> None:

@@ -1,14 +1,18 @@
-"""Splitting: stable content ids, Markdown-aware separators, PDF page labels."""
+"""Splitting: chunks named after their document, Markdown-aware separators, PDF page labels."""
 
 from __future__ import annotations
 
-from selfrag.ingest import SourceDocument, Splitter, chunk_id
+from selfrag.ingest import SourceDocument, Splitter
 
 
-def test_chunk_ids_depend_on_normalised_text_and_source() -> None:
-    assert chunk_id("a  b\n c", "x.txt") == chunk_id("a b c", "x.txt")
-    assert chunk_id("a b c", "x.txt") != chunk_id("a b c", "y.txt")
-    assert len(chunk_id("a", "b")) == 32
+def test_chunks_are_named_after_their_document() -> None:
+    text = "\n\n".join(f"Paragraph {i} " + "word " * 30 for i in range(3))
+    chunks = Splitter(200, 0).split(SourceDocument(text, {"source": "a/b.txt"}, doc_id="a/b.txt"), {"source": "a/b.txt"})
+    assert [c.id for c in chunks] == ["a/b.txt", "a/b.txt:1", "a/b.txt:2"]
+    assert {c.metadata["doc_id"] for c in chunks} == {"a/b.txt"}
+    # Without an id the document is its source; metadata never overrides the document's id.
+    forged = Splitter(200, 0).split(SourceDocument("x", {}), {"source": "s.txt", "doc_id": "victim"})
+    assert [(c.id, c.metadata["doc_id"]) for c in forged] == [("s.txt", "s.txt")]
 
 
 def test_split_carries_metadata_and_indexes_chunks() -> None:

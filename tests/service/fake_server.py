@@ -22,7 +22,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from selfrag.settings import Settings, load_settings
-from selfrag.store import Store
+from selfrag.store import Store, StoreUse
 from selfrag.testing import HashEmbeddings, ScriptedChatModel
 from workflows import Components, SelfRagEngine
 from workflows.factory import open_checkpointer
@@ -82,8 +82,8 @@ def scripted_engine(settings: Settings, store: Store, *, memory: bool = True) ->
     return SelfRagEngine(components, checkpointer=open_checkpointer(settings) if memory else None)
 
 
-def scripted_store(settings: Settings) -> Store:
-    return Store.from_settings(settings, HashEmbeddings())
+def scripted_store(settings: Settings, use: StoreUse | None = None) -> Store:
+    return Store.from_settings(settings, HashEmbeddings(), use=use)
 
 
 def main() -> None:
@@ -96,7 +96,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     settings = load_settings()
-    store = scripted_store(settings)
+    store = scripted_store(settings, StoreUse("selfrag serve (scripted)", url=f"http://{args.host}:{args.port}"))
     app = create_app(settings, engine=scripted_engine(settings, store), store=store)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 

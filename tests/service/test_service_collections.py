@@ -58,9 +58,10 @@ def test_ingest_json_documents_then_ask_and_delete(live: Live) -> None:
         http.post("/v1/collections", json={"name": "filings", "schema": SCHEMA})
         added = http.post("/v1/collections/filings/documents", json={"documents": docs})
         assert added.status_code == 201, added.text
-        assert added.json() == {"collection": "filings", "documents": ["acme-2023", "globex-2022"], "chunks": 2, "added": 2, "skipped": 0}
+        assert added.json() == {"collection": "filings", "documents": ["acme-2023", "globex-2022"], "chunks": 2,
+                                "added": 2, "replaced": 0, "unchanged": 0, "removed": 0, "embedded": 2}
         again = http.post("/v1/collections/filings/documents", json={"documents": docs})
-        assert again.json()["added"] == 0 and again.json()["skipped"] == 2  # idempotent
+        assert (again.json()["added"], again.json()["unchanged"], again.json()["embedded"]) == (0, 2, 0)  # idempotent
         detail = http.get("/v1/collections/filings").json()
         assert detail["known_values"] == {"company": ["Acme", "Globex"]}
         answer = http.post("/v1/answers", json={"question": "What revenue did Globex report?", "collection": "filings",

@@ -7,6 +7,7 @@ Writes to one collection are serialised, across instances too (see ``selfrag.ser
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import tempfile
 from pathlib import Path, PurePath
@@ -21,7 +22,15 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from selfrag.errors import DocumentNotFound, IngestError
-from selfrag.ingest import SUPPORTED_EXTENSIONS, MetadataExtractor, SourceDocument, load_file, prepare_documents
+from selfrag.ingest import (
+    SUPPORTED_EXTENSIONS,
+    MetadataExtractor,
+    SourceDocument,
+    load_file,
+    prepare_documents,
+    reserved_keys_message,
+    store_batch,
+)
 from selfrag.service.auth import Principal
 from selfrag.service.context import Service
 from selfrag.service.deps import CurrentPrincipal, CurrentService
@@ -142,36 +151,52 @@ async def add_documents(
     name: CollectionName, request: Request, service: CurrentService, principal: CurrentPrincipal
 ) -> IngestResult:
     """Ingest documents: JSON (`{"documents": [{"id", "text", "metadata"}]}`) or uploaded files
-    (multipart `files`: .txt, .md, .html, .pdf, .jsonl). Idempotent: the same text is stored once.
+    (multipart `files`: .txt, .md, .html, .pdf, .jsonl). A document is its id (an uploaded file: its
+    name; a jsonl line: its `id`): sending it again replaces it, and an unchanged one costs nothing.
     Everything is checked against the schema before the first write, so a bad document leaves the
     collection as it was."""
     principal.require_write(name)
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    files: list[str] = []
     if content_type == "application/json":
         documents, sizes = await _json_documents(request)
     elif content_type == "multipart/form-data":
-        documents, sizes = await _uploaded_documents(request)
+        documents, sizes, files = await _uploaded_documents(request)
     else:
         raise StarletteHTTPException(415, "send documents as application/json or files as multipart/form-data")
-    return await run_in_threadpool(_ingest, service, principal, name, documents, sizes)
+    return await run_in_threadpool(_ingest, service, principal, name, documents, sizes, files)
 
 
 def _ingest(
-    service: Service, principal: Principal, name: str, documents: list[SourceDocument], sizes: dict[str, int]
+    service: Service,
+    principal: Principal,
+    name: str,
+    documents: list[SourceDocument],
+    sizes: dict[str, int],
+    files: list[str],
 ) -> IngestResult:
     # Split (the slow, CPU-bound part) before taking the lock; the schema cannot change meanwhile.
     schema = service.readable_collection(principal, name).schema
     store_defaults = service.settings.store
-    chunks = prepare_documents(
+    batch = prepare_documents(
         schema,
         documents,
         chunk_size=sizes.get("chunk_size", store_defaults.chunk_size),
         chunk_overlap=sizes.get("chunk_overlap", store_defaults.chunk_overlap),
+        sources=files,
     )
     with service.writing(principal, name) as collection:
-        added = collection.add(chunks)
-    ids = list(dict.fromkeys(str(c.metadata.get("doc_id", c.id)) for c in chunks))
-    return IngestResult(collection=name, documents=ids, chunks=len(chunks), added=added, skipped=len(chunks) - added)
+        report = store_batch(collection, batch)
+    return IngestResult(
+        collection=name,
+        documents=[d.id for d in batch.documents],
+        chunks=report.chunks,
+        added=len(report.added),
+        replaced=len(report.replaced),
+        unchanged=len(report.unchanged),
+        removed=len(report.removed),
+        embedded=report.embedded,
+    )
 
 
 async def _json_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int]]:
@@ -181,16 +206,19 @@ async def _json_documents(request: Request) -> tuple[list[SourceDocument], dict[
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
     documents = []
-    for doc in body.documents:
+    for n, doc in enumerate(body.documents, 1):
         doc_id = doc.id or hashlib.sha256(doc.text.encode()).hexdigest()[:32]
+        reserved = reserved_keys_message(doc.metadata)
+        if reserved:
+            raise IngestError(f"document {n} ({doc_id!r}): {reserved}")
         meta = {k: v for k, v in doc.metadata.items() if v is not None}
-        meta.setdefault("source", f"api:{doc_id}")
+        meta["source"] = f"api:{doc_id}"
         documents.append(SourceDocument(text=doc.text, metadata=meta, doc_id=doc_id))
     sizes = {k: v for k, v in (("chunk_size", body.chunk_size), ("chunk_overlap", body.chunk_overlap)) if v is not None}
     return documents, sizes
 
 
-async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int]]:
+async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int], list[str]]:
     form = await request.form(max_files=MAX_UPLOAD_FILES, max_fields=10)
     try:
         uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile)]
@@ -205,6 +233,7 @@ async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], d
                 except ValueError:
                     raise StarletteHTTPException(400, f"{key} must be an integer") from None
         documents: list[SourceDocument] = []
+        names: list[str] = []
         with tempfile.TemporaryDirectory(prefix="selfrag-upload-") as tmp:
             for n, upload in enumerate(uploads):
                 filename = _safe_filename(upload.filename, n)
@@ -213,15 +242,10 @@ async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], d
                 path = Path(tmp) / str(n) / filename
                 path.parent.mkdir()
                 path.write_bytes(await upload.read())
-                try:
-                    loaded = await run_in_threadpool(load_file, path)
-                except IngestError as exc:
-                    # Loader messages name the temporary path; the client knows the file by its name.
-                    raise IngestError(exc.message.replace(str(path), filename)) from None
-                for doc in loaded:
-                    meta = {**doc.metadata, "source": filename, "filename": filename}
-                    documents.append(SourceDocument(doc.text, meta, doc.doc_id, doc.page_starts, doc.line))
-        return documents, sizes
+                # Named and identified by the upload's file name: never the temporary path.
+                documents += await run_in_threadpool(functools.partial(load_file, path, name=filename, source=filename))
+                names.append(filename)
+        return documents, sizes, names
     finally:
         await form.close()
 

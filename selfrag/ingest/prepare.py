@@ -1,0 +1,190 @@
+"""Reading inputs into document versions: load, extract metadata, check, split, fingerprint.
+
+Nothing here writes. What is read becomes a ``ReadBatch`` that ``store_batch`` writes, so a caller
+can read (and refuse bad input) before it creates a collection.
+
+Which failures stop the run: a file named explicitly must load (else nothing is written, and the
+error names the file); a file found by walking a folder that cannot be read — binary, not text,
+a corrupt PDF, a malformed jsonl line, metadata the schema rejects — is skipped and reported with
+its reason, and the rest of the folder is ingested (``strict`` makes those failures stop the run
+too). Metadata precedence per document: what the input states (file-level and jsonl metadata) over
+what the schema's extractors find; values are coerced to the schema's types here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from selfrag.errors import IngestError, UsageError
+from selfrag.ingest.extract import MetadataExtractor
+from selfrag.ingest.files import InputFile, InputFolder, Inputs
+from selfrag.ingest.loaders import load_file
+from selfrag.ingest.progress import StageProgress
+from selfrag.ingest.split import Splitter
+from selfrag.ingest.text import display_path
+from selfrag.ingest.types import SkippedFile, SourceDocument
+from selfrag.schema import CollectionSchema
+from selfrag.settings import StoreSettings
+from selfrag.store import DocumentVersion, clean_metadata
+
+__all__ = ["ReadBatch", "prepare_documents", "read_inputs"]
+
+_DEFAULTS = StoreSettings()
+_FINGERPRINT_VERSION = 1
+
+
+@dataclass
+class ReadBatch:
+    """Documents read and ready to store, and what was read to get them."""
+
+    documents: list[DocumentVersion] = field(default_factory=list)
+    files: int = 0
+    """Files read (skipped ones excluded)."""
+    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each file read: its source → other names its documents were stored under before (an older
+    selfrag stored the absolute path). Re-reading a file replaces *all* it held: stored documents of
+    these sources that are not in the batch any more are removed."""
+    seen: set[str] = field(default_factory=set)
+    """Sources of every file found (read or skipped): what ``prune`` must keep."""
+    skipped: list[SkippedFile] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    folders: list[InputFolder] = field(default_factory=list)
+
+    @property
+    def chunks(self) -> int:
+        return sum(len(d.chunks) for d in self.documents)
+
+
+class _Preparer:
+    """Turns source documents into document versions for one schema and one chunking."""
+
+    def __init__(self, schema: CollectionSchema, chunk_size: int, chunk_overlap: int) -> None:
+        try:
+            self.splitter = Splitter(chunk_size, chunk_overlap)
+        except ValueError as exc:
+            raise UsageError(f"invalid chunking settings: {exc}") from None
+        self.schema = schema
+        self.extract = MetadataExtractor(schema)
+        self.chunking = (chunk_size, chunk_overlap)
+
+    def __call__(self, where: str, doc: SourceDocument) -> DocumentVersion:
+        merged = {**self.extract(doc.text), **doc.metadata}
+        try:
+            metadata = clean_metadata(merged, self.schema)
+        except ValueError as exc:
+            raise IngestError(f"{where}: {exc}") from None
+        doc_id = doc.doc_id if doc.doc_id is not None else str(metadata.get("source", ""))
+        if not doc_id:
+            raise IngestError(f"{where}: the document has no id")
+        # Everything the chunks derive from: the same fingerprint means nothing to re-embed.
+        payload = [_FINGERPRINT_VERSION, doc.text, metadata, self.chunking, self.splitter.kind(metadata), doc.page_starts]
+        fingerprint = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:32]
+        chunks = self.splitter.split(SourceDocument(doc.text, metadata, doc_id, doc.page_starts, doc.line), metadata)
+        if not chunks:
+            raise IngestError(f"{where}: no text to store")
+        return DocumentVersion(doc_id, fingerprint, tuple(chunks))
+
+
+def read_inputs(
+    schema: CollectionSchema,
+    inputs: Inputs,
+    *,
+    strict: bool = False,
+    chunk_size: int = _DEFAULTS.chunk_size,
+    chunk_overlap: int = _DEFAULTS.chunk_overlap,
+    progress: StageProgress | None = None,
+) -> ReadBatch:
+    """Read the files of ``inputs`` for a collection of ``schema``; ``progress("reading", done, total)``
+    after each file.
+
+    Raises:
+        IngestError: a named file (or, with ``strict``, any file) cannot be read, or nothing could be.
+        UsageError: the chunk size and overlap are inconsistent.
+    """
+    prepare = _Preparer(schema, chunk_size, chunk_overlap)
+    batch = ReadBatch(ignored=list(inputs.ignored), folders=list(inputs.folders))
+    origin: dict[str, str] = {}  # document id → the file it came from
+    total = len(inputs.files)
+    if progress is not None:
+        progress("reading", 0, total)
+    for done, file in enumerate(inputs.files, start=1):
+        batch.seen.add(file.source)
+        try:
+            docs = list(_read(prepare, file, origin))
+        except IngestError as exc:
+            if file.listed or strict:
+                raise
+            batch.skipped.append(SkippedFile(file.name, _reason(exc.one_line(), file.name)))
+        else:
+            batch.documents.extend(docs)
+            origin.update((d.id, file.name) for d in docs)
+            batch.files += 1
+            batch.sources[file.source] = _legacy_names(file.path)
+        if progress is not None:
+            progress("reading", done, total)
+    if not batch.documents:
+        first = batch.skipped[0] if batch.skipped else None
+        why = f" (e.g. {first.name}: {first.reason})" if first else ""
+        raise IngestError(f"nothing to ingest: no file could be read{why}")
+    return batch
+
+
+def _legacy_names(path: Path) -> tuple[str, ...]:
+    """The source an older selfrag stored for ``path``: its absolute path (only if printable: one
+    that is not could never have been stored)."""
+    name = str(path.resolve())
+    return (name,) if display_path(name) == name else ()
+
+
+def _reason(message: str, name: str) -> str:
+    """The message without its leading file name (``name:7: x`` becomes ``line 7: x``)."""
+    rest = message.removeprefix(name)
+    if rest == message:
+        return message
+    line, sep, after = rest.lstrip(":").partition(":")
+    if sep and line.strip().isdigit():
+        return f"line {line.strip()}: {after.strip()}"
+    return rest.lstrip(":").strip()
+
+
+def _read(prepare: _Preparer, file: InputFile, origin: dict[str, str]) -> Iterator[DocumentVersion]:
+    for doc in load_file(file.path, name=file.name, source=file.source):
+        where = f"{file.name}:{doc.line}" if doc.line is not None else file.name
+        version = prepare(where, doc)
+        if version.id in origin:
+            raise IngestError(f"{where}: document id {version.id!r} was already read from {origin[version.id]}")
+        yield version
+
+
+def prepare_documents(
+    schema: CollectionSchema,
+    documents: Iterable[SourceDocument],
+    *,
+    chunk_size: int = _DEFAULTS.chunk_size,
+    chunk_overlap: int = _DEFAULTS.chunk_overlap,
+    sources: Iterable[str] = (),
+) -> ReadBatch:
+    """Documents already in memory (the HTTP service's JSON documents and uploads), prepared like files.
+
+    ``sources``: the files the documents were read from (uploads): storing the batch replaces all
+    that each held. Errors name the document by its ``doc_id`` (or its position when it has none).
+
+    Raises:
+        IngestError: a document has bad metadata for the schema, or an id given twice.
+        UsageError: the chunk size and overlap are inconsistent.
+    """
+    prepare = _Preparer(schema, chunk_size, chunk_overlap)
+    batch = ReadBatch(sources=dict.fromkeys(sources, ()))
+    batch.files = len(batch.sources)
+    seen: set[str] = set()
+    for n, doc in enumerate(documents, 1):
+        version = prepare(doc.doc_id or f"document {n}", doc)
+        if version.id in seen:
+            raise IngestError(f"document {n}: id {version.id!r} is given twice")
+        seen.add(version.id)
+        batch.documents.append(version)
+    return batch
