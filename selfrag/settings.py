@@ -92,7 +92,10 @@ class WorkflowSettings(BaseModel):
     top_k: int = Field(4, ge=1, le=50)
     min_score: float | None = Field(None, ge=-1.0, le=1.0)
     """Minimum cosine similarity for a retrieved chunk; None keeps all top_k."""
-    grade_concurrency: int = Field(4, ge=1, le=64)
+    grade_concurrency: int | None = Field(None, ge=1, le=64)
+    """Documents graded at once. None: every retrieved document in one round for API providers (at
+    most ``workflows.options.API_GRADE_ROUND`` at once, so one question cannot flood a rate limit);
+    4 for the embedded model, which runs one call at a time anyway."""
     grader_retries: int = Field(3, ge=1, le=10)
     self_query_mode: Literal["auto", "llm", "rules"] = "auto"
     """``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
