@@ -19,6 +19,8 @@ Scenarios:
   edit_cli          a file edited shorter and ingested again: its old chunks must go
   cli_beside_serve  ``selfrag ingest`` into the data directory of a running ``selfrag serve``
   binary_cli        random bytes renamed .txt beside a good file
+  forged_doc_id     metadata.doc_id naming another document over HTTP, then deleting the forger
+  kill_then_ingest  selfrag serve killed with SIGKILL, then selfrag ingest (no stale lock)
 """
 
 from __future__ import annotations
@@ -338,6 +340,9 @@ def cli_beside_serve(tmp: Path) -> Outcome:
             "metadata": {"title": "Zorblax", "year": 2031, "genre": "animated"}}) + "\n")
         code, out, err, seconds = cli(tmp, "ingest", str(tmp / "new"), "--collection", "movies")
         said = first_line(out if code == 0 else err)
+        if code != 0:  # refused: take the way out it names, the server's API
+            upload = (tmp / "new" / "zorblax.jsonl").read_bytes()
+            http.post("/v1/collections/movies/documents", files=[("files", ("zorblax.jsonl", upload))])
         probes = {
             "topic": {"question": "Which film is about a lighthouse keeper and a glacier?", "collection": "movies"},
             "filter_only_new": {"question": "Which film is about a lighthouse keeper?", "collection": "movies",
@@ -353,12 +358,13 @@ def cli_beside_serve(tmp: Path) -> Outcome:
         described = "; ".join(f"{k}: {v['status']}" + (f" {v['code']}" if v["code"] else f", new cited {v['cited_new']}")
                               for k, v in replies.items())
         one_line = len([ln for ln in err.splitlines() if ln.strip()]) == 1 and "Traceback" not in err
+        answered_from_new = all(r["status"] == 200 and r["cited_new"] for r in replies.values())
         if code == 0:
-            holds = all(r["status"] == 200 and r["cited_new"] for r in replies.values())
+            holds = answered_from_new
             observed = f"CLI ingest exit 0 ({said!r}); server {described}"
         else:
-            holds = one_line and all(r["status"] == 200 for r in replies.values())
-            observed = f"CLI refused (exit {code}): {said!r}; server {described}"
+            holds = one_line and answered_from_new
+            observed = f"CLI refused (exit {code}): {said!r}; sent through the API instead, server {described}"
         return Outcome("cli_beside_serve", "selfrag ingest beside a running selfrag serve (embedded store)",
                        observed, holds, seconds, {"exit": code, "stderr": err[-400:], "warm": warm.status_code,
                                                   "replies": replies})
@@ -367,9 +373,43 @@ def cli_beside_serve(tmp: Path) -> Outcome:
         server.close()
 
 
+def forged_doc_id(tmp: Path) -> Outcome:
+    server = Server(tmp)
+    try:
+        server.http.post("/v1/collections", json={"name": "docs", "schema": {"attributes": []}})
+        server.http.post("/v1/collections/docs/documents", json={"documents": [{"id": "victim", "text": "Lions hunt."}]})
+        start = time.perf_counter()
+        forged = server.http.post("/v1/collections/docs/documents", json={
+            "documents": [{"id": "x", "text": "A forgery.", "metadata": {"doc_id": "victim"}}]})
+        seconds = time.perf_counter() - start
+        code = forged.json().get("error", {}).get("code") if forged.status_code != 201 else None
+        deleted = server.http.delete("/v1/collections/docs/documents/x")
+        left = server.http.get("/v1/collections/docs").json().get("count")
+        holds = forged.status_code == 400 and left == 1
+        return Outcome("forged_doc_id", "metadata.doc_id naming another document, then deleting the forger",
+                       f"{forged.status_code} {code or 'stored'}; delete x -> {deleted.status_code}; victim's chunks "
+                       f"left: {left}", holds, seconds)
+    finally:
+        server.close()
+
+
+def kill_then_ingest(tmp: Path) -> Outcome:
+    """A server killed with SIGKILL must not leave the data directory locked."""
+    server = Server(tmp)
+    server.http.post("/v1/collections", json={"name": "docs", "schema": {"attributes": []}})
+    server.proc.kill()
+    server.proc.wait()
+    server.http.close()
+    (tmp / "more.md").write_text("# More\n\nThe orchard was planted in 1921.\n")
+    code, out, err, seconds = cli(tmp, "ingest", str(tmp / "more.md"), "--collection", "after-kill")
+    return Outcome("kill_then_ingest", "selfrag serve killed with SIGKILL, then selfrag ingest",
+                   f"exit {code}: {first_line(out if code == 0 else err)!r}", code == 0, seconds)
+
+
 SCENARIOS: dict[str, Callable[[Path], Outcome]] = {
     "regex_http": regex_http, "regex_cli": regex_cli, "thread_turns": thread_turns, "edit_http": edit_http,
     "move_cli": move_cli, "edit_cli": edit_cli, "cli_beside_serve": cli_beside_serve, "binary_cli": binary_cli,
+    "forged_doc_id": forged_doc_id, "kill_then_ingest": kill_then_ingest,
 }
 
 
