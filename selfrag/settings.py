@@ -133,6 +133,9 @@ class ServiceSettings(BaseModel):
     """Questions one tenant may have running or queued at once (429 beyond); None: no per-tenant cap."""
     deadline_s: float = Field(120.0, gt=0.0, le=3600.0)
     """Per-request deadline of a run (queueing included); past it, 504 and the run is stopped."""
+    max_concurrent_ingests: int = Field(2, ge=1, le=64)
+    """Ingests (load, extract, split, embed, write) run at once, on worker threads of their own;
+    more wait their turn. Heavy ingests never take the threads other requests run on."""
     max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024)
     """Largest request body accepted (uploads included); larger gets 413 before it is read."""
     max_rewrites_cap: int = Field(3, ge=0, le=10)

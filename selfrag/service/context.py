@@ -7,12 +7,16 @@ before a slot is taken, budgets capped, tenant-namespaced thread ids).
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from selfrag.errors import InvalidFilter, StoreError
 from selfrag.query import parse_where
@@ -29,6 +33,7 @@ from workflows.checkpoints import POSTGRES_SCHEMES
 __all__ = ["PreparedRun", "Service"]
 
 log = logging.getLogger("selfrag.service")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class Service:
             self.config.queue_timeout_s,
             per_tenant=self.config.max_runs_per_tenant,
         )
+        self.ingests = ThreadPoolExecutor(max_workers=self.config.max_concurrent_ingests, thread_name_prefix="selfrag-ingest")
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
 
@@ -193,5 +199,12 @@ class Service:
             return {"ok": False, "provider": "openai", "error": f"{base}/models answered {reply.status_code}"}
         return {"ok": True, "provider": "openai"}
 
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking ingest work (reading files, extraction, embedding, Chroma writes) on the
+        ingest workers, with this request's context (its request id, for the logs)."""
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self.ingests, functools.partial(context.run, fn, *args))
+
     def close(self) -> None:
         self.slots.shutdown()
+        self.ingests.shutdown(wait=False, cancel_futures=True)

@@ -82,12 +82,17 @@ def describe_validation(errors: list[Any]) -> str:
     first = errors[0]
     loc = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{loc}: {first.get('msg', 'invalid')}{more}"
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{loc}: {message}{more}"
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error_response(400, "invalid_request", describe_validation(list(exc.errors())))
+    errors = list(exc.errors())
+    # A collection's attribute schema (body field "schema") has its own code, whichever check
+    # refused it: the CLI reports the same problems in a schema file as schema_invalid.
+    in_schema = bool(errors) and tuple(errors[0].get("loc", ()))[:2] == ("body", "schema")
+    return error_response(400, "schema_invalid" if in_schema else "invalid_request", describe_validation(errors))
 
 
 def _http_error(request: Request, exc: Exception) -> JSONResponse:

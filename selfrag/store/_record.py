@@ -53,7 +53,7 @@ class CollectionRecord:
             schema = CollectionSchema()
         else:
             try:
-                schema = CollectionSchema.from_json(str(raw_schema))
+                schema = CollectionSchema.from_json(str(raw_schema), stored=True)
             except ValueError as exc:
                 reason = " ".join(str(exc).split())[:200]
                 raise SchemaError(f"collection {name!r} has an unreadable stored schema: {reason}") from None

@@ -16,7 +16,6 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -150,10 +149,10 @@ async def add_documents(
     if content_type == "application/json":
         documents, sizes = await _json_documents(request)
     elif content_type == "multipart/form-data":
-        documents, sizes = await _uploaded_documents(request)
+        documents, sizes = await _uploaded_documents(request, service)
     else:
         raise StarletteHTTPException(415, "send documents as application/json or files as multipart/form-data")
-    return await run_in_threadpool(_ingest, service, principal, name, documents, sizes)
+    return await service.off_loop(_ingest, service, principal, name, documents, sizes)
 
 
 def _ingest(
@@ -190,7 +189,7 @@ async def _json_documents(request: Request) -> tuple[list[SourceDocument], dict[
     return documents, sizes
 
 
-async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int]]:
+async def _uploaded_documents(request: Request, service: Service) -> tuple[list[SourceDocument], dict[str, int]]:
     form = await request.form(max_files=MAX_UPLOAD_FILES, max_fields=10)
     try:
         uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile)]
@@ -214,7 +213,7 @@ async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], d
                 path.parent.mkdir()
                 path.write_bytes(await upload.read())
                 try:
-                    loaded = await run_in_threadpool(load_file, path)
+                    loaded = await service.off_loop(load_file, path)
                 except IngestError as exc:
                     # Loader messages name the temporary path; the client knows the file by its name.
                     raise IngestError(exc.message.replace(str(path), filename)) from None
