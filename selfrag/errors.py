@@ -24,6 +24,7 @@ Three kinds are kept apart (see STYLE.md, rule 3)::
     │   ├── StoreError                the vector store failed                   (store_unavailable)
     │   ├── GraderError               grader output invalid after retries       (grader_failed)
     │   ├── Overloaded                every run slot and queue place is taken   (overloaded)
+    │   ├── ThreadBusy                a conversation's previous turn still runs (thread_busy)
     │   └── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded)
 
 There is no control-flow exception: the graph's routing functions decide from the state alone
@@ -55,6 +56,7 @@ __all__ = [
     "SchemaError",
     "SelfRagError",
     "StoreError",
+    "ThreadBusy",
     "ThreadNotFound",
     "Unauthenticated",
     "UsageError",
@@ -178,6 +180,13 @@ class Overloaded(RuntimeFailure):
     """The server is running as many questions as it allows and its wait queue is full."""
 
     code = "overloaded"
+
+
+class ThreadBusy(RuntimeFailure):
+    """Turns of one conversation run one at a time; this one waited for the previous turn longer
+    than the limit. Nothing was run or stored: send it again when that turn has finished."""
+
+    code = "thread_busy"
 
 
 class DeadlineExceeded(RuntimeFailure):

@@ -96,6 +96,9 @@ class WorkflowSettings(BaseModel):
     grader_retries: int = Field(3, ge=1, le=10)
     self_query_mode: Literal["auto", "llm", "rules"] = "auto"
     """``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
+    turn_wait_s: float = Field(30.0, ge=0.0, le=3600.0)
+    """Turns of one thread run one at a time: how long a turn waits for the previous one before it
+    is refused (``thread_busy``). The service caps it at the request's deadline."""
 
 
 class GraderSettings(BaseModel):

@@ -92,6 +92,8 @@ class Service:
                 body.max_generations if body.max_generations is not None else d.max_generations, self.config.max_generations_cap
             ),
             mandatory_where=body.filter,
+            # Waiting for the thread's previous turn counts against the request's deadline.
+            turn_wait_s=min(d.turn_wait_s, self.config.deadline_s),
         )
         return PreparedRun(
             principal=principal,

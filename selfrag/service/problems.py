@@ -30,6 +30,7 @@ _STATUS: list[tuple[type[e.SelfRagError], int]] = [
     (e.ThreadNotFound, 404),
     (e.DocumentNotFound, 404),
     (e.CollectionExists, 409),
+    (e.ThreadBusy, 409),
     (e.PayloadTooLarge, 413),
     (e.InvalidFilter, 422),
     (e.ConfigError, 500),
@@ -69,7 +70,7 @@ def _selfrag_error(request: Request, exc: Exception) -> JSONResponse:
             "%s %s failed (request %s): [%s] %s",
             request.method, request.url.path, current_request_id(), exc.code, exc.one_line(),
         )
-    headers = {"Retry-After": "1"} if isinstance(exc, e.Overloaded) else None
+    headers = {"Retry-After": "1"} if isinstance(exc, (e.Overloaded, e.ThreadBusy)) else None
     if isinstance(exc, e.Unauthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
     return error_response(status, exc.code, exc.one_line(), headers)

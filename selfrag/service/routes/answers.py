@@ -39,7 +39,7 @@ _EVENT_SCHEMA: dict[str, Any] = {
 
 
 @router.post("", response_model=AnswerResponse, response_model_exclude_none=True,
-             responses=errors(400, 401, 403, 404, 413, 422, 429, 503, 504))
+             responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503, 504))
 async def answer(
     body: AnswerRequest, request: Request, service: CurrentService, principal: CurrentPrincipal
 ) -> AnswerResponse:
@@ -83,7 +83,7 @@ async def _cancel_on_disconnect(request: Request, run: Run) -> None:
             "rewrite, generate, check), then `result` (the same body as POST /v1/answers) or `error`.",
             "content": {"text/event-stream": {"itemSchema": _EVENT_SCHEMA}},
         },
-        **errors(400, 401, 403, 404, 413, 422, 429, 503),
+        **errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
     },
 )
 async def answer_stream(body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal) -> EventSourceResponse:
