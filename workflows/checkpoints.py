@@ -107,12 +107,13 @@ def _driver_errors() -> tuple[type[Exception], ...]:
 @contextmanager
 def checkpoint_errors(doing: str) -> Iterator[None]:
     """Turn a checkpoint database failure (SQLite, Postgres, an exhausted pool) met while ``doing``
-    into a ``StoreError``, so callers see ``store_unavailable`` rather than a driver exception."""
+    into a ``StoreError``, so callers see ``store_unavailable`` rather than a driver exception (whose
+    text goes to ``detail``, for the server log)."""
     try:
         yield
     except _driver_errors() as exc:
-        reason = " ".join(str(exc).split())[:200]
-        raise StoreError(f"checkpoint store unavailable while {doing}: {type(exc).__name__}: {reason}") from exc
+        reason = " ".join(str(exc).split())[:500]
+        raise StoreError(f"checkpoint store unavailable while {doing}", detail=f"{type(exc).__name__}: {reason}") from exc
 
 
 def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:

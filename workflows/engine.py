@@ -153,7 +153,7 @@ class SelfRagEngine:
         if counter.model_unavailable:
             # Every stage degrades gracefully when a call fails (rules, fail-closed grades,
             # extractive answers), so a dead model would otherwise look like "nothing relevant".
-            raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run ({counter.last_error})")
+            raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
         total_ms = (time.perf_counter() - start) * 1000
         yield self._result(state, thread_id, counter, total_ms)
 

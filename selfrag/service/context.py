@@ -172,14 +172,18 @@ class Service:
             self.store.list_collections()
             checks["store"] = {"ok": True}
         except StoreError as exc:
-            checks["store"] = {"ok": False, "error": exc.one_line()}
+            checks["store"] = {"ok": False, "error": exc.for_http()}
+            if exc.detail:
+                log.warning("readiness: store: %s (%s)", exc.one_line(), exc.detail)
         saver = self.engine.checkpointer
         if saver is not None:
             try:
                 saver.get_tuple({"configurable": {"thread_id": "__readyz__", "checkpoint_ns": ""}})
                 checks["checkpoints"] = {"ok": True}
             except Exception as exc:  # any driver error means "not ready", never a 500
-                checks["checkpoints"] = {"ok": False, "error": f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"}
+                # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
+                log.warning("readiness: checkpoint store: %s: %s", type(exc).__name__, " ".join(str(exc).split())[:500])
+                checks["checkpoints"] = {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
         checks["model"] = self._model_check()
         checks["ms"] = round((time.perf_counter() - start) * 1000, 1)
         return checks

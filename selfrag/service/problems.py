@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from selfrag import errors as e
 from selfrag.service.request_id import current_request_id
 
-__all__ = ["error_response", "install_handlers", "status_for"]
+__all__ = ["client_message", "error_response", "install_handlers", "log_failure", "status_for"]
 
 log = logging.getLogger("selfrag.service")
 
@@ -62,18 +62,32 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+def client_message(exc: e.SelfRagError, status: int) -> str:
+    """What a client is told: the error's HTTP wording, never its ``detail`` (which ``log_failure``
+    writes to the log under the request id the client can quote)."""
+    message = exc.for_http()
+    if status >= 500 and exc.detail:
+        message += f" (request {current_request_id()}; the server log has the details)"
+    return message
+
+
+def log_failure(method: str, path: str, exc: e.SelfRagError, status: int) -> None:
+    """Log a server-side failure (5xx) with the request id and the internal detail."""
+    if status >= 500:
+        log.warning(
+            "%s %s failed (request %s): [%s] %s%s",
+            method, path, current_request_id(), exc.code, exc.one_line(), f" -- {exc.detail}" if exc.detail else "",
+        )
+
+
 def _selfrag_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, e.SelfRagError)
     status = status_for(exc)
-    if status >= 500:
-        log.warning(
-            "%s %s failed (request %s): [%s] %s",
-            request.method, request.url.path, current_request_id(), exc.code, exc.one_line(),
-        )
+    log_failure(request.method, request.url.path, exc, status)
     headers = {"Retry-After": "1"} if isinstance(exc, (e.Overloaded, e.ThreadBusy)) else None
     if isinstance(exc, e.Unauthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
-    return error_response(status, exc.code, exc.one_line(), headers)
+    return error_response(status, exc.code, client_message(exc, status), headers)
 
 
 def describe_validation(errors: list[Any]) -> str:
