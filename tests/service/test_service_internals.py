@@ -104,3 +104,21 @@ def test_a_client_that_disconnects_is_counted_and_logs_no_error(
     assert 'selfrag_runs_total{outcome="error:client_disconnected"} 1.0' in text
     assert 'route="/v1/answers",status="499"' in text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+def test_a_client_that_leaves_a_stream_is_counted_and_logs_no_error(
+    make_live: Callable[..., Live], caplog: pytest.LogCaptureFixture
+) -> None:
+    live = make_live()
+    body = {"question": "Which movie has dinosaurs? SLOW:1", "collection": "movies"}
+    with caplog.at_level(logging.INFO), live.client() as http:
+        with http.stream("POST", "/v1/answers/stream", json=body) as reply:
+            for line in reply.iter_lines():
+                if line.startswith("event: retrieve"):
+                    break  # leave mid-run
+        deadline = time.monotonic() + 10
+        while 'outcome="error:client_disconnected"' not in (text := http.get("/metrics").text):
+            assert time.monotonic() < deadline, text
+            time.sleep(0.1)
+    assert 'selfrag_runs_total{outcome="error:client_disconnected"} 1.0' in text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], [r.getMessage() for r in caplog.records]
