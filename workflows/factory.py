@@ -12,7 +12,7 @@ from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.providers import make_chat_model, make_embeddings, structured_method
 from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
-from workflows.checkpoints import close_checkpointer, open_checkpointer
+from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
@@ -80,4 +80,5 @@ def build_engine(settings: Settings, *, store: Store | None = None, memory: bool
         components,
         checkpointer=open_checkpointer(settings) if memory else None,
         defaults=RunOptions.from_settings(settings.workflow),
+        turn_locks=turn_locks(settings),
     )

@@ -9,6 +9,7 @@ The pieces, each usable alone: ``validate_query`` (repair model output against t
 translation), ``relaxations`` (what to drop when a filtered search finds nothing).
 """
 
+from selfrag.query._where import MAX_FILTER_VALUES
 from selfrag.query.model import (
     Change,
     Comparator,
@@ -26,6 +27,7 @@ from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
 __all__ = [
+    "MAX_FILTER_VALUES",
     "Change",
     "Comparator",
     "Comparison",
