@@ -302,25 +302,45 @@ def binary_cli(tmp: Path) -> Outcome:
 
 
 def regex_cli(tmp: Path) -> Outcome:
+    """The extraction itself must take under a second; the command around it (imports, embedding
+    the 40,000 characters) must finish rather than hang."""
     schema = {"attributes": [{"name": "tag", "type": "string"}], "extractors": [{"attribute": "tag", "pattern": "(a+)+$"}]}
     (tmp / "schema.json").write_text(json.dumps(schema))
     (tmp / "big.txt").write_text("a" * 40_000 + "!")
+    probe = (
+        "import json, sys, time\n"
+        "from selfrag.ingest.extract import MetadataExtractor\n"
+        "from selfrag.schema import load_schema_file\n"
+        "extract = MetadataExtractor(load_schema_file(sys.argv[1]))\n"
+        "text = open(sys.argv[2]).read()\n"
+        "t0 = time.perf_counter(); found = extract(text)\n"
+        "print(json.dumps({'seconds': time.perf_counter() - t0, 'found': found}))\n"
+    )
+    try:
+        done = subprocess.run([sys.executable, "-c", probe, str(tmp / "schema.json"), str(tmp / "big.txt")],
+                              env=env_for(tmp), capture_output=True, text=True, timeout=HANG_S, cwd=REPO)
+        extract_s = json.loads(done.stdout.strip().splitlines()[-1])["seconds"] if done.returncode == 0 else None
+        extract_said = first_line(done.stderr) if done.returncode != 0 else ""
+    except subprocess.TimeoutExpired:
+        extract_s, extract_said = None, f"extraction still running after {HANG_S:.0f} s (killed)"
     code, out, err, seconds = cli(tmp, "ingest", str(tmp / "big.txt"), "--collection", "evil", "--schema",
-                                  str(tmp / "schema.json"), timeout=HANG_S)
-    if code is None:
-        observed = f"still running after {HANG_S:.0f} s (killed)"
-    else:
-        observed = f"exit {code} in {seconds:.2f} s: {first_line(err or out)!r}"
-    holds = code is not None and seconds < 1.0 + _cli_startup_s(tmp) and "Traceback" not in err
-    return Outcome("regex_cli", "extractor (a+)+$ over 40,000 characters via selfrag ingest", observed, holds, seconds,
-                   {"exit": code, "startup_s": round(_cli_startup_s(tmp), 2)})
+                                  str(tmp / "schema.json"), timeout=CLI_TIMEOUT_S)
+    startup = _cli_startup_s(tmp)
+    cli_said = (f"still running after {CLI_TIMEOUT_S:.0f} s (killed)" if code is None
+                else f"exit {code} in {seconds:.1f} s (a bare `selfrag --help` takes {startup:.1f} s here): "
+                f"{first_line(out if code == 0 else err)!r}")
+    extraction = f"extraction {extract_s * 1000:.2f} ms" if extract_s is not None else (extract_said or "extraction failed")
+    holds = extract_s is not None and extract_s < 1.0 and code is not None and "Traceback" not in err
+    return Outcome("regex_cli", "extractor (a+)+$ over 40,000 characters via selfrag ingest",
+                   f"{extraction}; CLI {cli_said}", holds, seconds,
+                   {"exit": code, "extract_s": extract_s, "cli_s": round(seconds, 2), "startup_s": round(startup, 2)})
 
 
 _STARTUP: dict[str, float] = {}
 
 
 def _cli_startup_s(tmp: Path) -> float:
-    """What a trivial ``selfrag`` command costs here (imports), so the 1 s budget is for the work itself."""
+    """What a trivial ``selfrag`` command costs here (imports), for context beside the CLI's time."""
     if "s" not in _STARTUP:
         _, _, _, _STARTUP["s"] = cli(tmp, "--help")
     return _STARTUP["s"]
@@ -342,7 +362,8 @@ def cli_beside_serve(tmp: Path) -> Outcome:
         said = first_line(out if code == 0 else err)
         if code != 0:  # refused: take the way out it names, the server's API
             upload = (tmp / "new" / "zorblax.jsonl").read_bytes()
-            http.post("/v1/collections/movies/documents", files=[("files", ("zorblax.jsonl", upload))])
+            uploaded = http.post("/v1/collections/movies/documents", files=[("files", ("zorblax.jsonl", upload))])
+            said += f" -> API upload {uploaded.status_code}"
         probes = {
             "topic": {"question": "Which film is about a lighthouse keeper and a glacier?", "collection": "movies"},
             "filter_only_new": {"question": "Which film is about a lighthouse keeper?", "collection": "movies",
@@ -350,12 +371,16 @@ def cli_beside_serve(tmp: Path) -> Outcome:
         }
         replies = {}
         for name, body in probes.items():
-            reply = http.post("/v1/answers", json={**body, "max_rewrites": 0, "max_generations": 1})
+            reply = http.post("/v1/answers", json={**body, "max_rewrites": 0, "max_generations": 1,
+                                                   "include_trace": True})
             data = reply.json()
-            cited = any("zorblax" in json.dumps(c).lower() for c in data.get("citations", []))
-            replies[name] = {"status": reply.status_code, "cited_new": cited,
+            # Whether the server *sees* the new document is the question here, not whether the tiny
+            # model then answers well: look at what retrieval returned.
+            retrieved = (data.get("trace") or {}).get("documents", [])
+            seen = any("zorblax" in json.dumps(d).lower() for d in retrieved)
+            replies[name] = {"status": reply.status_code, "cited_new": seen, "outcome": data.get("outcome"),
                              "code": data.get("error", {}).get("code") if reply.status_code != 200 else None}
-        described = "; ".join(f"{k}: {v['status']}" + (f" {v['code']}" if v["code"] else f", new cited {v['cited_new']}")
+        described = "; ".join(f"{k}: {v['status']}" + (f" {v['code']}" if v["code"] else f", new retrieved {v['cited_new']}")
                               for k, v in replies.items())
         one_line = len([ln for ln in err.splitlines() if ln.strip()]) == 1 and "Traceback" not in err
         answered_from_new = all(r["status"] == 200 and r["cited_new"] for r in replies.values())
