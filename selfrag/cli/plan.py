@@ -25,8 +25,8 @@ def plan(
 
     Example: selfrag plan --collection movies "What's a highly rated (above 8.5) science fiction film?" --json
     """
-    from selfrag.providers import make_chat_model, make_embeddings, structured_method
-    from selfrag.query import SelfQueryPlanner
+    from selfrag.providers import make_embeddings
+    from selfrag.query import build_planner
     from selfrag.settings import load_settings
     from selfrag.store import Store
 
@@ -43,11 +43,10 @@ def plan(
         fail("the question is empty", "question_invalid")
 
     settings = load_settings()
-    store = Store.from_settings(settings, make_embeddings(settings.embeddings))
+    embeddings = make_embeddings(settings.embeddings)
+    store = Store.from_settings(settings, embeddings)
     coll = store.get_collection(collection)
-    mode = settings.workflow.self_query_mode
-    model = None if mode == "rules" else make_chat_model(settings.llm)
-    planner = SelfQueryPlanner(model, method=structured_method(settings.llm), mode=mode)
+    planner = build_planner(settings, embeddings=embeddings)
     schema, catalogue = coll.schema, coll.catalogue()
     for q in questions:
         p = planner.plan(q, schema, catalogue)

@@ -20,12 +20,14 @@ from selfrag.query.model import (
     StructuredQuery,
 )
 from selfrag.query.planner import Plan, SelfQueryPlanner
+from selfrag.query.profiles import PROFILE_MODES, build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
 from selfrag.query.rules import rule_based_query
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
 __all__ = [
+    "PROFILE_MODES",
     "Change",
     "Comparator",
     "Comparison",
@@ -38,9 +40,11 @@ __all__ = [
     "StructuredQuery",
     "Validated",
     "and_where",
+    "build_planner",
     "describe",
     "grounding",
     "parse_where",
+    "profile_mode",
     "relaxations",
     "rule_based_query",
     "to_where",
