@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from text_to_num import text2num
 
-from selfrag.query._lexicon import CUES, MAGNITUDES, NUMBER_WORD_VALUES, UNITS
+from selfrag.query._lexicon import CUES, MAGNITUDES, NUMBER_WORD_VALUES, POSTFIX, UNITS
 from selfrag.query._text import STOP, Token, lemma, tokenize
 
 __all__ = ["Number", "find_numbers"]
@@ -71,7 +71,7 @@ def _unit_after(question: str, tokens: list[Token], end: int) -> tuple[str | Non
     first = rest[0]
     if first.norm in MAGNITUDES:
         return first.norm, first.end, first.norm == "grand"
-    if first.norm in NUMBER_WORD_VALUES or first.norm.isdigit() or first.norm in STOP:
+    if first.norm in NUMBER_WORD_VALUES or first.norm.isdigit() or first.norm in STOP or first.norm in POSTFIX:
         return None, end, False
     key = first.norm if first.norm in UNITS else first.lemma
     return key, first.end, key in UNITS and UNITS[key].dimension == "money"

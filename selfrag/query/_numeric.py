@@ -269,7 +269,7 @@ def numeric_conditions(
         found.append(Found(node, (start, end), attr.name))
         taken.append((start, end))
     for strong in (True, False):
-        _numbers_pass(reader, [n for n in numbers if reader.free((n.start, n.stop))], today, found, strong)
+        _numbers_pass(reader, [n for n in numbers if reader.free((n.start, n.end))], today, found, strong)
     return sorted(found, key=lambda f: f.span)
 
 
@@ -277,7 +277,7 @@ def _strong(reader: _Reader, group: list[Number]) -> bool:
     """A cue, a postfix, a unit, a currency or a range/list: evidence that does not depend on guessing."""
     last = group[-1]
     return (len(group) > 1 or reader.cue_before(group[0].start) is not None or last.plus or last.money
-            or last.scaled or (last.unit in UNITS) or reader.postfix_after(last.stop) is not None)  # fmt: skip
+            or last.scaled or (last.unit in UNITS) or reader.postfix_after(_tail(reader, last)) is not None)  # fmt: skip
 
 
 def _numbers_pass(reader: _Reader, pending: list[Number], today: date, found: list[Found], strong_only: bool) -> None:
@@ -289,21 +289,22 @@ def _numbers_pass(reader: _Reader, pending: list[Number], today: date, found: li
         # "between A and B", "A-B", "from A to B"; "A or B", "A, B or C".
         j = i + 1
         while j < len(pending):
-            between = question[group[-1].stop : pending[j].start]
+            between = question[_tail(reader, group[-1]) : pending[j].start]
             if len(group) == 1 and _RANGE_JOIN.match(between) and not (between.strip().casefold() == "and" and not _between_cue(reader, group[0])):
                 group.append(pending[j])
                 kind = "range"
                 j += 1
                 break
             if kind != "range" and _LIST_JOIN.match(between) and reader.cue_before(pending[j].start) is None:
-                if reader.postfix_after(group[-1].stop) is not None:
+                if reader.postfix_after(_tail(reader, group[-1])) is not None:
                     break
                 group.append(pending[j])
                 kind = "list"
                 j += 1
                 continue
             break
-        if kind == "list" and "and" in question[group[0].stop : group[-1].start].casefold().split() and "or" not in question[group[0].stop : group[-1].start].casefold():
+        joined = question[_tail(reader, group[0]) : group[-1].start].casefold()
+        if kind == "list" and "and" in joined.split() and "or" not in joined.split():
             # "with 3 stars and 2 bathrooms" is two conditions, not a list.
             group, kind, j = [pending[i]], "single", i + 1
         if strong_only and not _strong(reader, group):
@@ -316,6 +317,15 @@ def _numbers_pass(reader: _Reader, pending: list[Number], today: date, found: li
             i = j
         else:
             i += 1
+
+
+def _tail(reader: _Reader, n: Number) -> int:
+    """Where a number ends with its unit: a known unit, or a noun naming a numeric attribute ("3 bedrooms")."""
+    if n.unit is None:
+        return n.end
+    if n.unit in UNITS or any(term_match(forms(n.unit), p.name_terms) for p in reader.profile.numeric()):
+        return n.unit_end
+    return n.end
 
 
 def _between_cue(reader: _Reader, n: Number) -> bool:
@@ -356,7 +366,7 @@ def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) ->
     q = reader.q
     group = _shared_unit(group) if len(group) > 1 else group
     first, last = group[0], group[-1]
-    start, end = first.start, last.stop
+    start, end = first.start, _tail(reader, last)
     cue_found = reader.cue_before(first.start)
     cue = cue_found[0] if cue_found else None
     if kind == "range" and cue in ("between", "from"):
@@ -366,9 +376,9 @@ def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) ->
         start = reader.tokens[k].start
     elif cue_found:
         start = cue_found[1]
-    post = reader.postfix_after(last.stop) if kind != "range" else None
+    post = reader.postfix_after(end) if kind != "range" else None
     if post is None and last.plus:
-        post = ("gte", last.stop)
+        post = ("gte", end)
     if post is not None:
         end = max(end, post[1])
     attr = _choose(reader, last, cue, start, end, [n.value for n in group])
@@ -376,7 +386,7 @@ def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) ->
         return None
     bare = (kind == "single" and cue is None and post is None and last.unit not in UNITS and not last.money
             and not last.scaled and not (last.unit and term_match(forms(last.unit), attr.name_terms)))  # fmt: skip
-    if bare and not (last.year_like and attr.is_year) and not _adjacent(reader, attr, first.start, last.stop):
+    if bare and not (last.year_like and attr.is_year) and not _adjacent(reader, attr, first.start, end):
         return None
     if cue in YEAR_ONLY_CUES and not attr.is_year and (last.unit is None or last.unit not in UNITS) and not last.money:
         if cue in ("in", "of", "during", "from", "through") and not _named_near(reader, attr, start, end):

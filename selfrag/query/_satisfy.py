@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from selfrag.query.model import Change, Comparison, FilterNode, Operation, Scalar
+from selfrag.query.translate import push_not
 from selfrag.schema import AttributeInfo, CollectionSchema
 
 __all__ = ["make_satisfiable", "satisfiable"]
@@ -109,9 +110,14 @@ def _evaluate(node: FilterNode, record: dict[str, object]) -> bool:
 
 
 def satisfiable(node: FilterNode | None, schema: CollectionSchema) -> bool:
-    """Whether some record that respects ``schema`` satisfies ``node`` under Chroma's semantics."""
+    """Whether some record that respects ``schema`` satisfies ``node`` under Chroma's semantics.
+
+    ``not`` is judged as the store will see it: pushed onto the comparisons (``not year > 1900``
+    is ``year <= 1900``, which a record without a year does not satisfy).
+    """
     if node is None:
         return True
+    node = push_not(node, False)
     consts: dict[str, list[Scalar]] = {}
     for c in _clauses(node):
         consts.setdefault(c.attribute, []).extend(c.value if isinstance(c.value, list) else [c.value])

@@ -40,7 +40,8 @@ what whats what's which who whom whose where when why how any some all each ever
 of to in on at by for from with about into onto over under than then as so such just only also very really quite too
 and or but nor if not no yes please thanks want wanna need needs like looking look find show give get got tell list name
 recommend suggest search see watch read make let lets let's id i'd ill i'll ive i've one ones something anything thing things
-kind type sort good great nice best top some
+kind type sort good great nice best top some preferably ideally perhaps maybe possibly ideally also just
+especially particularly mostly around approximately roughly say e.g. eg etc
 """.split())
 """Function words and conversational filler: never a value, never a topic on their own."""
 

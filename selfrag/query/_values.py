@@ -232,7 +232,7 @@ class _Finder:
                 continue
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
-            if k == 0 and cue is None and not follows_item:
+            if (k == 0 and cue is None and not follows_item) or self._ambiguous_surname(text):
                 k = j
                 continue
             attr = self._name_attribute(text, cue, candidates)
@@ -241,6 +241,12 @@ class _Finder:
                 self.taken.append(span)
             k = j
         return out
+
+    def _ambiguous_surname(self, text: str) -> bool:
+        """The last name of several known people ("Coen"): naming one of them would be a guess."""
+        folded = normalize(text)
+        return any(sum(1 for v in idx.values if normalize(v).split()[-1:] == [folded] and " " in normalize(v)) > 1
+                   for _, idx in self.indexes)  # fmt: skip
 
     def _known_alias(self, attr: AttrProfile, text: str, span: tuple[int, int]) -> Mention:
         """An unknown name that is another way of writing one known value ("NYC"), else kept as written."""

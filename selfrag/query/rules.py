@@ -28,7 +28,7 @@ from datetime import date
 from langchain_core.embeddings import Embeddings
 
 from selfrag.query._numbers import Number, find_numbers
-from selfrag.query._numeric import Found, numeric_conditions
+from selfrag.query._numeric import Found, numeric_conditions, term_match
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._text import STOP, Token, forms, tokenize
@@ -121,14 +121,18 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
 
 
 def _query_text(question: str, tokens: list[Token], taken: list[tuple[int, int]], profile: SchemaProfile, used: set[str]) -> str:
-    filler = set(STOP) | set(profile.item_nouns)
-    for name in used:
-        filler |= profile.by_name[name].terms
+    filler = frozenset(STOP) | profile.item_nouns
+    terms = [profile.by_name[name].terms for name in used]
+
+    def is_filler(t: Token) -> bool:
+        f = forms(t.norm)
+        return bool(f & filler) or any(term_match(f, ts) for ts in terms)
+
     kept = [t for t in tokens if _free((t.start, t.end), taken) and t.text not in "$€£¥%+<>=≤≥"]
     lo, hi = 0, len(kept)
-    while lo < hi and (forms(kept[lo].norm) & filler):
+    while lo < hi and is_filler(kept[lo]):
         lo += 1
-    while hi > lo and (forms(kept[hi - 1].norm) & filler):
+    while hi > lo and is_filler(kept[hi - 1]):
         hi -= 1
     text = " ".join(t.text for t in kept[lo:hi])
     return text or " ".join(question.split())
