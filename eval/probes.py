@@ -187,7 +187,7 @@ class ProbeChroma:
                 batch = records[start : start + 2000]
                 col.add(
                     ids=[str(r["_probe"]) for r in batch],
-                    embeddings=[[1.0, 0.0] for _ in batch],
+                    embeddings=[[1.0, 0.0] for _ in batch],  # type: ignore[arg-type]
                     metadatas=[dict(r) for r in batch],
                 )
             yield col

@@ -246,7 +246,7 @@ def plan_cmd(
     try:
         for folder in sets:
             plan_set = load_plan_set(folder)
-            planner = build_planner(settings, model=model, embeddings=embeddings, mode=mode, today=plan_set.today)
+            planner = build_planner(settings, model=model, embeddings=embeddings, mode=mode, today=plan_set.today)  # type: ignore[arg-type]
             with rich_progress(f"planning {plan_set.name}", err_console, transient=True) as bar:
                 score = score_plan_set(plan_set, planner_fn(planner, plan_set), split=split,  # type: ignore[arg-type]
                                        progress=bar)

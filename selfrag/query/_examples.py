@@ -60,7 +60,7 @@ def _bound(p: AttrProfile) -> tuple[str, Comparison] | None:
     else:
         phrase, comp = f"with {words} over {shown}", "gt"
     number: float | int = int(value) if a.type == "integer" else value
-    return phrase, Comparison(attribute=a.name, comparator=comp, value=number)  # type: ignore[arg-type]
+    return phrase, Comparison(attribute=a.name, comparator=comp, value=number)
 
 
 def schema_examples(
@@ -94,9 +94,9 @@ def schema_examples(
     # 2. an "or" list, a name, and a limit
     if categorical and len(categorical[0].values) >= 3:
         p = categorical[0]
-        a, b = p.values[1], p.values[2]
-        parts = [Comparison(attribute=p.name, comparator="in", value=[a, b])]
-        text = f"show me 3 {a} or {b} {items}"
+        first, second = p.values[1], p.values[2]
+        parts = [Comparison(attribute=p.name, comparator="in", value=[first, second])]
+        text = f"show me 3 {first} or {second} {items}"
         names = [q for q in categorical[1:] if q.name_like]
         if names:
             parts.append(Comparison(attribute=names[0].name, comparator="eq", value=names[0].values[0]))

@@ -363,7 +363,6 @@ def _unscaled(n: Number) -> float:
 
 
 def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) -> Found | None:
-    q = reader.q
     group = _shared_unit(group) if len(group) > 1 else group
     first, last = group[0], group[-1]
     start, end = first.start, _tail(reader, last)

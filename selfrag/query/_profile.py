@@ -53,7 +53,8 @@ def _unit_of(attr: AttributeInfo, text_tokens: list[str]) -> Unit | None:
                 found.append(unit)
                 break
     money = [u for u in found if u.dimension == "money"]
-    return (money or found or [None])[0]
+    chosen = money or found
+    return chosen[0] if chosen else None
 
 
 @dataclass

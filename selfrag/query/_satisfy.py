@@ -128,10 +128,7 @@ def satisfiable(node: FilterNode | None, schema: CollectionSchema) -> bool:
         total *= len(d)
     if total > _MAX_COMBOS:
         return True  # too large to enumerate: assume it can (every single clause was checked already)
-    for combo in itertools.product(*domains):
-        if _evaluate(node, dict(zip(names, combo, strict=True))):
-            return True
-    return False
+    return any(_evaluate(node, dict(zip(names, combo, strict=True))) for combo in itertools.product(*domains))
 
 
 def _describe(node: FilterNode) -> str:

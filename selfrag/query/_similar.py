@@ -37,9 +37,9 @@ class Similarity:
         """Unit vectors for ``texts`` (rows), embedding only the ones not seen before."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            fresh = np.asarray(self.embeddings.embed_documents(missing), dtype=np.float32)
-            norms = np.linalg.norm(fresh, axis=1, keepdims=True)
-            fresh = fresh / np.where(norms == 0, 1.0, norms)
+            raw = np.asarray(self.embeddings.embed_documents(missing), dtype=np.float32)
+            norms = np.linalg.norm(raw, axis=1, keepdims=True)
+            fresh = (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
             with _LOCK:
                 if len(self._cache) > _MAX_CACHED:
                     self._cache.clear()
@@ -54,7 +54,8 @@ class Similarity:
         if not rows or not columns:
             return np.zeros((len(rows), len(columns)), dtype=np.float32)
         vecs = self.vectors([*rows, *columns])
-        return vecs[: len(rows)] @ vecs[len(rows) :].T
+        product: np.ndarray = vecs[: len(rows)] @ vecs[len(rows) :].T
+        return product
 
     def pair(self, a: str, b: str) -> float:
         return float(self.matrix([a], [b])[0, 0])

@@ -33,16 +33,7 @@ __all__ = [
     "words",
 ]
 
-STOP = frozenset("""
-a an the this that these those there here it its it's i i'm im me my we our you your they them their he she his her
-is are was were be been being am do does did doing done has have had having can could would should will shall may might must
-what whats what's which who whom whose where when why how any some all each every either neither both few more most
-of to in on at by for from with about into onto over under than then as so such just only also very really quite too
-and or but nor if not no yes please thanks want wanna need needs like looking look find show give get got tell list name
-recommend suggest search see watch read make let lets let's id i'd ill i'll ive i've one ones something anything thing things
-kind type sort good great nice best top some preferably ideally perhaps maybe possibly ideally also just
-especially particularly mostly around approximately roughly say e.g. eg etc
-""".split())
+STOP = frozenset(["a", "an", "the", "this", "that", "these", "those", "there", "here", "it", "its", "it's", "i", "i'm", "im", "me", "my", "we", "our", "you", "your", "they", "them", "their", "he", "she", "his", "her", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "doing", "done", "has", "have", "had", "having", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "what", "whats", "what's", "which", "who", "whom", "whose", "where", "when", "why", "how", "any", "some", "all", "each", "every", "either", "neither", "both", "few", "more", "most", "of", "to", "in", "on", "at", "by", "for", "from", "with", "about", "into", "onto", "over", "under", "than", "then", "as", "so", "such", "just", "only", "also", "very", "really", "quite", "too", "and", "or", "but", "nor", "if", "not", "no", "yes", "please", "thanks", "want", "wanna", "need", "needs", "like", "looking", "look", "find", "show", "give", "get", "got", "tell", "list", "name", "recommend", "suggest", "search", "see", "watch", "read", "make", "let", "lets", "let's", "id", "i'd", "ill", "i'll", "ive", "i've", "one", "ones", "something", "anything", "thing", "things", "kind", "type", "sort", "good", "great", "nice", "best", "top", "some", "preferably", "ideally", "perhaps", "maybe", "possibly", "ideally", "also", "just", "especially", "particularly", "mostly", "around", "approximately", "roughly", "say", "e.g.", "eg", "etc"])
 """Function words and conversational filler: never a value, never a topic on their own."""
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[$€£¥%+<>=≤≥]")

@@ -49,7 +49,7 @@ _BOOL_MODIFIERS = frozenset({"friendly", "free", "included", "include", "include
                              "offered", "offer", "offers", "provided", "only", "options", "option"})  # fmt: skip
 _GAP_WORDS = frozenset({"a", "an", "the", "any", "by", "from", "of", "or", "and", "nor", "in", "at", "on", "with",
                         "either", "that", "which", "who", "are", "is", "be", "been", "made", "directed", "written",
-                        "listed", "located", "based", "set", "for", "to", "served", "cooked", "from"})  # fmt: skip
+                        "listed", "located", "based", "set", "for", "to", "served", "cooked"})  # fmt: skip
 
 
 @dataclass(frozen=True)

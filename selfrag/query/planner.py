@@ -23,8 +23,8 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 from selfrag.errors import ConfigError, ProviderError
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
-from selfrag.query.model import Change, StructuredQuery
 from selfrag.query.anchor import check_text
+from selfrag.query.model import Change, StructuredQuery
 from selfrag.query.rules import read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
