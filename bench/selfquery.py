@@ -41,13 +41,25 @@ def _load_harness() -> Any:
     return mods
 
 
-def _planner(mode: str, today: Any) -> Any:
+_MODEL: dict[str, Any] = {}
+
+
+def _planner(mode: str, today: Any, cache: Path | None) -> Any:
     from selfrag.providers import make_chat_model, make_embeddings, structured_method
     from selfrag.query import SelfQueryPlanner
     from selfrag.settings import load_settings
 
     settings = load_settings()
-    model = None if mode == "rules" else make_chat_model(settings.llm)
+    model = None
+    if mode != "rules":
+        if "model" not in _MODEL:
+            _MODEL["model"] = make_chat_model(settings.llm)
+            if cache is not None:
+                # The same prompts in llm and auto mode cost one model call, not two.
+                from eval.cache import SQLiteLLMCache, with_cache
+
+                _MODEL["model"] = with_cache(_MODEL["model"], SQLiteLLMCache(cache))
+        model = _MODEL["model"]
     kwargs: dict[str, Any] = {"method": structured_method(settings.llm), "mode": mode, "today": today}
     if "embeddings" in inspect.signature(SelfQueryPlanner).parameters:
         kwargs["embeddings"] = make_embeddings(settings.embeddings)
@@ -72,6 +84,7 @@ def main() -> None:
     parser.add_argument("--planner-root", type=Path, help="plan with this checkout's selfrag (before/after)")
     parser.add_argument("--sets", nargs="*", type=Path, help="set folders (default: every set under eval/sets)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"))
+    parser.add_argument("--cache", type=Path, help="an LLM response cache (SQLite) shared across runs")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
@@ -84,7 +97,7 @@ def main() -> None:
     report: dict[str, Any] = {"mode": args.mode, "planner_root": str(args.planner_root or ROOT), "sets": []}
     for folder in folders:
         plan_set = harness["plan_sets"].load_plan_set(folder)
-        planner = _planner(args.mode, plan_set.today)
+        planner = _planner(args.mode, plan_set.today, args.cache)
         started = time.perf_counter()
         score = harness["plan_eval"].score_plan_set(plan_set, harness["plan_eval"].planner_fn(planner, plan_set))
         summaries = {split: score.summary(split) for split in ("dev", "heldout", "all")}
