@@ -25,7 +25,7 @@ from selfrag.query._text import lemma, normalize, stem
 
 __all__ = ["KnownMatch", "KnownValues", "same_entity"]
 
-MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "surname"]
+MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "part", "surname"]
 
 _TYPO_CUTOFF = 90.0
 _DERIVATIONS = frozenset({"or", "er", "ors", "ers", "s", "es", "ian", "ians", "ist", "ists"})
@@ -128,6 +128,14 @@ class KnownValues:
         best = max(score for _, score in close)
         winners = {self.by_norm[n] for n, score in close if score == best}
         return KnownMatch(winners.pop(), "typo") if len(winners) == 1 else None
+
+    def part(self, text: str) -> KnownMatch | None:
+        """Two or more words that all belong to exactly one value ("Kenji Lopez-Alt" for "J. Kenji López-Alt")."""
+        toks = set(normalize(text).split())
+        if len(toks) < 2:
+            return None
+        hits = {v for n, v in self.by_norm.items() if toks <= set(n.split()) and len(n.split()) > len(toks) - 1}
+        return KnownMatch(hits.pop(), "part") if len(hits) == 1 else None
 
     def surname(self, text: str) -> KnownMatch | None:
         """The last word (up to a typo) of exactly one multi-word value: "Nolan" for "Christopher Nolan"."""

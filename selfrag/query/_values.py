@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+import simplemma
+
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -117,7 +119,7 @@ class _Finder:
                 return Mention(p, m.value, span, m.how)
         if n >= 2:
             for p, idx in self.indexes:
-                m = idx.abbreviation(text) or idx.typo(text)
+                m = idx.abbreviation(text) or idx.typo(text) or (idx.part(text) if p.name_like else None)
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
         if n == 1 and text[:1].isupper() and len(text) >= 3:
@@ -226,13 +228,14 @@ class _Finder:
                 self.tokens[j].text[:1].isupper() or (self.tokens[j].norm in _PARTICLES and j + 1 < len(self.tokens) and self.tokens[j + 1].text[:1].isupper())
             ) and self.q[self.tokens[j - 1].end : self.tokens[j].start] in (" ", "-", "'", "’", ". ", ".") and self.tokens[j].lemma not in self.items:
                 j += 1
-            follows_item = j < len(self.tokens) and self.tokens[j].lemma in self.items
-            if cue not in _NAME_CUES and not follows_item:
-                k = j
-                continue
+            nxt = self.tokens[j] if j < len(self.tokens) else None
+            follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
+            # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
+            coined = not any(simplemma.is_known(t.norm, lang="en") for t in self.tokens[k:j])
+            named = cue in _NAME_CUES or (coined and (k > 0 or follows_item)) or (follows_item and k > 0)
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
-            if (k == 0 and cue is None and not follows_item) or self._ambiguous_surname(text):
+            if not named or self._ambiguous_surname(text):
                 k = j
                 continue
             attr = self._name_attribute(text, cue, candidates)
@@ -279,6 +282,10 @@ class _Finder:
             scores.append((float(sum(top) / len(top)), p))
         scores.sort(key=lambda x: -x[0])
         return scores[0][1] if scores[0][0] - scores[1][0] >= 0.03 else None
+
+
+def _plural(tok: Token) -> bool:
+    return tok.norm.isalpha() and tok.norm not in STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
 
 
 def _bool_term(f: frozenset[str], terms: frozenset[str]) -> bool:
