@@ -71,6 +71,7 @@ FLIP: dict[Comparator, Comparator] = {"gt": "lte", "gte": "lt", "lt": "gte", "lt
 NEGATIONS = frozenset({
     "not", "no", "non", "never", "without", "except", "excluding", "exclude", "excludes", "isnt", "arent", "dont",
     "doesnt", "wasnt", "werent", "cant", "cannot", "wont", "aint", "nothing", "none", "neither", "nor", "besides",
+    "didnt", "hasnt", "havent", "hadnt", "shouldnt", "wouldnt", "couldnt", "mustnt", "lacking", "lacks", "minus",
 })  # fmt: skip
 """Single words that negate what follows them (apostrophes already removed by the tokenizer)."""
 NEGATION_PHRASES = ("other than", "anything but", "but not", "apart from", "out of", "rather than", "instead of")

@@ -24,6 +24,7 @@ _DIGITS = re.compile(
     r"(?:\s?(?P<mag>k|K|mm|MM|bn|BN|M|m|b|B|mil|mio)(?![\w]))?(?P<cur2>\s?[$€£¥])?(?P<plus>\+)?"
 )
 _CURRENCY = {"$", "€", "£", "¥"}
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.IGNORECASE)
 _CUE_ENDS = frozenset(c.split()[-1] for c in CUES)
 _MULTIWORD_UNITS = sorted((k for k in UNITS if " " in k), key=len, reverse=True)
 
@@ -159,6 +160,14 @@ def find_numbers(question: str) -> list[Number]:
         elif unit == "m" and mag is None and m.group("mag") == "m":
             unit_end = m.end("mag")
         money = money or unit_money
+        half = _AND_A_HALF.match(question, unit_end if unit else end)
+        if half is not None and not scaled:
+            value += 0.5
+            if unit is None:  # "2 and a half hours": the unit comes after the half
+                unit, unit_end, more = _unit_after(question, tokens, half.end())
+                money = money or more
+                end = half.end() if unit is None else end
+            unit_end = max(unit_end, half.end())
         year_like = (not scaled and not money and "," not in raw and "." not in raw and len(raw) == 4
                      and 1000 <= value <= 2999)  # fmt: skip
         start = m.start("cur") if m.group("cur") else m.start("num")
@@ -174,6 +183,14 @@ def find_numbers(question: str) -> list[Number]:
             end = unit_end
             unit, unit_end, more = _unit_after(question, tokens, end)
             money = money or more
+        half = _AND_A_HALF.match(question, unit_end if unit else end)
+        if half is not None and value < 1000:
+            value += 0.5
+            if unit is None:
+                unit, unit_end, more = _unit_after(question, tokens, half.end())
+                money = money or more
+                end = half.end() if unit is None else end
+            unit_end = max(unit_end, half.end())
         numbers.append(Number(value, start, end, unit, unit_end if unit else end, money, False, False, value >= 1000))
     # "under an hour", "within a mile": one unit, written with an article.
     for i, t in enumerate(tokens[:-1]):
@@ -182,5 +199,6 @@ def find_numbers(question: str) -> list[Number]:
             continue
         if t.norm in ("a", "an") and nxt.lemma in UNITS and UNITS[nxt.lemma].dimension in ("time", "length", "weight"):
             if not any(t.start < e and s < nxt.end for s, e in [(n.start, n.stop) for n in numbers]):
-                numbers.append(Number(1.0, t.start, t.end, nxt.lemma, nxt.end))
+                half = _AND_A_HALF.match(question, nxt.end)  # "an hour and a half"
+                numbers.append(Number(1.5 if half else 1.0, t.start, t.end, nxt.lemma, half.end() if half else nxt.end))
     return sorted(numbers, key=lambda n: n.start)

@@ -28,6 +28,7 @@ import simplemma
 
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
+from selfrag.query._numeric import term_match
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._text import STOP, Token, forms, normalize
@@ -219,7 +220,8 @@ class _Finder:
         k = 0
         while k < len(self.tokens):
             tok = self.tokens[k]
-            if not (tok.text[:1].isupper() and _free((tok.start, tok.end), self.taken)) or tok.norm in STOP or tok.lemma in self.items:
+            if not (tok.text[:1].isupper() and _free((tok.start, tok.end), self.taken)) or tok.norm in STOP or tok.lemma in self.items \
+                    or self._names_attribute(tok):
                 k += 1
                 continue
             cue = self.tokens[k - 1].norm if k > 0 else None
@@ -244,6 +246,10 @@ class _Finder:
                 self.taken.append(span)
             k = j
         return out
+
+    def _names_attribute(self, tok: Token) -> bool:
+        """"IMDb" in "an IMDb score of 8" names the attribute imdb_score, not a value."""
+        return any(term_match(forms(tok.norm), p.name_terms) for p in self.profile.attributes)
 
     def _ambiguous_surname(self, text: str) -> bool:
         """The last name of several known people ("Coen"): naming one of them would be a guess."""
@@ -325,7 +331,7 @@ def _negate(question: str, tokens: list[Token], mentions: list[Mention], taken: 
         fresh = [c for c in cues if floor <= c[0] and c[1] <= m.span[0]]
         anchor = fresh[-1][1] if fresh else (floor if previous is not None and previous.attr.name == m.attr.name else None)
         between = [t for t in tokens if anchor is not None and anchor <= t.start and t.end <= m.span[0]]
-        bridge = all(t.norm in _GAP_WORDS or t.lemma in items or bool(forms(t.norm) & m.attr.terms) for t in between)
+        bridge = all(t.norm in _GAP_WORDS or t.lemma in items or term_match(forms(t.norm), m.attr.terms) for t in between)
         if anchor is not None and len(between) <= 4 and bridge and "," not in question[anchor : m.span[0]].replace(", or", ""):
             value: Scalar = (not m.value) if isinstance(m.value, bool) else m.value
             out.append(replace(m, value=value, negated=True))

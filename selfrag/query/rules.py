@@ -27,6 +27,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
+from selfrag.query._lexicon import NEGATIONS, UNITS
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions, term_match
 from selfrag.query._profile import SchemaProfile
@@ -72,6 +73,8 @@ def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: S
         for t in after:
             if t.norm.isdigit():
                 break
+            if t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
+                break  # "two hours", "3 bedrooms": a quantity, not a number of results
             if t.lemma in profile.item_nouns or (t.norm.isalpha() and t.norm not in STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm):
                 noun = t
                 break
@@ -126,7 +129,7 @@ def _query_text(question: str, tokens: list[Token], taken: list[tuple[int, int]]
 
     def is_filler(t: Token) -> bool:
         f = forms(t.norm)
-        return bool(f & filler) or any(term_match(f, ts) for ts in terms)
+        return bool(f & filler) or t.norm in NEGATIONS or any(term_match(f, ts) for ts in terms)
 
     kept = [t for t in tokens if _free((t.start, t.end), taken) and t.text not in "$€£¥%+<>=≤≥"]
     lo, hi = 0, len(kept)
