@@ -24,10 +24,10 @@ from selfrag.query._dates import find_year_phrases
 from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, UNITS, YEAR_ONLY_CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
-from selfrag.query._text import STOP, Token, forms
+from selfrag.query._text import STOP, Token, forms, term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
-__all__ = ["Found", "numeric_conditions", "term_match"]
+__all__ = ["Found", "numeric_conditions"]
 
 _CUE_KEYS = sorted(CUES, key=lambda c: len(c.split()), reverse=True)
 _POSTFIX_KEYS = sorted(POSTFIX, key=lambda c: len(c.split()), reverse=True)
@@ -43,22 +43,6 @@ class Found:
     node: FilterNode
     span: tuple[int, int]
     attribute: str
-
-
-def term_match(word_forms: frozenset[str], terms: frozenset[str]) -> bool:
-    """A word names an attribute term: same form, or one an abbreviation of the other ("bath" → bathrooms)."""
-    if word_forms & terms:
-        return True
-    for w in word_forms:
-        if len(w) < 3 or w in STOP:
-            continue
-        for t in terms:
-            if len(t) < 3:
-                continue
-            short, long_ = (w, t) if len(w) <= len(t) else (t, w)
-            if long_.startswith(short) and (len(short) >= 4 or (len(short) == 3 and len(long_) >= 6)):
-                return True
-    return False
 
 
 def _clause(p: AttrProfile, comp: Comparator, value: float) -> Comparison:

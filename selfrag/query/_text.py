@@ -29,6 +29,7 @@ __all__ = [
     "normalize",
     "number_value",
     "stem",
+    "term_match",
     "tokenize",
     "words",
 ]
@@ -153,3 +154,19 @@ def is_score_attribute(attr: AttributeInfo) -> bool:
         return False
     text = f"{attr.name} {attr.description}".casefold()
     return any(h in text for h in _SCORE_HINTS)
+
+
+def term_match(word_forms: frozenset[str], terms: frozenset[str]) -> bool:
+    """A word names an attribute term: same form, or one an abbreviation of the other ("bath" → bathrooms)."""
+    if word_forms & terms:
+        return True
+    for w in word_forms:
+        if len(w) < 3 or w in STOP:
+            continue
+        for t in terms:
+            if len(t) < 3:
+                continue
+            short, long_ = (w, t) if len(w) <= len(t) else (t, w)
+            if long_.startswith(short) and (len(short) >= 4 or (len(short) == 3 and len(long_) >= 6)):
+                return True
+    return False

@@ -28,10 +28,9 @@ import simplemma
 
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
-from selfrag.query._numeric import term_match
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
-from selfrag.query._text import STOP, Token, forms, normalize
+from selfrag.query._text import STOP, Token, forms, normalize, term_match
 from selfrag.query.model import Scalar
 
 __all__ = ["Mention", "find_mentions"]

@@ -29,10 +29,10 @@ from langchain_core.embeddings import Embeddings
 
 from selfrag.query._lexicon import NEGATIONS, UNITS
 from selfrag.query._numbers import Number, find_numbers
-from selfrag.query._numeric import Found, numeric_conditions, term_match
+from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
-from selfrag.query._text import STOP, Token, forms, tokenize
+from selfrag.query._text import STOP, Token, forms, term_match, tokenize
 from selfrag.query._values import Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
 from selfrag.schema import CollectionSchema
