@@ -1,10 +1,13 @@
 """The self-query planner: question → validated structured query → final Chroma ``where``.
 
-The model proposes; validation repairs; the rule-based constructor referees. In ``auto`` mode
-the rules also run (they are cheap and deterministic) and win when the model failed, produced
-nothing usable, or proposed a filter less grounded in the question than theirs — the guard
-against a small model's invented conditions. A caller's mandatory filter is always ANDed in,
-never replaced.
+The model proposes; validation repairs (and never lets through a filter that cannot select
+anything); the rule-based constructor referees. In ``auto`` mode the rules also run (they are
+cheap and deterministic) and win when the model failed, produced nothing usable, or proposed a
+filter less grounded in the question than theirs — the guard against a small model's invented
+conditions. The model's search text is kept only while it stays on the question
+(:func:`~selfrag.query.anchor.check_text`); otherwise the question minus its filter phrases is
+searched. In ``rules`` mode (the local profile, see ``profiles``) the model is never asked. A
+caller's mandatory filter is always ANDed in, never replaced.
 """
 
 from __future__ import annotations
