@@ -94,8 +94,9 @@ class WorkflowSettings(BaseModel):
     """Minimum cosine similarity for a retrieved chunk; None keeps all top_k."""
     grade_concurrency: int = Field(4, ge=1, le=64)
     grader_retries: int = Field(3, ge=1, le=10)
-    self_query_mode: Literal["auto", "llm", "rules"] = "auto"
-    """``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
+    self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"
+    """``profile``: the provider profile decides (``local``: rules only, measured best; ``openai``: auto).
+    ``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
     turn_wait_s: float = Field(30.0, ge=0.0, le=3600.0)
     """Turns of one thread run one at a time: how long a turn waits for the previous one before it
     is refused (``thread_busy``). The service caps it at the request's deadline."""
