@@ -73,7 +73,7 @@ def default_engine(settings: Settings, store: Store, cache: SQLiteLLMCache | Non
     """The configured providers, the chat model behind ``cache``, no thread memory."""
     model = with_cache(make_chat_model(settings.llm), cache)
     components = build_components(settings, store=store, model=model)
-    return SelfRagEngine(components, defaults=RunOptions.from_settings(settings.workflow))
+    return SelfRagEngine(components, defaults=RunOptions.from_settings(settings.workflow, provider=settings.llm.provider))
 
 
 @dataclass(frozen=True)

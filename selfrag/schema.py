@@ -22,6 +22,7 @@ __all__ = [
     "AttributeInfo",
     "AttributeType",
     "CollectionSchema",
+    "IndexParams",
     "RegexExtractor",
     "load_schema_file",
 ]
@@ -107,6 +108,23 @@ class AttributeInfo(BaseModel):
         return v
 
 
+class IndexParams(BaseModel):
+    """A collection's HNSW index parameters, fixed when it is created; None takes ``store.hnsw``'s.
+
+    Chroma reads ``ef_search`` when a process first loads the index, and the other two shape the
+    graph as it is built, so none of them changes an existing collection.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    ef_search: int | None = Field(None, ge=1, le=10_000)
+    """Candidates kept while searching: higher is closer to exact and slower."""
+    ef_construction: int | None = Field(None, ge=1, le=10_000)
+    """Candidates kept while inserting: a better graph, slower writes."""
+    max_neighbors: int | None = Field(None, ge=2, le=256)
+    """Links per node (HNSW's M): better recall on hard data, more memory."""
+
+
 class CollectionSchema(BaseModel):
     """The attributes a collection declares, plus how to extract them at ingest."""
 
@@ -115,6 +133,8 @@ class CollectionSchema(BaseModel):
     description: str = ""
     attributes: list[AttributeInfo] = Field(default_factory=list)
     extractors: list[RegexExtractor] = Field(default_factory=list)
+    index: IndexParams | None = None
+    """HNSW parameters for this collection (see ``IndexParams``); None: the settings' defaults."""
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> CollectionSchema:

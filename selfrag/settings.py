@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
+__all__ = ["CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
@@ -63,6 +63,23 @@ class EmbeddingSettings(BaseModel):
     batch_size: int = 64
 
 
+class HnswSettings(BaseModel):
+    """HNSW parameters of new collections (a schema's ``index`` overrides them per collection).
+
+    Measured with ``bench/filtered_retrieval.py`` at 100,000 chunks. Unfiltered, Chroma's defaults
+    find the exact top 4 on clustered vectors (real embeddings are clustered); a larger
+    ``ef_search`` slows every unfiltered query. Filtered queries get their breadth per query
+    instead (``StoreSettings.filtered_search_breadth``), which also reaches older collections.
+    """
+
+    ef_search: int = Field(100, ge=1, le=10_000)
+    """Candidates kept while searching without a filter (Chroma's default)."""
+    ef_construction: int = Field(100, ge=1, le=10_000)
+    """Candidates kept while inserting (Chroma's default)."""
+    max_neighbors: int = Field(16, ge=2, le=256)
+    """Links per node, HNSW's M (Chroma's default)."""
+
+
 class StoreSettings(BaseModel):
     chroma_url: str | None = None
     """A Chroma server (``http://host:8000``) instead of the embedded PersistentClient."""
@@ -71,6 +88,16 @@ class StoreSettings(BaseModel):
     otherwise hang every request that touches it)."""
     chunk_size: int = 1000
     chunk_overlap: int = 150
+    write_batch_size: int = Field(1000, ge=1, le=5000)
+    """Chunks per Chroma write (embedding batches follow ``embeddings.batch_size``): a write has a
+    fixed cost, so 64-row writes run at a third of the speed of 1,000-row ones."""
+    exact_search_limit: int = Field(1000, ge=0, le=100_000)
+    """A filter matching at most this many chunks is searched exactly (every candidate scored)
+    instead of through the approximate index; 0: never. The measured crossover in time."""
+    filtered_search_breadth: int = Field(1600, ge=1, le=10_000)
+    """Candidates a filtered search through the index keeps (its ``ef`` for that query): a filter
+    hides most of the graph's neighbourhood, so the collection's ``ef_search`` misses true hits."""
+    hnsw: HnswSettings = Field(default_factory=HnswSettings)
 
 
 class CheckpointSettings(BaseModel):
@@ -92,7 +119,10 @@ class WorkflowSettings(BaseModel):
     top_k: int = Field(4, ge=1, le=50)
     min_score: float | None = Field(None, ge=-1.0, le=1.0)
     """Minimum cosine similarity for a retrieved chunk; None keeps all top_k."""
-    grade_concurrency: int = Field(4, ge=1, le=64)
+    grade_concurrency: int | None = Field(None, ge=1, le=64)
+    """Documents graded at once. None: every retrieved document in one round for API providers (at
+    most ``workflows.options.API_GRADE_ROUND`` at once, so one question cannot flood a rate limit);
+    4 for the embedded model, which runs one call at a time anyway."""
     grader_retries: int = Field(3, ge=1, le=10)
     self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"
     """``profile``: the provider profile decides (``local``: rules only, measured best; ``openai``: auto).

@@ -18,7 +18,7 @@ from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
 
-__all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store"]
+__all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store", "run_options"]
 
 
 def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
@@ -83,6 +83,11 @@ def build_engine(settings: Settings, *, store: Store | None = None, memory: bool
     return SelfRagEngine(
         components,
         checkpointer=open_checkpointer(settings) if memory else None,
-        defaults=RunOptions.from_settings(settings.workflow),
+        defaults=run_options(settings),
         turn_locks=turn_locks(settings),
     )
+
+
+def run_options(settings: Settings) -> RunOptions:
+    """The run defaults the settings give (grading concurrency depends on the provider)."""
+    return RunOptions.from_settings(settings.workflow, provider=settings.llm.provider)

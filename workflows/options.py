@@ -7,7 +7,20 @@ from typing import Any
 
 from selfrag.settings import WorkflowSettings
 
-__all__ = ["RunOptions", "recursion_limit_for"]
+__all__ = ["API_GRADE_ROUND", "LOCAL_GRADE_CONCURRENCY", "RunOptions", "grade_concurrency_for", "recursion_limit_for"]
+
+API_GRADE_ROUND = 16
+"""Most relevance calls one question sends an API provider at once by default: a self-queried
+limit or ``top_k`` up to this is graded in one round (the critical path: one call's latency)."""
+LOCAL_GRADE_CONCURRENCY = 4
+"""The embedded model holds a lock for each call: more threads would only queue."""
+
+
+def grade_concurrency_for(provider: str, setting: int | None) -> int:
+    """The grading concurrency a run uses: the setting, else the provider's default."""
+    if setting is not None:
+        return setting
+    return LOCAL_GRADE_CONCURRENCY if provider == "local" else API_GRADE_ROUND
 
 
 @dataclass(frozen=True)
@@ -22,8 +35,8 @@ class RunOptions:
     """Documents retrieved per search (a self-queried limit overrides it)."""
     min_score: float | None = None
     """Minimum cosine similarity of a retrieved chunk; None keeps all."""
-    grade_concurrency: int = 4
-    """Documents graded at once."""
+    grade_concurrency: int = LOCAL_GRADE_CONCURRENCY
+    """Documents graded at once (``grade_concurrency_for`` picks it from the settings)."""
     mandatory_where: dict[str, Any] | None = None
     """A caller's Chroma where clause, ANDed with the self-queried filter and never relaxed."""
     turn_wait_s: float = 30.0
@@ -32,13 +45,14 @@ class RunOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_settings(cls, s: WorkflowSettings, **overrides: Any) -> RunOptions:
+    def from_settings(cls, s: WorkflowSettings, *, provider: str = "local", **overrides: Any) -> RunOptions:
+        """The defaults ``s`` gives a run on ``provider`` (``llm.provider``), with ``overrides``."""
         base: dict[str, Any] = dict(
             max_rewrites=s.max_rewrites,
             max_generations=s.max_generations,
             top_k=s.top_k,
             min_score=s.min_score,
-            grade_concurrency=s.grade_concurrency,
+            grade_concurrency=grade_concurrency_for(provider, s.grade_concurrency),
             turn_wait_s=s.turn_wait_s,
         )
         base.update({k: v for k, v in overrides.items() if v is not None})

@@ -16,12 +16,13 @@ from urllib.parse import urlsplit
 import chromadb
 import httpx
 from chromadb.api import ClientAPI
+from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.config import Settings as ChromaSettings
 from langchain_core.embeddings import Embeddings
 
 from selfrag.errors import CollectionExists, CollectionNotFound, ConfigError, UsageError
 from selfrag.schema import CollectionSchema
-from selfrag.settings import Settings
+from selfrag.settings import Settings, StoreSettings
 from selfrag.store._errors import chroma_errors
 from selfrag.store._record import CollectionRecord
 from selfrag.store.collection import Collection
@@ -63,12 +64,36 @@ class Store:
     """
 
     def __init__(
-        self, client: ClientAPI, embeddings: Embeddings, *, batch_size: int = 64, lock: StoreLock | None = None
+        self,
+        client: ClientAPI,
+        embeddings: Embeddings,
+        *,
+        batch_size: int = 64,
+        lock: StoreLock | None = None,
+        store: StoreSettings | None = None,
     ) -> None:
         self._client = client
         self._embeddings = embeddings
         self._batch_size = batch_size
         self._lock = lock
+        self._settings = store or StoreSettings()
+
+    def _open(self, chroma: ChromaCollection) -> Collection:
+        return Collection(
+            chroma,
+            self._embeddings,
+            batch_size=self._batch_size,
+            write_batch=self._settings.write_batch_size,
+            exact_limit=self._settings.exact_search_limit,
+            filtered_breadth=self._settings.filtered_search_breadth,
+        )
+
+    def index_configuration(self, schema: CollectionSchema) -> dict[str, Any]:
+        """Chroma's HNSW configuration for a new collection: the settings, then the schema's ``index``."""
+        params = self._settings.hnsw.model_dump()
+        if schema.index is not None:
+            params.update(schema.index.model_dump(exclude_none=True))
+        return {"space": "cosine", **params}
 
     @classmethod
     def from_settings(cls, settings: Settings, embeddings: Embeddings, *, use: StoreUse | None = None) -> Store:
@@ -100,7 +125,7 @@ class Store:
             except BaseException:
                 lock.release()
                 raise
-        return cls(client, embeddings, batch_size=settings.embeddings.batch_size, lock=lock)
+        return cls(client, embeddings, batch_size=settings.embeddings.batch_size, lock=lock, store=settings.store)
 
     def create_collection(self, name: str, schema: CollectionSchema, *, exist_ok: bool = False) -> Collection:
         """Create a collection (cosine space) that records ``schema``.
@@ -123,11 +148,11 @@ class Store:
         with chroma_errors(f"cannot create collection {name!r}"):
             chroma = self._client.create_collection(
                 name,
-                configuration={"hnsw": {"space": "cosine"}},
+                configuration=cast(Any, {"hnsw": self.index_configuration(schema)}),
                 metadata=cast(Any, CollectionRecord(schema).encode()),
                 embedding_function=None,
             )
-        return Collection(chroma, self._embeddings, batch_size=self._batch_size)
+        return self._open(chroma)
 
     def get_collection(self, name: str) -> Collection:
         """Open an existing collection.
@@ -138,7 +163,7 @@ class Store:
         validate_collection_name(name)
         with chroma_errors(f"cannot open collection {name!r}", collection=name):
             chroma = self._client.get_collection(name, embedding_function=None)
-        return Collection(chroma, self._embeddings, batch_size=self._batch_size)
+        return self._open(chroma)
 
     def has_collection(self, name: str) -> bool:
         """Whether a collection of that name exists (an invalid name never does)."""

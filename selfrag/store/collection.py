@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
+import numpy as np
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import validate_where
 from langchain_core.embeddings import Embeddings
@@ -34,10 +35,23 @@ from selfrag.store.types import (
     StoredDocument,
 )
 
-__all__ = ["Collection"]
+__all__ = ["EXACT_LIMIT", "FILTERED_BREADTH", "WRITE_BATCH", "Collection"]
 
 _DELETE = 100
 """Ids per delete call (SQLite caps the variables of one statement)."""
+
+EXACT_LIMIT = 1000
+"""A filter matching at most this many chunks is searched exactly (its candidates' vectors scored
+one by one) instead of through the HNSW index; 0 turns exact search off. Placed at the crossover
+measured by ``bench/filtered_retrieval.py``."""
+
+FILTERED_BREADTH = 1600
+"""Candidates a filtered search through the index keeps (its per-query ``ef``); see ``_index_search``."""
+
+WRITE_BATCH = 1000
+"""Chunks per Chroma write by default. Each upsert has a fixed cost (a transaction, the log, the
+index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own ceiling
+(``get_max_batch_size``, ~5,000 embedded) is never approached. Also bounds the vectors held at once."""
 
 
 class Collection:
@@ -50,14 +64,26 @@ class Collection:
     ``selfrag.store.lock``); the service serialises writers per collection across instances.
     """
 
-    def __init__(self, chroma: ChromaCollection, embeddings: Embeddings, *, batch_size: int = 64) -> None:
-        if batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
+    def __init__(
+        self,
+        chroma: ChromaCollection,
+        embeddings: Embeddings,
+        *,
+        batch_size: int = 64,
+        write_batch: int = WRITE_BATCH,
+        exact_limit: int = EXACT_LIMIT,
+        filtered_breadth: int = FILTERED_BREADTH,
+    ) -> None:
+        if batch_size < 1 or write_batch < 1 or filtered_breadth < 1 or exact_limit < 0:
+            raise ValueError("batch_size, write_batch and filtered_breadth must be at least 1, exact_limit at least 0")
+        self._exact_limit = exact_limit
+        self._filtered_breadth = filtered_breadth
         self._chroma = chroma
         self.name: str = chroma.name
         """The collection's name (read-only by convention; renaming is not supported)."""
         self._embeddings = embeddings
         self._batch_size = batch_size
+        self._write_batch = write_batch
         self._record = CollectionRecord.decode(chroma.name, chroma.metadata)
 
     @property
@@ -101,8 +127,8 @@ class Collection:
         batch = self._prepare(chunks)
         total = len(batch)
         added = 0
-        for start in range(0, total, self._batch_size):
-            part = batch[start : start + self._batch_size]
+        for start in range(0, total, self._write_batch):
+            part = batch[start : start + self._write_batch]
             added += self._write(part)
             if self._record.catalogue.merge((c.metadata for c in part), self._record.schema):
                 self._save_metadata()
@@ -140,7 +166,7 @@ class Collection:
         to_embed = [c for c in part if c.id not in before or before[c.id][0] != c.text]
         to_update = [c for c in part if c.id in before and before[c.id][0] == c.text and before[c.id][1] != c.metadata]
         if to_embed:
-            vectors = self._embeddings.embed_documents([c.text for c in to_embed])
+            vectors = self._embed([c.text for c in to_embed])
             self._check_dimension(vectors[0] if vectors else [], record=True)
             with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
                 self._chroma.upsert(
@@ -186,23 +212,25 @@ class Collection:
         total, done = sum(len(d.chunks) for d in todo), 0
         if progress is not None and todo:
             progress(0, total)
-        for group in groups(todo, self._batch_size):
+        for group in groups(todo, self._write_batch):
             chunks = [c for d in group for c in d.chunks]
-            vectors: list[list[float]] = []
-            for start in range(0, len(chunks), self._batch_size):
-                vectors.extend(self._embeddings.embed_documents([c.text for c in chunks[start : start + self._batch_size]]))
+            vectors = self._embed([c.text for c in chunks])
             self._check_dimension(vectors[0] if vectors else [], record=True)
             old = {cid: meta for d in group for cid, meta in stored.get(d.id, {}).items()}
-            stale = [cid for cid in old if cid not in {c.id for c in chunks}]
+            kept = {c.id for c in chunks}
+            stale = [cid for cid in old if cid not in kept]
             with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
-                self._chroma.upsert(
-                    ids=[c.id for c in chunks],
-                    embeddings=cast(Any, [list(v) for v in vectors]),
-                    documents=[c.text for c in chunks],
-                    metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in chunks]),
-                )
-                if stale:
-                    self._chroma.delete(ids=stale)
+                # One call per group; only a document larger than a write batch needs several.
+                for start in range(0, len(chunks), self._write_batch):
+                    part = chunks[start : start + self._write_batch]
+                    self._chroma.upsert(
+                        ids=[c.id for c in part],
+                        embeddings=cast(Any, vectors[start : start + self._write_batch]),
+                        documents=[c.text for c in part],
+                        metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in part]),
+                    )
+                for start in range(0, len(stale), _DELETE):
+                    self._chroma.delete(ids=stale[start : start + _DELETE])
             if self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema):
                 self._save_metadata()
             done += len(chunks)
@@ -240,6 +268,21 @@ class Collection:
             _, count = by_id.get(key, ("", 0))
             by_id[key] = (source if isinstance(source, str) else "", count + 1)
         return [StoredDocument(i, source, n) for i, (source, n) in sorted(by_id.items())]
+
+    def _embed(self, texts: list[str]) -> list[list[float]]:
+        """Embed in batches of similar length, returned in the order given.
+
+        A batch is padded to its longest text, so batches cut in input order spend ~30 % of the
+        encoder's work on padding; sorted by length, ~4 %. The embeddings still see batches of the
+        configured size (an API's request limit, the local encoder's sweet spot).
+        """
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self._batch_size):
+            part = order[start : start + self._batch_size]
+            for i, vector in zip(part, self._embeddings.embed_documents([texts[i] for i in part]), strict=True):
+                vectors[i] = list(vector)
+        return vectors
 
     def _prepare_documents(self, documents: Iterable[DocumentVersion]) -> list[DocumentVersion]:
         """Clean each chunk's metadata and stamp the keys the store relies on; refuse repeated ids."""
@@ -292,29 +335,78 @@ class Collection:
                 _check_field_names(where)
             except (ValueError, TypeError) as exc:
                 raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
-        size = self.count()
-        if size == 0:
-            return []
         vector = self._embeddings.embed_query(query)
         self._check_dimension(vector)
-        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
-            result = self._chroma.query(
-                query_embeddings=cast(Any, [list(vector)]),
-                n_results=min(k, size),
-                where=cast(Any, where),
-                include=["documents", "metadatas", "distances"],
-            )
-        ids = result["ids"][0]
-        docs = (result["documents"] or [[]])[0]
-        metas = (result["metadatas"] or [[]])[0]
-        dists = (result["distances"] or [[]])[0]
-        hits = [
-            Hit(id=i, text=doc or "", metadata=_scalars(meta), score=1.0 - float(dist))
-            for i, doc, meta, dist in zip(ids, docs, metas, dists, strict=False)
-        ]
+        hits = self._exact_search(vector, where, k) if where is not None else None
+        if hits is None:
+            hits = self._index_search(vector, where, k)
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits
+
+    def _index_search(self, vector: Sequence[float], where: dict[str, Any] | None, k: int) -> list[Hit]:
+        """Top ``k`` through Chroma's HNSW index (approximate; its recall depends on the search breadth).
+
+        A filtered search asks for ``filtered_breadth`` ids: HNSW keeps ``max(ef_search, n_results)``
+        candidates, and a filter hides most of the neighbourhood the search walks through, so the
+        collection's ``ef_search`` alone misses a third of the true top 4 under a broad filter at
+        100,000 chunks. Only the ids and distances of the breadth come back; the top ``k`` are then
+        read by id. No ``count()`` first: Chroma returns what there is when ``k`` exceeds it, and
+        counting a large collection costs more than an unfiltered query.
+        """
+        breadth = k if where is None else max(k, self._filtered_breadth)
+        include = ["distances"] if breadth > k else ["documents", "metadatas", "distances"]
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            result = self._chroma.query(
+                query_embeddings=cast(Any, [list(vector)]),
+                n_results=breadth,
+                where=cast(Any, where),
+                include=cast(Any, include),
+            )
+        ids = result["ids"][0][:k]
+        dists = (result["distances"] or [[]])[0][:k]
+        if breadth > k:
+            return self._read_hits(ids, [1.0 - float(d) for d in dists])
+        docs = (result["documents"] or [[]])[0]
+        metas = (result["metadatas"] or [[]])[0]
+        return [
+            Hit(id=i, text=doc or "", metadata=_scalars(meta), score=1.0 - float(dist))
+            for i, doc, meta, dist in zip(ids, docs, metas, dists, strict=False)
+        ]
+
+    def _read_hits(self, ids: list[str], scores: list[float]) -> list[Hit]:
+        """Hits for ids already ranked; one deleted since it was ranked is skipped rather than failed."""
+        if not ids:
+            return []
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            rows = self._chroma.get(ids=ids, include=["documents", "metadatas"])
+        by_id = dict(zip(rows["ids"], zip(rows["documents"] or [], rows["metadatas"] or [], strict=False), strict=False))
+        return [
+            Hit(id=i, text=by_id[i][0] or "", metadata=_scalars(by_id[i][1]), score=score)
+            for i, score in zip(ids, scores, strict=True)
+            if i in by_id
+        ]
+
+    def _exact_search(self, vector: Sequence[float], where: dict[str, Any], k: int) -> list[Hit] | None:
+        """Top ``k`` of a selective filter by scoring every candidate exactly; None when the filter
+        matches more than ``exact_limit`` chunks (then the index is faster, and its recall is good).
+
+        Chroma's filtered HNSW search walks the graph until it has met enough matching nodes: for
+        a filter that matches a few hundred of 100,000 chunks that is most of the graph, slower than
+        reading the candidates' vectors and far less exact (see ``bench/filtered_retrieval.py``).
+        """
+        if self._exact_limit == 0:
+            return None
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            found = self._chroma.get(where=cast(Any, where), include=["embeddings"], limit=self._exact_limit + 1)
+        ids = found["ids"]
+        if len(ids) > self._exact_limit:
+            return None
+        if not ids:
+            return []
+        scores = _cosines(np.asarray(found["embeddings"], dtype=np.float32), np.asarray(vector, dtype=np.float32))
+        top = np.argsort(-scores, kind="stable")[:k] if len(ids) <= k else _top(scores, k)
+        return self._read_hits([ids[int(i)] for i in top], [float(scores[i]) for i in top])
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The stored chunks with these ids, in the order asked; unknown ids are skipped."""
@@ -380,6 +472,18 @@ class Collection:
 
     def __repr__(self) -> str:
         return f"Collection(name={self.name!r}, attributes={self._record.schema.names})"
+
+
+def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """Cosine similarity of each row with ``vector`` (the ``1 - distance`` of Chroma's cosine space)."""
+    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(vector))
+    return np.asarray(matrix @ vector / np.where(norms == 0.0, 1.0, norms), dtype=np.float64)
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` highest scores, best first (partition, then sort only those)."""
+    part = np.argpartition(-scores, k - 1)[:k]
+    return part[np.argsort(-scores[part], kind="stable")]
 
 
 def _check_field_names(where: Mapping[str, Any]) -> None:

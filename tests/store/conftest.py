@@ -17,6 +17,7 @@ from chromadb.api import ClientAPI
 from langchain_core.embeddings import Embeddings
 
 from selfrag.schema import AttributeInfo, CollectionSchema
+from selfrag.settings import StoreSettings
 from selfrag.store import Store, chroma_settings
 from selfrag.testing import HashEmbeddings
 
@@ -47,8 +48,8 @@ def embeddings() -> CountingEmbeddings:
 
 @pytest.fixture
 def store(chroma_client: ClientAPI, embeddings: Embeddings) -> Store:
-    # A small batch size so a handful of chunks already exercises batching.
-    return Store(chroma_client, embeddings, batch_size=2)
+    # Small embedding and write batches so a handful of chunks already exercises batching.
+    return Store(chroma_client, embeddings, batch_size=2, store=StoreSettings(write_batch_size=2))
 
 
 @pytest.fixture
