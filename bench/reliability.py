@@ -19,6 +19,8 @@ Scenarios:
   edit_cli          a file edited shorter and ingested again: its old chunks must go
   cli_beside_serve  ``selfrag ingest`` into the data directory of a running ``selfrag serve``
   binary_cli        random bytes renamed .txt beside a good file
+  forged_doc_id     metadata.doc_id naming another document over HTTP, then deleting the forger
+  kill_then_ingest  selfrag serve killed with SIGKILL, then selfrag ingest (no stale lock)
 """
 
 from __future__ import annotations
@@ -300,25 +302,45 @@ def binary_cli(tmp: Path) -> Outcome:
 
 
 def regex_cli(tmp: Path) -> Outcome:
+    """The extraction itself must take under a second; the command around it (imports, embedding
+    the 40,000 characters) must finish rather than hang."""
     schema = {"attributes": [{"name": "tag", "type": "string"}], "extractors": [{"attribute": "tag", "pattern": "(a+)+$"}]}
     (tmp / "schema.json").write_text(json.dumps(schema))
     (tmp / "big.txt").write_text("a" * 40_000 + "!")
+    probe = (
+        "import json, sys, time\n"
+        "from selfrag.ingest.extract import MetadataExtractor\n"
+        "from selfrag.schema import load_schema_file\n"
+        "extract = MetadataExtractor(load_schema_file(sys.argv[1]))\n"
+        "text = open(sys.argv[2]).read()\n"
+        "t0 = time.perf_counter(); found = extract(text)\n"
+        "print(json.dumps({'seconds': time.perf_counter() - t0, 'found': found}))\n"
+    )
+    try:
+        done = subprocess.run([sys.executable, "-c", probe, str(tmp / "schema.json"), str(tmp / "big.txt")],
+                              env=env_for(tmp), capture_output=True, text=True, timeout=HANG_S, cwd=REPO)
+        extract_s = json.loads(done.stdout.strip().splitlines()[-1])["seconds"] if done.returncode == 0 else None
+        extract_said = first_line(done.stderr) if done.returncode != 0 else ""
+    except subprocess.TimeoutExpired:
+        extract_s, extract_said = None, f"extraction still running after {HANG_S:.0f} s (killed)"
     code, out, err, seconds = cli(tmp, "ingest", str(tmp / "big.txt"), "--collection", "evil", "--schema",
-                                  str(tmp / "schema.json"), timeout=HANG_S)
-    if code is None:
-        observed = f"still running after {HANG_S:.0f} s (killed)"
-    else:
-        observed = f"exit {code} in {seconds:.2f} s: {first_line(err or out)!r}"
-    holds = code is not None and seconds < 1.0 + _cli_startup_s(tmp) and "Traceback" not in err
-    return Outcome("regex_cli", "extractor (a+)+$ over 40,000 characters via selfrag ingest", observed, holds, seconds,
-                   {"exit": code, "startup_s": round(_cli_startup_s(tmp), 2)})
+                                  str(tmp / "schema.json"), timeout=CLI_TIMEOUT_S)
+    startup = _cli_startup_s(tmp)
+    cli_said = (f"still running after {CLI_TIMEOUT_S:.0f} s (killed)" if code is None
+                else f"exit {code} in {seconds:.1f} s (a bare `selfrag --help` takes {startup:.1f} s here): "
+                f"{first_line(out if code == 0 else err)!r}")
+    extraction = f"extraction {extract_s * 1000:.2f} ms" if extract_s is not None else (extract_said or "extraction failed")
+    holds = extract_s is not None and extract_s < 1.0 and code is not None and "Traceback" not in err
+    return Outcome("regex_cli", "extractor (a+)+$ over 40,000 characters via selfrag ingest",
+                   f"{extraction}; CLI {cli_said}", holds, seconds,
+                   {"exit": code, "extract_s": extract_s, "cli_s": round(seconds, 2), "startup_s": round(startup, 2)})
 
 
 _STARTUP: dict[str, float] = {}
 
 
 def _cli_startup_s(tmp: Path) -> float:
-    """What a trivial ``selfrag`` command costs here (imports), so the 1 s budget is for the work itself."""
+    """What a trivial ``selfrag`` command costs here (imports), for context beside the CLI's time."""
     if "s" not in _STARTUP:
         _, _, _, _STARTUP["s"] = cli(tmp, "--help")
     return _STARTUP["s"]
@@ -338,6 +360,10 @@ def cli_beside_serve(tmp: Path) -> Outcome:
             "metadata": {"title": "Zorblax", "year": 2031, "genre": "animated"}}) + "\n")
         code, out, err, seconds = cli(tmp, "ingest", str(tmp / "new"), "--collection", "movies")
         said = first_line(out if code == 0 else err)
+        if code != 0:  # refused: take the way out it names, the server's API
+            upload = (tmp / "new" / "zorblax.jsonl").read_bytes()
+            uploaded = http.post("/v1/collections/movies/documents", files=[("files", ("zorblax.jsonl", upload))])
+            said += f" -> API upload {uploaded.status_code}"
         probes = {
             "topic": {"question": "Which film is about a lighthouse keeper and a glacier?", "collection": "movies"},
             "filter_only_new": {"question": "Which film is about a lighthouse keeper?", "collection": "movies",
@@ -345,20 +371,25 @@ def cli_beside_serve(tmp: Path) -> Outcome:
         }
         replies = {}
         for name, body in probes.items():
-            reply = http.post("/v1/answers", json={**body, "max_rewrites": 0, "max_generations": 1})
+            reply = http.post("/v1/answers", json={**body, "max_rewrites": 0, "max_generations": 1,
+                                                   "include_trace": True})
             data = reply.json()
-            cited = any("zorblax" in json.dumps(c).lower() for c in data.get("citations", []))
-            replies[name] = {"status": reply.status_code, "cited_new": cited,
+            # Whether the server *sees* the new document is the question here, not whether the tiny
+            # model then answers well: look at what retrieval returned.
+            retrieved = (data.get("trace") or {}).get("documents", [])
+            seen = any("zorblax" in json.dumps(d).lower() for d in retrieved)
+            replies[name] = {"status": reply.status_code, "cited_new": seen, "outcome": data.get("outcome"),
                              "code": data.get("error", {}).get("code") if reply.status_code != 200 else None}
-        described = "; ".join(f"{k}: {v['status']}" + (f" {v['code']}" if v["code"] else f", new cited {v['cited_new']}")
+        described = "; ".join(f"{k}: {v['status']}" + (f" {v['code']}" if v["code"] else f", new retrieved {v['cited_new']}")
                               for k, v in replies.items())
         one_line = len([ln for ln in err.splitlines() if ln.strip()]) == 1 and "Traceback" not in err
+        answered_from_new = all(r["status"] == 200 and r["cited_new"] for r in replies.values())
         if code == 0:
-            holds = all(r["status"] == 200 and r["cited_new"] for r in replies.values())
+            holds = answered_from_new
             observed = f"CLI ingest exit 0 ({said!r}); server {described}"
         else:
-            holds = one_line and all(r["status"] == 200 for r in replies.values())
-            observed = f"CLI refused (exit {code}): {said!r}; server {described}"
+            holds = one_line and answered_from_new
+            observed = f"CLI refused (exit {code}): {said!r}; sent through the API instead, server {described}"
         return Outcome("cli_beside_serve", "selfrag ingest beside a running selfrag serve (embedded store)",
                        observed, holds, seconds, {"exit": code, "stderr": err[-400:], "warm": warm.status_code,
                                                   "replies": replies})
@@ -367,9 +398,43 @@ def cli_beside_serve(tmp: Path) -> Outcome:
         server.close()
 
 
+def forged_doc_id(tmp: Path) -> Outcome:
+    server = Server(tmp)
+    try:
+        server.http.post("/v1/collections", json={"name": "docs", "schema": {"attributes": []}})
+        server.http.post("/v1/collections/docs/documents", json={"documents": [{"id": "victim", "text": "Lions hunt."}]})
+        start = time.perf_counter()
+        forged = server.http.post("/v1/collections/docs/documents", json={
+            "documents": [{"id": "x", "text": "A forgery.", "metadata": {"doc_id": "victim"}}]})
+        seconds = time.perf_counter() - start
+        code = forged.json().get("error", {}).get("code") if forged.status_code != 201 else None
+        deleted = server.http.delete("/v1/collections/docs/documents/x")
+        left = server.http.get("/v1/collections/docs").json().get("count")
+        holds = forged.status_code == 400 and left == 1
+        return Outcome("forged_doc_id", "metadata.doc_id naming another document, then deleting the forger",
+                       f"{forged.status_code} {code or 'stored'}; delete x -> {deleted.status_code}; victim's chunks "
+                       f"left: {left}", holds, seconds)
+    finally:
+        server.close()
+
+
+def kill_then_ingest(tmp: Path) -> Outcome:
+    """A server killed with SIGKILL must not leave the data directory locked."""
+    server = Server(tmp)
+    server.http.post("/v1/collections", json={"name": "docs", "schema": {"attributes": []}})
+    server.proc.kill()
+    server.proc.wait()
+    server.http.close()
+    (tmp / "more.md").write_text("# More\n\nThe orchard was planted in 1921.\n")
+    code, out, err, seconds = cli(tmp, "ingest", str(tmp / "more.md"), "--collection", "after-kill")
+    return Outcome("kill_then_ingest", "selfrag serve killed with SIGKILL, then selfrag ingest",
+                   f"exit {code}: {first_line(out if code == 0 else err)!r}", code == 0, seconds)
+
+
 SCENARIOS: dict[str, Callable[[Path], Outcome]] = {
     "regex_http": regex_http, "regex_cli": regex_cli, "thread_turns": thread_turns, "edit_http": edit_http,
     "move_cli": move_cli, "edit_cli": edit_cli, "cli_beside_serve": cli_beside_serve, "binary_cli": binary_cli,
+    "forged_doc_id": forged_doc_id, "kill_then_ingest": kill_then_ingest,
 }
 
 

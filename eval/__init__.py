@@ -4,7 +4,9 @@
   (``eval.halueval``), hand-written sets for the samples (``eval/sets``);
 - runs: ``run_eval`` writes per-case traces, ``summary.json``, reports and a manifest;
   ``SQLiteLLMCache`` makes reruns cheap; ``compare_runs`` gates regressions;
-- grader experiments: ``run_grader_experiment`` over variants, with classification metrics.
+- grader experiments: ``run_grader_experiment`` over variants, with classification metrics;
+- self-query sets (``eval/sets/<name>/``): ``load_plan_set`` and ``score_plan_set`` score a planner's
+  filters by what they select from probe records (``probe_records``) in a real Chroma.
 """
 
 from eval.cache import SQLiteLLMCache, with_cache
@@ -21,10 +23,14 @@ from eval.experiments import (
     write_experiment,
 )
 from eval.halueval import DEV_ROWS, ImportReport, import_halueval, parse_rows
+from eval.plan_eval import CaseScore, Planned, SetScore, planner_fn, score_plan_set
+from eval.plan_sets import PlanCase, PlanSet, load_plan_set
+from eval.probes import ProbeChroma, probe_records
 from eval.runner import RunSummary, run_eval
 
 __all__ = [
     "DEV_ROWS",
+    "CaseScore",
     "ClassificationReport",
     "Comparison",
     "Confusion",
@@ -34,8 +40,13 @@ __all__ = [
     "ExperimentResult",
     "GraderCase",
     "ImportReport",
+    "PlanCase",
+    "PlanSet",
+    "Planned",
+    "ProbeChroma",
     "RunSummary",
     "SQLiteLLMCache",
+    "SetScore",
     "Variant",
     "check_regressions",
     "choose_and_report",
@@ -45,11 +56,15 @@ __all__ = [
     "load_documents",
     "load_e2e",
     "load_grader_cases",
+    "load_plan_set",
     "load_variants",
     "parse_rows",
+    "planner_fn",
+    "probe_records",
     "render_comparison",
     "run_eval",
     "run_grader_experiment",
+    "score_plan_set",
     "summary_line",
     "with_cache",
     "write_experiment",

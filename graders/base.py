@@ -137,7 +137,9 @@ class StructuredGrader:
         error = f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
         policy = self.config.policy
         if policy is FailurePolicy.RAISE:
-            raise GraderError(f"{self.kind} grader failed after {attempts} attempt{'s' if attempts != 1 else ''}: {error}") from exc
+            raise GraderError(
+                f"the {self.kind} grader failed after {attempts} attempt{'s' if attempts != 1 else ''}", detail=error
+            ) from exc
         ok = policy is FailurePolicy.FAIL_OPEN
         return GradeResult(
             passed=ok, label=self.positive if ok else self.negative, failed=True, error=error,

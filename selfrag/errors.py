@@ -25,6 +25,7 @@ Three kinds are kept apart (see STYLE.md, rule 3)::
     │   ├── StoreError                the vector store failed                   (store_unavailable)
     │   ├── GraderError               grader output invalid after retries       (grader_failed)
     │   ├── Overloaded                every run slot and queue place is taken   (overloaded)
+    │   ├── ThreadBusy                a conversation's previous turn still runs (thread_busy)
     │   └── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded)
 
 There is no control-flow exception: the graph's routing functions decide from the state alone
@@ -32,6 +33,10 @@ There is no control-flow exception: the graph's routing functions decide from th
 
 The CLI prints ``error[code]: message`` on one line; the HTTP service returns
 ``{"error": {"code": ..., "message": ...}}``. Codes are stable: clients match on them.
+
+A message is always our own words: what failed and what to do. What a driver or a library said
+(Chroma's "too many SQL variables", a model server's reply) goes in ``detail``, which the service
+logs beside the request id and never sends; an exception's text is never a message.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ __all__ = [
     "SelfRagError",
     "StoreError",
     "StoreLocked",
+    "ThreadBusy",
     "ThreadNotFound",
     "Unauthenticated",
     "UsageError",
@@ -69,13 +75,19 @@ class SelfRagError(Exception):
 
     code: str = "error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.detail = detail
+        """Internal diagnostics (a driver's or library's own text): for the server log only."""
 
     def one_line(self) -> str:
         """The message as a single line, for a CLI or a log."""
         return " ".join(self.message.split())
+
+    def for_http(self) -> str:
+        """The message as an HTTP client should read it (no CLI commands to run)."""
+        return self.one_line()
 
 
 class UsageError(SelfRagError):
@@ -94,6 +106,9 @@ class CollectionNotFound(UsageError):
     def __init__(self, name: str) -> None:
         super().__init__(f"collection {name!r} does not exist (ingest into it first: selfrag ingest ... --collection {name})")
         self.name = name
+
+    def for_http(self) -> str:
+        return f"collection {self.name!r} does not exist (create it with POST /v1/collections)"
 
 
 class CollectionExists(UsageError):
@@ -187,6 +202,13 @@ class Overloaded(RuntimeFailure):
     """The server is running as many questions as it allows and its wait queue is full."""
 
     code = "overloaded"
+
+
+class ThreadBusy(RuntimeFailure):
+    """Turns of one conversation run one at a time; this one waited for the previous turn longer
+    than the limit. Nothing was run or stored: send it again when that turn has finished."""
+
+    code = "thread_busy"
 
 
 class DeadlineExceeded(RuntimeFailure):

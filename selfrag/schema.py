@@ -14,9 +14,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from selfrag.errors import SchemaError
+from selfrag.patterns import MAX_PATTERN_CHARS, CompiledPattern, PatternFlag, compile_pattern
 
 __all__ = [
     "RESERVED_KEYS",
+    "STORED",
     "AttributeInfo",
     "AttributeType",
     "CollectionSchema",
@@ -35,8 +37,13 @@ not set them (a ``doc_id`` would let one document impersonate another) and no sc
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
+STORED = "stored"
+"""Validation context key: ``{STORED: True}`` reads a schema a collection already holds. Its
+patterns are then not re-checked, so a collection created before a check was added stays
+readable (and queryable); ingesting into it reports the pattern (see ``RegexExtractor.compiled``)."""
 
-def _default_flags() -> list[Literal["IGNORECASE", "MULTILINE", "DOTALL"]]:
+
+def _default_flags() -> list[PatternFlag]:
     return ["IGNORECASE"]
 
 
@@ -44,31 +51,41 @@ class RegexExtractor(BaseModel):
     """Extracts one metadata attribute from a document's text at ingest.
 
     The first match of ``pattern`` wins; ``group`` selects the capture group. ``map`` normalises
-    the captured text (e.g. ``{"Wal-Mart": "Walmart"}``), matched case-insensitively.
+    the captured text (e.g. ``{"Wal-Mart": "Walmart"}``), matched case-insensitively. Patterns
+    run on RE2, a linear-time engine (see ``selfrag.patterns`` for its syntax), and are checked
+    when the schema is declared: one RE2 cannot run is refused then, naming the extractor.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     attribute: str
-    pattern: str
+    pattern: str = Field(max_length=MAX_PATTERN_CHARS)
     group: int | str = 1
-    flags: list[Literal["IGNORECASE", "MULTILINE", "DOTALL"]] = Field(default_factory=_default_flags)
+    flags: list[PatternFlag] = Field(default_factory=_default_flags)
     map: dict[str, str] = Field(default_factory=dict)
 
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, v: str) -> str:
-        try:
-            re.compile(v)
-        except re.error as exc:
-            raise ValueError(f"pattern does not compile: {exc}") from exc
-        return v
+    @model_validator(mode="after")
+    def _runs_safely(self, info: ValidationInfo) -> RegexExtractor:
+        if not (isinstance(info.context, dict) and info.context.get(STORED)):
+            self.compiled()
+        return self
 
-    def compiled(self) -> re.Pattern[str]:
-        flags = 0
-        for name in self.flags:
-            flags |= getattr(re, name)
-        return re.compile(self.pattern, flags)
+    def compiled(self) -> CompiledPattern:
+        """The pattern compiled for RE2, its ``group`` checked.
+
+        Raises:
+            ValueError: RE2 cannot run the pattern, or it has no such group; the message names
+                the extractor's attribute.
+        """
+        try:
+            pattern = compile_pattern(self.pattern, self.flags)
+        except ValueError as exc:
+            raise ValueError(f"extractor for {self.attribute!r}: {exc}") from None
+        if isinstance(self.group, int) and not 0 <= self.group <= pattern.groups:
+            raise ValueError(f"extractor for {self.attribute!r}: pattern has no group {self.group}")
+        if isinstance(self.group, str) and self.group not in pattern.groupindex:
+            raise ValueError(f"extractor for {self.attribute!r}: pattern has no group named {self.group!r}")
+        return pattern
 
 
 class AttributeInfo(BaseModel):
@@ -152,8 +169,8 @@ class CollectionSchema(BaseModel):
 
     @classmethod
     def from_json(cls, text: str, *, stored: bool = False) -> CollectionSchema:
-        """Parse a schema; ``stored``: one read back from a collection, validated when it was created."""
-        return cls.model_validate_json(text, context={"stored": stored})
+        """Parse a schema; ``stored``: one a collection already holds (see ``STORED``)."""
+        return cls.model_validate_json(text, context={STORED: True} if stored else None)
 
 
 def load_schema_file(path: str | Path) -> CollectionSchema:

@@ -124,8 +124,12 @@ class WorkflowSettings(BaseModel):
     most ``workflows.options.API_GRADE_ROUND`` at once, so one question cannot flood a rate limit);
     4 for the embedded model, which runs one call at a time anyway."""
     grader_retries: int = Field(3, ge=1, le=10)
-    self_query_mode: Literal["auto", "llm", "rules"] = "auto"
-    """``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
+    self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"
+    """``profile``: the provider profile decides (``local``: rules only, measured best; ``openai``: auto).
+    ``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
+    turn_wait_s: float = Field(30.0, ge=0.0, le=3600.0)
+    """Turns of one thread run one at a time: how long a turn waits for the previous one before it
+    is refused (``thread_busy``). The service caps it at the request's deadline."""
 
 
 class GraderSettings(BaseModel):
@@ -163,6 +167,9 @@ class ServiceSettings(BaseModel):
     """Questions one tenant may have running or queued at once (429 beyond); None: no per-tenant cap."""
     deadline_s: float = Field(120.0, gt=0.0, le=3600.0)
     """Per-request deadline of a run (queueing included); past it, 504 and the run is stopped."""
+    max_concurrent_ingests: int = Field(2, ge=1, le=64)
+    """Ingests (load, extract, split, embed, write) run at once, on worker threads of their own;
+    more wait their turn. Heavy ingests never take the threads other requests run on."""
     max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024)
     """Largest request body accepted (uploads included); larger gets 413 before it is read."""
     max_rewrites_cap: int = Field(3, ge=0, le=10)

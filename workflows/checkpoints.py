@@ -8,6 +8,11 @@ only when a Postgres URL is configured, so the SQLite default does not need them
 
 Whoever opens a checkpointer closes it with ``close_checkpointer``: the SQLite connection or the
 Postgres pool (whose worker threads would otherwise outlive the engine).
+
+Every process that shares a checkpoint store must also share the locks that run a thread's
+turns one at a time (see ``workflows.engine``): ``turn_locks`` gives the layer that matches the
+store, a ``flock`` per thread under the data directory beside SQLite, a Postgres advisory lock
+beside Postgres.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from selfrag.errors import ConfigError, StoreError
+from selfrag.locking import AdvisoryLocks, FileLocks, KeyedLocks
 from selfrag.settings import Settings
 
 if TYPE_CHECKING:
@@ -30,7 +36,7 @@ if TYPE_CHECKING:
     from psycopg import Connection
     from psycopg.rows import DictRow
 
-__all__ = ["POSTGRES_SCHEMES", "checkpoint_errors", "close_checkpointer", "open_checkpointer"]
+__all__ = ["POSTGRES_SCHEMES", "checkpoint_errors", "close_checkpointer", "open_checkpointer", "turn_locks"]
 
 POSTGRES_SCHEMES = ("postgres", "postgresql")
 """URL schemes that select the shared Postgres store."""
@@ -72,6 +78,15 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver[str]:
     return _open_postgres(url, settings.checkpoints.pool_size)
 
 
+def turn_locks(settings: Settings) -> KeyedLocks:
+    """The locks that serialise a thread's turns across every process sharing the checkpoint store
+    ``settings`` name. They hold nothing open between turns, so there is nothing to close."""
+    url = settings.checkpoints.url
+    if url is not None and urlsplit(url).scheme.lower() in POSTGRES_SCHEMES:
+        return KeyedLocks(AdvisoryLocks(url, "turn"))
+    return KeyedLocks(FileLocks(settings.home / "locks", "turn"))
+
+
 def _driver_errors() -> tuple[type[Exception], ...]:
     found: list[type[Exception]] = [sqlite3.Error]
     try:
@@ -92,12 +107,13 @@ def _driver_errors() -> tuple[type[Exception], ...]:
 @contextmanager
 def checkpoint_errors(doing: str) -> Iterator[None]:
     """Turn a checkpoint database failure (SQLite, Postgres, an exhausted pool) met while ``doing``
-    into a ``StoreError``, so callers see ``store_unavailable`` rather than a driver exception."""
+    into a ``StoreError``, so callers see ``store_unavailable`` rather than a driver exception (whose
+    text goes to ``detail``, for the server log)."""
     try:
         yield
     except _driver_errors() as exc:
-        reason = " ".join(str(exc).split())[:200]
-        raise StoreError(f"checkpoint store unavailable while {doing}: {type(exc).__name__}: {reason}") from exc
+        reason = " ".join(str(exc).split())[:500]
+        raise StoreError(f"checkpoint store unavailable while {doing}", detail=f"{type(exc).__name__}: {reason}") from exc
 
 
 def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graders import GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
@@ -72,18 +73,28 @@ class Components:
         usefulness: GraderConfig | None = None,
         parallel_checks: bool = True,
         extractive_fallback: bool = True,
+        planner: SelfQueryPlanner | None = None,
+        embeddings: Embeddings | None = None,
     ) -> Components:
-        """Default components around one chat model; pass a ``GraderConfig`` to tune a grader."""
+        """Default components around one chat model; pass a ``GraderConfig`` to tune a grader.
+
+        ``embeddings`` (the collections' embedding model) lets the planner link words to known
+        values and lets the planner, rewriter and condenser check that their text stays on the question.
+        """
         base = GraderConfig(method=method, retry=retry)
+        if planner is None:
+            planner = SelfQueryPlanner(
+                model, method=method, mode=self_query_mode, retries=max(0, retry.attempts - 1), embeddings=embeddings  # type: ignore[arg-type]
+            )
         return cls(
             store=store,
-            planner=SelfQueryPlanner(model, method=method, mode=self_query_mode, retries=max(0, retry.attempts - 1)),  # type: ignore[arg-type]
+            planner=planner,
             relevance=RelevanceGrader(model, relevance or base),
             groundedness=GroundednessGrader(model, groundedness or base),
             usefulness=UsefulnessGrader(model, usefulness or base),
             generator=AnswerGenerator(model, retry=RetryPolicy(attempts=min(2, retry.attempts), initial_wait_s=retry.initial_wait_s, max_wait_s=retry.max_wait_s)),
-            rewriter=QueryRewriter(model),
-            condenser=Condenser(model),
+            rewriter=QueryRewriter(model, embeddings=embeddings),
+            condenser=Condenser(model, embeddings=embeddings),
             parallel_checks=parallel_checks,
             extractive_fallback=extractive_fallback,
             model_label=getattr(model, "model_name", "") or type(model).__name__,

@@ -2,7 +2,9 @@
 
 "and in 2022?" after "What was Walmart's revenue in 2023?" must become "What was Walmart's
 revenue in 2022?" before self-query and retrieval see it. The LLM proposes; the proposal must
-keep the follow-up's specifics (its numbers and known values) or it is rejected, and a
+not be a template artefact or empty (``<question>``), must stay on the thread's words
+(``selfrag.query.anchor``), and must keep the follow-up's specifics (its numbers and known
+values), or it is rejected, and a
 deterministic slot carry-over takes over: the previous standalone question with the follow-up's
 values substituted for the values of the same kind (a year for a year, a known company for a
 known company).
@@ -14,12 +16,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
 from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
+from selfrag.query.anchor import check_text
 from workflows.state import Turn
 
 __all__ = ["Condensed", "Condenser", "carry_over", "looks_like_follow_up"]
@@ -31,6 +35,10 @@ _SYSTEM = (
 )
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 _FOLLOW = re.compile(r"^\s*(and|or|what about|how about|also|same|then|but)\b", re.IGNORECASE)
+
+
+class _Rejected(Exception):
+    """The model's proposal is not a usable question (not raised to callers)."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +110,12 @@ def _specifics(text: str, catalogue: Mapping[str, Sequence[str]]) -> set[str]:
 
 
 class Condenser:
-    def __init__(self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2)) -> None:
+    def __init__(
+        self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2), embeddings: Embeddings | None = None
+    ) -> None:
         self.model = model
         self.retry = retry
+        self.embeddings = embeddings
 
     def condense(self, question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> Condensed:
         if not history:
@@ -118,6 +129,10 @@ class Condenser:
             try:
                 reply, _ = call_with_retries(lambda: model.invoke(msgs, max_tokens=64, stop=["\n"]), self.retry)
                 proposal = " ".join(str(reply.content).split()).strip("\"'` ")
+                # Never a template artefact, never another subject: it must stay on the thread's words.
+                check = check_text(proposal, f"{previous} {question}", embeddings=self.embeddings)
+                if not check.ok:
+                    raise _Rejected(f"unusable proposal: {check.reason}")
                 wanted = _specifics(question, catalogue)
                 # A condensed follow-up must keep what the deterministic carry-over keeps (the
                 # previous question's subject), allowing for rewording.
@@ -127,6 +142,8 @@ class Condenser:
                     if not looks_like_follow_up(question) or proposal.lower() != question.lower():
                         return Condensed(proposal, "llm")
                 error = "proposal dropped the follow-up's specifics or did not resolve it"
+            except _Rejected as exc:
+                error = str(exc)
             except Exception as exc:  # noqa: BLE001 - the deterministic carry-over takes over
                 error = f"{type(exc).__name__}: {str(exc)[:200]}"
         if not looks_like_follow_up(question):

@@ -4,12 +4,20 @@ It owns the things around the graph: input validation, per-turn resets, thread m
 a checkpointer, the recursion limit derived from the budgets, LLM usage accounting, streaming
 node-by-node events, and turning the final state into a ``Result``. ``GraphRecursionError``
 never escapes: it becomes a ``budget_exhausted`` result.
+
+Turns of one thread run one at a time. A turn reads the thread's last checkpoint and writes the
+next one with its turn appended; two turns at once would both start from the same history and
+the later write would drop the earlier turn. So a turn holds its thread's lock (``turn_locks``:
+in-process, and across processes when the factory gives it a shared layer) from reading the
+history to the final checkpoint, and a turn that cannot get it within ``RunOptions.turn_wait_s``
+raises ``ThreadBusy`` without running.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
@@ -18,7 +26,8 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
-from selfrag.errors import InvalidQuestion, ProviderError
+from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy
+from selfrag.locking import KeyedLocks
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.graph import build_graph
@@ -58,10 +67,13 @@ class SelfRagEngine:
         checkpointer: BaseCheckpointSaver[Any] | None = None,
         defaults: RunOptions = RunOptions(),
         today: Callable[[], date] = date.today,
+        turn_locks: KeyedLocks | None = None,
     ) -> None:
         self.components = components
         self.defaults = defaults
         self.checkpointer = checkpointer
+        self.turn_locks = turn_locks if turn_locks is not None else KeyedLocks()
+        """One turn per thread at a time; see the module docstring."""
         self._graph = build_graph(components, today=today)
         self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
 
@@ -77,12 +89,33 @@ class SelfRagEngine:
     def stream(
         self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None
     ) -> Iterator[NodeEvent | Result]:
-        """Yield a ``NodeEvent`` as each node finishes, then the ``Result``."""
+        """Yield a ``NodeEvent`` as each node finishes, then the ``Result``.
+
+        Raises:
+            InvalidQuestion, CollectionNotFound: before any work.
+            ThreadBusy: another turn of ``thread_id`` ran for longer than ``turn_wait_s``.
+        """
         question = self._check_question(question)
         self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
         opts = options or self.defaults
-        if thread_id is not None and self._thread_graph is None:
+        if thread_id is None:
+            yield from self._stream(question, collection, None, opts)
+            return
+        if self._thread_graph is None:
             raise InvalidQuestion("thread memory needs a checkpointer; this engine was built without one")
+        with self._turn(thread_id, opts.turn_wait_s):
+            yield from self._stream(question, collection, thread_id, opts)
+
+    def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[None]:
+        def busy() -> ThreadBusy:
+            return ThreadBusy(
+                f"another turn of this thread has been running for over {wait_s:g} s; "
+                "send this one again when it has finished"
+            )
+
+        return self.turn_locks.hold(thread_id, wait_s, busy=busy)
+
+    def _stream(self, question: str, collection: str, thread_id: str | None, opts: RunOptions) -> Iterator[NodeEvent | Result]:
         graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
         counter = UsageCounter()
         config: RunnableConfig = {
@@ -120,7 +153,7 @@ class SelfRagEngine:
         if counter.model_unavailable:
             # Every stage degrades gracefully when a call fails (rules, fail-closed grades,
             # extractive answers), so a dead model would otherwise look like "nothing relevant".
-            raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run ({counter.last_error})")
+            raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
         total_ms = (time.perf_counter() - start) * 1000
         yield self._result(state, thread_id, counter, total_ms)
 
@@ -144,9 +177,14 @@ class SelfRagEngine:
         return ThreadInfo(thread_id, values.get("collection"), list(values.get("history") or []))
 
     def forget(self, thread_id: str) -> None:
-        """Delete every checkpoint of a thread."""
+        """Delete every checkpoint of a thread (after its running turn, if any: a turn finishing
+        after the delete would otherwise bring the thread back).
+
+        Raises:
+            ThreadBusy: a turn of the thread ran for longer than ``defaults.turn_wait_s``.
+        """
         if self.checkpointer is not None:
-            with checkpoint_errors("deleting a thread"):
+            with self._turn(thread_id, self.defaults.turn_wait_s), checkpoint_errors("deleting a thread"):
                 self.checkpointer.delete_thread(thread_id)
 
     def with_options(self, **overrides: Any) -> RunOptions:

@@ -10,9 +10,10 @@ from typing import Any
 
 from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.providers import make_chat_model, make_embeddings, structured_method
+from selfrag.query.profiles import build_planner
 from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
-from workflows.checkpoints import close_checkpointer, open_checkpointer
+from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
@@ -58,12 +59,15 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
     method = structured_method(settings.llm)
     retry = RetryPolicy(attempts=settings.workflow.grader_retries)
     configs = _grader_configs(settings, method, retry)
+    # The collections' own embedding model (a local one is loaded once per process and shared).
+    embeddings = make_embeddings(settings.embeddings)
     return Components.from_model(
         model,
-        store if store is not None else open_store(settings),
+        store if store is not None else Store.from_settings(settings, embeddings),
         method=method,
         retry=retry,
-        self_query_mode=settings.workflow.self_query_mode,
+        planner=build_planner(settings, model=model, embeddings=embeddings),
+        embeddings=embeddings,
         parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
         relevance=configs["relevance"],
         groundedness=configs["groundedness"],
@@ -80,6 +84,7 @@ def build_engine(settings: Settings, *, store: Store | None = None, memory: bool
         components,
         checkpointer=open_checkpointer(settings) if memory else None,
         defaults=run_options(settings),
+        turn_locks=turn_locks(settings),
     )
 
 

@@ -242,8 +242,10 @@ class SelfRagNodes:
                 "question, so I won't guess."
             )
             citations: list[dict[str, Any]] = []
-        elif not best["answer"]:  # every generation failed: say so rather than return nothing
-            answer = "I couldn't produce an answer from the relevant documents: " + str(best.get("error") or "generation failed")
+        elif not best["answer"]:
+            # Every generation failed: say so rather than return nothing. Why it failed (the
+            # model's or a parser's own text) is in the trace's generations, never in the answer.
+            answer = "I couldn't produce an answer from the relevant documents, so I won't guess."
             citations = []
         else:
             answer, citations = best["answer"], best["citations"]

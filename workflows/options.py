@@ -39,6 +39,9 @@ class RunOptions:
     """Documents graded at once (``grade_concurrency_for`` picks it from the settings)."""
     mandatory_where: dict[str, Any] | None = None
     """A caller's Chroma where clause, ANDed with the self-queried filter and never relaxed."""
+    turn_wait_s: float = 30.0
+    """How long a turn on a thread waits for that thread's previous turn to finish before it is
+    refused (``ThreadBusy``); turns of one thread run one at a time."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -50,6 +53,7 @@ class RunOptions:
             top_k=s.top_k,
             min_score=s.min_score,
             grade_concurrency=grade_concurrency_for(provider, s.grade_concurrency),
+            turn_wait_s=s.turn_wait_s,
         )
         base.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**base)

@@ -1,7 +1,9 @@
 """Query rewriting: a better search query when nothing relevant was found or the answer missed.
 
-The LLM proposes; we normalise (one line, no quotes or "Rewritten query:" prefix, bounded length).
-If the proposal is unusable, a deterministic rewrite takes over: the question's content terms,
+The LLM proposes; we normalise (one line, no quotes or "Rewritten query:" prefix, bounded length)
+and check it stays on the question (``selfrag.query.anchor``: never a template artefact such as
+``<question>``, never a text that shares too little with the question, by words or, with the
+collection's embeddings, by meaning). If the proposal is unusable, a deterministic rewrite takes over: the question's content terms,
 which strips the conversational wrapping that often hurts embedding search. Detecting that the
 rewrite repeats an earlier query is the workflow's job (no progress stops the loop).
 """
@@ -11,12 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
 from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
+from selfrag.query.anchor import check_text
 
 __all__ = ["REWRITE_PROMPT_VERSION", "QueryRewriter", "Rewrite", "normalise_query"]
 
@@ -44,9 +48,12 @@ class Rewrite:
 
 
 class QueryRewriter:
-    def __init__(self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2)) -> None:
+    def __init__(
+        self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2), embeddings: Embeddings | None = None
+    ) -> None:
         self.model = model
         self.retry = retry
+        self.embeddings = embeddings
 
     def rewrite(self, question: str, failed_query: str, reason: str) -> Rewrite:
         error = None
@@ -62,9 +69,10 @@ class QueryRewriter:
             try:
                 reply, _ = call_with_retries(lambda: model.invoke(msgs, max_tokens=48, stop=["\n"]), self.retry)
                 proposal = self._clean(str(reply.content))
-                if proposal:
+                check = check_text(proposal, question, embeddings=self.embeddings)
+                if proposal and check.ok:
                     return Rewrite(proposal, "llm")
-                error = "empty or unusable rewrite"
+                error = f"unusable rewrite: {check.reason}" if proposal else "empty or unusable rewrite"
             except Exception as exc:  # noqa: BLE001 - the deterministic rewrite takes over
                 error = f"{type(exc).__name__}: {str(exc)[:200]}"
         return Rewrite(self._fallback(question, failed_query), "rules", error)

@@ -56,11 +56,13 @@ def handle_errors(fn: F) -> F:
         except SelfRagError as exc:
             if os.environ.get("SELFRAG_DEBUG"):
                 raise
-            fail(exc.one_line(), exc.code, 2 if isinstance(exc, UsageError) else 1)
+            # What a driver or library said (exc.detail) is not ours to print: the debug mode shows it.
+            hint = " (SELFRAG_DEBUG=1 shows the cause)" if exc.detail else ""
+            fail(exc.one_line() + hint, exc.code, 2 if isinstance(exc, UsageError) else 1)
         except Exception as exc:
             if os.environ.get("SELFRAG_DEBUG"):
                 raise
-            fail(f"{type(exc).__name__}: {exc}", "internal", 1)
+            fail(f"unexpected {type(exc).__name__}; SELFRAG_DEBUG=1 shows the traceback", "internal", 1)
         return None
 
     return wrapper  # type: ignore[return-value]

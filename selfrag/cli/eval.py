@@ -209,3 +209,63 @@ def graders_cmd(
             out_console.print(f"test: {json.dumps(line['variants'][0])}", markup=False, soft_wrap=True)
     if as_json:
         typer.echo(json.dumps(line))
+
+
+@eval_app.command("plan")
+@handle_errors
+def plan_cmd(
+    sets: list[Path] = typer.Option(..., "--set", help="A self-query set folder, e.g. eval/sets/recipes (repeatable)."),
+    split: str = typer.Option("dev", "--split", help="dev (tune on it), heldout (report it) or all."),
+    mode: str | None = typer.Option(None, "--mode", help="rules, auto or llm; default: the settings' (provider profile)."),
+    config: Path | None = typer.Option(None, "--config", help="Settings overrides (TOML or JSON)."),
+    out: Path | None = typer.Option(None, "--out", help="Write the summary and every question's plan as JSON."),
+    failures: bool = typer.Option(True, "--failures/--no-failures", help="Print a diff for each question planned wrong."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the LLM response cache."),
+) -> None:
+    """Score `selfrag plan` on labelled self-query sets: each filter by what it selects from probe records.
+
+    Example: selfrag eval plan --set eval/sets/recipes --set eval/sets/hotels --split dev
+    """
+    from eval.cache import SQLiteLLMCache, with_cache
+    from eval.plan_eval import planner_fn, score_plan_set
+    from eval.plan_sets import load_plan_set
+    from selfrag.ingest import rich_progress
+    from selfrag.providers import make_chat_model, make_embeddings
+    from selfrag.query import build_planner, profile_mode
+    from selfrag.settings import load_settings
+
+    if split not in ("dev", "heldout", "all"):
+        fail(f"--split must be dev, heldout or all, not {split!r}")
+    if mode not in (None, "rules", "auto", "llm"):
+        fail(f"--mode must be rules, auto or llm, not {mode!r}")
+    settings = load_settings(**_load_config(config))
+    chosen = mode or profile_mode(settings)[0]
+    cache = None if no_cache or chosen == "rules" else SQLiteLLMCache(settings.home / "cache" / "llm.sqlite")
+    model = with_cache(make_chat_model(settings.llm), cache) if chosen != "rules" else None
+    embeddings = make_embeddings(settings.embeddings)
+    results = []
+    table = Table(title=f"self-query sets ({split}, mode {chosen})")
+    for col in ("set", "questions", "filters right", "limits right", "all right", "search text ok", "p50 s"):
+        table.add_column(col, justify="left" if col == "set" else "right")
+    try:
+        for folder in sets:
+            plan_set = load_plan_set(folder)
+            planner = build_planner(settings, model=model, embeddings=embeddings, mode=mode, today=plan_set.today)  # type: ignore[arg-type]
+            with rich_progress(f"planning {plan_set.name}", err_console, transient=True) as bar:
+                score = score_plan_set(plan_set, planner_fn(planner, plan_set), split=split,  # type: ignore[arg-type]
+                                       progress=bar)
+            s = score.summary(split)  # type: ignore[arg-type]
+            table.add_row(s["set"], str(s["questions"]), *(f"{s[k]:.3f}" if s[k] is not None else "—" for k in
+                          ("filter_accuracy", "limit_accuracy", "accuracy", "query_ok")), str(s["seconds_p50"]))
+            if failures:
+                for block in score.failures(split):  # type: ignore[arg-type]
+                    out_console.print(block, markup=False, soft_wrap=True)
+            results.append({"summary": s, "cases": [c.to_json() for c in score.cases]})
+    finally:
+        if cache is not None:
+            cache.close()
+    out_console.print(table)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"mode": chosen, "split": split, "sets": results}, indent=2, ensure_ascii=False) + "\n",
+                       encoding="utf-8")

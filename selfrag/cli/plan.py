@@ -27,8 +27,8 @@ def plan(
     """
     from selfrag.errors import IngestError, InvalidQuestion
     from selfrag.ingest import display_path, read_text
-    from selfrag.providers import make_chat_model, make_embeddings, structured_method
-    from selfrag.query import SelfQueryPlanner
+    from selfrag.providers import make_embeddings
+    from selfrag.query import build_planner
     from selfrag.settings import load_settings
     from selfrag.store import Store, StoreUse
     from workflows import MAX_QUESTION_CHARS
@@ -53,11 +53,10 @@ def plan(
             raise InvalidQuestion(f"{where}is {size} characters long; the limit is {MAX_QUESTION_CHARS}")
 
     settings = load_settings()
-    store = Store.from_settings(settings, make_embeddings(settings.embeddings), use=StoreUse("selfrag plan", write=False))
+    embeddings = make_embeddings(settings.embeddings)
+    store = Store.from_settings(settings, embeddings, use=StoreUse("selfrag plan", write=False))
     coll = store.get_collection(collection)
-    mode = settings.workflow.self_query_mode
-    model = None if mode == "rules" else make_chat_model(settings.llm)
-    planner = SelfQueryPlanner(model, method=structured_method(settings.llm), mode=mode)
+    planner = build_planner(settings, embeddings=embeddings)
     schema, catalogue = coll.schema, coll.catalogue()
     for q in questions:
         p = planner.plan(q, schema, catalogue)

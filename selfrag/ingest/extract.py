@@ -2,14 +2,15 @@
 
 Filings rarely arrive with metadata, yet "Walmart's revenue in fiscal 2024" needs ``company``
 and ``fiscal_year`` on every chunk. Extractors run once per source document; their values are
-normalised (``map``) and coerced to the attribute's type so filters match them.
+normalised (``map``) and coerced to the attribute's type so filters match them. Patterns run on
+RE2 (``selfrag.patterns``): time linear in the text, whatever the pattern, so no document can
+hang an ingest.
 """
 
 from __future__ import annotations
 
-import re
-
 from selfrag.errors import SchemaError
+from selfrag.patterns import CompiledPattern
 from selfrag.schema import AttributeType, CollectionSchema, RegexExtractor
 from selfrag.store import MetadataValue, coerce_value
 
@@ -25,15 +26,18 @@ class MetadataExtractor:
     """
 
     def __init__(self, schema: CollectionSchema) -> None:
-        self._rules: list[tuple[RegexExtractor, re.Pattern[str], AttributeType, dict[str, str]]] = []
+        """Raises:
+            SchemaError: a pattern RE2 cannot run, or a group it lacks (a schema stored before
+                patterns were checked when declared).
+        """
+        self._rules: list[tuple[RegexExtractor, CompiledPattern, AttributeType, dict[str, str]]] = []
         for ex in schema.extractors:
             info = schema.attribute(ex.attribute)
             assert info is not None  # CollectionSchema validates extractor attributes
-            pattern = ex.compiled()
-            if isinstance(ex.group, int) and ex.group > pattern.groups:
-                raise SchemaError(f"extractor for {ex.attribute!r}: pattern has no group {ex.group}")
-            if isinstance(ex.group, str) and ex.group not in pattern.groupindex:
-                raise SchemaError(f"extractor for {ex.attribute!r}: pattern has no group named {ex.group!r}")
+            try:
+                pattern = ex.compiled()
+            except ValueError as exc:
+                raise SchemaError(f"{exc}; re-create the collection with a pattern RE2 supports") from None
             folded = {k.casefold(): v for k, v in ex.map.items()}
             self._rules.append((ex, pattern, info.type, folded))
 
@@ -43,9 +47,10 @@ class MetadataExtractor:
             if ex.attribute in found:
                 continue
             match = pattern.search(text)
-            if match is None or match.group(ex.group) is None:
+            group = None if match is None else match.group(ex.group)
+            if group is None:
                 continue
-            captured = " ".join(match.group(ex.group).split())
+            captured = " ".join(group.split())
             value = mapping.get(captured.casefold(), captured)
             try:
                 found[ex.attribute] = coerce_value(value, type_)

@@ -4,11 +4,16 @@
     plan = planner.plan("sci-fi rated above 8.5", schema, catalogue, mandatory_where={"tenant": "acme"})
     collection.query(query_texts=[plan.query.query], where=plan.where)
 
-The pieces, each usable alone: ``validate_query`` (repair model output against the schema),
-``rule_based_query`` (a deterministic constructor), ``to_where``/``and_where`` (Chroma
-translation), ``relaxations`` (what to drop when a filtered search finds nothing).
+The pieces, each usable alone: ``validate_query`` (repair model output against the schema, and
+make sure the filter can select something), ``rule_based_query``/``read_question`` (a
+deterministic constructor driven by the schema and the catalogue alone), ``to_where``/``and_where``
+(Chroma translation), ``relaxations`` (what to drop when a filtered search finds nothing),
+``check_text`` (is a model's search text still about the question), ``build_planner`` (a planner
+as the settings and the provider profile describe it).
 """
 
+from selfrag.query._where import MAX_FILTER_VALUES
+from selfrag.query.anchor import TextCheck, check_text, is_placeholder
 from selfrag.query.model import (
     Change,
     Comparator,
@@ -20,12 +25,15 @@ from selfrag.query.model import (
     StructuredQuery,
 )
 from selfrag.query.planner import Plan, SelfQueryPlanner
+from selfrag.query.profiles import PROFILE_MODES, build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
-from selfrag.query.rules import rule_based_query
+from selfrag.query.rules import Reading, read_question, rule_based_query
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
 __all__ = [
+    "MAX_FILTER_VALUES",
+    "PROFILE_MODES",
     "Change",
     "Comparator",
     "Comparison",
@@ -33,14 +41,21 @@ __all__ = [
     "Operation",
     "Operator",
     "Plan",
+    "Reading",
     "Scalar",
     "SelfQueryPlanner",
     "StructuredQuery",
+    "TextCheck",
     "Validated",
     "and_where",
+    "build_planner",
+    "check_text",
     "describe",
     "grounding",
+    "is_placeholder",
     "parse_where",
+    "profile_mode",
+    "read_question",
     "relaxations",
     "rule_based_query",
     "to_where",

@@ -21,13 +21,14 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from selfrag.query._text import normalize, stem
+from selfrag.query._text import lemma, normalize, stem
 
 __all__ = ["KnownMatch", "KnownValues", "same_entity"]
 
-MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "surname"]
+MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "part", "surname"]
 
 _TYPO_CUTOFF = 90.0
+_DERIVATIONS = frozenset({"or", "er", "ors", "ers", "s", "es", "ian", "ians", "ist", "ists"})
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class KnownValues:
         self.values: list[str] = []
         self.by_norm: dict[str, str] = {}
         self.by_stem: dict[str, set[str]] = defaultdict(set)
+        self.by_lemma: dict[str, set[str]] = defaultdict(set)
         self.by_last: dict[str, set[str]] = defaultdict(set)
         self.max_words = 0
         self._by_shape: dict[tuple[int, str], list[list[str]]] = defaultdict(list)
@@ -74,6 +76,7 @@ class KnownValues:
             self.values.append(v)
             self.by_norm[norm] = v
             self.by_stem[" ".join(stem(t) for t in toks)].add(v)
+            self.by_lemma[" ".join(lemma(t) for t in toks)].add(v)
             if len(toks) > 1 and len(toks[-1]) >= 3:
                 self.by_last[toks[-1]].add(v)
             self.max_words = max(self.max_words, len(toks))
@@ -88,8 +91,18 @@ class KnownValues:
         norm = normalize(text)
         if norm in self.by_norm:
             return KnownMatch(self.by_norm[norm], "exact")
-        hits = self.by_stem.get(" ".join(stem(t) for t in norm.split()), set())
-        return KnownMatch(next(iter(hits)), "inflection") if len(hits) == 1 else None
+        toks = norm.split()
+        for key, index in ((" ".join(stem(t) for t in toks), self.by_stem), (" ".join(lemma(t) for t in toks), self.by_lemma)):
+            hits = index.get(key, set())
+            if len(hits) == 1:
+                return KnownMatch(next(iter(hits)), "inflection")
+        if len(toks) == 1 and len(toks[0]) >= 6:
+            # A derived word: "contractor" for "contract", "Italians" for "italian".
+            stems = {v for n, v in self.by_norm.items() if " " not in n and len(n) >= 5 and toks[0].startswith(n)
+                     and toks[0][len(n):] in _DERIVATIONS}
+            if len(stems) == 1:
+                return KnownMatch(stems.pop(), "inflection")
+        return None
 
     def abbreviation(self, text: str) -> KnownMatch | None:
         """Every word a prefix of the value's word, as in "sci-fi" for "science fiction"; unique only."""
@@ -115,6 +128,14 @@ class KnownValues:
         best = max(score for _, score in close)
         winners = {self.by_norm[n] for n, score in close if score == best}
         return KnownMatch(winners.pop(), "typo") if len(winners) == 1 else None
+
+    def part(self, text: str) -> KnownMatch | None:
+        """Two or more words that all belong to exactly one value ("Kenji Lopez-Alt" for "J. Kenji López-Alt")."""
+        toks = set(normalize(text).split())
+        if len(toks) < 2:
+            return None
+        hits = {v for n, v in self.by_norm.items() if toks <= set(n.split()) and len(n.split()) > len(toks) - 1}
+        return KnownMatch(hits.pop(), "part") if len(hits) == 1 else None
 
     def surname(self, text: str) -> KnownMatch | None:
         """The last word (up to a typo) of exactly one multi-word value: "Nolan" for "Christopher Nolan"."""

@@ -14,7 +14,15 @@ from selfrag.errors import InvalidFilter
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation, Operator, Scalar
 from selfrag.schema import AttributeInfo, CollectionSchema
 
-__all__ = ["parse_where"]
+__all__ = ["MAX_FILTER_VALUES", "parse_where"]
+
+MAX_FILTER_VALUES = 10_000
+"""Most values one filter may hold (every ``$in``/``$nin`` item and every compared value).
+
+Chroma binds each value as one SQLite variable, and refuses a query past its variable limit
+with an internal error ("too many SQL variables"); measured by ``bench/filter_limit.py``
+(results in ``bench/results/filter-limit/``). A third of what it takes, to leave room for the
+self-queried conditions ANDed with a caller's filter."""
 
 _OPS: dict[str, Comparator] = {
     "$eq": "eq", "$ne": "ne", "$gt": "gt", "$gte": "gte", "$lt": "lt", "$lte": "lte", "$in": "in", "$nin": "nin",
@@ -85,6 +93,20 @@ def parse_where(where: dict[str, Any], schema: CollectionSchema) -> FilterNode:
     ``$lt``, ``$lte``, ``$in``, ``$nin``), the shorthand ``{"attr": value}``, and ``$and``/``$or``.
 
     Raises:
-        InvalidFilter: an unknown attribute, a value of the wrong type, or an unsupported operator.
+        InvalidFilter: an unknown attribute, a value of the wrong type, an unsupported operator,
+            or more than ``MAX_FILTER_VALUES`` values in all.
     """
-    return _node(where, schema)
+    node = _node(where, schema)
+    count = _values(node)
+    if count > MAX_FILTER_VALUES:
+        raise InvalidFilter(
+            f"where: the filter holds {count} values; at most {MAX_FILTER_VALUES} are allowed "
+            "(split the question, or filter on a coarser attribute)"
+        )
+    return node
+
+
+def _values(node: FilterNode) -> int:
+    if isinstance(node, Comparison):
+        return len(node.value) if isinstance(node.value, list) else 1
+    return sum(_values(n) for n in node.arguments)

@@ -72,5 +72,9 @@ class Change(BaseModel):
         "fallback",
         "merged_mandatory",
         "relaxed",
+        "model_not_asked",
+        "contradiction",
+        "unsatisfiable",
+        "grounded_query",
     ]
     detail: str

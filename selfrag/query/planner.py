@@ -1,10 +1,13 @@
 """The self-query planner: question → validated structured query → final Chroma ``where``.
 
-The model proposes; validation repairs; the rule-based constructor referees. In ``auto`` mode
-the rules also run (they are cheap and deterministic) and win when the model failed, produced
-nothing usable, or proposed a filter less grounded in the question than theirs — the guard
-against a small model's invented conditions. A caller's mandatory filter is always ANDed in,
-never replaced.
+The model proposes; validation repairs (and never lets through a filter that cannot select
+anything); the rule-based constructor referees. In ``auto`` mode the rules also run (they are
+cheap and deterministic) and win when the model failed, produced nothing usable, or proposed a
+filter less grounded in the question than theirs — the guard against a small model's invented
+conditions. The model's search text is kept only while it stays on the question
+(:func:`~selfrag.query.anchor.check_text`); otherwise the question minus its filter phrases is
+searched. In ``rules`` mode (the local profile, see ``profiles``) the model is never asked. A
+caller's mandatory filter is always ANDed in, never replaced.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import ValidationError
@@ -22,8 +26,9 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 from selfrag.errors import ConfigError, ProviderError
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
+from selfrag.query.anchor import check_text
 from selfrag.query.model import Change, StructuredQuery
-from selfrag.query.rules import rule_based_query
+from selfrag.query.rules import read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.schema import CollectionSchema
@@ -77,6 +82,10 @@ class SelfQueryPlanner:
         wait_initial: first backoff wait in seconds, doubled per attempt up to ``wait_max``.
         max_limit: the largest number of results a question may ask for.
         max_values_shown: how many allowed/known values per attribute the prompt lists.
+        embeddings: the collection's embedding model: links words to known values ("veggie" →
+            vegetarian) and checks that a model's search text stays close to the question.
+        rules_reason: why the model is not asked although one is configured (the local profile);
+            recorded in every plan's changes.
 
     Raises:
         ConfigError: ``mode="llm"`` without a model.
@@ -94,6 +103,8 @@ class SelfQueryPlanner:
         wait_max: float = 8.0,
         max_limit: int = 50,
         max_values_shown: int = 25,
+        embeddings: Embeddings | None = None,
+        rules_reason: str | None = None,
     ) -> None:
         if mode == "llm" and model is None:
             raise ConfigError("self-query mode 'llm' needs a chat model")
@@ -106,6 +117,8 @@ class SelfQueryPlanner:
         self.wait_max = wait_max
         self.max_limit = max_limit
         self.max_values_shown = max_values_shown
+        self.embeddings = embeddings
+        self.rules_reason = rules_reason
 
     def _ask(self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date) -> Any:
         assert self.model is not None
@@ -126,7 +139,7 @@ class SelfQueryPlanner:
             raw = self._ask(question, schema, catalogue, today)
         except Exception as exc:  # noqa: BLE001 - any model failure degrades to the rules, never crashes the plan
             return None, _one_line(exc)
-        validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit)
+        validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
         if not validated.usable:
             return None, "the model's structured query had neither query text nor a usable filter"
         return validated, None
@@ -150,15 +163,24 @@ class SelfQueryPlanner:
         llm_error: str | None = None
         if self.mode != "rules" and self.model is not None:
             llm, llm_error = self._from_llm(question, schema, catalogue, today)
-        rules = validate_query(
-            rule_based_query(question, schema, catalogue, today=today), schema, catalogue, today=today, max_limit=self.max_limit
-        )
+        reading = read_question(question, schema, catalogue, today=today, embeddings=self.embeddings)
+        rules = validate_query(reading.query, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
         chosen, source, note = self._choose(question, llm, llm_error, rules, today)
         changes = list(chosen.changes) + ([note] if note else [])
         query = chosen.query
+        if source == "llm":
+            # The model's search text must stay on the question; else the question minus its filter phrases.
+            check = check_text(query.query, question, embeddings=self.embeddings)
+            if not check.ok:
+                fallback = rules.query.query or question
+                changes.append(Change(kind="grounded_query", detail=f"model's search text {query.query[:80]!r} not used "
+                                      f"({check.reason}); searching for {fallback!r}"))
+                query = query.model_copy(update={"query": fallback})
         if not query.query.strip():
             query = query.model_copy(update={"query": rules.query.query or question})
         where = and_where(mandatory, to_where(query.filter))
+        if self.rules_reason and source == "rules":
+            changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error)

@@ -16,14 +16,14 @@ from typing import Any
 
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
-__all__ = ["and_where", "to_where"]
+__all__ = ["and_where", "push_not", "to_where"]
 
 _NEGATED: dict[Comparator, Comparator] = {
     "eq": "ne", "ne": "eq", "gt": "lte", "lte": "gt", "gte": "lt", "lt": "gte", "in": "nin", "nin": "in",
 }  # fmt: skip
 
 
-def _push_not(node: FilterNode, negate: bool) -> FilterNode:
+def push_not(node: FilterNode, negate: bool = False) -> FilterNode:
     """The same condition with every ``not`` moved onto the comparisons (De Morgan)."""
     if isinstance(node, Comparison):
         if not negate:
@@ -32,9 +32,9 @@ def _push_not(node: FilterNode, negate: bool) -> FilterNode:
     if node.operator == "not":
         # ``not`` over several arguments is read as "none of them", as validation does.
         inner: FilterNode = node.arguments[0] if len(node.arguments) == 1 else Operation(operator="or", arguments=node.arguments)
-        return _push_not(inner, not negate)
+        return push_not(inner, not negate)
     operator = node.operator if not negate else ("or" if node.operator == "and" else "and")
-    return Operation(operator=operator, arguments=[_push_not(a, negate) for a in node.arguments])
+    return Operation(operator=operator, arguments=[push_not(a, negate) for a in node.arguments])
 
 
 def _group(key: str, parts: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -62,7 +62,7 @@ def to_where(node: FilterNode | None) -> dict[str, Any] | None:
     """
     if node is None:
         return None
-    return _where(_push_not(node, False))
+    return _where(push_not(node, False))
 
 
 def and_where(mandatory: dict[str, Any] | None, generated: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from selfrag.query._grounding import grounding
 from selfrag.query._repair import Repairer
+from selfrag.query._satisfy import make_satisfiable
 from selfrag.query._where import parse_where
 from selfrag.query.model import Change, FilterNode, StructuredQuery
 from selfrag.schema import CollectionSchema
@@ -92,6 +93,7 @@ def validate_query(
     *,
     today: date,
     max_limit: int = 50,
+    question: str | None = None,
 ) -> Validated:
     """Repair ``sq`` against ``schema`` and the known values in ``catalogue``.
 
@@ -102,6 +104,8 @@ def validate_query(
         catalogue: known values per string attribute, matched case-insensitively and fuzzily.
         today: the date relative phrases ("last year") are resolved against.
         max_limit: the largest ``limit`` allowed; larger ones are clamped.
+        question: the question the query was made from; lets a contradiction such as
+            ``year eq 2019 and year eq 2021`` become ``year in [2019, 2021]`` when it says "or".
 
     Returns:
         The repaired query, the list of changes, and whether it is usable at all.
@@ -115,6 +119,8 @@ def validate_query(
     node: FilterNode | None = None
     if raw_filter is not None:
         node = Repairer(schema, catalogue, today, changes).node(raw_filter)
+        # A filter that cannot select anything is never passed on (see _satisfy).
+        node = make_satisfiable(node, schema, changes, question=question)
         if node is None:
             changes.append(Change(kind="empty_filter", detail="no usable condition left; searching without a filter"))
     limit = _limit(raw_limit, max_limit, changes)

@@ -7,12 +7,16 @@ before a slot is taken, budgets capped, tenant-namespaced thread ids).
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from selfrag.errors import InvalidFilter, StoreError
 from selfrag.query import parse_where
@@ -29,6 +33,7 @@ from workflows.checkpoints import POSTGRES_SCHEMES
 __all__ = ["PreparedRun", "Service"]
 
 log = logging.getLogger("selfrag.service")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class Service:
             self.config.queue_timeout_s,
             per_tenant=self.config.max_runs_per_tenant,
         )
+        self.ingests = ThreadPoolExecutor(max_workers=self.config.max_concurrent_ingests, thread_name_prefix="selfrag-ingest")
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
 
@@ -86,6 +92,8 @@ class Service:
                 body.max_generations if body.max_generations is not None else d.max_generations, self.config.max_generations_cap
             ),
             mandatory_where=body.filter,
+            # Waiting for the thread's previous turn counts against the request's deadline.
+            turn_wait_s=min(d.turn_wait_s, self.config.deadline_s),
         )
         return PreparedRun(
             principal=principal,
@@ -164,14 +172,18 @@ class Service:
             self.store.list_collections()
             checks["store"] = {"ok": True}
         except StoreError as exc:
-            checks["store"] = {"ok": False, "error": exc.one_line()}
+            checks["store"] = {"ok": False, "error": exc.for_http()}
+            if exc.detail:
+                log.warning("readiness: store: %s (%s)", exc.one_line(), exc.detail)
         saver = self.engine.checkpointer
         if saver is not None:
             try:
                 saver.get_tuple({"configurable": {"thread_id": "__readyz__", "checkpoint_ns": ""}})
                 checks["checkpoints"] = {"ok": True}
             except Exception as exc:  # any driver error means "not ready", never a 500
-                checks["checkpoints"] = {"ok": False, "error": f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"}
+                # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
+                log.warning("readiness: checkpoint store: %s: %s", type(exc).__name__, " ".join(str(exc).split())[:500])
+                checks["checkpoints"] = {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
         checks["model"] = self._model_check()
         checks["ms"] = round((time.perf_counter() - start) * 1000, 1)
         return checks
@@ -193,5 +205,12 @@ class Service:
             return {"ok": False, "provider": "openai", "error": f"{base}/models answered {reply.status_code}"}
         return {"ok": True, "provider": "openai"}
 
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking ingest work (reading files, extraction, embedding, Chroma writes) on the
+        ingest workers, with this request's context (its request id, for the logs)."""
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self.ingests, functools.partial(context.run, fn, *args))
+
     def close(self) -> None:
         self.slots.shutdown()
+        self.ingests.shutdown(wait=False, cancel_futures=True)

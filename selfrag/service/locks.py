@@ -12,13 +12,11 @@ Postgres for checkpoints anyway, so they also share a Postgres advisory lock per
 
 from __future__ import annotations
 
-import hashlib
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from urllib.parse import urlsplit
 
-from selfrag.errors import Overloaded, StoreError
+from selfrag.errors import Overloaded
+from selfrag.locking import AdvisoryLocks, KeyedLocks
 
 __all__ = ["CollectionLocks"]
 
@@ -27,8 +25,7 @@ class CollectionLocks:
     def __init__(self, postgres_url: str | None = None, *, timeout_s: float = 60.0) -> None:
         self.postgres_url = postgres_url
         self.timeout_s = timeout_s
-        self._local: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._locks = KeyedLocks(AdvisoryLocks(postgres_url, "collection") if postgres_url else None)
 
     @contextmanager
     def hold(self, collection: str) -> Iterator[None]:
@@ -38,43 +35,9 @@ class CollectionLocks:
             Overloaded: another writer held it for longer than ``timeout_s``.
             StoreError: the shared Postgres cannot be reached.
         """
-        with self._guard:
-            lock = self._local.setdefault(collection, threading.Lock())
-        if not lock.acquire(timeout=self.timeout_s):
-            raise Overloaded(f"collection {collection!r} is being written by another request; retry later")
-        try:
-            if self.postgres_url is None:
-                yield
-            else:
-                with self._shared(collection):
-                    yield
-        finally:
-            lock.release()
 
-    @contextmanager
-    def _shared(self, collection: str) -> Iterator[None]:
-        import psycopg
+        def busy() -> Overloaded:
+            return Overloaded(f"collection {collection!r} is being written by another request; retry later")
 
-        # A stable 63-bit key per collection, apart from any other advisory lock user.
-        key = int.from_bytes(hashlib.sha256(f"selfrag:collection:{collection}".encode()).digest()[:8], "big") >> 1
-        where = _host_port(self.postgres_url or "")
-        try:
-            conn = psycopg.connect(self.postgres_url or "", autocommit=True, connect_timeout=10)
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot reach the Postgres at {where} for the collection write lock: {type(exc).__name__}") from None
-        with conn:
-            try:
-                conn.execute(f"SET lock_timeout = {int(self.timeout_s * 1000)}")
-                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-            except psycopg.errors.LockNotAvailable:
-                raise Overloaded(
-                    f"collection {collection!r} is being written by another instance; retry later"
-                ) from None
-            except psycopg.Error as exc:
-                raise StoreError(f"cannot take the collection write lock at {where}: {type(exc).__name__}") from None
-            yield  # closing the connection releases the session lock, even if the block raised
-
-
-def _host_port(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname or '?'}:{parts.port or 5432}"
+        with self._locks.hold(collection, self.timeout_s, busy=busy):
+            yield

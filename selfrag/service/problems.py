@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from selfrag import errors as e
 from selfrag.service.request_id import current_request_id
 
-__all__ = ["error_response", "install_handlers", "status_for"]
+__all__ = ["client_message", "error_response", "install_handlers", "log_failure", "status_for"]
 
 log = logging.getLogger("selfrag.service")
 
@@ -30,6 +30,7 @@ _STATUS: list[tuple[type[e.SelfRagError], int]] = [
     (e.ThreadNotFound, 404),
     (e.DocumentNotFound, 404),
     (e.CollectionExists, 409),
+    (e.ThreadBusy, 409),
     (e.PayloadTooLarge, 413),
     (e.InvalidFilter, 422),
     (e.ConfigError, 500),
@@ -61,18 +62,32 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+def client_message(exc: e.SelfRagError, status: int) -> str:
+    """What a client is told: the error's HTTP wording, never its ``detail`` (which ``log_failure``
+    writes to the log under the request id the client can quote)."""
+    message = exc.for_http()
+    if status >= 500 and exc.detail:
+        message += f" (request {current_request_id()}; the server log has the details)"
+    return message
+
+
+def log_failure(method: str, path: str, exc: e.SelfRagError, status: int) -> None:
+    """Log a server-side failure (5xx) with the request id and the internal detail."""
+    if status >= 500:
+        log.warning(
+            "%s %s failed (request %s): [%s] %s%s",
+            method, path, current_request_id(), exc.code, exc.one_line(), f" -- {exc.detail}" if exc.detail else "",
+        )
+
+
 def _selfrag_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, e.SelfRagError)
     status = status_for(exc)
-    if status >= 500:
-        log.warning(
-            "%s %s failed (request %s): [%s] %s",
-            request.method, request.url.path, current_request_id(), exc.code, exc.one_line(),
-        )
-    headers = {"Retry-After": "1"} if isinstance(exc, e.Overloaded) else None
+    log_failure(request.method, request.url.path, exc, status)
+    headers = {"Retry-After": "1"} if isinstance(exc, (e.Overloaded, e.ThreadBusy)) else None
     if isinstance(exc, e.Unauthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
-    return error_response(status, exc.code, exc.one_line(), headers)
+    return error_response(status, exc.code, client_message(exc, status), headers)
 
 
 def describe_validation(errors: list[Any]) -> str:
@@ -82,12 +97,17 @@ def describe_validation(errors: list[Any]) -> str:
     first = errors[0]
     loc = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{loc}: {first.get('msg', 'invalid')}{more}"
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{loc}: {message}{more}"
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error_response(400, "invalid_request", describe_validation(list(exc.errors())))
+    errors = list(exc.errors())
+    # A collection's attribute schema (body field "schema") has its own code, whichever check
+    # refused it: the CLI reports the same problems in a schema file as schema_invalid.
+    in_schema = bool(errors) and tuple(errors[0].get("loc", ()))[:2] == ("body", "schema")
+    return error_response(400, "schema_invalid" if in_schema else "invalid_request", describe_validation(errors))
 
 
 def _http_error(request: Request, exc: Exception) -> JSONResponse:

@@ -161,6 +161,10 @@ SCHEMAS = {
         {"attributes": [{"name": "company", "type": "string"}], "extractors": [{"attribute": "company", "pattern": "(unclosed"}]},
         "pattern does not compile",
     ),
+    "regex_the_linear_engine_cannot_run": (
+        {"attributes": [{"name": "ceo", "type": "string"}], "extractors": [{"attribute": "ceo", "pattern": "(?<=CEO )(\\w+)"}]},
+        "extractor for 'ceo': lookbehind '(?<=' is not supported",
+    ),
 }
 
 

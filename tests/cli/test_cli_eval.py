@@ -107,3 +107,33 @@ def test_graders_choose_tunes_on_dev_and_reports_once_on_test(cli: Cli, fake: An
     assert line["split"] == "test" and line["chosen"] != "llm"
     assert line["variants"][0]["n"] == 2 and line["variants"][0]["accuracy"] == 1.0
     assert "chosen on dev" in result.stderr
+
+
+def test_plan_scores_a_self_query_set_with_a_diff_per_miss(cli: Cli, fake: Any, tmp_path: Path) -> None:
+    out = tmp_path / "plan.json"
+    result = cli("eval", "plan", "--set", SETS / "movies-guide", "--split", "dev", "--mode", "rules", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "movies-g" in result.stdout and "filters" in result.stdout  # the summary table
+    report = json.loads(out.read_text())
+    (one,) = report["sets"]
+    summary = one["summary"]
+    assert report["mode"] == "rules" and summary["split"] == "dev" and summary["questions"] == 32
+    assert 0.0 <= summary["filter_accuracy"] <= 1.0 and summary["sources"] == {"rules": 32}
+    misses = [c for c in one["cases"] if not c["filter_ok"]]
+    for case in misses:  # every miss is printed with what was expected and what was produced
+        assert case["id"] in result.stdout and case["diff"].startswith("expected")
+    assert fake.calls == []  # rules mode never asks the model
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--split", "test"], "--split must be dev, heldout or all"),
+    (["--mode", "magic"], "--mode must be rules, auto or llm"),
+])  # fmt: skip
+def test_plan_refuses_bad_options_in_one_line(cli: Cli, assert_one_line_error: Any, args: list[str], message: str) -> None:
+    result = cli("eval", "plan", "--set", SETS / "recipes", *args)
+    assert message in assert_one_line_error(result, "usage_error")
+
+
+def test_plan_on_a_folder_that_is_not_a_set_is_a_one_line_error(cli: Cli, assert_one_line_error: Any, tmp_path: Path) -> None:
+    result = cli("eval", "plan", "--set", tmp_path)
+    assert "not a self-query set" in assert_one_line_error(result, "dataset_invalid")

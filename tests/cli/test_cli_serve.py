@@ -18,7 +18,8 @@ def test_serve_reports_an_unreachable_store_in_one_line(
 ) -> None:
     monkeypatch.setenv("SELFRAG_STORE__CHROMA_URL", "http://127.0.0.1:1")
     line = assert_one_line_error(cli("serve"), "store_unavailable")
-    assert "cannot connect to Chroma at http://127.0.0.1:1" in line
+    assert "cannot connect to Chroma at http://127.0.0.1:1: the Chroma server cannot be reached" in line
+    assert "Could not connect" not in line and "SELFRAG_DEBUG=1 shows the cause" in line  # Chroma's own words stay out
 
 
 def test_serve_reports_an_invalid_key_file(
@@ -31,3 +32,10 @@ def test_serve_reports_an_invalid_key_file(
     monkeypatch.setenv("SELFRAG_SERVICE__KEYS_FILE", str(keys))
     line = assert_one_line_error(cli("serve"), "config_invalid")
     assert line.startswith(f"error[config_invalid]: invalid key file {keys}")
+
+
+def test_serve_refuses_an_unknown_log_level_in_one_line(
+    cli: Callable[..., Result], assert_one_line_error: Callable[[Result, str], str]
+) -> None:
+    line = assert_one_line_error(cli("serve", "--log-level", "loud"), "usage_error")
+    assert "--log-level 'loud' is not a log level" in line and "debug" in line

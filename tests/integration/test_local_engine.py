@@ -153,3 +153,22 @@ def test_engine_results_hold_their_structural_truths(
         assert any(g["grounded"] and g["useful"] for g in trace.generations)
     if result.outcome is Outcome.ABSTAINED:
         assert result.citations == [] and not trace.generations
+
+
+# -- a question with no filter: the search text stays on the question --------------------------------
+TOYS = "Which movie is about toys that come alive?"
+
+
+def test_the_toys_question_answers_from_toy_story(local: tuple[SelfRagEngine, Store]) -> None:
+    engine, _ = local
+    result = engine.run(TOYS, collection="movies", options=engine.with_options(max_rewrites=1, max_generations=2))
+    plan = result.trace.plan
+    # The local profile reads the question with the rules; the model is not asked for a structured query.
+    assert plan["source"] == "rules" and plan["changes"][0]["kind"] == "model_not_asked"
+    assert plan["where"] is None and plan["structured_query"]["limit"] is None
+    assert plan["structured_query"]["query"] == "toys that come alive"
+    assert result.trace.documents[0]["id"] == "toy-story"
+    assert result.outcome is Outcome.ANSWERED, result.answer
+    assert "toy-story" in {c.id for c in result.citations}
+    for rewrite in result.trace.rewrites:
+        assert "<" not in rewrite["to"] and rewrite["to"].strip()

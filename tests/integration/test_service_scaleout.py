@@ -174,6 +174,27 @@ def test_thread_begun_on_a_continues_on_b(
     assert turns[1]["answer"] == follow_up["answer"]
 
 
+def test_concurrent_turns_of_one_thread_on_both_instances_are_all_stored(instances: tuple[str, str], movies: str) -> None:
+    """Turns of one thread sent to A and B at once: the Postgres advisory lock runs them one at a
+    time across the instances, so none is lost (each would otherwise overwrite the other's)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    thread_id = f"concurrent-{uuid.uuid4().hex[:8]}"
+    questions = [f"Which toys come alive, take {n}?" for n in range(12)]
+
+    def ask(n: int) -> int:
+        with httpx.Client(base_url=instances[n % 2], timeout=120.0) as http:
+            reply = http.post("/v1/answers", json={"question": questions[n], "collection": movies, "thread_id": thread_id})
+            return reply.status_code
+
+    with ThreadPoolExecutor(max_workers=len(questions)) as pool:
+        statuses = list(pool.map(ask, range(len(questions))))
+    assert statuses == [200] * len(questions)
+    with httpx.Client(base_url=instances[0], timeout=30.0) as http:
+        turns = http.get(f"/v1/threads/{thread_id}").json()["turns"]
+    assert sorted(t["question"] for t in turns) == sorted(questions)
+
+
 def test_both_instances_are_ready(clients: tuple[httpx.Client, httpx.Client]) -> None:
     for client in clients:
         ready = client.get("/readyz")

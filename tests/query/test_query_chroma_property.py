@@ -17,6 +17,7 @@ from chromadb.config import Settings
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from eval.probes import ProbeChroma, probe_records
 from selfrag.query import Comparison, Operation, StructuredQuery, rule_based_query, to_where, validate_query
 from selfrag.schema import AttributeInfo, CollectionSchema
 
@@ -175,3 +176,65 @@ def test_rule_based_queries_are_valid_and_accepted_by_chroma(collection: Any, sc
     if where is not None:
         collection.get(where=where)
         collection.query(query_embeddings=[[0.0, 1.0]], n_results=1, where=where)
+
+
+# -- every filter the validator emits can select something ------------------------------------------
+BOUNDED = [
+    AttributeInfo(name="stars", type="integer", description="hotel class, 1 to 5 stars", minimum=1, maximum=5),
+    AttributeInfo(name="rating", type="float", description="A 1-10 rating", minimum=1, maximum=10),
+    AttributeInfo(name="year", type="integer", description="The year it was released"),
+    AttributeInfo(name="genre", type="string", allowed_values=["comedy", "drama", "science fiction"]),
+    AttributeInfo(name="director", type="string", description="The director's name"),
+    AttributeInfo(name="pool", type="boolean", description="Has a pool"),
+    AttributeInfo(name="price", type="float", description="Price in euros", minimum=0),
+]
+CONTRADICTORY_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "stars": st.integers(-3, 9) | st.floats(-3, 9),
+    "rating": st.floats(-5, 15) | st.integers(-5, 15),
+    "year": st.integers(1900, 2030),
+    "genre": st.sampled_from(["comedy", "drama", "science fiction", "sci-fi", "western"]),
+    "director": st.sampled_from(["Greta Gerwig", "Luc Besson", "Agnès Varda"]),
+    "pool": st.booleans(),
+    "price": st.floats(-50, 500) | st.integers(-50, 500),
+}
+
+
+@st.composite
+def bounded_trees(draw: st.DrawFn) -> Any:
+    """Trees over one fixed schema that are often contradictory: x == a and x == b, empty ranges, out of bounds."""
+
+    @st.composite
+    def leaf(inner: st.DrawFn) -> dict[str, Any]:
+        attr = inner(st.sampled_from(BOUNDED))
+        comparator = inner(comparators)
+        one = CONTRADICTORY_VALUES[attr.name]
+        value = inner(st.lists(one, min_size=1, max_size=3)) if comparator in ("in", "nin") else inner(one)
+        return {"attribute": attr.name, "comparator": comparator, "value": value}
+
+    def op(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return st.builds(lambda o, a: {"operator": o, "arguments": a}, operators, st.lists(children, min_size=1, max_size=4))
+
+    return draw(st.recursive(leaf(), op, max_leaves=6))
+
+
+@pytest.fixture(scope="module")
+def probes() -> Iterator[ProbeChroma]:
+    chroma = ProbeChroma()
+    yield chroma
+    chroma.close()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tree=bounded_trees(), question=st.sampled_from(["", "2019 or 2021", "comedy and drama", "either one"]))
+def test_every_emitted_filter_selects_a_probe_record(probes: ProbeChroma, tree: Any, question: str) -> None:
+    schema = CollectionSchema(attributes=BOUNDED)
+    validated = validate_query({"query": "q", "filter": tree}, schema, {"director": ["Greta Gerwig", "Luc Besson"]},
+                               today=TODAY, question=question)
+    where = to_where(validated.query.filter)
+    event("filter kept" if where is not None else "no filter")
+    if where is None:
+        return
+    records = probe_records(schema, [where], respect_schema=True)
+    with probes.loaded(records) as col:
+        selected = probes.select(col, where)  # Chroma accepts it …
+    assert selected, f"{where} selects none of {len(records)} probe records"  # … and it can select something

@@ -177,3 +177,71 @@ def test_limit_is_passed_through_and_clamped(make, schema, catalogue):
     model = ScriptedChatModel.from_rules({"StructuredQuery": reply("dinosaurs", None, 500)})
     plan = make(model, max_limit=20).plan("500 movies about dinosaurs", schema, catalogue)
     assert plan.query.limit == 20
+
+
+# -- the model's role per provider profile ---------------------------------------------------------
+
+
+def test_the_local_profile_does_not_ask_the_model_and_says_so(schema, catalogue, today):
+    from selfrag.query import build_planner
+    from selfrag.settings import Settings
+
+    model = ScriptedChatModel.from_rules({})  # any call would raise: none is scripted
+    planner = build_planner(Settings(), model=model, today=today)
+    plan = planner.plan("What's a highly rated (above 8.5) science fiction film?", schema, catalogue)
+    assert model.calls == [] and plan.source == "rules"
+    assert plan.changes[0].kind == "model_not_asked" and "local profile" in plan.changes[0].detail
+    assert plan.where == {"$and": [{"rating": {"$gt": 8.5}}, {"genre": {"$eq": "science fiction"}}]}
+
+
+def test_an_api_profile_asks_the_model_with_examples_from_the_collection(schema, catalogue, today):
+    from selfrag.query import build_planner
+    from selfrag.settings import Settings
+
+    model = ScriptedChatModel.from_rules({"StructuredQuery": reply("women", cmp("director", "eq", "Greta Gerwig"))})
+    settings = Settings(llm={"provider": "openai", "api_key": "sk-test"})
+    plan = build_planner(settings, model=model, today=today).plan("Has Greta Gerwig directed any movies about women", schema, catalogue)
+    assert plan.source == "llm" and len(model.calls) == 1
+    system = str(model.calls[0].messages[0].content)
+    # Few-shot examples use this collection's attributes and values, not another domain's.
+    assert '"attribute":"genre"' in system.replace(" ", "") and "science fiction" in system
+    assert '"attribute":"rating"' in system.replace(" ", "")
+    assert "cuisine" not in system and "recipe" not in system
+
+
+def test_the_validator_repairs_a_contradiction_the_question_joined_with_or(make, schema, catalogue):
+    both = {"operator": "and", "arguments": [cmp("year", "eq", 2019), cmp("year", "eq", 2021)]}
+    model = ScriptedChatModel.from_rules({"StructuredQuery": reply("movies", both)})
+    plan = make(model, mode="llm").plan("movies from 2019 or 2021", schema, catalogue)
+    assert plan.where == {"year": {"$in": [2019, 2021]}}
+    assert any(c.kind == "contradiction" and "'or'" in c.detail for c in plan.changes)
+
+
+def test_the_validator_drops_a_contradiction_the_question_did_not_join_with_or(make, schema, catalogue):
+    both = {"operator": "and", "arguments": [cmp("genre", "eq", "comedy"), cmp("genre", "eq", "drama"), cmp("rating", "gt", 7)]}
+    model = ScriptedChatModel.from_rules({"StructuredQuery": reply("movies", both)})
+    plan = make(model, mode="llm").plan("funny and sad movies rated above 7", schema, catalogue)
+    assert plan.where == {"rating": {"$gt": 7.0}}
+    assert any(c.kind == "contradiction" and "dropped" in c.detail for c in plan.changes)
+
+
+@pytest.mark.parametrize(
+    ("filter", "kept"),
+    [
+        (cmp("rating", "gt", 12), None),  # above the declared maximum of 10
+        ({"operator": "and", "arguments": [cmp("rating", "gt", 9), cmp("rating", "lt", 7)]}, None),  # empty range
+        ({"operator": "and", "arguments": [cmp("year", "gt", 2000), cmp("rating", "lte", 0)]}, {"year": {"$gt": 2000}}),
+    ],
+)
+def test_filters_that_cannot_select_anything_never_reach_the_store(make, schema, catalogue, filter, kept):
+    model = ScriptedChatModel.from_rules({"StructuredQuery": reply("movies", filter)})
+    plan = make(model, mode="llm").plan("movies", schema, catalogue)
+    assert plan.where == kept
+    assert any(c.kind in ("dropped_clause", "contradiction", "unsatisfiable") for c in plan.changes)
+
+
+def test_an_ungrounded_model_search_text_is_replaced_by_the_question_minus_its_filters(make, schema, catalogue):
+    model = ScriptedChatModel.from_rules({"StructuredQuery": reply("The Magic School Slamdabra", None, 1)})
+    plan = make(model, mode="llm").plan("Which movie is about toys that come alive?", schema, catalogue)
+    assert plan.query.query == "toys that come alive"
+    assert any(c.kind == "grounded_query" and "Slamdabra" in c.detail for c in plan.changes)

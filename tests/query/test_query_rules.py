@@ -157,7 +157,7 @@ def test_general_over_other_schemas(today):
     ]
     sq = rule_based_query("fantasy books that are not in print from the 80s", schema, catalogue, today=today)
     assert conditions(sq) == [{"in_print": {"$eq": False}}, {"published": {"$gte": 1980}}, {"published": {"$lte": 1989}}]
-    assert sq.query == "fantasy"
+    assert sq.query.startswith("fantasy") and "print" not in sq.query and "80" not in sq.query
 
 
 # --- categorical values -------------------------------------------------------------------------
@@ -182,11 +182,17 @@ def test_known_values(ask, question, expected):
     assert where_of(ask(question)) == expected
 
 
-@pytest.mark.parametrize(
-    "question", ["films by Greta Garbo", "films by Luc Bessonne", "a movie by greta", "movies about nolan cats", "acting lessons"]
-)
-def test_other_people_and_common_words_are_not_matched(ask, question):
+@pytest.mark.parametrize("question", ["a movie by greta", "movies about nolan cats", "acting lessons"])
+def test_common_words_are_not_matched(ask, question):
     assert ask(question).filter is None
+
+
+@pytest.mark.parametrize(("question", "name"), [("films by Greta Garbo", "Greta Garbo"), ("films by Luc Bessonne", "Luc Bessonne"),
+                                               ("films by Agnès Varda", "Agnès Varda")])  # fmt: skip
+def test_another_person_is_kept_as_written_not_snapped_to_a_known_one(ask, question, name):
+    # A name-like attribute, a name clearly given after "by": the filter names that person, never
+    # the known director who happens to share a first name or most letters.
+    assert where_of(ask(question)) == {"director": {"$eq": name}}
 
 
 def test_ambiguous_surname_is_not_matched(schema, today):

@@ -52,7 +52,7 @@ class Live:
 
     def client(self, key: str | None = None, **kwargs: Any) -> httpx.Client:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30.0, **kwargs)
+        return httpx.Client(base_url=self.url, headers=headers, **{"timeout": 30.0, **kwargs})
 
 
 class ThreadedServer:

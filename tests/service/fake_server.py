@@ -25,6 +25,7 @@ from selfrag.settings import Settings, load_settings
 from selfrag.store import Store, StoreUse
 from selfrag.testing import HashEmbeddings, ScriptedChatModel
 from workflows import Components, SelfRagEngine
+from workflows.checkpoints import turn_locks
 from workflows.factory import open_checkpointer
 from workflows.generation import GENERATE_SYSTEM
 
@@ -79,7 +80,9 @@ def lexical_rules() -> dict[str, Any]:
 def scripted_engine(settings: Settings, store: Store, *, memory: bool = True) -> SelfRagEngine:
     model = ScriptedChatModel.from_rules(lexical_rules())
     components = Components.from_model(model, store, self_query_mode="rules", parallel_checks=False)
-    return SelfRagEngine(components, checkpointer=open_checkpointer(settings) if memory else None)
+    return SelfRagEngine(
+        components, checkpointer=open_checkpointer(settings) if memory else None, turn_locks=turn_locks(settings)
+    )
 
 
 def scripted_store(settings: Settings, use: StoreUse | None = None) -> Store:

@@ -146,3 +146,19 @@ def test_concurrent_ingests_keep_every_known_value(live: Live) -> None:
         detail = http.get("/v1/collections/race").json()
     assert detail["count"] == 32
     assert detail["known_values"]["company"] == [f"c{n:02d}" for n in range(32)]
+
+
+def test_a_pattern_the_linear_regex_engine_cannot_run_is_400_schema_invalid(live: Live) -> None:
+    lookbehind = {"attributes": [{"name": "ceo", "type": "string"}],
+                  "extractors": [{"attribute": "ceo", "pattern": "(?<=CEO )(\\w+)"}]}
+    with live.client() as http:
+        reply = http.post("/v1/collections", json={"name": "ceos", "schema": lookbehind})
+        assert reply.status_code == 400, reply.text
+        error = reply.json()["error"]
+        assert error["code"] == "schema_invalid"
+        assert "extractor for 'ceo'" in error["message"] and "lookbehind" in error["message"]
+        assert "Value error" not in error["message"]
+        # The pattern that backtracks catastrophically in Python's re is fine: RE2 runs it in linear time.
+        hostile = {"attributes": [{"name": "x", "type": "string"}], "extractors": [{"attribute": "x", "pattern": "(a+)+$"}]}
+        assert http.post("/v1/collections", json={"name": "hostile", "schema": hostile}).status_code == 201
+    assert "ceos" not in live.store.list_collections()

@@ -45,6 +45,7 @@ OPERATIONS = [
     ("POST", "/v1/collections/{name}/documents"),
     ("DELETE", "/v1/collections/{name}/documents/{doc_id}"),
     ("GET", "/healthz"),
+    ("HEAD", "/healthz"),
     ("GET", "/readyz"),
     ("GET", "/metrics"),
 ]

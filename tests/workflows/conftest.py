@@ -104,12 +104,14 @@ def make_engine() -> Callable[..., tuple[SelfRagEngine, ScriptedChatModel, FakeC
         search_fn: Callable[[str, Any, int], list[Hit]] | None = None,
         options: RunOptions | None = None,
         checkpointer: Any = None,
+        turn_locks: Any = None,
         **component_kwargs: Any,
     ) -> tuple[SelfRagEngine, ScriptedChatModel, FakeCollection]:
         model = ScriptedChatModel.from_rules(with_text_tasks(dict(rules)))
         coll = FakeCollection("movies", SCHEMA, list(DOCS.values()), search_fn=search_fn)
         components = Components.from_model(model, FakeStore(coll), retry=FAST, self_query_mode="rules", **component_kwargs)
-        engine = SelfRagEngine(components, defaults=options or RunOptions(), checkpointer=checkpointer)
+        locks = {} if turn_locks is None else {"turn_locks": turn_locks}
+        engine = SelfRagEngine(components, defaults=options or RunOptions(), checkpointer=checkpointer, **locks)
         return engine, model, coll
 
     return build

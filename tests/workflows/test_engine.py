@@ -146,3 +146,19 @@ def test_relevant_if_helper_sees_only_the_document() -> None:
 
     rule = relevant_if("Toys")
     assert "irrelevant" in rule([HumanMessage("<question>Toys?</question>\n<document>\nDinosaurs\n</document>")])
+
+
+def test_a_failed_generation_never_becomes_the_answer_text(make_engine: Any) -> None:
+    from langchain_core.exceptions import OutputParserException
+
+    failure = OutputParserException(
+        "Invalid json output: {oops\nFor troubleshooting, visit: https://python.langchain.com/docs/troubleshooting/errors/OUTPUT_PARSING_FAILURE"
+    )
+    engine, _, _ = make_engine(happy(generate=failure), search_fn=sequence_search(["toys"]), extractive_fallback=False)
+    result = engine.run("toys?", collection="movies")
+    assert result.outcome is Outcome.UNGROUNDED
+    for text in (result.answer, *(c.text for c in result.citations)):
+        assert "OutputParserException" not in text and "troubleshooting" not in text and "{oops" not in text
+    assert result.answer == "I couldn't produce an answer from the relevant documents, so I won't guess."
+    # Why it failed stays in the trace, for whoever debugs it.
+    assert all("OutputParserException" in (g["error"] or "") for g in result.trace.generations)

@@ -108,3 +108,41 @@ def test_a_standalone_question_with_history_is_kept_when_the_model_fails() -> No
     question = "How many employees did Costco have in 2023?"
     assert Condenser(model, retry=NO_WAIT).condense(question, history(), CATALOGUE).question == question
     assert len(model.calls) == 2  # retried once: a connection error is transient
+
+
+@pytest.mark.parametrize("proposal", ["<question>", "<question></question>", "{question}", '""', "   ", "N/A"])
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("and in 2024?", "What was Walmart's revenue in fiscal year 2024?"),  # a follow-up: the carry-over
+        ("How many employees did Costco have in 2023?", "How many employees did Costco have in 2023?"),  # as asked
+    ],
+)
+def test_a_template_artefact_or_empty_proposal_is_rejected(proposal: str, question: str, expected: str) -> None:
+    model = ScriptedChatModel.from_rules({"text": proposal})
+    out = Condenser(model).condense(question, history(), CATALOGUE)
+    assert (out.question, out.source) == (expected, "rules")
+    assert out.error is not None
+
+
+def test_a_proposal_on_another_subject_is_rejected() -> None:
+    # Keeps the follow-up's year, so the specifics check alone would let it through.
+    model = ScriptedChatModel.from_rules({"text": "The Magic School Slamdabra 2024"})
+    out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
+    assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
+
+
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        "<question>What was Walmart's revenue in fiscal year 2024?</question>",
+        "{question} What was Walmart's revenue in fiscal year 2024?",
+        "Standalone question: <question> What was Walmart's revenue in fiscal year 2024?",
+    ],
+)
+def test_a_proposal_carrying_template_markup_is_rejected(proposal: str) -> None:
+    # It keeps every specific, so only the artefact check can catch it.
+    model = ScriptedChatModel.from_rules({"text": proposal})
+    out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
+    assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
+    assert out.error is not None and "placeholder" in out.error

@@ -13,7 +13,7 @@ _DESCRIPTIONS = {
     401: "Missing or invalid API key (unauthenticated)",
     403: "The key's scopes do not cover this collection (forbidden)",
     404: "Unknown collection, thread or document",
-    409: "Conflict (collection_exists)",
+    409: "Conflict: the collection exists (collection_exists), or the thread's previous turn is still running (thread_busy)",
     413: "Request body too large (payload_too_large)",
     415: "Neither JSON nor multipart/form-data (unsupported_media_type)",
     422: "Filter invalid for the collection's schema (filter_invalid)",

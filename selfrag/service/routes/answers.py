@@ -9,15 +9,15 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from selfrag.errors import SelfRagError
+from selfrag.errors import DeadlineExceeded, SelfRagError
 from selfrag.service.deps import CurrentPrincipal, CurrentService
 from selfrag.service.events import node_event
 from selfrag.service.models import AnswerRequest, AnswerResponse
-from selfrag.service.problems import status_for
+from selfrag.service.problems import client_message, log_failure, status_for
 from selfrag.service.routes._responses import errors
 from selfrag.service.runs import Run
 from workflows import NodeEvent, Result
@@ -26,6 +26,12 @@ __all__ = ["router"]
 
 log = logging.getLogger("selfrag.service")
 router = APIRouter(prefix="/v1/answers", tags=["answers"])
+
+CLIENT_GONE = "client_disconnected"
+"""The ``selfrag_runs`` label of a run whose client left before its answer."""
+CLIENT_CLOSED_REQUEST = 499
+"""The status recorded (in the request metrics) for a request whose client left: nginx's
+convention; no client ever receives it."""
 
 # OpenAPI 3.2's way to describe a stream: the schema of each event, not of the whole body.
 _EVENT_SCHEMA: dict[str, Any] = {
@@ -39,10 +45,10 @@ _EVENT_SCHEMA: dict[str, Any] = {
 
 
 @router.post("", response_model=AnswerResponse, response_model_exclude_none=True,
-             responses=errors(400, 401, 403, 404, 413, 422, 429, 503, 504))
+             responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503, 504))
 async def answer(
     body: AnswerRequest, request: Request, service: CurrentService, principal: CurrentPrincipal
-) -> AnswerResponse:
+) -> AnswerResponse | Response:
     """Answer a question from a collection: self-query, retrieve, grade, rewrite, generate, check.
 
     A client that disconnects before the answer stops the run at its next node.
@@ -60,8 +66,15 @@ async def answer(
         service.record_failure(exc.code)
         raise
     finally:
+        client_left = watcher.done()  # it returns only when the client disconnects
         watcher.cancel()
-    assert result is not None
+    if result is None:  # the run was stopped before its result
+        if client_left:
+            # Nobody is left to answer: count it (no error, no traceback in the log).
+            service.record_failure(CLIENT_GONE)
+            return Response(status_code=CLIENT_CLOSED_REQUEST)
+        service.record_failure(DeadlineExceeded.code)
+        raise DeadlineExceeded("the run did not finish within the request's deadline; it was stopped")
     return service.respond(result, prepared)
 
 
@@ -83,7 +96,7 @@ async def _cancel_on_disconnect(request: Request, run: Run) -> None:
             "rewrite, generate, check), then `result` (the same body as POST /v1/answers) or `error`.",
             "content": {"text/event-stream": {"itemSchema": _EVENT_SCHEMA}},
         },
-        **errors(400, 401, 403, 404, 413, 422, 429, 503),
+        **errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
     },
 )
 async def answer_stream(body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal) -> EventSourceResponse:
@@ -109,8 +122,13 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
                     yield ServerSentEvent(data=response.model_dump_json(exclude_none=True), event="result")
         except SelfRagError as exc:
             service.record_failure(exc.code)
-            error = {"code": exc.code, "message": exc.one_line(), "status": status_for(exc)}
+            status = status_for(exc)
+            log_failure("POST", "/v1/answers/stream", exc, status)
+            error = {"code": exc.code, "message": client_message(exc, status), "status": status}
             yield ServerSentEvent(data=_json({"error": error}), event="error")
+        except asyncio.CancelledError:
+            service.record_failure(CLIENT_GONE)  # the client went away mid-stream
+            raise
         except Exception:
             log.exception("stream of a run failed")
             service.record_failure("internal")

@@ -17,7 +17,6 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -161,10 +160,10 @@ async def add_documents(
     if content_type == "application/json":
         documents, sizes = await _json_documents(request)
     elif content_type == "multipart/form-data":
-        documents, sizes, files = await _uploaded_documents(request)
+        documents, sizes, files = await _uploaded_documents(request, service)
     else:
         raise StarletteHTTPException(415, "send documents as application/json or files as multipart/form-data")
-    return await run_in_threadpool(_ingest, service, principal, name, documents, sizes, files)
+    return await service.off_loop(_ingest, service, principal, name, documents, sizes, files)
 
 
 def _ingest(
@@ -218,7 +217,9 @@ async def _json_documents(request: Request) -> tuple[list[SourceDocument], dict[
     return documents, sizes
 
 
-async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], dict[str, int], list[str]]:
+async def _uploaded_documents(
+    request: Request, service: Service
+) -> tuple[list[SourceDocument], dict[str, int], list[str]]:
     form = await request.form(max_files=MAX_UPLOAD_FILES, max_fields=10)
     try:
         uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile)]
@@ -243,7 +244,7 @@ async def _uploaded_documents(request: Request) -> tuple[list[SourceDocument], d
                 path.parent.mkdir()
                 path.write_bytes(await upload.read())
                 # Named and identified by the upload's file name: never the temporary path.
-                documents += await run_in_threadpool(functools.partial(load_file, path, name=filename, source=filename))
+                documents += await service.off_loop(functools.partial(load_file, path, name=filename, source=filename))
                 names.append(filename)
         return documents, sizes, names
     finally:

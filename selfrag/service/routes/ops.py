@@ -20,9 +20,13 @@ READY_TIMEOUT_S = 5.0
 """A load balancer's probe must get an answer, even when a dependency hangs rather than fails."""
 
 
+@router.head("/healthz", summary="Healthz (HEAD)")
 @router.get("/healthz")
-def healthz() -> dict[str, str]:
-    """Alive: the process answers HTTP."""
+async def healthz() -> dict[str, str]:
+    """Alive: the process answers HTTP.
+
+    ``async`` on purpose: it runs on the event loop itself, so it answers even when every worker
+    thread is busy (a liveness probe must not queue behind slow ingests)."""
     return {"status": "ok"}
 
 

@@ -40,7 +40,7 @@ def get_thread(thread_id: ThreadId, service: CurrentService, principal: CurrentP
     return ThreadOut(thread_id=thread_id, collection=info.collection, turns=[TurnOut(**t) for t in info.turns])
 
 
-@router.delete("/{thread_id}", status_code=204, responses=errors(400, 401, 403, 404, 503))
+@router.delete("/{thread_id}", status_code=204, responses=errors(400, 401, 403, 404, 409, 503))
 def delete_thread(thread_id: ThreadId, service: CurrentService, principal: CurrentPrincipal) -> None:
     """Forget a conversation (every checkpoint of it)."""
     _find(service, principal, thread_id)

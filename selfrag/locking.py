@@ -1,0 +1,179 @@
+"""Named locks held across threads, and across processes through a shared layer.
+
+Two things in selfrag must happen one at a time per name: writes to a collection (its catalogue
+is one record every write replaces whole) and turns of a conversation (each turn reads the
+thread's last checkpoint and writes the next; two at once would each append to the same history
+and the second write would drop the first turn). ``KeyedLocks`` serialises them within a process;
+its ``shared`` layer extends that to other processes:
+
+- ``FileLocks``: processes on one machine sharing a data directory (SQLite checkpoints, the CLI
+  beside a server): one ``flock`` file per name.
+- ``AdvisoryLocks``: instances sharing a Postgres (scale-out): a session advisory lock per name,
+  released by Postgres itself if the instance dies.
+
+A wait is always bounded: past it ``hold`` raises the caller's ``busy()`` error, which says what
+is busy (``Overloaded`` for a collection, ``ThreadBusy`` for a conversation).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import urlsplit
+
+from selfrag.errors import StoreError
+
+__all__ = ["AdvisoryLocks", "FileLocks", "KeyedLocks", "SharedLocks"]
+
+_POLL_S = 0.02
+"""How often a wait on another process retries (neither flock nor Postgres offers a timed wait)."""
+
+
+def _digest(namespace: str, key: str) -> bytes:
+    return hashlib.sha256(f"selfrag:{namespace}:{key}".encode()).digest()
+
+
+class SharedLocks(Protocol):
+    """The cross-process layer: hold ``key`` until the block ends, or ``TimeoutError`` at ``deadline``."""
+
+    def hold(self, key: str, deadline: float) -> AbstractContextManager[None]: ...
+
+
+class KeyedLocks:
+    """One holder per key at a time: in this process, then in every process sharing ``shared``.
+
+    Entries exist only while a key is held or awaited, so a server that has seen a million
+    conversations keeps no lock for any of them.
+    """
+
+    def __init__(self, shared: SharedLocks | None = None) -> None:
+        self.shared = shared
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}
+
+    @contextmanager
+    def hold(self, key: str, wait_s: float, *, busy: Callable[[], Exception]) -> Iterator[None]:
+        """Hold ``key`` for the ``with`` block, waiting at most ``wait_s`` for it.
+
+        Raises:
+            busy(): another holder kept it for longer than ``wait_s`` (raised only while
+                waiting, never for what the block itself raises).
+            StoreError: the shared layer cannot be reached.
+        """
+        deadline = time.monotonic() + max(wait_s, 0.0)
+        with self._guard:
+            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            if not lock.acquire(timeout=max(wait_s, 0.0)):
+                raise busy()
+            try:
+                with contextlib.ExitStack() as stack:
+                    if self.shared is not None:
+                        try:
+                            stack.enter_context(self.shared.hold(key, deadline))
+                        except TimeoutError:
+                            raise busy() from None
+                    yield
+            finally:
+                lock.release()
+        finally:
+            with self._guard:
+                lock, users = self._locks[key]
+                if users > 1:
+                    self._locks[key] = (lock, users - 1)
+                else:
+                    del self._locks[key]
+
+
+class FileLocks:
+    """An exclusive ``flock`` per key on a file of its own under ``directory``.
+
+    ``flock`` locks belong to an open file, so two holders conflict even inside one process, and
+    the kernel drops a lock when its process dies. Files are named by a hash of the key (a key may
+    hold any character) and left in place: an empty file per name.
+    """
+
+    def __init__(self, directory: Path, namespace: str) -> None:
+        self.directory = directory
+        self.namespace = namespace
+
+    def path(self, key: str) -> Path:
+        return self.directory / f"{self.namespace}-{_digest(self.namespace, key).hex()[:40]}.lock"
+
+    @contextmanager
+    def hold(self, key: str, deadline: float) -> Iterator[None]:
+        import fcntl
+
+        path = self.path(key)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot open the lock file under {self.directory}: {exc.strerror}") from None
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise TimeoutError(key) from None
+                    time.sleep(_POLL_S)
+            yield  # closing the file below releases the lock
+        finally:
+            os.close(fd)
+
+
+class AdvisoryLocks:
+    """A Postgres session advisory lock per key, each on a connection of its own.
+
+    Its own connection, not one of the checkpointer's pool: a turn holds its lock while the graph
+    writes checkpoints through that pool, and must not take a connection the writes need. The
+    wait polls ``pg_try_advisory_lock`` rather than blocking inside a statement, whose open
+    snapshot would stall another instance's ``CREATE INDEX CONCURRENTLY`` at start-up.
+    """
+
+    def __init__(self, url: str, namespace: str, *, connect_timeout_s: int = 10) -> None:
+        self.url = url
+        self.namespace = namespace
+        self.connect_timeout_s = connect_timeout_s
+
+    def key_id(self, key: str) -> int:
+        """A stable signed 63-bit id per key, apart from every other namespace's."""
+        return int.from_bytes(_digest(self.namespace, key)[:8], "big") >> 1
+
+    @contextmanager
+    def hold(self, key: str, deadline: float) -> Iterator[None]:
+        import psycopg
+
+        lock_id = self.key_id(key)
+        where = _host_port(self.url)
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout_s)
+        except psycopg.Error:
+            raise StoreError(f"cannot reach the Postgres at {where} for a {self.namespace} lock") from None
+        with contextlib.closing(conn):  # closing the session releases its advisory locks
+            try:
+                while True:
+                    row = conn.execute("SELECT pg_try_advisory_lock(%s)", (lock_id,)).fetchone()
+                    if row is not None and row[0]:
+                        break
+                    if time.monotonic() >= deadline:
+                        raise TimeoutError(key)
+                    time.sleep(_POLL_S * 2)
+            except psycopg.Error:
+                raise StoreError(f"cannot take a {self.namespace} lock in the Postgres at {where}") from None
+            yield
+
+
+def _host_port(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.hostname or '?'}:{parts.port or 5432}"

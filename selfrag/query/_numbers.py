@@ -1,0 +1,204 @@
+"""Numbers as people write them in questions, with the unit or noun that follows them.
+
+"$150k", "150K", "1.2 million", "100 grand", "half a million", "70€", "1,500", "two hours",
+"twenty five", "half an hour", "a dozen", "5+", "4-star", "one-bedroom", "500 m". Each becomes a
+:class:`Number`: its value (scaled), where it is, its currency, and the unit or noun written after
+it (kept as a folded form so the caller can link it to an attribute: "bedrooms", "cals", "km").
+Number words are composed by text2num ("two hundred thousand" → 200000).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from text_to_num import text2num
+
+from selfrag.query._lexicon import CUES, MAGNITUDES, NUMBER_WORD_VALUES, POSTFIX, UNITS
+from selfrag.query._text import STOP, Token, lemma, tokenize
+
+__all__ = ["Number", "find_numbers"]
+
+_DIGITS = re.compile(
+    r"(?<![\w.,])(?P<cur>[$€£¥]\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s?(?P<mag>k|K|mm|MM|bn|BN|M|m|b|B|mil|mio)(?![\w]))?(?P<cur2>\s?[$€£¥])?(?P<plus>\+)?"
+)
+_CURRENCY = {"$", "€", "£", "¥"}
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.IGNORECASE)
+_CUE_ENDS = frozenset(c.split()[-1] for c in CUES)
+_MULTIWORD_UNITS = sorted((k for k in UNITS if " " in k), key=len, reverse=True)
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number in a question."""
+
+    value: float
+    start: int
+    end: int
+    """The span of the number itself, currency sign and scale included."""
+    unit: str | None = None
+    """The folded unit or noun written right after it ("hour", "$", "star", "bedroom", "km"), or None."""
+    unit_end: int = -1
+    """Where the number with its unit ends (``end`` when there is no unit)."""
+    money: bool = False
+    """A currency sign or word, or a money scale ("grand"), came with it."""
+    plus: bool = False
+    """Written "5+"."""
+    year_like: bool = False
+    """Four plain digits that can be a calendar year."""
+    scaled: bool = False
+    """A scale came with it ("150k", "1.2 million"): not a year, not a small count."""
+
+    @property
+    def stop(self) -> int:
+        return max(self.end, self.unit_end)
+
+
+def _tokens_after(tokens: list[Token], end: int) -> list[Token]:
+    return [t for t in tokens if t.start >= end]
+
+
+def _unit_after(question: str, tokens: list[Token], end: int) -> tuple[str | None, int, bool]:
+    """(unit, end of unit, is money) for the words right after ``end`` (a hyphen may join them)."""
+    rest = _tokens_after(tokens, end)
+    if not rest or question[end : rest[0].start].strip(" -–") != "":
+        return None, end, False
+    folded = " ".join(t.norm for t in rest[:3])
+    for key in _MULTIWORD_UNITS:
+        words = key.split()
+        if folded.split()[: len(words)] == words or [lemma(w) for w in folded.split()[: len(words)]] == words:
+            return key, rest[len(words) - 1].end, UNITS[key].dimension == "money"
+    first = rest[0]
+    if first.norm in MAGNITUDES:
+        return first.norm, first.end, first.norm == "grand"
+    if first.norm in NUMBER_WORD_VALUES or first.norm.isdigit() or first.norm in STOP or first.norm in POSTFIX:
+        return None, end, False
+    key = first.norm if first.norm in UNITS else first.lemma
+    return key, first.end, key in UNITS and UNITS[key].dimension == "money"
+
+
+def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, int]]:
+    """Runs of number words ("twenty five", "a hundred", "half a million", "a dozen")."""
+    found: list[tuple[float, int, int]] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        j = i
+        parts: list[str] = []
+        half = False
+        if t.norm == "half" and i + 1 < len(tokens) and tokens[i + 1].norm in ("a", "an"):
+            half, j = True, i + 2
+        elif t.norm in ("a", "an") and i + 1 < len(tokens) and tokens[i + 1].norm in ("hundred", "thousand", "million", "billion", "dozen", "couple", "pair"):
+            j = i + 1
+        while j < len(tokens) and (tokens[j].norm in NUMBER_WORD_VALUES or (parts and tokens[j].norm == "and" and j + 1 < len(tokens) and tokens[j + 1].norm in NUMBER_WORD_VALUES and tokens[j + 1].norm not in ("dozen", "couple", "pair", "single"))):
+            parts.append(tokens[j].norm)
+            j += 1
+            if parts[-1] in ("dozen", "couple", "pair", "single"):
+                break
+        if parts:
+            if parts[-1] == "couple" and j < len(tokens) and tokens[j].norm == "of":
+                j += 1
+            value = _compose(parts)
+            if value is not None:
+                end = tokens[j - 1].end
+                found.append((value * (0.5 if half else 1), t.start, end))
+                i = j
+                continue
+        if half:
+            # "half an hour": a half of one unit.
+            found.append((0.5, t.start, tokens[i + 1].end))
+            i += 2
+            continue
+        i += 1
+    return found
+
+
+def _compose(parts: list[str]) -> float | None:
+    if len(parts) == 1:
+        return float(NUMBER_WORD_VALUES[parts[0]])
+    if parts[-1] in ("dozen", "couple", "pair", "single"):
+        return None
+    try:
+        return float(text2num(" ".join(parts), "en"))
+    except ValueError:
+        return None
+
+
+def find_numbers(question: str) -> list[Number]:
+    """Every number in ``question``, in order, with its scale, currency and following unit."""
+    tokens = tokenize(question)
+    numbers: list[Number] = []
+    taken: list[tuple[int, int]] = []
+    for m in _DIGITS.finditer(question):
+        raw = m.group("num")
+        value = float(raw.replace(",", ""))
+        mag = m.group("mag")
+        money = bool(m.group("cur") or m.group("cur2"))
+        scaled = False
+        if mag:
+            key = mag.lower()
+            if key == "m" and not money and mag == "m":
+                # "500 m" is metres, "$2m" and "2M" millions.
+                mag = None
+            else:
+                value *= MAGNITUDES.get(key, 1.0)
+                scaled = True
+        end = m.end("mag") if mag else m.end("num")
+        if m.group("cur2"):
+            end = m.end("cur2")
+        if m.group("plus"):
+            end = m.end("plus")
+        unit, unit_end, unit_money = _unit_after(question, tokens, end)
+        if unit in MAGNITUDES and not scaled and unit not in ("m", "b"):
+            value *= MAGNITUDES[unit]
+            scaled = True
+            money = money or unit == "grand"
+            end = unit_end
+            unit, unit_end, more_money = _unit_after(question, tokens, end)
+            money = money or more_money
+        elif unit == "m" and mag is None and m.group("mag") == "m":
+            unit_end = m.end("mag")
+        money = money or unit_money
+        half = _AND_A_HALF.match(question, unit_end if unit else end)
+        if half is not None and not scaled:
+            value += 0.5
+            if unit is None:  # "2 and a half hours": the unit comes after the half
+                unit, unit_end, more = _unit_after(question, tokens, half.end())
+                money = money or more
+                end = half.end() if unit is None else end
+            unit_end = max(unit_end, half.end())
+        year_like = (not scaled and not money and "," not in raw and "." not in raw and len(raw) == 4
+                     and 1000 <= value <= 2999)  # fmt: skip
+        start = m.start("cur") if m.group("cur") else m.start("num")
+        numbers.append(Number(value, start, end, unit, unit_end if unit else end, money, bool(m.group("plus")), year_like, scaled))
+        taken.append((start, max(end, unit_end)))
+    for value, start, end in _word_numbers(question, tokens):
+        if any(start < e and s < end for s, e in taken):
+            continue
+        unit, unit_end, money = _unit_after(question, tokens, end)
+        if unit in MAGNITUDES and unit not in ("m", "b"):
+            value *= MAGNITUDES[unit]
+            money = money or unit == "grand"
+            end = unit_end
+            unit, unit_end, more = _unit_after(question, tokens, end)
+            money = money or more
+        half = _AND_A_HALF.match(question, unit_end if unit else end)
+        if half is not None and value < 1000:
+            value += 0.5
+            if unit is None:
+                unit, unit_end, more = _unit_after(question, tokens, half.end())
+                money = money or more
+                end = half.end() if unit is None else end
+            unit_end = max(unit_end, half.end())
+        numbers.append(Number(value, start, end, unit, unit_end if unit else end, money, False, False, value >= 1000))
+    # "under an hour", "within a mile": one unit, written with an article.
+    for i, t in enumerate(tokens[:-1]):
+        nxt = tokens[i + 1]
+        if i > 0 and tokens[i - 1].norm not in _CUE_ENDS:
+            continue
+        if t.norm in ("a", "an") and nxt.lemma in UNITS and UNITS[nxt.lemma].dimension in ("time", "length", "weight"):
+            if not any(t.start < e and s < nxt.end for s, e in [(n.start, n.stop) for n in numbers]):
+                half = _AND_A_HALF.match(question, nxt.end)  # "an hour and a half"
+                numbers.append(Number(1.5 if half else 1.0, t.start, t.end, nxt.lemma, half.end() if half else nxt.end))
+    return sorted(numbers, key=lambda n: n.start)

@@ -1,0 +1,422 @@
+"""Numeric and year conditions: "under $150k", "4.5 stars or more", "between 300 and 500 calories",
+"3 or 4 star", "exactly 45 minutes", "less than 500 m", "not from the 80s", "since 2020".
+
+Which attribute a number is about is decided from the schema profile alone, by evidence:
+
+1. its unit or the noun after it ("two hours" → the attribute stored in minutes, converted;
+   "3 bedrooms" → the attribute named bedrooms; "$" or "k" → the money attribute);
+2. words near it that name an attribute or its kind ("rated", "paying", "built", "cals");
+3. a four-digit year → the year attribute; a temporal cue ("since", "before") strengthens it;
+4. the declared bounds and type (8 cannot be a 1–5 star class; 2.5 cannot be a bedroom count).
+
+A number whose evidence is tied or absent is left alone: a missed condition costs less than an
+invented one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from selfrag.query._dates import find_year_phrases
+from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, UNITS, YEAR_ONLY_CUES
+from selfrag.query._numbers import Number
+from selfrag.query._profile import AttrProfile, SchemaProfile
+from selfrag.query._text import STOP, Token, forms, term_match
+from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
+
+__all__ = ["Found", "numeric_conditions"]
+
+_CUE_KEYS = sorted(CUES, key=lambda c: len(c.split()), reverse=True)
+_POSTFIX_KEYS = sorted(POSTFIX, key=lambda c: len(c.split()), reverse=True)
+_ARTICLES = {"a", "an", "the"}
+_RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|and|through|thru|until|till)\s*$", re.IGNORECASE)
+_LIST_JOIN = re.compile(r"^\s*(?:,|,?\s*or|,?\s*and|/)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A condition read from one phrase of the question."""
+
+    node: FilterNode
+    span: tuple[int, int]
+    attribute: str
+
+
+def _clause(p: AttrProfile, comp: Comparator, value: float) -> Comparison:
+    if p.attr.type == "float":
+        return Comparison(attribute=p.name, comparator=comp, value=float(round(value, 6)))
+    if not float(value).is_integer():
+        if comp in ("eq", "ne"):
+            value = round(value)
+        else:
+            value = math.floor(value) if comp in ("gt", "lte") else math.ceil(value)
+    return Comparison(attribute=p.name, comparator=comp, value=int(value))
+
+
+def _range(p: AttrProfile, lo: float, hi: float, negated: bool = False) -> FilterNode:
+    lo, hi = min(lo, hi), max(lo, hi)
+    if lo == hi:
+        return _clause(p, "ne" if negated else "eq", lo)
+    node = Operation(operator="and", arguments=[_clause(p, "gte", lo), _clause(p, "lte", hi)])
+    return Operation(operator="not", arguments=[node]) if negated else node
+
+
+class _Reader:
+    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: list[tuple[int, int]]) -> None:
+        self.q = question
+        self.tokens = tokens
+        self.profile = profile
+        self.taken = taken
+
+    # -- positions -------------------------------------------------------------------------------
+    def index_before(self, pos: int) -> int:
+        """Index of the last token ending at or before ``pos`` (-1 if none)."""
+        i = -1
+        for k, t in enumerate(self.tokens):
+            if t.end <= pos:
+                i = k
+        return i
+
+    def index_after(self, pos: int) -> int:
+        for k, t in enumerate(self.tokens):
+            if t.start >= pos:
+                return k
+        return len(self.tokens)
+
+    def free(self, span: tuple[int, int]) -> bool:
+        return not any(span[0] < e and s < span[1] for s, e in self.taken)
+
+    # -- cues --------------------------------------------------------------------------------------
+    def cue_before(self, start: int) -> tuple[str, int] | None:
+        """The comparison cue written right before ``start`` (an article may sit between)."""
+        i = self.index_before(start)
+        if i >= 0 and self.tokens[i].norm in _ARTICLES:
+            i -= 1
+        for key in _CUE_KEYS:
+            words = key.split()
+            n = len(words)
+            if i - n + 1 < 0:
+                continue
+            window = self.tokens[i - n + 1 : i + 1]
+            if [t.norm for t in window] == words or [t.text.casefold() for t in window] == words:
+                if self.free((window[0].start, window[-1].end)):
+                    return key, window[0].start
+        return None
+
+    def negated_before(self, start: int, reach: int = 3, attr: AttrProfile | None = None) -> int | None:
+        """Start of a negation word within ``reach`` words before ``start``, with only light words
+        between ("not from the 80s", "isn't rated above 8"), never across another value."""
+        i = self.index_before(start)
+        for k in range(i, max(-1, i - reach), -1):
+            t = self.tokens[k]
+            if not self.free((t.start, t.end)):
+                return None
+            if t.norm in NEGATIONS and t.norm not in ("nor",):
+                return t.start
+            if t.norm not in STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
+                return None
+        return None
+
+    def postfix_after(self, end: int) -> tuple[Comparator, int] | None:
+        i = self.index_after(end)
+        if i < len(self.tokens) and self.q[end : self.tokens[i].start].strip(" ,") != "":
+            return None
+        for key in _POSTFIX_KEYS:
+            words = key.split()
+            window = self.tokens[i : i + len(words)]
+            if len(window) == len(words) and [t.norm for t in window] == words:
+                nxt = self.tokens[i + len(words)] if i + len(words) < len(self.tokens) else None
+                if nxt is not None and (nxt.norm.isdigit() or nxt.text in "$€£¥"):
+                    return None  # "before 1920 or after 2015": the cue of the next number, not a postfix
+                return POSTFIX[key], window[-1].end
+        return None
+
+    def near(self, start: int, end: int, before: int = 4, after: int = 3) -> list[tuple[Token, int]]:
+        """Free tokens around a phrase with their distance in words."""
+        i, j = self.index_before(start), self.index_after(end)
+        out = []
+        for d, k in enumerate(range(i, max(-1, i - before), -1), start=1):
+            t = self.tokens[k]
+            if self.free((t.start, t.end)):
+                out.append((t, d))
+        for d, k in enumerate(range(j, min(len(self.tokens), j + after)), start=1):
+            t = self.tokens[k]
+            if self.free((t.start, t.end)):
+                out.append((t, d))
+        return out
+
+
+def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start: int, end: int) -> float | None:
+    """How strongly the number at ``start..end`` is about ``p``; None rules ``p`` out."""
+    unit = UNITS.get(n.unit or "")
+    unit_forms = forms(n.unit) if n.unit else frozenset()
+    score = 0.0
+    if n.money:
+        if p.dimension != "money":
+            return None
+        score += 10
+    if unit is not None and unit.dimension != "money":
+        if p.dimension == unit.dimension or (unit.dimension == "stars" and p.dimension == "score"):
+            score += 10 if p.dimension == unit.dimension else 5
+        elif n.unit and term_match(unit_forms, p.name_terms):
+            score += 10
+        else:
+            return None
+    elif n.unit and term_match(unit_forms, p.name_terms):
+        score += 10
+    if p.is_year:
+        if not n.year_like:
+            return None
+        score += 5 + (3 if cue in YEAR_ONLY_CUES or cue in ("older than", "newer than", "earlier than", "later than") else 0)
+    elif n.year_like and score < 10:
+        score -= 4
+    for tok, d in reader.near(start, end):
+        f = forms(tok.norm)
+        if term_match(f, p.terms):
+            score += 7 - d
+        elif p.dimension and (f & DIMENSION_WORDS.get(p.dimension, frozenset())):
+            score += 4 - d / 2
+    if n.scaled and p.dimension == "money":
+        score += 2
+    return score
+
+
+def _convert(p: AttrProfile, n: Number, value: float) -> float:
+    unit = UNITS.get(n.unit or "")
+    if unit is not None and p.unit is not None and unit.dimension == p.unit.dimension and unit.dimension != "money":
+        if unit.factor != p.unit.factor:
+            return round(value * unit.factor / p.unit.factor, 6)
+    return value
+
+
+def _choose(reader: _Reader, n: Number, cue: str | None, start: int, end: int, values: list[float]) -> AttrProfile | None:
+    scored: list[tuple[float, AttrProfile]] = []
+    for p in reader.profile.numeric():
+        s = _evidence(reader, p, n, cue, start, end)
+        if s is None:
+            continue
+        converted = [_convert(p, n, v) for v in values]
+        exact = cue is None or CUES.get(cue) == "eq"
+        if not all(p.fits(v) if exact else p.in_range(v) for v in converted):
+            continue
+        scored.append((s, p))
+    if not scored:
+        return None
+    scored.sort(key=lambda x: -x[0])
+    best = scored[0][0]
+    if len(scored) > 1 and scored[1][0] == best:
+        return None
+    if best > 0:
+        return scored[0][1]
+    # No evidence at all: only a lone plausible attribute, and only for a number with a cue.
+    if len(scored) == 1 and cue is not None and CUES.get(cue) != "eq" and best > -1:
+        return scored[0][1]
+    return None
+
+
+def numeric_conditions(
+    question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, today: date, taken: list[tuple[int, int]]
+) -> list[Found]:
+    """Conditions from year phrases and numbers; the spans they consume are appended to ``taken``."""
+    reader = _Reader(question, tokens, profile, taken)
+    found: list[Found] = []
+    years = profile.years()
+    for phrase in find_year_phrases(question, today) if years else []:
+        start, end = phrase.span
+        attr = years[0] if len(years) == 1 else _nearest(reader, years, start, end)
+        if attr is None or not reader.free((start, end)):
+            continue
+        cue = reader.cue_before(start)
+        neg = reader.negated_before(cue[1] if cue else start, attr=attr)
+        if cue and CUES[cue[0]] != "eq":
+            comp: Comparator = CUES[cue[0]]
+            if neg is not None:
+                comp = FLIP[comp]
+            bound = phrase.end if comp in ("gt", "lte") else phrase.start
+            node: FilterNode = _clause(attr, comp, bound)
+            start = cue[1]
+        else:
+            if cue:
+                start = cue[1]
+            upper = phrase.end if phrase.end < today.year else None
+            if neg is not None:
+                node = _range(attr, phrase.start, phrase.end, negated=True)
+            elif upper is None and phrase.start != phrase.end:
+                node = _clause(attr, "gte", phrase.start)
+            else:
+                node = _range(attr, phrase.start, phrase.end)
+        if neg is not None:
+            start = min(start, neg)
+        found.append(Found(node, (start, end), attr.name))
+        taken.append((start, end))
+    for strong in (True, False):
+        _numbers_pass(reader, [n for n in numbers if reader.free((n.start, n.end))], today, found, strong)
+    return sorted(found, key=lambda f: f.span)
+
+
+def _strong(reader: _Reader, group: list[Number]) -> bool:
+    """A cue, a postfix, a unit, a currency or a range/list: evidence that does not depend on guessing."""
+    last = group[-1]
+    return (len(group) > 1 or reader.cue_before(group[0].start) is not None or last.plus or last.money
+            or last.scaled or (last.unit in UNITS) or reader.postfix_after(_tail(reader, last)) is not None)  # fmt: skip
+
+
+def _numbers_pass(reader: _Reader, pending: list[Number], today: date, found: list[Found], strong_only: bool) -> None:
+    question, taken = reader.q, reader.taken
+    i = 0
+    while i < len(pending):
+        group = [pending[i]]
+        kind = "single"
+        # "between A and B", "A-B", "from A to B"; "A or B", "A, B or C".
+        j = i + 1
+        while j < len(pending):
+            between = question[_tail(reader, group[-1]) : pending[j].start]
+            if len(group) == 1 and _RANGE_JOIN.match(between) and not (between.strip().casefold() == "and" and not _between_cue(reader, group[0])):
+                group.append(pending[j])
+                kind = "range"
+                j += 1
+                break
+            if kind != "range" and _LIST_JOIN.match(between) and reader.cue_before(pending[j].start) is None:
+                if reader.postfix_after(_tail(reader, group[-1])) is not None:
+                    break
+                group.append(pending[j])
+                kind = "list"
+                j += 1
+                continue
+            break
+        joined = question[_tail(reader, group[0]) : group[-1].start].casefold()
+        if kind == "list" and "and" in joined.split() and "or" not in joined.split():
+            # "with 3 stars and 2 bathrooms" is two conditions, not a list.
+            group, kind, j = [pending[i]], "single", i + 1
+        if strong_only and not _strong(reader, group):
+            i += 1
+            continue
+        made = _read_group(reader, group, kind, today)
+        if made is not None:
+            found.append(made)
+            taken.append(made.span)
+            i = j
+        else:
+            i += 1
+
+
+def _tail(reader: _Reader, n: Number) -> int:
+    """Where a number ends with its unit: a known unit, or a noun naming a numeric attribute ("3 bedrooms")."""
+    if n.unit is None:
+        return n.end
+    if n.unit in UNITS or any(term_match(forms(n.unit), p.name_terms) for p in reader.profile.numeric()):
+        return n.unit_end
+    return n.end
+
+
+def _between_cue(reader: _Reader, n: Number) -> bool:
+    k = reader.index_before(n.start)
+    return k >= 0 and reader.tokens[k].norm in ("between", "from")
+
+
+def _nearest(reader: _Reader, options: list[AttrProfile], start: int, end: int) -> AttrProfile | None:
+    best: tuple[int, AttrProfile] | None = None
+    for tok, d in reader.near(start, end):
+        for p in options:
+            if term_match(forms(tok.norm), p.terms) and (best is None or d < best[0]):
+                best = (d, p)
+    return best[1] if best else None
+
+
+def _shared_unit(group: list[Number]) -> list[Number]:
+    """The last number's unit, currency and scale apply to the earlier ones ("3 or 4 star", "90 to 120k")."""
+    last = group[-1]
+    out = []
+    for n in group[:-1]:
+        value = n.value
+        if last.scaled and not n.scaled and n.value * 1000 <= last.value * 10 and n.value < last.value:
+            value = n.value * (last.value / _unscaled(last))
+        out.append(Number(value, n.start, n.end, n.unit or last.unit, n.unit_end, n.money or last.money, n.plus,
+                          n.year_like and last.year_like, n.scaled or last.scaled))
+    return [*out, last]
+
+
+def _unscaled(n: Number) -> float:
+    for scale in (1e9, 1e6, 1e3):
+        if n.value >= scale and (n.value / scale) < 1000:
+            return n.value / scale
+    return n.value
+
+
+def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) -> Found | None:
+    group = _shared_unit(group) if len(group) > 1 else group
+    first, last = group[0], group[-1]
+    start, end = first.start, _tail(reader, last)
+    cue_found = reader.cue_before(first.start)
+    cue = cue_found[0] if cue_found else None
+    if kind == "range" and cue in ("between", "from"):
+        cue = None
+    k = reader.index_before(first.start)
+    if kind == "range" and k >= 0 and reader.tokens[k].norm in ("between", "from"):
+        start = reader.tokens[k].start
+    elif cue_found:
+        start = cue_found[1]
+    post = reader.postfix_after(end) if kind != "range" else None
+    if post is None and last.plus:
+        post = ("gte", end)
+    if post is not None:
+        end = max(end, post[1])
+    attr = _choose(reader, last, cue, start, end, [n.value for n in group])
+    if attr is None:
+        return None
+    bare = (kind == "single" and cue is None and post is None and last.unit not in UNITS and not last.money
+            and not last.scaled and not (last.unit and term_match(forms(last.unit), attr.name_terms)))  # fmt: skip
+    if bare and not (last.year_like and attr.is_year) and not _adjacent(reader, attr, first.start, end):
+        return None
+    if cue in YEAR_ONLY_CUES and not attr.is_year and (last.unit is None or last.unit not in UNITS) and not last.money:
+        if cue in ("in", "of", "during", "from", "through") and not _named_near(reader, attr, start, end):
+            return None
+    neg = reader.negated_before(start, attr=attr)
+    values = [_convert(attr, n, n.value) for n in group]
+    if kind == "range":
+        node: FilterNode = _range(attr, values[0], values[1], negated=neg is not None)
+    elif kind == "list":
+        node = Comparison(attribute=attr.name, comparator="nin" if neg is not None else "in",
+                          value=[_clause(attr, "eq", v).value for v in dict.fromkeys(values)])
+    else:
+        comp: Comparator
+        if post is not None:
+            comp = post[0]
+        elif cue is not None:
+            comp = CUES[cue]
+            if cue == "from" and attr.is_year:
+                comp = "eq"
+        else:
+            comp = "eq"
+        if neg is not None:
+            comp = FLIP[comp]
+        node = _clause(attr, comp, values[0])
+    if neg is not None:
+        start = min(start, neg)
+    return Found(node, _widen(reader, attr, start, end), attr.name)
+
+
+def _adjacent(reader: _Reader, attr: AttrProfile, start: int, end: int) -> bool:
+    """An attribute word right before the number, or right after it ("serves 4", "4 people")."""
+    return any(d == 1 and term_match(forms(t.norm), attr.terms) for t, d in reader.near(start, end, before=1, after=1))
+
+
+def _named_near(reader: _Reader, attr: AttrProfile, start: int, end: int) -> bool:
+    return any(term_match(forms(t.norm), attr.terms) for t, _ in reader.near(start, end))
+
+
+def _widen(reader: _Reader, attr: AttrProfile, start: int, end: int) -> tuple[int, int]:
+    """Swallow the words right next to a phrase that name its attribute ("rated", "calories")."""
+    i = reader.index_before(start)
+    while i >= 0 and (term_match(forms(reader.tokens[i].norm), attr.terms) or
+                      forms(reader.tokens[i].norm) & DIMENSION_WORDS.get(attr.dimension or "", frozenset())):
+        start = reader.tokens[i].start
+        i -= 1
+    j = reader.index_after(end)
+    if j < len(reader.tokens) and term_match(forms(reader.tokens[j].norm), attr.terms):
+        end = reader.tokens[j].end
+    return start, end
+

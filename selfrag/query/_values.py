@@ -1,0 +1,358 @@
+"""Words of the question that name a value: known categories, booleans, and proper names.
+
+In order of trust:
+
+1. **Known values** of string attributes (allowed values, else the catalogue): the same words up to
+   case, accents, inflection or derivation ("comedies", "contractor"), an abbreviation ("sci-fi"),
+   a typo in a multi-word name, or a capitalised surname ("Nolan").
+2. **Boolean attributes** named by a word of their name ("with a pool" → has_pool, "pet friendly"
+   → pets_allowed, "sponsor visas" → visa_sponsorship).
+3. **Embedding similarity** under the collection's own model, above a confidence floor and clear
+   of the runner-up ("veggie" → vegetarian, "flats" → apartment, "lactose free" → dairy_free).
+   Proper-name attributes are excluded: a name is never "similar" to another name.
+4. **Unknown proper names** for name-like attributes, when the question clearly names one: a
+   capitalised name after "by", "from", "at" or "in" ("by Agnès Varda", "at Anthropic"), kept as
+   written. Which attribute: places take "in"; otherwise the one whose known values the name is
+   most similar to.
+
+Negation ("not", "except", "aren't", "other than", "non-", "no", "without") marks the mentions it
+governs, and carries over a list of values of the same attribute ("not in Paris or London").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+import simplemma
+
+from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
+from selfrag.query._match import KnownValues
+from selfrag.query._profile import AttrProfile, SchemaProfile
+from selfrag.query._similar import Similarity
+from selfrag.query._text import STOP, Token, forms, normalize, term_match
+from selfrag.query.model import Scalar
+
+__all__ = ["Mention", "find_mentions"]
+
+VALUE_FLOOR = 0.73
+"""Least cosine similarity for linking a phrase to a known value by embedding."""
+NAME_FLOOR = 0.85
+"""Least cosine similarity for reading an unknown name as a known one ("NYC" → New York)."""
+BOOLEAN_FLOOR = 0.73
+"""Least cosine similarity for linking a phrase to a boolean attribute's name by embedding."""
+MARGIN = 0.05
+"""How far the best embedding match must lead the runner-up (another value or attribute)."""
+
+_NAME_CUES = {"by", "from", "at", "in", "with", "for", "of"}
+_PARTICLES = {"de", "da", "del", "della", "di", "van", "von", "der", "den", "la", "le", "du", "bin", "al", "el", "and", "&"}
+_BOOL_MODIFIERS = frozenset({"friendly", "free", "included", "include", "includes", "including", "allowed", "allow",
+                             "allows", "accepted", "accept", "accepts", "welcome", "ok", "okay", "available",
+                             "offered", "offer", "offers", "provided", "only", "options", "option"})  # fmt: skip
+_GAP_WORDS = frozenset({"a", "an", "the", "any", "by", "from", "of", "or", "and", "nor", "in", "at", "on", "with",
+                        "either", "that", "which", "who", "are", "is", "be", "been", "made", "directed", "written",
+                        "listed", "located", "based", "set", "for", "to", "served", "cooked"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A value named in the question."""
+
+    attr: AttrProfile
+    value: Scalar
+    span: tuple[int, int]
+    how: str
+    negated: bool = False
+
+
+def _free(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    return not any(span[0] < e and s < span[1] for s, e in taken)
+
+
+class _Finder:
+    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: list[tuple[int, int]],
+                 similarity: Similarity | None, item_nouns: frozenset[str]) -> None:  # fmt: skip
+        self.q = question
+        self.tokens = tokens
+        self.profile = profile
+        self.taken = taken
+        self.sim = similarity
+        self.items = item_nouns
+        self.indexes = [(p, KnownValues(p.values)) for p in profile.strings() if p.values]
+
+    def span(self, i: int, j: int) -> tuple[int, int]:
+        return self.tokens[i].start, self.tokens[j - 1].end
+
+    def light(self, tok: Token) -> bool:
+        return tok.norm in STOP or tok.lemma in self.items or tok.norm.isdigit()
+
+    # -- 1. known values ---------------------------------------------------------------------------
+    def known(self) -> list[Mention]:
+        out: list[Mention] = []
+        longest = max((idx.max_words for _, idx in self.indexes), default=0)
+        i = 0
+        while i < len(self.tokens):
+            hit = None
+            for n in range(min(longest + 1, len(self.tokens) - i), 0, -1):
+                toks = self.tokens[i : i + n]
+                span = self.span(i, i + n)
+                if not _free(span, self.taken) or all(self.light(t) for t in toks) or self.q[span[0]:span[1]].count(",") :
+                    continue
+                text = self.q[span[0] : span[1]]
+                hit = self._lookup(text, n, span)
+                if hit:
+                    i += n
+                    break
+            if hit:
+                out.append(hit)
+                self.taken.append(hit.span)
+            else:
+                i += 1
+        return out
+
+    def _lookup(self, text: str, n: int, span: tuple[int, int]) -> Mention | None:
+        """The strictest match over every attribute first, then looser ones: "Thai" is a cuisine
+        before it is the last word of a title."""
+        for p, idx in self.indexes:
+            m = idx.exact(text)
+            if m is not None:
+                return Mention(p, m.value, span, m.how)
+        if n >= 2:
+            for p, idx in self.indexes:
+                m = idx.abbreviation(text) or idx.typo(text) or (idx.part(text) if p.name_like else None)
+                if m is not None:
+                    return Mention(p, m.value, span, m.how)
+        if n == 1 and text[:1].isupper() and len(text) >= 3:
+            for p, idx in self.indexes:
+                m = idx.surname(text) if p.name_like else None
+                if m is not None:
+                    return Mention(p, m.value, span, m.how)
+        return None
+
+    # -- 2. booleans by name ------------------------------------------------------------------------
+    def booleans(self) -> list[Mention]:
+        out: list[Mention] = []
+        for p in self.profile.booleans():
+            terms = p.name_terms or frozenset().union(*(forms(w) for w in normalize(p.name).split()))
+            for k, tok in enumerate(self.tokens):
+                if not _free((tok.start, tok.end), self.taken) or tok.norm in STOP:
+                    continue
+                f = forms(tok.norm)
+                negative_prefix = False
+                if not _bool_term(f, terms):
+                    bare = _strip_negative_prefix(tok.norm)
+                    if bare is None or not _bool_term(forms(bare), terms):
+                        continue
+                    negative_prefix = True
+                i, j = k, k + 1
+                while i > 0 and (_bool_term(forms(self.tokens[i - 1].norm), terms) or self.tokens[i - 1].norm in _BOOL_MODIFIERS) \
+                        and _free((self.tokens[i - 1].start, self.tokens[i - 1].end), self.taken):
+                    i -= 1
+                while j < len(self.tokens) and (_bool_term(forms(self.tokens[j].norm), terms) or self.tokens[j].norm in _BOOL_MODIFIERS) \
+                        and _free((self.tokens[j].start, self.tokens[j].end), self.taken):
+                    j += 1
+                after_not = j + 1 < len(self.tokens) and self.tokens[j].norm in ("not", "isnt", "arent") and self.tokens[j + 1].norm in _BOOL_MODIFIERS
+                if after_not:
+                    j += 2
+                span = self.span(i, j)
+                out.append(Mention(p, not (negative_prefix or after_not), span, "boolean", negated=negative_prefix or after_not))
+                self.taken.append(span)
+                break
+        return out
+
+    # -- 3. embedding similarity --------------------------------------------------------------------
+    def similar(self) -> list[Mention]:
+        if self.sim is None:
+            return []
+        targets: list[tuple[AttrProfile, Scalar, str]] = []
+        for p in self.profile.strings():
+            if not p.name_like:
+                targets.extend((p, v, v) for v in p.values[:200])
+        for p in self.profile.booleans():
+            label = " ".join(normalize(p.name).split())
+            targets.append((p, True, label))
+            if p.attr.description:
+                targets.append((p, True, p.attr.description))
+        if not targets:
+            return []
+        grams: list[tuple[int, int]] = []
+        for i in range(len(self.tokens)):
+            for n in (1, 2, 3):
+                toks = self.tokens[i : i + n]
+                if len(toks) < n or not _free(self.span(i, i + n), self.taken):
+                    continue
+                if any(t.norm.isdigit() for t in toks) or self.light(toks[0]) or self.light(toks[-1]):
+                    continue
+                if any(t.norm in NEGATIONS for t in toks):
+                    continue
+                grams.append((i, i + n))
+        if not grams:
+            return []
+        texts = [self.q[self.span(i, j)[0] : self.span(i, j)[1]].casefold() for i, j in grams]
+        sims = self.sim.matrix(texts, [t[2] for t in targets])
+        scored: list[tuple[float, tuple[int, int], AttrProfile, Scalar]] = []
+        for g, (i, j) in enumerate(grams):
+            row = sims[g]
+            order = row.argsort()[::-1]
+            best = int(order[0])
+            p, value, _ = targets[best]
+            # The runner-up must be a different value (a boolean's name and description are one value).
+            rival = next((float(row[int(o)]) for o in order[1:] if (targets[int(o)][0].name, targets[int(o)][1]) != (p.name, value)), 0.0)
+            floor = BOOLEAN_FLOOR if p.attr.type == "boolean" else VALUE_FLOOR
+            if row[best] >= floor and row[best] - rival >= MARGIN:
+                scored.append((float(row[best]), (i, j), p, value))
+        out: list[Mention] = []
+        for score, (i, j), p, value in sorted(scored, key=lambda x: -x[0]):
+            span = self.span(i, j)
+            if not _free(span, self.taken) or any(m.attr.name == p.name for m in out):
+                continue
+            out.append(Mention(p, value, span, f"embedding {score:.2f}"))
+            self.taken.append(span)
+        return out
+
+    # -- 4. unknown proper names -----------------------------------------------------------------------
+    def names(self) -> list[Mention]:
+        candidates = [p for p in self.profile.strings() if p.name_like]
+        if not candidates:
+            return []
+        out: list[Mention] = []
+        k = 0
+        while k < len(self.tokens):
+            tok = self.tokens[k]
+            if not (tok.text[:1].isupper() and _free((tok.start, tok.end), self.taken)) or tok.norm in STOP or tok.lemma in self.items \
+                    or self._names_attribute(tok):
+                k += 1
+                continue
+            cue = self.tokens[k - 1].norm if k > 0 else None
+            j = k + 1
+            while j < len(self.tokens) and _free((self.tokens[j].start, self.tokens[j].end), self.taken) and (
+                self.tokens[j].text[:1].isupper() or (self.tokens[j].norm in _PARTICLES and j + 1 < len(self.tokens) and self.tokens[j + 1].text[:1].isupper())
+            ) and self.q[self.tokens[j - 1].end : self.tokens[j].start] in (" ", "-", "'", "’", ". ", ".") and self.tokens[j].lemma not in self.items:
+                j += 1
+            nxt = self.tokens[j] if j < len(self.tokens) else None
+            follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
+            # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
+            coined = not any(simplemma.is_known(t.norm, lang="en") for t in self.tokens[k:j])
+            named = cue in _NAME_CUES or (coined and (k > 0 or follows_item)) or (follows_item and k > 0)
+            span = self.span(k, j)
+            text = self.q[span[0] : span[1]].strip(" .")
+            if not named or self._ambiguous_surname(text):
+                k = j
+                continue
+            attr = self._name_attribute(text, cue, candidates)
+            if attr is not None:
+                out.append(self._known_alias(attr, text, span))
+                self.taken.append(span)
+            k = j
+        return out
+
+    def _names_attribute(self, tok: Token) -> bool:
+        """"IMDb" in "an IMDb score of 8" names the attribute imdb_score, not a value."""
+        return any(term_match(forms(tok.norm), p.name_terms) for p in self.profile.attributes)
+
+    def _ambiguous_surname(self, text: str) -> bool:
+        """The last name of several known people ("Coen"): naming one of them would be a guess."""
+        folded = normalize(text)
+        return any(sum(1 for v in idx.values if normalize(v).split()[-1:] == [folded] and " " in normalize(v)) > 1
+                   for _, idx in self.indexes)  # fmt: skip
+
+    def _known_alias(self, attr: AttrProfile, text: str, span: tuple[int, int]) -> Mention:
+        """An unknown name that is another way of writing one known value ("NYC"), else kept as written."""
+        if self.sim is not None and attr.values:
+            row = self.sim.matrix([text], attr.values[:500])[0]
+            order = row.argsort()[::-1]
+            best = float(row[order[0]])
+            rival = float(row[order[1]]) if len(order) > 1 else 0.0
+            if best >= NAME_FLOOR and best - rival >= 2 * MARGIN:
+                return Mention(attr, attr.values[int(order[0])], span, f"embedding {best:.2f}")
+        return Mention(attr, text, span, "unknown name")
+
+    def _name_attribute(self, text: str, cue: str | None, candidates: list[AttrProfile]) -> AttrProfile | None:
+        if cue in ("in", "near"):
+            places = [p for p in candidates if p.place_like]
+            return places[0] if len(places) == 1 else None
+        options = [p for p in candidates if not p.place_like] or candidates
+        if len(options) == 1:
+            return options[0]
+        if self.sim is None:
+            return None
+        scores = []
+        for p in options:
+            sample = p.values[:50]
+            if not sample:
+                scores.append((0.0, p))
+                continue
+            row = self.sim.matrix([text], sample)[0]
+            top = sorted(row, reverse=True)[:3]
+            scores.append((float(sum(top) / len(top)), p))
+        scores.sort(key=lambda x: -x[0])
+        return scores[0][1] if scores[0][0] - scores[1][0] >= 0.03 else None
+
+
+def _plural(tok: Token) -> bool:
+    return tok.norm.isalpha() and tok.norm not in STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
+
+
+def _bool_term(f: frozenset[str], terms: frozenset[str]) -> bool:
+    if f & terms:
+        return True
+    return any(len(w) >= 4 and len(t) >= 4 and (t.startswith(w) or w.startswith(t)) and min(len(w), len(t)) >= 0.5 * max(len(w), len(t))
+               for w in f for t in terms)  # fmt: skip
+
+
+def _strip_negative_prefix(word: str) -> str | None:
+    for prefix in ("non", "un", "in"):
+        if word.startswith(prefix) and len(word) - len(prefix) >= 4:
+            return word[len(prefix) :]
+    return None
+
+
+def _negations(question: str, tokens: list[Token], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    cues = [(t.start, t.end) for t in tokens if t.norm in NEGATIONS]
+    low = question.casefold()
+    for phrase in NEGATION_PHRASES:
+        for m in re.finditer(rf"\b{re.escape(phrase)}\b", low):
+            cues.append(m.span())
+    return sorted(c for c in cues if _free(c, taken))
+
+
+def _negate(question: str, tokens: list[Token], mentions: list[Mention], taken: list[tuple[int, int]], items: frozenset[str]) -> list[Mention]:
+    """Mark mentions governed by a negation; a negation carries over a list of the same attribute."""
+    cues = _negations(question, tokens, taken)
+    out: list[Mention] = []
+    previous: Mention | None = None
+    for m in sorted(mentions, key=lambda m: m.span):
+        if m.how == "boolean" and m.negated:
+            out.append(m)
+            previous = None
+            continue
+        floor = previous.span[1] if previous else -1
+        fresh = [c for c in cues if floor <= c[0] and c[1] <= m.span[0]]
+        anchor = fresh[-1][1] if fresh else (floor if previous is not None and previous.attr.name == m.attr.name else None)
+        between = [t for t in tokens if anchor is not None and anchor <= t.start and t.end <= m.span[0]]
+        bridge = all(t.norm in _GAP_WORDS or t.lemma in items or term_match(forms(t.norm), m.attr.terms) for t in between)
+        if anchor is not None and len(between) <= 4 and bridge and "," not in question[anchor : m.span[0]].replace(", or", ""):
+            value: Scalar = (not m.value) if isinstance(m.value, bool) else m.value
+            out.append(replace(m, value=value, negated=True))
+            if fresh:
+                taken.append(fresh[-1])
+            previous = out[-1]
+        else:
+            out.append(m)
+            previous = None
+    return out
+
+
+def find_mentions(
+    question: str,
+    tokens: list[Token],
+    profile: SchemaProfile,
+    taken: list[tuple[int, int]],
+    similarity: Similarity | None,
+) -> list[Mention]:
+    """Every value the question names, negation applied; consumed spans are appended to ``taken``."""
+    finder = _Finder(question, tokens, profile, taken, similarity, profile.item_nouns)
+    mentions = finder.known() + finder.booleans()
+    mentions += finder.names()
+    mentions += finder.similar()
+    return _negate(question, tokens, mentions, taken, profile.item_nouns)
