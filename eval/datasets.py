@@ -45,6 +45,7 @@ __all__ = [
     "load_documents",
     "load_e2e",
     "load_grader_cases",
+    "read_jsonl",
     "write_jsonl",
     "dataset_hash",
 ]
@@ -118,7 +119,13 @@ class GraderCase(BaseModel):
         return self
 
 
-def _load(path: str | Path, model: type[T]) -> list[T]:
+def read_jsonl(path: str | Path, model: type[T]) -> list[T]:
+    """Every dataset file's reader: one ``model`` per non-blank line, at least one, ids unique.
+
+    Raises:
+        DatasetError: unreadable, a line that is not JSON or not a ``model`` (named by line), no
+            rows, or a repeated id.
+    """
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
@@ -150,7 +157,7 @@ def load_e2e(path: str | Path) -> list[E2ECase]:
 
     A case's ``documents_file`` must exist (checked here so a run fails before it starts).
     """
-    cases = _load(path, E2ECase)
+    cases = read_jsonl(path, E2ECase)
     for case in cases:
         docs = case.documents_path(path)
         if docs is not None and not docs.is_file():
@@ -160,12 +167,12 @@ def load_e2e(path: str | Path) -> list[E2ECase]:
 
 def load_documents(path: str | Path) -> list[Document]:
     """Read a documents file (one ``Document`` per line, unique ids), e.g. a case's ``documents_file``."""
-    return _load(path, Document)
+    return read_jsonl(path, Document)
 
 
 def load_grader_cases(path: str | Path, *, kind: str | None = None) -> list[GraderCase]:
     """Read grader cases, optionally keeping one kind."""
-    cases = _load(path, GraderCase)
+    cases = read_jsonl(path, GraderCase)
     return [c for c in cases if kind is None or c.kind == kind]
 
 

@@ -18,13 +18,13 @@ question asks for (null: none). ``today`` fixes what relative phrases ("the last
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from eval.datasets import Document, read_jsonl
 from selfrag.errors import DatasetError
 from selfrag.schema import CollectionSchema, load_schema_file
 from selfrag.store.catalogue import Catalogue
@@ -48,14 +48,8 @@ class PlanCase(BaseModel):
     note: str = ""
 
 
-class SetRecord(BaseModel):
-    """One document of the sample collection."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    text: str
-    metadata: dict[str, str | int | float | bool] = Field(default_factory=dict)
+SetRecord = Document
+"""One document of a set's sample collection: the dataset ``Document`` record."""
 
 
 class _SetInfo(BaseModel):
@@ -88,34 +82,6 @@ class PlanSet(BaseModel):
         return [c for c in self.cases if which == "all" or c.split == which]
 
 
-def _jsonl(path: Path) -> list[Any]:
-    rows = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DatasetError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((n, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{n}: not valid JSON ({exc.msg})") from exc
-    return rows
-
-
-def _parse(model: type[BaseModel], path: Path, rows: list[Any]) -> list[Any]:
-    out = []
-    for n, row in rows:
-        try:
-            out.append(model.model_validate(row))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"]) or "(line)"
-            raise DatasetError(f"{path}:{n}: {where}: {first['msg']}") from exc
-    return out
-
-
 def load_plan_set(folder: str | Path) -> PlanSet:
     """Read a set folder.
 
@@ -140,9 +106,6 @@ def load_plan_set(folder: str | Path) -> PlanSet:
     else:
         schema = load_schema_file(root / "schema.json")
         records_path = root / "records.jsonl"
-    records = _parse(SetRecord, records_path, _jsonl(records_path))
-    cases = _parse(PlanCase, root / "questions.jsonl", _jsonl(root / "questions.jsonl"))
-    ids = [c.id for c in cases]
-    if len(set(ids)) != len(ids):
-        raise DatasetError(f"{root / 'questions.jsonl'}: duplicate question ids")
+    records = read_jsonl(records_path, Document)
+    cases = read_jsonl(root / "questions.jsonl", PlanCase)
     return PlanSet(name=info.name, today=info.today, schema_=schema, records=records, cases=cases)
