@@ -8,6 +8,7 @@ turn (10 concurrent answers on one thread stored 3).
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -135,7 +136,12 @@ from selfrag.cli import app
 
 tag, turns = sys.argv[1], int(sys.argv[2])
 for n in range(turns):
-    app(["ask", f"Which toys come alive? SLOW:0.1 {tag}{n}", "-c", "movies", "--thread", "shared"], standalone_mode=False)
+    # standalone_mode=False returns a failed command's exit code instead of exiting. A refused turn
+    # is reported right after the CLI's own error line, so the test can tell why it was refused.
+    code = app(["ask", f"Which toys come alive? SLOW:0.1 {tag}{n}", "-c", "movies", "--thread", "shared"],
+               standalone_mode=False)
+    if code:
+        print(f"REFUSED {tag}{n}", file=sys.stderr, flush=True)
 """
 
 
@@ -160,15 +166,22 @@ def test_two_cli_processes_on_one_thread_lose_no_turn(tmp_path: Path) -> None:
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for tag in ("a", "b")
     ]
+    refused: dict[str, str] = {}
     for asker in askers:
         _, err = asker.communicate(timeout=300)
         assert asker.returncode == 0, err[-2000:]
+        codes = re.findall(r"error\[(\w+)\]", err)
+        for n, turn in enumerate(re.findall(r"REFUSED (\w+)", err)):
+            refused[turn] = codes[n] if n < len(codes) else "?"
     saver = open_checkpointer(settings)
     try:
         state = saver.get_tuple({"configurable": {"thread_id": "shared", "checkpoint_ns": ""}})
         assert state is not None
         history = state.checkpoint["channel_values"]["history"]
-        asked = sorted(t["question"].rsplit(" ", 1)[-1] for t in history)
-        assert asked == sorted(f"{tag}{n}" for tag in ("a", "b") for n in range(turns))
+        stored = [t["question"].rsplit(" ", 1)[-1] for t in history]
+        # Every turn is stored exactly once, or was refused out loud as busy: never dropped silently.
+        assert set(refused.values()) <= {"thread_busy"}, refused
+        assert sorted(stored + list(refused)) == sorted(f"{tag}{n}" for tag in ("a", "b") for n in range(turns))
+        assert len(refused) < 2 * turns  # the lock lets turns through, it does not refuse them all
     finally:
         close_checkpointer(saver)
