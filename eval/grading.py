@@ -47,9 +47,9 @@ def grade_case(grader: StructuredGrader, case: GraderCase) -> GradeResult:
             doc["score"] = float(case.meta["score"])
         return grader.grade(case.question, doc)
     if isinstance(grader, GroundednessGrader):
-        return grader.grade(case.answer, [d.model_dump() for d in case.documents])
+        return grader.grade(case.answer, [d.model_dump() for d in case.documents], case.question)
     assert isinstance(grader, UsefulnessGrader)
-    return grader.grade(case.question, case.answer)
+    return grader.grade(case.question, case.answer, [d.model_dump() for d in case.documents])
 
 
 def decide(variant: Variant, verdict: GradeResult | None, score: float | None) -> tuple[bool, str]:

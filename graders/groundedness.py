@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graders.base import StructuredGrader
-from graders.fencing import document_text, fence, fence_documents
+from graders.claims import check_claims, claim_score
+from graders.fencing import fence, fence_documents
 from graders.prompts import GROUNDEDNESS_V1
-from graders.signals import lexical_support
 from graders.verdicts import GradeResult, GroundednessGrade
 
 __all__ = ["GroundednessGrader"]
 
 
 class GroundednessGrader(StructuredGrader):
-    """Signal: lexical support, the share of the answer's content terms found in the documents."""
+    """Signal: claim-level support (``graders.claims``), the weakest claim's score.
+
+    Each claim of the answer must be stated by one passage: its figures, years and names together,
+    each figure about the same thing it is said to measure. The per-claim records go into the
+    result's ``claims`` for the trace.
+    """
 
     kind = "groundedness"
     schema = GroundednessGrade
@@ -23,9 +29,17 @@ class GroundednessGrader(StructuredGrader):
     negative = "ungrounded"
     default_prompt = GROUNDEDNESS_V1
 
-    def grade(self, answer: str, documents: Sequence[Mapping[str, Any]]) -> GradeResult:
+    def grade(self, answer: str, documents: Sequence[Mapping[str, Any]], question: str | None = None) -> GradeResult:
+        """Grade ``answer`` against ``documents``; ``question`` lets a bare figure ("$611 billion")
+        be checked against what was asked about, and the question's years against the source."""
+        claims = check_claims(answer, documents, question)
         fields = {"documents": fence_documents(documents), "answer": fence("answer", answer)}
-        return self._grade(fields, {"answer": answer, "documents": documents})
+        result = self._grade(fields, {"score": claim_score(claims)})
+        weakest = min(claims, key=lambda c: c.score, default=None)
+        vetoed = result.llm_label != self.negative  # the signal decided, not the model's own "ungrounded"
+        if not result.passed and not result.failed and vetoed and weakest is not None and not weakest.supported:
+            result = dataclasses.replace(result, reason=f"claim not supported: {weakest.reason}")
+        return dataclasses.replace(result, claims=tuple(c.to_dict() for c in claims))
 
     def _signal(self, raw: Mapping[str, Any]) -> float | None:
-        return lexical_support(str(raw["answer"]), [document_text(d) for d in raw["documents"]])
+        return float(raw["score"])

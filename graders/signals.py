@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from selfrag.query._text import lemma, stem
+
 __all__ = ["NUMBER", "content_terms", "lexical_support", "term_overlap"]
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -21,12 +23,11 @@ _STOP = frozenset(
 
 
 def _stem(word: str) -> str:
-    if word.isdigit() or len(word) <= 3:
+    # The query side's normaliser (simplemma lemma, then its light plural stem), so "revenues"
+    # and "revenue", "directed" and "direct" meet here exactly as they do in the self-query.
+    if not word.isalpha() or len(word) <= 3:
         return word
-    for suffix in ("ies", "es", "s", "ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
+    return stem(lemma(word))
 
 
 def content_terms(text: str) -> set[str]:

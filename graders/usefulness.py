@@ -1,21 +1,91 @@
-"""Usefulness: does the answer address the question that was asked?"""
+"""Usefulness: does the answer state what the question asks for?"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graders.base import StructuredGrader
+from graders.claims import FILLER, figures, measured, names, split_claims
 from graders.fencing import fence
 from graders.prompts import USEFULNESS_V1
-from graders.signals import term_overlap
+from graders.signals import content_terms, term_overlap
 from graders.verdicts import GradeResult, UsefulnessGrade
 
-__all__ = ["UsefulnessGrader"]
+__all__ = ["UsefulnessGrader", "expected_answer", "states_answer"]
+
+_ASKS_YEAR = re.compile(r"\b(?:when|what year|which year|in what year|what date|which date)\b", re.IGNORECASE)
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:how (?:many|much|long|old|far|big|large|tall|high|often|fast)|what (?:percentage|percent|share|number|"
+    r"amount|proportion|fraction)|what is the (?:number|amount|population|size)|what was the (?:number|amount|population|size))\b",
+    re.IGNORECASE,
+)
+_ASKS_NAME = re.compile(r"^\s*(?:who|whom|whose|where)\b|\b(?:which|what) (?:city|country|state|town|person|company|team|band)\b", re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.IGNORECASE)
+_NON_ANSWER = re.compile(
+    r"\b(?:(?:does|do|did) not (?:say|state|mention|specify|provide|contain|include)|no information|not (?:stated|mentioned|"
+    r"specified|provided)|cannot (?:be )?(?:determined|answered|found|say|tell)|unable to|i don'?t know)\b",
+    re.IGNORECASE,
+)
+
+
+def expected_answer(question: str, documents: Sequence[Mapping[str, Any]] = ()) -> str | None:
+    """What kind of statement answers ``question``: ``year``, ``amount``, ``name`` or None (anything).
+
+    Besides the wording ("how many", "when", "who"), the evidence decides: a question about a
+    measure the documents state as a figure ("What was Walmart's revenue?" over a sentence saying
+    "revenues of $611 billion") is answered by a figure, whatever its wording.
+    """
+    if _YES_NO.match(question):
+        return None
+    if _ASKS_AMOUNT.search(question):
+        return "amount"
+    if _ASKS_YEAR.search(question):
+        return "year"
+    if _ASKS_NAME.search(question):
+        return "name"
+    measure = frozenset(content_terms(question) - names(question) - FILLER)
+    measure = frozenset(t for t in measure if not t[0].isdigit())
+    if measure and documents:
+        for doc in documents:
+            for f in figures(str(doc.get("text", ""))):
+                if f.kind != "year" and measure & f.context:
+                    return "amount"
+    return None
+
+
+def states_answer(question: str, answer: str, documents: Sequence[Mapping[str, Any]] = ()) -> float:
+    """A score in [0, 1]: 0 when the answer cannot be an answer (it says nothing new, says it does
+    not know, or lacks the figure, year or name the question asks for); otherwise 0.5 plus half
+    the share of the question's terms it takes up."""
+    text = " ".join(split_claims(answer))
+    if not text or _NON_ANSWER.search(text):
+        return 0.0
+    q_terms = content_terms(question)
+    new_terms = content_terms(text) - q_terms - FILLER
+    q_figures = figures(question)
+    new_figures = [f for f in figures(text) if not any(f.same(g) for g in q_figures)]
+    if not new_terms and not new_figures:
+        return 0.0  # it restates the question
+    wanted = expected_answer(question, documents)
+    if wanted == "amount":
+        amounts = [f for f in new_figures if f.kind in ("amount", "percent")]
+        if not amounts:
+            return 0.0
+        measure = frozenset(t for t in q_terms - names(question) - FILLER if not t[0].isdigit())
+        stated = [g for d in documents for g in figures(str(d.get("text", "")))]
+        if stated and measure and all(measured(f, [measure], stated) is not None for f in amounts):
+            return 0.0  # its figures are what the documents state for something else
+    if wanted == "year" and not any(f.kind == "year" for f in new_figures):
+        return 0.0
+    if wanted == "name" and not (names(text, initial=True) - content_terms(question)):
+        return 0.0
+    return 0.5 + 0.5 * term_overlap(question, text)
 
 
 class UsefulnessGrader(StructuredGrader):
-    """Signal: the share of the question's content terms that the answer takes up."""
+    """Signal: ``states_answer`` — the answer says something new, of the kind asked for."""
 
     kind = "usefulness"
     schema = UsefulnessGrade
@@ -23,9 +93,10 @@ class UsefulnessGrader(StructuredGrader):
     negative = "not_useful"
     default_prompt = USEFULNESS_V1
 
-    def grade(self, question: str, answer: str) -> GradeResult:
+    def grade(self, question: str, answer: str, documents: Sequence[Mapping[str, Any]] = ()) -> GradeResult:
+        """``documents`` (the answer's evidence) tell a figure question from its wording alone."""
         fields = {"question": fence("question", question), "answer": fence("answer", answer)}
-        return self._grade(fields, {"question": question, "answer": answer})
+        return self._grade(fields, {"question": question, "answer": answer, "documents": documents})
 
     def _signal(self, raw: Mapping[str, Any]) -> float | None:
-        return term_overlap(str(raw["question"]), str(raw["answer"]))
+        return states_answer(str(raw["question"]), str(raw["answer"]), raw.get("documents") or ())

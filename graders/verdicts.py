@@ -7,7 +7,7 @@ because the verdict is what matters and a retry costs another call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -78,7 +78,8 @@ class GradeResult:
     """What the LLM said, before any combination with the signal; None if it failed."""
     subject: str | None = None
     """What was graded (a document id for relevance)."""
-    extra: dict[str, object] = field(default_factory=dict)
+    claims: tuple[dict[str, object], ...] = ()
+    """Per-claim support records (groundedness only; see ``graders.claims.ClaimSupport``)."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -94,4 +95,5 @@ class GradeResult:
             "attempts": self.attempts,
             "prompt_version": self.prompt_version,
             "model": self.model,
+            **({"claims": list(self.claims)} if self.claims else {}),
         }

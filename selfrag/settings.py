@@ -124,6 +124,12 @@ class WorkflowSettings(BaseModel):
     most ``workflows.options.API_GRADE_ROUND`` at once, so one question cannot flood a rate limit);
     4 for the embedded model, which runs one call at a time anyway."""
     grader_retries: int = Field(3, ge=1, le=10)
+    answer_strategy: Literal["profile", "generate", "hybrid", "extractive"] = "profile"
+    """How answers are written. ``generate``: the chat model writes every answer. ``hybrid``: it
+    writes the first; after only ungrounded ones, the last allowed attempt quotes the documents.
+    ``extractive``: quote the document sentences that best answer the question, with citations.
+    ``profile``: the provider profile decides (``local``: extractive, measured best for the
+    embedded 135M model — see bench/results/answer-strategy; ``openai``: hybrid)."""
     self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"
     """``profile``: the provider profile decides (``local``: rules only, measured best; ``openai``: auto).
     ``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""

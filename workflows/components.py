@@ -55,6 +55,9 @@ class Components:
     parallel_checks: bool = True
     """Run groundedness and usefulness at once (saves latency; costs a usefulness call on ungrounded answers)."""
     extractive_fallback: bool = True
+    """``hybrid``: the last allowed generation after only ungrounded ones quotes the documents."""
+    extractive_only: bool = False
+    """``extractive``: every answer quotes the documents; the chat model writes none."""
     """After only ungrounded answers, the last allowed generation quotes the documents instead."""
     model_label: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -73,6 +76,8 @@ class Components:
         usefulness: GraderConfig | None = None,
         parallel_checks: bool = True,
         extractive_fallback: bool = True,
+        extractive_only: bool = False,
+        rules_only_text: bool = False,
         planner: SelfQueryPlanner | None = None,
         embeddings: Embeddings | None = None,
     ) -> Components:
@@ -80,6 +85,7 @@ class Components:
 
         ``embeddings`` (the collections' embedding model) lets the planner link words to known
         values and lets the planner, rewriter and condenser check that their text stays on the question.
+        ``rules_only_text``: the rewriter and condenser use their deterministic rules, no model.
         """
         base = GraderConfig(method=method, retry=retry)
         if planner is None:
@@ -93,10 +99,11 @@ class Components:
             groundedness=GroundednessGrader(model, groundedness or base),
             usefulness=UsefulnessGrader(model, usefulness or base),
             generator=AnswerGenerator(model, retry=RetryPolicy(attempts=min(2, retry.attempts), initial_wait_s=retry.initial_wait_s, max_wait_s=retry.max_wait_s)),
-            rewriter=QueryRewriter(model, embeddings=embeddings),
-            condenser=Condenser(model, embeddings=embeddings),
+            rewriter=QueryRewriter(None if rules_only_text else model, embeddings=embeddings),
+            condenser=Condenser(None if rules_only_text else model, embeddings=embeddings),
             parallel_checks=parallel_checks,
             extractive_fallback=extractive_fallback,
+            extractive_only=extractive_only,
             model_label=getattr(model, "model_name", "") or type(model).__name__,
         )
 

@@ -15,12 +15,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from graders.claims import FILLER, figures, measure_match, names, split_sentences
 from graders.fencing import document_text
 from graders.signals import content_terms
+from graders.usefulness import expected_answer
 
 __all__ = ["attribute", "extract", "is_verbatim", "split_sentences"]
 
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n\s*\n+|\n(?=\s*(?:[-*#(]|\d+\.))")
 
 
 def _metadata_line(doc: Mapping[str, Any]) -> str:
@@ -28,10 +29,6 @@ def _metadata_line(doc: Mapping[str, Any]) -> str:
 
 
 _MARKUP = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")  # emphasis markers; snake_case survives
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENT.split(text) if len(s.strip()) > 2]
 
 
 def _quotable(sentence: str) -> bool:
@@ -86,16 +83,43 @@ def extract(question: str, documents: Sequence[Mapping[str, Any]], *, max_senten
     if not any(score(c[2]) > 0 for c in candidates):
         q_terms = all_terms  # nothing matches the distinctive terms: fall back to all of them
     ranked = sorted(range(total), key=lambda i: (-score(candidates[i][2]), i))
-    chosen = [i for i in ranked[:max_sentences] if score(candidates[i][2]) > 0]
-    if not chosen:
+    if expected_answer(question, documents) == "amount":
+        # A figure is asked for: lead with the sentence stating the figure whose own words best
+        # name what was asked ("revenue of $212 billion", not "Cloud revenue was $88 billion").
+        measure = frozenset(t for t in all_terms - names(question) - FILLER if not t[0].isdigit())
+
+        def figure_fit(i: int) -> float:
+            return max((measure_match(measure, f) for f in figures(candidates[i][1]) if f.kind in ("amount", "percent")), default=0.0)
+
+        fits = {i: figure_fit(i) for i in ranked}
+        if max(fits.values(), default=0.0) > 0:
+            ranked = sorted(ranked, key=lambda i: -fits[i])  # stable: term score breaks ties
+            max_sentences = 1  # the sentence stating the figure is the answer; more would add other figures
+    first = next((i for i in ranked if score(candidates[i][2]) > 0), None)
+    if first is None:
         return "", []  # quoting an unrelated sentence would be worse than no answer
+    chosen = [first]
+    covered = q_terms & candidates[first][2]
+    for i in ranked:
+        if len(chosen) >= max_sentences:
+            break
+        # A further sentence when it brings question terms the quote lacks, or matches nearly as well.
+        s_i = score(candidates[i][2])
+        if i not in chosen and s_i > 0 and ((q_terms & candidates[i][2]) - covered or s_i >= 0.5 * score(candidates[first][2])):
+            chosen.append(i)
+            covered |= q_terms & candidates[i][2]
     chosen.sort()  # keep document order: reads better than score order
     parts: list[str] = []
     for pos, i in enumerate(chosen):
-        n, sentence = candidates[i][0], candidates[i][1].strip("() ").rstrip(",;:- ")
+        n, sentence = candidates[i][0], candidates[i][1].lstrip("-*• ").strip("() ").rstrip(",;:- ")
         if not sentence.endswith((".", "!", "?")):
             sentence += "."
         last_of_doc = pos + 1 == len(chosen) or candidates[chosen[pos + 1]][0] != n
+        meta = _metadata_line(documents[n - 1]).strip()
+        if last_of_doc and meta and not any(candidates[j][0] == n and candidates[j][1].startswith("(") for j in chosen):
+            # What the quote is about (a film's title, a report's company and year) lives in the
+            # metadata: a plot line alone does not say which film it is.
+            sentence = f"{sentence} {meta}"
         parts.append(f"{sentence} [{n}]" if last_of_doc else sentence)  # one marker per run of a document
     return " ".join(parts), sorted({candidates[i][0] for i in chosen})
 

@@ -33,9 +33,16 @@ def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
 # support (numbers weigh double) for groundedness, question-term overlap for usefulness.
 # Thresholds chosen on the shipped samples; tune them with the grader experiments.
 PROFILES: dict[str, dict[str, tuple[str, float]]] = {
-    "local": {"relevance": ("both", 0.3), "groundedness": ("both", 0.6), "usefulness": ("both", 0.2)},
-    "openai": {"relevance": ("llm", 0.5), "groundedness": ("llm", 0.5), "usefulness": ("llm", 0.5)},
+    "local": {"relevance": ("signal", 0.3), "groundedness": ("signal", 1.0), "usefulness": ("signal", 0.5)},
+    "openai": {"relevance": ("llm", 0.5), "groundedness": ("both", 0.5), "usefulness": ("both", 0.5)},
 }
+ANSWER_STRATEGIES: dict[str, str] = {"local": "extractive", "openai": "hybrid"}
+"""The ``profile`` answer strategy per provider (bench/results/answer-strategy)."""
+
+
+def answer_strategy(settings: Settings) -> str:
+    chosen = settings.workflow.answer_strategy
+    return ANSWER_STRATEGIES[settings.llm.provider] if chosen == "profile" else chosen
 
 
 def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
@@ -69,6 +76,11 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         planner=build_planner(settings, model=model, embeddings=embeddings),
         embeddings=embeddings,
         parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
+        extractive_fallback=answer_strategy(settings) == "hybrid",
+        extractive_only=answer_strategy(settings) == "extractive",
+        # The embedded model's rewrites and condensed follow-ups were kept only where they matched
+        # the deterministic rules (or came back as "<question>"): 3-9 s a call for nothing.
+        rules_only_text=settings.llm.provider == "local",
         relevance=configs["relevance"],
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],

@@ -4,6 +4,8 @@
                                       ↑              ↑            │                    ├→ generate (ungrounded)
                                       │              └─ rewrite ←─┘ (none relevant)    └→ rewrite  (not useful)
                                       └─ (filter relaxation happens inside retrieve)
+
+    condense → finalize: a question about the conversation itself, answered from its memory.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def build_graph(
     for name, fn in nodes.items():
         g.add_node(name, fn)  # type: ignore[call-overload]
     g.add_edge(START, "condense")
-    g.add_edge("condense", "self_query")
+    g.add_conditional_edges("condense", routing.after_condense, ["self_query", "finalize"])
     g.add_edge("self_query", "retrieve")
     g.add_conditional_edges("retrieve", routing.after_retrieve, ["grade_documents", "finalize"])
     g.add_conditional_edges("grade_documents", routing.after_grade, ["generate", "rewrite", "finalize"])

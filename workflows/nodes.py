@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -16,10 +17,11 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 from pydantic import TypeAdapter
 
-from graders import GradeResult
+from graders import GradeResult, content_terms
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from workflows.components import Components
 from workflows.extractive import is_verbatim
+from workflows.memory import recall
 from workflows.options import RunOptions
 from workflows.rewrite import normalise_query
 from workflows.state import SelfRagState
@@ -73,6 +75,19 @@ class SelfRagNodes:
     # -- condense: follow-up + thread history → standalone question ------------------------------
     def condense(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         history = state.get("history") or []
+        remembered = recall(state["question"], history)
+        if remembered is not None:
+            # A question about the conversation: answered from its memory, quoted, no retrieval.
+            answer = {
+                "number": 1, "answer": remembered, "citations": [], "documents": [], "query": "", "attempts": 0,
+                "error": None, "grounded": True, "useful": True, "strategy": "memory", "citation_source": "none",
+            }
+            verdict = {"kind": "groundedness", "generation": 1, "passed": True, "label": "grounded", "failed": False,
+                       "reason": "quoted from this conversation's history", "model": "deterministic",
+                       "prompt_version": "memory/v1"}
+            return {"standalone_question": state["question"], "plan": {"condense": {"source": "memory", "error": None}},
+                    "generations": [answer], "generation_count": 1, "verdicts": [verdict],
+                    "stop_reason": "answered from the conversation's memory"}
         catalogue = self._collection(state).catalogue() if history else {}
         out = self.c.condenser.condense(state["question"], history, catalogue)
         return {"standalone_question": out.question, "plan": {"condense": {"source": out.source, "error": out.error}}}
@@ -105,12 +120,16 @@ class SelfRagNodes:
         k = state.get("limit") or opts.top_k
         node = _load(state.get("query_filter"))
         where = and_where(opts.mandatory_where, to_where(node))
-        hits = coll.search(state["query"], where=where, k=k, min_score=opts.min_score)
+        # A self-query that moved every word into the filter leaves a search text like "highly":
+        # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
+        # the question itself then; the filter still selects.
+        text = state["query"] if len(content_terms(state["query"])) >= 2 else state["standalone_question"]
+        hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
         relaxed = list(state.get("relaxations", []))
         if not hits and node is not None:
             for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
                 where = and_where(opts.mandatory_where, to_where(looser))
-                hits = coll.search(state["query"], where=where, k=k, min_score=opts.min_score)
+                hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
                 relaxed.append({"detail": change.detail, "where": where, "hits": len(hits)})
                 node = looser
                 if hits:
@@ -136,6 +155,14 @@ class SelfRagNodes:
         known = {g["id"]: g for g in graded}  # same question, same document: reuse the verdict
         todo = [d for d in state["documents"] if d["id"] not in known]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
+        if state.get("query_filter") is not None and len(content_terms(state["query"])) < 2:
+            # The self-query turned the whole question into its filter ("a science fiction film rated
+            # above 8.5"): every document the filter selected is an answer, whatever its text says.
+            results = [
+                r if r.passed else replace(r, passed=True, label=self.c.relevance.positive,
+                                           reason="selected by the question's own filter, which is all the question asks")
+                for r in results
+            ]
         for doc, res in zip(todo, results, strict=False):
             entry = {
                 "id": doc["id"], "metadata": doc["metadata"], "score": doc["score"], "query": state["query"],
@@ -179,7 +206,7 @@ class SelfRagNodes:
             feedback = next((v["reason"] for v in reversed(last_verdicts) if v["kind"] == "groundedness"), None)
         budget_left = state.get("max_generations", 2) - state.get("generation_count", 0)
         only_ungrounded = bool(gens) and all(g.get("grounded") is False for g in gens if g["documents"] == [d["id"] for d in docs])
-        if self.c.extractive_fallback and budget_left == 1 and only_ungrounded:
+        if self.c.extractive_only or (self.c.extractive_fallback and budget_left == 1 and only_ungrounded):
             out = self.c.generator.extractive(state["standalone_question"], docs)
         else:
             out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
@@ -208,7 +235,7 @@ class SelfRagNodes:
         question, answer = state["standalone_question"], current["answer"]
         if current.get("strategy") == "extractive" and is_verbatim(answer, docs):
             # A verbatim quote is grounded by construction: verify it, don't ask a model.
-            useful_only = self.c.usefulness.grade(question, answer)
+            useful_only = self.c.usefulness.grade(question, answer, docs)
             verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": True,
                              "label": "grounded", "reason": "verbatim quote of the documents (checked)",
                              "failed": False, "model": "deterministic", "prompt_version": "verbatim/v1"})
@@ -218,12 +245,12 @@ class SelfRagNodes:
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:
-                g_future = pool.submit(self.c.groundedness.grade, answer, docs)
-                u_future = pool.submit(self.c.usefulness.grade, question, answer)
+                g_future = pool.submit(self.c.groundedness.grade, answer, docs, question)
+                u_future = pool.submit(self.c.usefulness.grade, question, answer, docs)
                 grounded, useful = g_future.result(), u_future.result()
         else:
-            grounded = self.c.groundedness.grade(answer, docs)
-            useful = self.c.usefulness.grade(question, answer) if grounded.passed else None
+            grounded = self.c.groundedness.grade(answer, docs, question)
+            useful = self.c.usefulness.grade(question, answer, docs) if grounded.passed else None
         results: list[GradeResult | None] = [grounded, useful]
         for res in results:
             if res is not None:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from workflows.outcomes import Outcome
 from workflows.state import SelfRagState
 
-__all__ = ["after_check", "after_grade", "after_retrieve", "after_rewrite", "decide_outcome"]
+__all__ = ["after_check", "after_condense", "after_grade", "after_retrieve", "after_rewrite", "decide_outcome"]
 
 
 def _gens_left(state: SelfRagState) -> bool:
@@ -20,6 +20,11 @@ def _gens_left(state: SelfRagState) -> bool:
 
 def _rewrites_left(state: SelfRagState) -> bool:
     return state.get("rewrite_count", 0) < state.get("max_rewrites", 2)
+
+
+def after_condense(state: SelfRagState) -> Literal["self_query", "finalize"]:
+    """A question about the conversation was answered from memory: nothing to retrieve."""
+    return "finalize" if state.get("generations") else "self_query"
 
 
 def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"]:

@@ -19,10 +19,17 @@ DEMO_QUESTIONS: list[tuple[str, str, str | None]] = [
     ("movies", "Has Greta Gerwig directed any movies about women?", None),
     ("movies", "What's a highly rated (above 8.5) science fiction film?", None),
     ("movies", "What's a movie after 1990 but before 2005 that's all about toys, and preferably is animated?", None),
+    ("movies", "Which movie is about toys that come alive?", None),
     ("filings", "What was Walmart's revenue in fiscal year 2023?", "demo-walmart"),
     ("filings", "and in 2024?", "demo-walmart"),
+    ("filings", "What did I just ask you?", "demo-walmart"),
     ("filings", "How many employees did Costco have in 2023?", None),
+    ("filings", "What was Microsoft's revenue in fiscal year 2023?", None),
 ]
+"""Questions that used to go wrong are kept here: the net-income figure given as Walmart's revenue,
+a segment's revenue given as Microsoft's, the toys question lost to an invented search text, and a
+question about the conversation itself. tests/integration/test_demo_answers.py checks each answer
+against what the sample documents state."""
 
 
 @handle_errors

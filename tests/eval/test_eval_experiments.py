@@ -81,11 +81,11 @@ SETS: dict[str, tuple[list[GraderCase], str, list[str]]] = {
         [
             _case("usefulness", "a", True, question=Q_FRANCE, answer="Paris is the capital of France."),
             _case("usefulness", "b", False, question=Q_FRANCE, answer="France has a capital, as every country does."),
-            _case("usefulness", "c", False, question=Q_FRANCE, answer="Bananas are yellow."),
+            _case("usefulness", "c", False, question=Q_FRANCE, answer="The capital of France, in France, is the capital."),
             _case("usefulness", "d", False, question=Q_FRANCE, answer="I cannot say."),
         ],
         "UsefulnessGrade",
-        ["Paris", "Bananas"],
+        ["Paris", "in France, is"],
     ),
 }
 VERDICTS = {"relevance": ("relevant", "irrelevant"), "groundedness": ("grounded", "ungrounded"), "usefulness": ("useful", "not_useful")}
@@ -129,15 +129,17 @@ def test_both_beats_each_part_and_llm_verdicts_are_shared(kind: str) -> None:
 
 
 def test_either_beats_each_part_when_the_parts_miss_different_positives() -> None:
-    # a: signal high, LLM no; b: signal low, LLM yes; c, d: true negatives both agree on.
+    # a: signal high, LLM no; b: signal low (no year written as a figure), LLM yes; c, d: true
+    # negatives both agree on.
+    q_year = "In what year was the Eiffel Tower completed?"
     cases = [
-        _case("usefulness", "a", True, question=Q_FRANCE, answer="The capital of France is Paris."),
-        _case("usefulness", "b", True, question=Q_FRANCE, answer="Paris."),
-        _case("usefulness", "c", False, question=Q_FRANCE, answer="Bananas are yellow."),
-        _case("usefulness", "d", False, question=Q_FRANCE, answer="I cannot say."),
+        _case("usefulness", "a", True, question=q_year, answer="The Eiffel Tower was completed in 1889."),
+        _case("usefulness", "b", True, question=q_year, answer="Eighteen eighty-nine."),
+        _case("usefulness", "c", False, question=q_year, answer="Bananas are yellow."),
+        _case("usefulness", "d", False, question=q_year, answer="I cannot say."),
     ]
     model = ScriptedChatModel.from_rules({"UsefulnessGrade": lambda m: json.dumps(
-        {"verdict": "useful" if "Paris." in str(m[-1].content) and "capital of France is" not in str(m[-1].content) else "not_useful"})})
+        {"verdict": "useful" if "Eighteen" in str(m[-1].content) else "not_useful"})})
     result = run_grader_experiment(cases, "usefulness", None, model_factory=lambda v: model, retry=NO_WAIT, resamples=100)
     assert accuracies(result) == {"llm": 0.75, "signal": 0.75, "both": 0.5, "either": 1.0}
 
@@ -376,7 +378,7 @@ def test_missing_variants_file(tmp_path: Path) -> None:
 
 def test_default_variants_use_the_local_profile_thresholds() -> None:
     assert [(v.name, v.combine.value, v.threshold) for v in default_variants("groundedness")] == [
-        ("llm", "llm", 0.5), ("signal", "signal", 0.6), ("both", "both", 0.6), ("either", "either", 0.6),
+        ("llm", "llm", 0.5), ("signal", "signal", 1.0), ("both", "both", 1.0), ("either", "either", 1.0),
     ]
 
 

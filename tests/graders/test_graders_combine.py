@@ -2,12 +2,13 @@
 
 Signals used below (see test_graders_signals.py for the tokenisation):
 
-* relevance of DOC to QUESTION: question terms {movy, greta, gerwig, direct}; the document text
+* relevance of DOC to QUESTION: question terms {movie, greta, gerwig, direct}; the document text
   with its metadata line holds greta and gerwig → overlap 2/4 = 0.5; its similarity 0.2 is lower.
-* groundedness of ANSWER on FACT: answer terms walmart, revenue, 611 (×2), billion, 700 (×2),
-  stor → 5 of 8 supported; one of two numbers supported → 0.625 × 1/2 = 0.3125.
-* usefulness of "Greta Gerwig made Little Women" for QUESTION: 2 of 4 question terms → 0.5
-  ("directed" would stem to "direct" and make it 3 of 4).
+* groundedness of ANSWER on FACT (one claim, see graders/claims.py): its content terms less the
+  words that never name a measure ("reached", "billion") are walmart, revenue, 611, strong, holiday,
+  trade; the one passage holds 3 of 6 → 0.5. An invented figure ("700 stores") scores 0.
+* usefulness of "Greta Gerwig made Little Women" for QUESTION: it states something new, so 0.5
+  plus half of its question-term overlap (2 of 4: movie and direct are missing) → 0.75.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from selfrag.testing import ScriptedChatModel
 
 QUESTION = "Which movies did Greta Gerwig direct?"
 DOC = {"id": "lw", "text": "A bunch of women are wholesome", "metadata": {"director": "Greta Gerwig"}, "score": 0.2}
-ANSWER = "Walmart revenue was 611 billion and 700 stores"
+ANSWER = "Walmart revenue reached 611 billion in strong holiday trading"
 FACT = {"text": "Walmart revenue reached 611 billion."}
 NO_WAIT = RetryPolicy(attempts=2, initial_wait_s=0.0, max_wait_s=0.0)
 
@@ -72,17 +73,26 @@ def test_relevance_signal_takes_the_retrieval_similarity_when_higher() -> None:
 @pytest.mark.parametrize(
     ("combine", "threshold", "verdict", "passed"),
     [
-        (Combine.BOTH, 0.3, "grounded", True),  # 0.3125 clears 0.3
-        (Combine.BOTH, 0.6, "grounded", False),  # the invented "700 stores" costs half the score
-        (Combine.EITHER, 0.3, "ungrounded", True),
+        (Combine.BOTH, 0.5, "grounded", True),  # 0.5 clears 0.5
+        (Combine.BOTH, 0.6, "grounded", False),  # half the claim is not in the passage
+        (Combine.EITHER, 0.5, "ungrounded", True),
         (Combine.LLM, 0.99, "grounded", True),
     ],
 )
 def test_groundedness_combinations(combine: Combine, threshold: float, verdict: str, passed: bool) -> None:
     m = model("GroundednessGrade", verdict)
     result = GroundednessGrader(m, GraderConfig(retry=NO_WAIT, combine=combine, threshold=threshold)).grade(ANSWER, [FACT])
-    assert (result.passed, result.score, result.llm_label) == (passed, 0.3125, verdict)
+    assert (result.passed, result.score, result.llm_label) == (passed, 0.5, verdict)
     assert result.label == ("grounded" if passed else "ungrounded")
+    assert [c["claim"] for c in result.claims] == [ANSWER]  # per-claim support goes to the trace
+
+
+def test_an_invented_figure_fails_its_claim_whatever_the_llm_says() -> None:
+    m = model("GroundednessGrade", "grounded")
+    grader = GroundednessGrader(m, GraderConfig(retry=NO_WAIT, combine=Combine.BOTH, threshold=0.5))
+    result = grader.grade("Walmart revenue reached 611 billion. It had 700 stores.", [FACT])
+    assert (result.passed, result.score) == (False, 0.0)
+    assert result.reason == "claim not supported: no passage states 700"
 
 
 def test_groundedness_signal_reads_document_metadata() -> None:
@@ -95,15 +105,15 @@ def test_groundedness_signal_reads_document_metadata() -> None:
 @pytest.mark.parametrize(
     ("combine", "threshold", "verdict", "passed"),
     [
-        (Combine.BOTH, 0.5, "useful", True),
-        (Combine.BOTH, 0.75, "useful", False),
-        (Combine.EITHER, 0.5, "not_useful", True),
-        (Combine.SIGNAL, 0.75, "useful", False),
+        (Combine.BOTH, 0.75, "useful", True),
+        (Combine.BOTH, 0.8, "useful", False),
+        (Combine.EITHER, 0.75, "not_useful", True),
+        (Combine.SIGNAL, 0.8, "useful", False),
     ],
 )
 def test_usefulness_combinations(combine: Combine, threshold: float, verdict: str, passed: bool) -> None:
     m = model("UsefulnessGrade", verdict)
     grader = UsefulnessGrader(m, GraderConfig(retry=NO_WAIT, combine=combine, threshold=threshold))
     result = grader.grade(QUESTION, "Greta Gerwig made Little Women")
-    assert (result.passed, result.score) == (passed, 0.5)
+    assert (result.passed, result.score) == (passed, 0.75)
     assert len(m.calls) == (0 if combine is Combine.SIGNAL else 1)

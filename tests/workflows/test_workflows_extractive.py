@@ -45,21 +45,26 @@ def test_attribute_cites_nothing_without_support() -> None:
 
 
 # -- extract -------------------------------------------------------------------------------------
-def test_extract_quotes_the_best_sentences_in_document_order() -> None:
-    # question terms {many, employe, costco}; 5 candidate sentences (metadata lines included).
-    # "Costco had 316,000 employees…" scores log(1+5/3) + log(1+5/1) = 2.77; the two other
-    # Costco sentences 0.98 each, the tie going to the earlier one.
+def test_extract_quotes_the_sentence_stating_the_figure_asked_for() -> None:
+    # "how many" asks for a figure: the sentence stating it, alone, with what it is about (the
+    # document's metadata line); a second sentence would only bring other figures.
     answer, cited = extract("How many employees did Costco have?", [COSTCO, WALMART])
-    assert answer == "Costco opened new warehouses. Costco had 316,000 employees at year end. [1]"
+    assert answer == "Costco had 316,000 employees at year end. (company: Costco) [1]"
     assert cited == [1]
-    one, _ = extract("How many employees did Costco have?", [COSTCO, WALMART], max_sentences=1)
-    assert one == "Costco had 316,000 employees at year end. [1]"
+
+
+def test_extract_prefers_the_figure_named_by_the_question_over_a_narrower_one() -> None:
+    doc = {"text": "Intelligent Cloud revenue was $88 billion. Microsoft reported revenue of $212 billion.", "metadata": {}}
+    answer, _ = extract("What was Microsoft's revenue?", [doc])
+    assert answer == "Microsoft reported revenue of $212 billion. [1]"
 
 
 def test_extract_marks_each_run_of_a_document() -> None:
-    # {many, employe, associat}: one sentence per document scores log(1+5/1) = 1.79, the rest 0
-    answer, cited = extract("How many employees or associates?", [COSTCO, WALMART])
-    assert answer == "Costco had 316,000 employees at year end. [1] Walmart employs 2.1 million associates. [2]"
+    # {sell, grocery, toy}: one sentence per document matches; document order, one marker per run
+    docs = [{"text": "Costco sells groceries in bulk.", "metadata": {"company": "Costco"}},
+            {"text": "Walmart sells toys and games.", "metadata": {"company": "Walmart"}}]
+    answer, cited = extract("Who sells groceries or toys?", docs)
+    assert answer == "Costco sells groceries in bulk. (company: Costco) [1] Walmart sells toys and games. (company: Walmart) [2]"
     assert cited == [1, 2]
 
 
@@ -69,7 +74,7 @@ def test_extract_can_answer_from_a_metadata_line() -> None:
         {"text": "Toys come alive.", "metadata": {"director": "John Lasseter", "title": "Toy Story"}},
     ]
     answer, cited = extract("Who directed Little Women?", docs)
-    assert answer == "A bunch of women are wholesome. director: Greta Gerwig; title: Little Women. [1]"
+    assert answer == "director: Greta Gerwig; title: Little Women. [1]"
     assert cited == [1]
 
 
@@ -80,7 +85,9 @@ def test_extract_ignores_terms_every_document_shares() -> None:
         {"text": "Walmart opened stores in 2023. Revenue reached $611 billion.", "metadata": meta},
         {"text": "Walmart hired staff in 2023.", "metadata": meta},
     ]
-    assert extract("What was Walmart's revenue in 2023?", docs) == ("Revenue reached $611 billion. [1]", [1])
+    assert extract("What was Walmart's revenue in 2023?", docs) == (
+        "Revenue reached $611 billion. (company: Walmart; fiscal_year: 2023) [1]", [1]
+    )
 
 
 def test_extract_without_any_match_quotes_nothing() -> None:
