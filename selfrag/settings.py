@@ -127,7 +127,8 @@ class WorkflowSettings(BaseModel):
     answer_strategy: Literal["profile", "generate", "hybrid", "extractive"] = "profile"
     """How answers are written. ``generate``: the chat model writes every answer. ``hybrid``: it
     writes the first; after only ungrounded ones, the last allowed attempt quotes the documents.
-    ``extractive``: quote the document sentences that best answer the question, with citations.
+    ``extractive``: quote the document sentences that best answer the question, with citations;
+    no model writes any text (rewrites and condensed follow-ups come from the rules as well).
     ``profile``: the provider profile decides (``local``: extractive, measured best for the
     embedded 135M model — see bench/results/answer-strategy; ``openai``: hybrid)."""
     self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"

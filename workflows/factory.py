@@ -78,9 +78,10 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
         extractive_fallback=answer_strategy(settings) == "hybrid",
         extractive_only=answer_strategy(settings) == "extractive",
-        # The embedded model's rewrites and condensed follow-ups were kept only where they matched
-        # the deterministic rules (or came back as "<question>"): 3-9 s a call for nothing.
-        rules_only_text=settings.llm.provider == "local",
+        # Extractive means no model writes text: rewrites and condensed follow-ups come from the
+        # rules too (the embedded model's were kept only where they matched the rules anyway, or
+        # came back as "<question>": 3-9 s a call for nothing).
+        rules_only_text=answer_strategy(settings) == "extractive",
         relevance=configs["relevance"],
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],

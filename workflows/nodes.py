@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 from pydantic import TypeAdapter
 
 from graders import GradeResult, content_terms
+from graders.claims import check_claims
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from workflows.components import Components
 from workflows.extractive import is_verbatim
@@ -236,9 +237,10 @@ class SelfRagNodes:
         if current.get("strategy") == "extractive" and is_verbatim(answer, docs):
             # A verbatim quote is grounded by construction: verify it, don't ask a model.
             useful_only = self.c.usefulness.grade(question, answer, docs)
+            claims = [c.to_dict() for c in check_claims(answer, docs, question)]  # for the trace: what each quote says
             verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": True,
                              "label": "grounded", "reason": "verbatim quote of the documents (checked)",
-                             "failed": False, "model": "deterministic", "prompt_version": "verbatim/v1"})
+                             "failed": False, "model": "deterministic", "prompt_version": "verbatim/v1", "claims": claims})
             verdicts.append({**useful_only.to_dict(), "generation": current["number"]})
             current.update(grounded=True, useful=useful_only.passed)
             return {"generations": gens, "verdicts": verdicts}

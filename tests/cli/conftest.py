@@ -102,6 +102,8 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeProviders:
         monkeypatch.setattr(f"{target}.make_chat_model", providers.chat_model)
         monkeypatch.setattr(f"{target}.make_embeddings", providers.embeddings)
     monkeypatch.setenv("SELFRAG_WORKFLOW__SELF_QUERY_MODE", "rules")
+    # The scripted model writes the answers, rewrites and follow-ups these tests check.
+    monkeypatch.setenv("SELFRAG_WORKFLOW__ANSWER_STRATEGY", "hybrid")
     for grader in ("RELEVANCE", "GROUNDEDNESS", "USEFULNESS"):
         monkeypatch.setenv(f"SELFRAG_GRADERS__{grader}__COMBINE", "llm")
     return providers

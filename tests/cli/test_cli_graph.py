@@ -14,9 +14,9 @@ Cli = Callable[..., Result]
 
 
 # The diagram in workflows/graph.py: solid edges always run, dotted ones are routing decisions.
-SOLID = {("__start__", "condense"), ("condense", "self_query"), ("self_query", "retrieve"),
-         ("generate", "check"), ("finalize", "__end__")}
-ROUTED = {("retrieve", "grade_documents"), ("retrieve", "finalize"),
+SOLID = {("__start__", "condense"), ("self_query", "retrieve"), ("generate", "check"), ("finalize", "__end__")}
+ROUTED = {("condense", "self_query"), ("condense", "finalize"),  # a question about the conversation
+          ("retrieve", "grade_documents"), ("retrieve", "finalize"),
           ("grade_documents", "generate"), ("grade_documents", "rewrite"), ("grade_documents", "finalize"),
           ("rewrite", "retrieve"), ("rewrite", "finalize"),
           ("check", "finalize"), ("check", "generate"), ("check", "rewrite")}

@@ -30,6 +30,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home = tmp_path_factory.mktemp("serve-home")
     env = {k: v for k, v in os.environ.items() if not k.startswith("SELFRAG_")}
     env.update(SELFRAG_HOME=str(home), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    # The default local profile answers without the model (extractive); hybrid makes the real
+    # 135M model write answers, rewrites and follow-ups, which is what this module exercises.
+    env.update(SELFRAG_WORKFLOW__ANSWER_STRATEGY="hybrid")
     port = free_port()
     cmd = [str(Path(sys.executable).with_name("selfrag")), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     proc = ServerProcess.start("selfrag serve", cmd, home / "server.log", f"http://127.0.0.1:{port}", env=env)
