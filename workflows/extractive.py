@@ -18,7 +18,7 @@ from typing import Any
 from graders.claims import FILLER, figures, measure_match, names, split_sentences
 from graders.fencing import document_text
 from graders.signals import content_terms
-from graders.usefulness import expected_answer
+from graders.usefulness import choice_options, expected_answer
 
 __all__ = ["attribute", "extract", "is_verbatim", "split_sentences"]
 
@@ -95,6 +95,21 @@ def extract(question: str, documents: Sequence[Mapping[str, Any]], *, max_senten
         if max(fits.values(), default=0.0) > 0:
             ranked = sorted(ranked, key=lambda i: -fits[i])  # stable: term score breaks ties
             max_sentences = 1  # the sentence stating the figure is the answer; more would add other figures
+    options = choice_options(question)
+    if options:
+        # A choice ("which had more employees, Microsoft or Costco?"): the best sentence about
+        # each option (in its text or its document's metadata), so the answer shows both sides.
+        meta_terms = [content_terms(_metadata_line(d)) for d in documents]
+        picks = []
+        for option in options:
+            wanted = content_terms(option)
+            pick = next((i for i in ranked if score(candidates[i][2]) > 0
+                         and wanted <= candidates[i][2] | meta_terms[candidates[i][0] - 1]), None)
+            if pick is not None and pick not in picks:
+                picks.append(pick)
+        if picks:
+            ranked = picks + [i for i in ranked if i not in picks]
+            max_sentences = max(max_sentences, len(picks)) if len(picks) > 1 else max_sentences
     first = next((i for i in ranked if score(candidates[i][2]) > 0), None)
     if first is None:
         return "", []  # quoting an unrelated sentence would be worse than no answer

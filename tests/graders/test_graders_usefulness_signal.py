@@ -47,3 +47,21 @@ def test_an_answer_without_what_was_asked_is_not_useful(answer: str, useful: boo
 def test_a_short_answer_naming_something_new_is_useful() -> None:
     assert states_answer("The Oberoi family's hotel company has its head office in what city?", "Delhi") >= 0.5
     assert states_answer("Who directed Little Women?", "little women") == 0.0  # no name the question lacks
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "useful"),
+    [
+        ("Which magazine was started first Arthur's Magazine or First for Women?", "Arthur's Magazine", True),
+        ("Which magazine was started first Arthur's Magazine or First for Women?", "A magazine.", False),
+        # a comparison answered with one side's fact alone does not answer it
+        ("Which had more employees in 2024, Microsoft or Costco?", "Microsoft had 228,000 employees. [1]", False),
+        ("Which had more employees in 2024, Microsoft or Costco?", "Costco had 316,000 employees; Microsoft had 228,000.", True),
+        ("Were both Joseph Roth and Cid Corman authors?", "yes", True),
+        ("How many acts are in the opera?", "five", True),  # a number written as a word
+        ("Between the Lime and the Exochorda, which has more variety?", "Exochorda", True),  # picks a name the question gives
+        ("What network did the show air on?", "FX", True),
+    ],
+)
+def test_choices_yes_no_and_short_answers(question: str, answer: str, useful: bool) -> None:
+    assert (states_answer(question, answer) >= 0.5) is useful
