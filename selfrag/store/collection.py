@@ -65,9 +65,11 @@ FILTERED_BREADTH = 1200
 uniform vectors included (clustered ones need far less)."""
 
 WRITE_BATCH = 1000
-"""Chunks per Chroma write by default. Each upsert has a fixed cost (a transaction, the log, the
-index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own ceiling
-(``get_max_batch_size``, ~5,000 embedded) is never approached. Also bounds the vectors held at once."""
+"""The most chunks per Chroma write by default. Each upsert has a fixed cost (a transaction, the
+log, the index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own
+ceiling (``get_max_batch_size``, ~5,000 embedded) is never approached. ``write_documents`` writes
+smaller windows (4 encoder batches) in the background, where the fixed cost is hidden behind the
+encoder; ``add`` writes this many at a time."""
 
 
 class Collection:
