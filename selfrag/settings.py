@@ -90,8 +90,8 @@ class StoreSettings(BaseModel):
     chunk_overlap: int = 150
     write_batch_size: int = Field(1000, ge=1, le=5000)
     """The most chunks per Chroma write (embedding batches follow ``embeddings.batch_size``): a write
-    has a fixed cost, so 64-row writes run at a third of the speed of 1,000-row ones. Ingest writes
-    windows of 4 embedding batches (at most this many) in the background while the next is embedded."""
+    has a fixed cost, so 64-row writes run at a third of the speed of 1,000-row ones. Ingest embeds
+    windows of this many chunks, and writes each document in the background once it is embedded."""
     exact_search_limit: int = Field(1000, ge=0, le=100_000)
     """A filter matching at most this many chunks is searched exactly (every candidate scored)
     instead of through the approximate index; 0: never. The measured crossover in time."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from chromadb.api.models.Collection import Collection as ChromaCollection
@@ -67,9 +69,10 @@ uniform vectors included (clustered ones need far less)."""
 WRITE_BATCH = 1000
 """The most chunks per Chroma write by default. Each upsert has a fixed cost (a transaction, the
 log, the index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own
-ceiling (``get_max_batch_size``, ~5,000 embedded) is never approached. ``write_documents`` writes
-smaller windows (4 encoder batches) in the background, where the fixed cost is hidden behind the
-encoder; ``add`` writes this many at a time."""
+ceiling (``get_max_batch_size``, ~5,000 embedded) is never approached. ``write_documents`` takes
+documents this many chunks at a time (a window, sorted by length for the encoder) and writes them
+in the background as the encoder completes them, where the fixed cost is hidden; ``add`` writes
+this many at a time. Also bounds the chunks and vectors held at once."""
 
 
 class Collection:
@@ -102,9 +105,6 @@ class Collection:
         self._embeddings = embeddings
         self._batch_size = batch_size
         self._write_batch = write_batch
-        # A write window: enough encoder batches to sort by length, small enough that writing the
-        # last one (the only write the encoder does not hide) is short.
-        self._window = min(write_batch, 4 * batch_size)
         self._record = CollectionRecord.decode(chroma.name, chroma.metadata)
 
     @property
@@ -253,11 +253,12 @@ class Collection:
         only then are the stored chunks the new version lacks deleted: a reader never finds the
         document missing or doubled (between the two calls it may see a stale tail chunk).
 
-        The documents are taken a window at a time (whole documents, about ``4 × batch_size``
-        chunks): a window is checked, embedded in length-sorted batches, then handed to one
-        background writer while the next window is embedded, so Chroma's write is off the
-        encoder's critical path; at most two windows of vectors are held. A stream (any iterable
-        that is not a sequence) is consumed as it goes and never held whole.
+        The documents are taken a window at a time (whole documents, about ``write_batch``
+        chunks): a window is checked, then embedded in length-sorted batches, and each document
+        goes to one background writer as soon as its last chunk is embedded, so Chroma's writes
+        run beside the encoder instead of after it. At most a window is being embedded and a
+        window's worth of chunks is being written: a stream (any iterable that is not a sequence)
+        is consumed as it goes and never held whole.
 
         What is checked before the first write: a *sequence* of documents is checked whole
         (metadata against the schema, each document named once, each chunk id used once and not by
@@ -285,29 +286,40 @@ class Collection:
         done = 0
         if progress is not None and total:
             progress(0, total)
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-write-{self.name}") as writer:
-            pending: Future[int] | None = None
+        pending: deque[tuple[Future[int], int]] = deque()  # writes handed to the writer, and their sizes
+
+        def settle(keep: int) -> None:
+            """Wait for the oldest writes until at most ``keep`` chunks are in flight (raises a write's error)."""
+            nonlocal done
+            while pending and sum(n for _, n in pending) > keep:
+                done += pending.popleft()[0].result()
+                if progress is not None:
+                    progress(done, max(done, total or 0))
+
+        failed = threading.Event()
+
+        def write(chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
+            if failed.is_set():  # an earlier write failed: nothing after it may be written
+                raise _Skipped
             try:
-                for group in groups(stream, self._window):
-                    chunks, stale = self._plan_window(group, owner, written)
-                    if not chunks:
-                        continue
-                    vectors = self._embed([c.text for c in chunks])
-                    if pending is not None:
-                        done += pending.result()  # the previous window's write, and its error if it failed
-                        if progress is not None:
-                            progress(done, max(done, total or 0))
-                    # In this thread: the first write records the dimension in the collection's metadata.
-                    self._check_dimension(vectors[0] if vectors else [], record=True)
-                    pending = writer.submit(self._write_window, chunks, vectors, stale)
-                if pending is not None:
-                    done += pending.result()
-                    if progress is not None:
-                        progress(done, max(done, total or 0))
-                    pending = None
+                return self._write_window(chunks, vectors, old)
+            except BaseException:
+                failed.set()
+                raise
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-write-{self.name}") as writer:
+            try:
+                for group in groups(stream, self._write_batch):
+                    for chunks, vectors, old in self._embed_documents(self._plan_window(group, owner, written)):
+                        # In this thread: the first write records the dimension in the collection's metadata.
+                        self._check_dimension(vectors[0] if vectors else [], record=True)
+                        pending.append((writer.submit(write, chunks, vectors, old), len(chunks)))
+                        # At most a window in flight (memory stays bounded); a failed write stops the rest.
+                        settle(0 if failed.is_set() else self._write_batch)
+                settle(0)
             finally:
-                if pending is not None:  # this thread failed: let the write under way end before raising
-                    wait([pending])
+                if pending:  # this thread failed: let the writes under way end before raising
+                    wait([f for f, _ in pending])
         if written.catalogue_may_be_stale():
             self._rebuild_catalogue()
         return DocumentsWritten(
@@ -324,34 +336,61 @@ class Collection:
             seen.add(prepared.id)
             yield prepared
 
-    def _plan_window(
-        self, group: list[DocumentVersion], owner: dict[str, str], written: _Written
-    ) -> tuple[list[Chunk], dict[str, dict[str, Any]]]:
-        """Check one window against the store; return the chunks to write, and the stored metadata of
-        the documents they replace (chunk id → metadata: what to overwrite, and what to delete)."""
+    def _plan_window(self, group: list[DocumentVersion], owner: dict[str, str], written: _Written) -> list[_ToWrite]:
+        """Check one window against the store; return its documents to write (unchanged ones are not)."""
         plans = [DocumentPlan.of(d) for d in group]
         stored = stored_chunks(self._chroma, [d.id for d in group])
         check_chunk_ids(self._chroma, plans, stored, owner)
         strings = [a.name for a in self._record.schema.attributes if a.type == "string"]
-        chunks: list[Chunk] = []
-        old: dict[str, dict[str, Any]] = {}
+        todo: list[_ToWrite] = []
         for doc, plan in zip(group, plans, strict=True):
             before = stored.get(doc.id)
             if same_version(plan, before):
                 written.unchanged.append(doc.id)
                 continue
             (written.replaced if before else written.added).append(doc.id)
-            chunks.extend(doc.chunks)
-            for cid, meta in (before or {}).items():
-                old[cid] = meta
+            todo.append(_ToWrite(list(doc.chunks), before or {}))
+            for meta in (before or {}).values():
                 written.before.update((n, meta[n]) for n in strings if isinstance(meta.get(n), str))
             for chunk in doc.chunks:
                 written.after.update((n, chunk.metadata[n]) for n in strings if isinstance(chunk.metadata.get(n), str))
-        return chunks, old
+        return todo
+
+    def _embed_documents(
+        self, todo: list[_ToWrite]
+    ) -> Iterator[tuple[list[Chunk], list[list[float]], dict[str, dict[str, Any]]]]:
+        """Embed a window's chunks in length-sorted batches; after each batch, yield the documents it
+        completed (their chunks, vectors, and stored chunks' metadata), ready to write.
+
+        Sorting the whole window keeps padding as low as the encoder's own sorting; handing each
+        document over as soon as its last chunk is embedded lets the writer work beside the encoder
+        instead of after it: only the last batch's documents are written on the critical path.
+        """
+        flat = [(d, j) for d, item in enumerate(todo) for j in range(len(item.chunks))]
+        order = sorted(range(len(flat)), key=lambda i: len(todo[flat[i][0]].chunks[flat[i][1]].text))
+        remaining = [len(item.chunks) for item in todo]
+        vectors: list[list[list[float]]] = [[[] for _ in item.chunks] for item in todo]
+        for start in range(0, len(order), self._batch_size):
+            part = [flat[i] for i in order[start : start + self._batch_size]]
+            embedded = self._embeddings.embed_documents([todo[d].chunks[j].text for d, j in part])
+            complete = []
+            for (d, j), vector in zip(part, embedded, strict=True):
+                vectors[d][j] = list(vector)
+                remaining[d] -= 1
+                if remaining[d] == 0:
+                    complete.append(d)
+            if complete:
+                yield (
+                    [c for d in complete for c in todo[d].chunks],
+                    [v for d in complete for v in vectors[d]],
+                    {cid: meta for d in complete for cid, meta in todo[d].old.items()},
+                )
+                for d in complete:
+                    vectors[d] = []
 
     def _write_window(self, chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
-        """Write one window's documents over their stored versions, then delete what they lack (the
-        background writer's work; one window at a time, in order)."""
+        """Write whole documents over their stored versions (``old``: their stored chunks' metadata),
+        then delete the stored chunks they lack. The background writer's work, in order."""
         kept = {c.id for c in chunks}
         stale = [cid for cid in old if cid not in kept]
         with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
@@ -614,6 +653,17 @@ class Collection:
 
     def __repr__(self) -> str:
         return f"Collection(name={self.name!r}, attributes={self._record.schema.names})"
+
+
+class _Skipped(Exception):
+    """A write not attempted because an earlier one failed (never escapes ``write_documents``)."""
+
+
+class _ToWrite(NamedTuple):
+    """A document to write: its chunks, and the metadata of its stored chunks (chunk id → metadata)."""
+
+    chunks: list[Chunk]
+    old: dict[str, dict[str, Any]]
 
 
 @dataclass
