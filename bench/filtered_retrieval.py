@@ -12,10 +12,13 @@ Builds, for each of two vector distributions, an embedded Chroma collection thro
   embeddings, where a query sits inside a dense neighbourhood of similar chunks).
 
 For each, queries run under four filters: none, *broad* (~6 % of the chunks), *selective*
-(~0.3 %) and a *rating* ladder used to locate the crossover between scoring a filter's candidates
-exactly and asking the approximate index. Each query is timed through selfrag, through the bare
-Chroma query (unfiltered only: what selfrag adds on top), and exactly with numpy on the same
-vectors; the variants are interleaved query by query. Recall@4 is against the exact top 4.
+(~0.3 %) and a *rating* ladder (0.2 % to 10 %, the mid-size filters) used to locate the crossover
+between scoring a filter's candidates exactly and asking the approximate index. Each query is
+timed through selfrag, through *before* (selfrag's search path before issue 12, replayed here:
+``count()``, then one Chroma query with the filter and ``n_results=k``), through the bare Chroma
+query (unfiltered only: what selfrag adds on top), and exactly with numpy on the same vectors; the
+variants are interleaved query by query, so ``selfrag_over_before`` is a ratio under the same load.
+Recall@4 (of selfrag and of *before*) is against the exact top 4.
 Vectors are added straight to Chroma (this bench is about search; ``ingest_speed.py`` measures writes).
 """
 
@@ -124,6 +127,17 @@ def exact_top(data: np.ndarray, mask_idx: np.ndarray, q: np.ndarray, k: int) -> 
     return [f"c{int(i)}" for i in mask_idx[top]]
 
 
+def search_before(chroma: Any, q: np.ndarray, where: dict[str, Any] | None, k: int) -> list[str]:
+    """selfrag's ``Collection.search`` before issue 12 (commit 250c74b^): ``count()`` on every call,
+    then one Chroma query with the filter, ``n_results=min(k, count)``, documents and metadata included."""
+    size = chroma.count()
+    if size == 0:
+        return []
+    result = chroma.query(query_embeddings=[q.tolist()], n_results=min(k, size), where=where,
+                          include=["documents", "metadatas", "distances"])
+    return list(result["ids"][0])
+
+
 def p50_ms(values: list[float]) -> float:
     return round(statistics.median(values) * 1000, 3)
 
@@ -168,18 +182,23 @@ def main() -> None:
                 t_self: list[float] = []
                 t_exact: list[float] = []
                 t_bare: list[float] = []
+                t_before: list[float] = []
                 recalls: list[float] = []
+                recalls_before: list[float] = []
                 for rep in range(args.repeat):
                     for qi in range(args.queries):
                         q = queries[qi]
                         # selfrag and the bare query alternate which goes first; the exact scan
                         # (which streams the whole matrix through the caches) always comes last.
-                        steps = ["selfrag", "bare"] if where is None else ["selfrag"]
+                        steps = ["selfrag", "before", "bare"] if where is None else ["selfrag", "before"]
                         for step in steps if (rep + qi) % 2 == 0 else steps[::-1]:
                             t = time.perf_counter()
                             if step == "selfrag":
                                 hits = coll.search(f"q{qi}", where=where, k=args.k)
                                 t_self.append(time.perf_counter() - t)
+                            elif step == "before":
+                                old_ids = search_before(coll._chroma, q, where, args.k)
+                                t_before.append(time.perf_counter() - t)
                             else:
                                 coll._chroma.query(query_embeddings=[q.tolist()], n_results=args.k,
                                                    include=["documents", "metadatas", "distances"])
@@ -190,11 +209,15 @@ def main() -> None:
                         if rep == 0:
                             got = {h.id for h in hits}
                             recalls.append(len(got & set(truth)) / len(truth))
+                            recalls_before.append(len(set(old_ids) & set(truth)) / len(truth))
                 row = {
                     "matches": int(mask.sum()),
                     "recall_at_k_mean": round(float(np.mean(recalls)), 4),
                     "recall_at_k_min": round(float(np.min(recalls)), 4),
                     "selfrag_p50_ms": p50_ms(t_self), "exact_numpy_p50_ms": p50_ms(t_exact),
+                    "before_recall_at_k_mean": round(float(np.mean(recalls_before)), 4),
+                    "before_p50_ms": p50_ms(t_before),
+                    "selfrag_over_before": round(statistics.median(t_self) / statistics.median(t_before), 3),
                 }
                 if t_bare:
                     row["bare_chroma_p50_ms"] = p50_ms(t_bare)
@@ -202,7 +225,8 @@ def main() -> None:
                 rows[fname] = row
                 print(f"{kind:9s} {fname:16s} matches {row['matches']:6d}  recall@{args.k} {row['recall_at_k_mean']:.3f} "
                       f"(min {row['recall_at_k_min']:.2f})  selfrag {row['selfrag_p50_ms']:8.2f} ms  "
-                      f"exact {row['exact_numpy_p50_ms']:6.2f} ms"
+                      f"exact {row['exact_numpy_p50_ms']:6.2f} ms  before {row['before_p50_ms']:8.2f} ms "
+                      f"(recall {row['before_recall_at_k_mean']:.3f}, selfrag/before {row['selfrag_over_before']:.2f})"
                       + (f"  bare chroma {row['bare_chroma_p50_ms']:.2f} ms" if t_bare else ""), flush=True)
             report["sets"][kind] = {"build_s": round(build_s, 1), "filters": rows}
             store.close()

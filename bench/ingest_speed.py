@@ -16,6 +16,14 @@ of a fresh embedded Chroma, one folder at a time, and pairs every folder with th
 The two alternate which goes first, folder by folder, so both see the same load on a shared
 machine. Reports the ratio of total times (ingest's share of the encoder's throughput) and the
 median of the per-folder ratios.
+
+Memory (``--rss-docs 2000,20000``): for each size, a fresh process ingests a generated folder of
+that many documents (fake embeddings: this is about what the pipeline holds, not the encoder) and
+reports its peak RSS and the peak of its Python heap (``tracemalloc``: what the pipeline holds;
+RSS also counts Chroma's in-memory index, which grows with the collection whatever the pipeline
+does); a streaming ingest's heap does not grow with the corpus. ``--rss-before DIR``
+runs the same with the selfrag package found in ``DIR`` (a checkout of an older commit) for
+comparison. ``--skip-speed`` runs only this part.
 """
 
 from __future__ import annotations
@@ -24,12 +32,16 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -51,13 +63,77 @@ def write_corpus(folder: Path, docs: int, seed: int = 7) -> int:
     return total
 
 
+def rss_child(folder: Path, db: Path) -> None:
+    """Ingest ``folder`` with fake embeddings; print the chunks stored and this process's peak RSS."""
+    import chromadb
+
+    from selfrag.ingest import ingest_paths
+    from selfrag.schema import CollectionSchema
+    from selfrag.store import Store
+    from selfrag.store.client import chroma_settings
+    from selfrag.testing import HashEmbeddings
+
+    store = Store(chromadb.PersistentClient(path=str(db), settings=chroma_settings()), HashEmbeddings(384), batch_size=64)
+    coll = store.create_collection("rss", CollectionSchema())
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tracemalloc.start()
+    report = ingest_paths(coll, [folder], root=folder.parent)
+    _, heap_peak = tracemalloc.get_traced_memory()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # RSS includes Chroma's own index, which grows with the collection whatever the pipeline does;
+    # the Python heap's peak is what the pipeline itself holds (texts, chunks, vectors, ids).
+    print(json.dumps({"chunks": report.chunks, "peak_rss_mb": round(peak / 1024, 1),
+                      "rss_before_ingest_mb": round(baseline / 1024, 1),
+                      "python_heap_peak_mb": round(heap_peak / 2**20, 1)}))
+
+
+def measure_rss(sizes: list[int], before: Path | None) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="selfrag-ingest-rss-"))
+    rows: dict[str, Any] = {}
+    try:
+        for size in sizes:
+            folder = work / f"corpus{size}" / "docs"
+            folder.mkdir(parents=True)
+            chars = write_corpus(folder, size)
+            row: dict[str, Any] = {"characters": chars}
+            for label, path in (("after", None), ("before", before)):
+                if label == "before" and path is None:
+                    continue
+                env = {**os.environ, "PYTHONPATH": str(path.resolve()) if path else os.getcwd()}
+                db = work / f"db-{size}-{label}"
+                out = subprocess.run([sys.executable, __file__, "--rss-child", str(folder), str(db)],
+                                     check=True, capture_output=True, text=True, env=env).stdout
+                row[label] = json.loads(out.strip().splitlines()[-1])
+                shutil.rmtree(db, ignore_errors=True)
+            rows[str(size)] = row
+            print(f"{size} documents: " + ", ".join(f"{k} peak RSS {v['peak_rss_mb']} MB, Python heap "
+                                                    f"{v['python_heap_peak_mb']} MB ({v['chunks']} chunks)"
+                                                    for k, v in row.items() if isinstance(v, dict)), flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=2000)
     parser.add_argument("--slices", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("bench/results/ingest-speed/ingest.json"))
+    parser.add_argument("--rss-docs", default="", help="comma-separated corpus sizes for the memory measurement")
+    parser.add_argument("--rss-before", type=Path, default=None, help="a checkout whose selfrag/ to compare with")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--rss-child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rss_child:
+        rss_child(*args.rss_child)
+        return
+    memory = measure_rss([int(n) for n in args.rss_docs.split(",") if n], args.rss_before) if args.rss_docs else None
+    if args.skip_speed:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"command": "bench/ingest_speed.py " + " ".join(sys.argv[1:]),
+                                        "peak_rss": memory}, indent=2) + "\n")
+        return
 
     import chromadb
 
@@ -81,7 +157,8 @@ def main() -> None:
         chars += write_corpus(folder, min(per_slice, args.docs - n * per_slice), seed=7 + n)
         folders.append(folder)
     schema = CollectionSchema()
-    texts = [[c.text for d in read_inputs(schema, collect_files([f], root=corpus)).documents for c in d.chunks] for f in folders]
+    texts = [[c.text for d in read_inputs(schema, collect_files([f], root=corpus)).documents for c in d.chunks]
+             for f in folders]
     batch = EmbeddingSettings().batch_size
     embeddings = LocalEmbeddings(batch_size=batch)
     model = _load(default_minilm_dir(), MINILM_SHA256).model
@@ -124,6 +201,8 @@ def main() -> None:
         "ingest_over_encoder_per_part": [round(r, 3) for r in ratios],
         "raw_ingest_s": [round(s, 2) for s in ingest_s], "raw_encoder_s": [round(s, 2) for s in encoder_s],
     }
+    if memory is not None:
+        summary["peak_rss"] = memory
     print(json.dumps(summary, indent=2))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(summary, indent=2) + "\n")

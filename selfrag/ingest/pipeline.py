@@ -3,8 +3,9 @@
 A document's identity is its id (given in a jsonl line or the API, else its file's path relative to
 the ingest root). Ingesting a document again replaces what was stored under its id: unchanged
 documents cost nothing, edited ones are re-embedded and their stale chunks deleted. Everything is
-read, split and checked *before* the first write (``read_inputs``), so bad input never leaves a
-half-written collection. The core never prints: progress goes to an optional
+read, split and checked *before* the first write (``read_inputs``, then ``Collection.check_documents``),
+so bad input never leaves a half-written collection; the files are then read again as they are
+written, so a corpus is never held in memory whole. The core never prints: progress goes to an optional
 ``progress(stage, done, total)`` callback (see ``stage_progress``).
 
 "Removed" has two deliberate, narrow meanings; nothing else is ever deleted by an ingest:
@@ -78,13 +79,16 @@ def store_batch(
         StoreError, ProviderError: Chroma or the embeddings failed while writing.
     """
     prefixes = _prune_prefixes(batch) if prune else ()
+    to_embed = collection.check_documents(batch.plans)  # all of it, before the first write
     written = collection.write_documents(
-        batch.documents, progress=None if progress is None else lambda done, total: progress("embedding", done, total)
+        batch.documents,
+        progress=None if progress is None else lambda done, total: progress("embedding", done, total),
+        total=to_embed,
     )
     # After the writes, so that a document never goes missing while its new version is stored.
     in_batch: dict[str, set[str]] = {}
-    for doc in batch.documents:
-        in_batch.setdefault(str(doc.chunks[0].metadata.get("source", "")), set()).add(doc.id)
+    for plan in batch.plans:
+        in_batch.setdefault(plan.source, set()).add(plan.id)
     names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
     stale: set[str] = set()
     for stored_source, ids in collection.documents_from(names).items():

@@ -3,6 +3,12 @@
 Nothing here writes. What is read becomes a ``ReadBatch`` that ``store_batch`` writes, so a caller
 can read (and refuse bad input) before it creates a collection.
 
+Files are read twice and never held whole: ``read_inputs`` reads each file, checks it and keeps
+only a ``DocumentPlan`` per document (its ids and fingerprint); writing reads the files again one
+at a time (``FileDocuments``), so memory stays bounded by one file and the store's write windows,
+whatever the corpus size. A file that changed in between fails the write rather than storing a
+version nobody checked.
+
 Which failures stop the run: a file named explicitly must load (else nothing is written, and the
 error names the file); a file found by walking a folder that cannot be read — binary, not text,
 a corrupt PDF, a malformed jsonl line, metadata the schema rejects — is skipped and reported with
@@ -15,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,9 +35,9 @@ from selfrag.ingest.text import display_path
 from selfrag.ingest.types import SkippedFile, SourceDocument
 from selfrag.schema import CollectionSchema
 from selfrag.settings import StoreSettings
-from selfrag.store import DocumentVersion, clean_metadata
+from selfrag.store import DocumentPlan, DocumentVersion, clean_metadata
 
-__all__ = ["ReadBatch", "prepare_documents", "read_inputs"]
+__all__ = ["FileDocuments", "ReadBatch", "prepare_documents", "read_inputs"]
 
 _DEFAULTS = StoreSettings()
 _FINGERPRINT_VERSION = 1
@@ -41,7 +47,11 @@ _FINGERPRINT_VERSION = 1
 class ReadBatch:
     """Documents read and ready to store, and what was read to get them."""
 
-    documents: list[DocumentVersion] = field(default_factory=list)
+    documents: Iterable[DocumentVersion] = field(default_factory=list)
+    """The documents: a list when they were given in memory (``prepare_documents``), the files read
+    again one at a time when they came from files (``FileDocuments``)."""
+    plans: list[DocumentPlan] = field(default_factory=list)
+    """One per document, in order: what checking them before any write needs."""
     files: int = 0
     """Files read (skipped ones excluded)."""
     sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -56,7 +66,7 @@ class ReadBatch:
 
     @property
     def chunks(self) -> int:
-        return sum(len(d.chunks) for d in self.documents)
+        return sum(len(p.chunk_ids) for p in self.plans)
 
 
 class _Preparer:
@@ -107,6 +117,7 @@ def read_inputs(
     """
     prepare = _Preparer(schema, chunk_size, chunk_overlap)
     batch = ReadBatch(ignored=list(inputs.ignored), folders=list(inputs.folders))
+    read: list[InputFile] = []
     origin: dict[str, str] = {}  # document id → the file it came from
     total = len(inputs.files)
     if progress is not None:
@@ -114,23 +125,56 @@ def read_inputs(
     for done, file in enumerate(inputs.files, start=1):
         batch.seen.add(file.source)
         try:
-            docs = list(_read(prepare, file, origin))
+            plans = [DocumentPlan.of(doc) for doc in _read(prepare, file, origin)]
         except IngestError as exc:
             if file.listed or strict:
                 raise
             batch.skipped.append(SkippedFile(file.name, _reason(exc.one_line(), file.name)))
         else:
-            batch.documents.extend(docs)
-            origin.update((d.id, file.name) for d in docs)
-            batch.files += 1
+            batch.plans.extend(plans)
+            origin.update((p.id, file.name) for p in plans)
+            read.append(file)
             batch.sources[file.source] = _legacy_names(file.path)
         if progress is not None:
             progress("reading", done, total)
-    if not batch.documents:
+    if not batch.plans:
         first = batch.skipped[0] if batch.skipped else None
         why = f" (e.g. {first.name}: {first.reason})" if first else ""
         raise IngestError(f"nothing to ingest: no file could be read{why}")
+    batch.files = len(read)
+    batch.documents = FileDocuments(prepare, read, batch.plans)
     return batch
+
+
+class FileDocuments:
+    """The documents of files already read and checked, read again one file at a time.
+
+    Iterable any number of times; nothing is kept between iterations. Each document must be the
+    one planned (same id, fingerprint and chunk ids, in the same order): a file edited, removed or
+    replaced since it was checked fails the iteration with an ``IngestError``.
+    """
+
+    def __init__(self, prepare: _Preparer, files: Sequence[InputFile], plans: Sequence[DocumentPlan]) -> None:
+        self._prepare = prepare
+        self._files = list(files)
+        self._plans = plans
+
+    def __iter__(self) -> Iterator[DocumentVersion]:
+        expected = iter(self._plans)
+        for file in self._files:
+            changed = f"{file.name} changed while it was being ingested; ingest it again"
+            try:
+                for doc in _read(self._prepare, file, {}):
+                    if DocumentPlan.of(doc) != next(expected, None):
+                        break
+                    yield doc
+                else:
+                    continue
+            except IngestError as exc:  # it cannot be read any more
+                raise IngestError(changed) from exc
+            raise IngestError(changed)
+        if next(expected, None) is not None:
+            raise IngestError("the files changed while they were being ingested; ingest them again")
 
 
 def _legacy_names(path: Path) -> tuple[str, ...]:
@@ -178,7 +222,8 @@ def prepare_documents(
         UsageError: the chunk size and overlap are inconsistent.
     """
     prepare = _Preparer(schema, chunk_size, chunk_overlap)
-    batch = ReadBatch(sources=dict.fromkeys(sources, ()))
+    docs: list[DocumentVersion] = []
+    batch = ReadBatch(documents=docs, sources=dict.fromkeys(sources, ()))
     batch.files = len(batch.sources)
     seen: set[str] = set()
     for n, doc in enumerate(documents, 1):
@@ -186,5 +231,6 @@ def prepare_documents(
         if version.id in seen:
             raise IngestError(f"document {n}: id {version.id!r} is given twice")
         seen.add(version.id)
-        batch.documents.append(version)
+        docs.append(version)
+        batch.plans.append(DocumentPlan.of(version))
     return batch

@@ -13,6 +13,7 @@ from selfrag.store.lock import StoreLock, StoreUse, lock_store
 from selfrag.store.metadata import clean_metadata, coerce_value
 from selfrag.store.types import (
     Chunk,
+    DocumentPlan,
     DocumentsWritten,
     DocumentVersion,
     Hit,
@@ -28,6 +29,7 @@ __all__ = [
     "Catalogue",
     "Chunk",
     "Collection",
+    "DocumentPlan",
     "DocumentVersion",
     "DocumentsWritten",
     "Hit",

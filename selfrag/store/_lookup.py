@@ -14,7 +14,7 @@ from chromadb.api.models.Collection import Collection as ChromaCollection
 
 from selfrag.errors import IngestError
 from selfrag.store._errors import chroma_errors
-from selfrag.store.types import DocumentVersion, MetadataValue
+from selfrag.store.types import DocumentPlan, DocumentVersion, MetadataValue
 
 __all__ = ["check_chunk_ids", "documents_from", "groups", "same_version", "scan", "stored_chunks"]
 
@@ -55,37 +55,42 @@ def documents_from(chroma: ChromaCollection, sources: Iterable[str]) -> dict[str
     return found
 
 
-def check_chunk_ids(chroma: ChromaCollection, docs: Sequence[DocumentVersion], stored: StoredChunks) -> None:
+def check_chunk_ids(chroma: ChromaCollection, docs: Sequence[DocumentPlan], stored: StoredChunks, owner: dict[str, str]) -> None:
     """Each chunk id is used once, and not by a stored chunk of another document.
+
+    ``owner`` (chunk id → document id) holds the chunks already checked in this write and gains
+    those of ``docs``: a write checked part by part still finds two parts that share a chunk id.
 
     Raises:
         IngestError: naming the documents that clash.
     """
-    owner: dict[str, str] = {}
+    new: dict[str, str] = {}
     for doc in docs:
-        for chunk in doc.chunks:
-            if chunk.id in owner:
-                raise IngestError(f"documents {owner[chunk.id]!r} and {doc.id!r} both have a chunk {chunk.id!r}")
-            owner[chunk.id] = doc.id
-    foreign = [cid for cid, doc_id in owner.items() if cid not in stored.get(doc_id, {})]
+        for cid in doc.chunk_ids:
+            if cid in owner or cid in new:
+                raise IngestError(f"documents {owner.get(cid) or new[cid]!r} and {doc.id!r} both have a chunk {cid!r}")
+            new[cid] = doc.id
+    foreign = [cid for cid, doc_id in new.items() if cid not in stored.get(doc_id, {})]
     for start in range(0, len(foreign), _LOOKUP):
         with _reading(chroma):
             got = chroma.get(ids=foreign[start : start + _LOOKUP], include=["metadatas"])
         for cid, meta in zip(got["ids"], got["metadatas"] or [], strict=False):
             other = (meta or {}).get("doc_id")
             taken = f"document {other!r}" if other else "a chunk of no document"
-            raise IngestError(f"document {owner[cid]!r}: its chunk id {cid!r} is already taken by {taken}; give it another id")
+            raise IngestError(f"document {new[cid]!r}: its chunk id {cid!r} is already taken by {taken}; give it another id")
+    owner.update(new)
 
 
-def same_version(doc: DocumentVersion, stored: Mapping[str, Mapping[str, Any]] | None) -> bool:
+def same_version(doc: DocumentPlan, stored: Mapping[str, Mapping[str, Any]] | None) -> bool:
     """The stored chunks are exactly this version's (legacy chunks have no ``doc_hash``: never the same)."""
     if not stored:
         return False
-    return set(stored) == {c.id for c in doc.chunks} and all(m.get("doc_hash") == doc.fingerprint for m in stored.values())
+    return set(stored) == set(doc.chunk_ids) and all(m.get("doc_hash") == doc.fingerprint for m in stored.values())
 
 
-def groups(docs: Sequence[DocumentVersion], size: int) -> Iterator[list[DocumentVersion]]:
-    """Whole documents, about ``size`` chunks at a time (a larger document is a group of its own)."""
+def groups(docs: Iterable[DocumentVersion], size: int) -> Iterator[list[DocumentVersion]]:
+    """Whole documents, about ``size`` chunks at a time (a larger document is a group of its own);
+    ``docs`` is consumed as the groups are, so a stream is never held whole."""
     group: list[DocumentVersion] = []
     count = 0
     for doc in docs:

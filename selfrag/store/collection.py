@@ -10,15 +10,20 @@ restart; ``Store`` creates collections with that metadata in place.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+import math
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import validate_where
 from langchain_core.embeddings import Embeddings
 
-from selfrag.errors import ConfigError, IngestError, InvalidFilter, UsageError
+from selfrag.errors import ConfigError, IngestError, InvalidFilter, StoreError, UsageError
 from selfrag.schema import CollectionSchema
 from selfrag.store._errors import chroma_errors
 from selfrag.store._lookup import check_chunk_ids, documents_from, groups, same_version, scan, stored_chunks
@@ -27,6 +32,7 @@ from selfrag.store.catalogue import Catalogue
 from selfrag.store.metadata import clean_metadata
 from selfrag.store.types import (
     Chunk,
+    DocumentPlan,
     DocumentsWritten,
     DocumentVersion,
     Hit,
@@ -40,18 +46,33 @@ __all__ = ["EXACT_LIMIT", "FILTERED_BREADTH", "WRITE_BATCH", "Collection"]
 _DELETE = 100
 """Ids per delete call (SQLite caps the variables of one statement)."""
 
+_LOOKUP_DOCS = 100
+"""Documents per lookup while checking (their ids go into one ``$in``)."""
+
+_BREADTH_SHARE = 0.2
+"""Breadth of an id-restricted index search, as a share of the ids (see ``_index_search``)."""
+
+_ID_QUERY = 50_000
+"""The most ids a filtered search hands to the index; a filter matching more is searched with
+``where`` again (evaluated twice, but at that share the filter hardly narrows the search)."""
+
 EXACT_LIMIT = 1000
 """A filter matching at most this many chunks is searched exactly (its candidates' vectors scored
 one by one) instead of through the HNSW index; 0 turns exact search off. Placed at the crossover
 measured by ``bench/filtered_retrieval.py``."""
 
-FILTERED_BREADTH = 1600
-"""Candidates a filtered search through the index keeps (its per-query ``ef``); see ``_index_search``."""
+FILTERED_BREADTH = 1200
+"""The most candidates a filtered search through the index keeps (its per-query ``ef``); see
+``_index_search``. Measured: the exact top 4 under filters matching 1 to 10 % of 100,000 chunks,
+uniform vectors included (clustered ones need far less)."""
 
 WRITE_BATCH = 1000
-"""Chunks per Chroma write by default. Each upsert has a fixed cost (a transaction, the log, the
-index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own ceiling
-(``get_max_batch_size``, ~5,000 embedded) is never approached. Also bounds the vectors held at once."""
+"""The most chunks per Chroma write by default. Each upsert has a fixed cost (a transaction, the
+log, the index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own
+ceiling (``get_max_batch_size``, ~5,000 embedded) is never approached. ``write_documents`` takes
+documents this many chunks at a time (a window, sorted by length for the encoder) and writes them
+in the background as the encoder completes them, where the fixed cost is hidden; ``add`` writes
+this many at a time. Also bounds the chunks and vectors held at once."""
 
 
 class Collection:
@@ -184,8 +205,46 @@ class Collection:
         return sum(1 for i in ids if i not in before)
 
     # -- documents ---------------------------------------------------------------------------------
+    def check_documents(self, plans: Iterable[DocumentPlan]) -> int:
+        """Check documents before writing any of them; return how many chunks writing them will embed.
+
+        Each document is named once, and each chunk id is used once and not by a stored chunk of
+        another document. Holds the ids (a few dozen bytes a chunk), never the text: a streamed
+        ingest checks everything it read this way, then writes it reading it again.
+
+        Raises:
+            IngestError: a document is named twice or has no chunks, or a chunk id clashes.
+            StoreError: Chroma failed.
+        """
+        seen: set[str] = set()
+        owner: dict[str, str] = {}
+        to_embed = 0
+        part: list[DocumentPlan] = []
+
+        def check(part: list[DocumentPlan]) -> int:
+            stored = stored_chunks(self._chroma, [p.id for p in part])
+            check_chunk_ids(self._chroma, part, stored, owner)
+            return sum(len(p.chunk_ids) for p in part if not same_version(p, stored.get(p.id)))
+
+        for plan in plans:
+            if not plan.id:
+                raise IngestError("a document has an empty id")
+            if plan.id in seen:
+                raise IngestError(f"document {plan.id!r} is given twice")
+            if not plan.chunk_ids:
+                raise IngestError(f"document {plan.id!r} has no chunks")
+            seen.add(plan.id)
+            part.append(plan)
+            if len(part) == _LOOKUP_DOCS:
+                to_embed, part = to_embed + check(part), []
+        return to_embed + (check(part) if part else 0)
+
     def write_documents(
-        self, documents: Iterable[DocumentVersion], *, progress: ProgressCallback | None = None
+        self,
+        documents: Iterable[DocumentVersion],
+        *,
+        progress: ProgressCallback | None = None,
+        total: int | None = None,
     ) -> DocumentsWritten:
         """Add each document, or replace the version stored under its id.
 
@@ -193,55 +252,161 @@ class Collection:
         Otherwise its chunks are embedded first, then written over the stored ones in one call, and
         only then are the stored chunks the new version lacks deleted: a reader never finds the
         document missing or doubled (between the two calls it may see a stale tail chunk).
-        Everything is checked before the first write: metadata against the schema, each chunk id
-        used once and not by another document.
 
-        ``progress(done, total)`` counts the chunks to embed (unchanged documents are not counted).
+        The documents are taken a window at a time (whole documents, about ``write_batch``
+        chunks): a window is checked, then embedded in length-sorted batches, and each document
+        goes to one background writer as soon as its last chunk is embedded, so Chroma's writes
+        run beside the encoder instead of after it. At most a window is being embedded and a
+        window's worth of chunks is being written: a stream (any iterable that is not a sequence)
+        is consumed as it goes and never held whole.
+
+        What is checked before the first write: a *sequence* of documents is checked whole
+        (metadata against the schema, each document named once, each chunk id used once and not by
+        another document's stored chunk). A stream is checked window by window, so a bad document
+        stops the write after the windows before it (each document in them written whole);
+        ``check_documents`` on the stream's plans first keeps bad input from writing anything, and
+        gives ``total``.
+
+        ``progress(done, total)`` counts the chunks embedded and written (unchanged documents are not
+        counted); ``total`` is computed for a sequence, taken from the argument for a stream.
 
         Raises:
             IngestError: a document is named twice, or a chunk's id or metadata is unusable.
             ConfigError: the embeddings' dimension differs from the one the collection was built with.
             StoreError: Chroma failed.
         """
-        docs = self._prepare_documents(documents)
-        stored = stored_chunks(self._chroma, [d.id for d in docs])
-        check_chunk_ids(self._chroma, docs, stored)
-        todo = [d for d in docs if not same_version(d, stored.get(d.id))]
-        todo_ids = {d.id for d in todo}
-        unchanged = tuple(d.id for d in docs if d.id not in todo_ids)
-        total, done = sum(len(d.chunks) for d in todo), 0
-        if progress is not None and todo:
+        if isinstance(documents, Sequence):
+            prepared = self._prepare_documents(documents)
+            total = self.check_documents(DocumentPlan.of(d) for d in prepared)
+            stream: Iterable[DocumentVersion] = prepared
+        else:
+            stream = self._prepared(documents)
+        written = _Written()
+        owner: dict[str, str] = {}
+        done = 0
+        if progress is not None and total:
             progress(0, total)
-        for group in groups(todo, self._write_batch):
-            chunks = [c for d in group for c in d.chunks]
-            vectors = self._embed([c.text for c in chunks])
-            self._check_dimension(vectors[0] if vectors else [], record=True)
-            old = {cid: meta for d in group for cid, meta in stored.get(d.id, {}).items()}
-            kept = {c.id for c in chunks}
-            stale = [cid for cid in old if cid not in kept]
-            with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
-                # One call per group; only a document larger than a write batch needs several.
-                for start in range(0, len(chunks), self._write_batch):
-                    part = chunks[start : start + self._write_batch]
-                    self._chroma.upsert(
-                        ids=[c.id for c in part],
-                        embeddings=cast(Any, vectors[start : start + self._write_batch]),
-                        documents=[c.text for c in part],
-                        metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in part]),
-                    )
-                for start in range(0, len(stale), _DELETE):
-                    self._chroma.delete(ids=stale[start : start + _DELETE])
-            if self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema):
-                self._save_metadata()
-            done += len(chunks)
-            if progress is not None:
-                progress(done, total)
-        replaced = tuple(d.id for d in todo if d.id in stored)
-        if self._catalogue_may_be_stale([stored[i] for i in replaced], [c for d in todo for c in d.chunks]):
+        pending: deque[tuple[Future[int], int]] = deque()  # writes handed to the writer, and their sizes
+
+        def settle(keep: int) -> None:
+            """Wait for the oldest writes until at most ``keep`` chunks are in flight (raises a write's error)."""
+            nonlocal done
+            while pending and sum(n for _, n in pending) > keep:
+                done += pending.popleft()[0].result()
+                if progress is not None:
+                    progress(done, max(done, total or 0))
+
+        failed = threading.Event()
+
+        def write(chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
+            if failed.is_set():  # an earlier write failed: nothing after it may be written
+                raise _Skipped
+            try:
+                return self._write_window(chunks, vectors, old)
+            except BaseException:
+                failed.set()
+                raise
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-write-{self.name}") as writer:
+            try:
+                for group in groups(stream, self._write_batch):
+                    for chunks, vectors, old in self._embed_documents(self._plan_window(group, owner, written)):
+                        # In this thread: the first write records the dimension in the collection's metadata.
+                        self._check_dimension(vectors[0] if vectors else [], record=True)
+                        pending.append((writer.submit(write, chunks, vectors, old), len(chunks)))
+                        # At most a window in flight (memory stays bounded); a failed write stops the rest.
+                        settle(0 if failed.is_set() else self._write_batch)
+                settle(0)
+            finally:
+                if pending:  # this thread failed: let the writes under way end before raising
+                    wait([f for f, _ in pending])
+        if written.catalogue_may_be_stale():
             self._rebuild_catalogue()
         return DocumentsWritten(
-            added=tuple(d.id for d in todo if d.id not in stored), replaced=replaced, unchanged=unchanged, embedded=total
+            added=tuple(written.added), replaced=tuple(written.replaced), unchanged=tuple(written.unchanged), embedded=done
         )
+
+    def _prepared(self, documents: Iterable[DocumentVersion]) -> Iterator[DocumentVersion]:
+        """``_prepare_documents`` one document at a time (only the ids seen are kept)."""
+        seen: set[str] = set()
+        for doc in documents:
+            [prepared] = self._prepare_documents([doc])
+            if prepared.id in seen:
+                raise IngestError(f"document {prepared.id!r} is given twice")
+            seen.add(prepared.id)
+            yield prepared
+
+    def _plan_window(self, group: list[DocumentVersion], owner: dict[str, str], written: _Written) -> list[_ToWrite]:
+        """Check one window against the store; return its documents to write (unchanged ones are not)."""
+        plans = [DocumentPlan.of(d) for d in group]
+        stored = stored_chunks(self._chroma, [d.id for d in group])
+        check_chunk_ids(self._chroma, plans, stored, owner)
+        strings = [a.name for a in self._record.schema.attributes if a.type == "string"]
+        todo: list[_ToWrite] = []
+        for doc, plan in zip(group, plans, strict=True):
+            before = stored.get(doc.id)
+            if same_version(plan, before):
+                written.unchanged.append(doc.id)
+                continue
+            (written.replaced if before else written.added).append(doc.id)
+            todo.append(_ToWrite(list(doc.chunks), before or {}))
+            for meta in (before or {}).values():
+                written.before.update((n, meta[n]) for n in strings if isinstance(meta.get(n), str))
+            for chunk in doc.chunks:
+                written.after.update((n, chunk.metadata[n]) for n in strings if isinstance(chunk.metadata.get(n), str))
+        return todo
+
+    def _embed_documents(
+        self, todo: list[_ToWrite]
+    ) -> Iterator[tuple[list[Chunk], list[list[float]], dict[str, dict[str, Any]]]]:
+        """Embed a window's chunks in length-sorted batches; after each batch, yield the documents it
+        completed (their chunks, vectors, and stored chunks' metadata), ready to write.
+
+        Sorting the whole window keeps padding as low as the encoder's own sorting; handing each
+        document over as soon as its last chunk is embedded lets the writer work beside the encoder
+        instead of after it: only the last batch's documents are written on the critical path.
+        """
+        flat = [(d, j) for d, item in enumerate(todo) for j in range(len(item.chunks))]
+        order = sorted(range(len(flat)), key=lambda i: len(todo[flat[i][0]].chunks[flat[i][1]].text))
+        remaining = [len(item.chunks) for item in todo]
+        vectors: list[list[list[float]]] = [[[] for _ in item.chunks] for item in todo]
+        for start in range(0, len(order), self._batch_size):
+            part = [flat[i] for i in order[start : start + self._batch_size]]
+            embedded = self._embeddings.embed_documents([todo[d].chunks[j].text for d, j in part])
+            complete = []
+            for (d, j), vector in zip(part, embedded, strict=True):
+                vectors[d][j] = list(vector)
+                remaining[d] -= 1
+                if remaining[d] == 0:
+                    complete.append(d)
+            if complete:
+                yield (
+                    [c for d in complete for c in todo[d].chunks],
+                    [v for d in complete for v in vectors[d]],
+                    {cid: meta for d in complete for cid, meta in todo[d].old.items()},
+                )
+                for d in complete:
+                    vectors[d] = []
+
+    def _write_window(self, chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
+        """Write whole documents over their stored versions (``old``: their stored chunks' metadata),
+        then delete the stored chunks they lack. The background writer's work, in order."""
+        kept = {c.id for c in chunks}
+        stale = [cid for cid in old if cid not in kept]
+        with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+            for start in range(0, len(chunks), self._write_batch):
+                part = chunks[start : start + self._write_batch]
+                self._chroma.upsert(
+                    ids=[c.id for c in part],
+                    embeddings=cast(Any, vectors[start : start + self._write_batch]),
+                    documents=[c.text for c in part],
+                    metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in part]),
+                )
+            for start in range(0, len(stale), _DELETE):
+                self._chroma.delete(ids=stale[start : start + _DELETE])
+        if self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema):
+            self._save_metadata()
+        return len(chunks)
 
     def delete_documents(self, doc_ids: Iterable[str]) -> list[str]:
         """Delete documents (every chunk of each); return the ids of those that existed."""
@@ -301,13 +466,6 @@ class Collection:
             out[doc.id] = DocumentVersion(doc.id, doc.fingerprint, tuple(chunks))
         return list(out.values())
 
-    def _catalogue_may_be_stale(self, old: list[dict[str, dict[str, Any]]], new: list[Chunk]) -> bool:
-        """Whether replaced documents held catalogued values that their new versions no longer have."""
-        names = [a.name for a in self._record.schema.attributes if a.type == "string"]
-        before = {(n, m[n]) for chunks in old for m in chunks.values() for n in names if isinstance(m.get(n), str)}
-        after = {(n, c.metadata[n]) for c in new for n in names if isinstance(c.metadata.get(n), str)}
-        return bool(before - after)
-
     # -- retrieval ---------------------------------------------------------------------------------
     def search(
         self,
@@ -337,41 +495,74 @@ class Collection:
                 raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
         vector = self._embeddings.embed_query(query)
         self._check_dimension(vector)
-        hits = self._exact_search(vector, where, k) if where is not None else None
-        if hits is None:
-            hits = self._index_search(vector, where, k)
+        hits = self._index_search(vector, k) if where is None else self._filtered_search(vector, where, k)
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits
 
-    def _index_search(self, vector: Sequence[float], where: dict[str, Any] | None, k: int) -> list[Hit]:
+    def _filtered_search(self, vector: Sequence[float], where: dict[str, Any], k: int) -> list[Hit]:
+        """Top ``k`` of the chunks matching ``where``: their ids first, then exact scoring or the index.
+
+        Chroma's cost for a filter is evaluating it (SQLite reads every row of each clause: ~230 ms
+        for a year range over 100,000 chunks, ~40 ms for any clause of ~5,000 rows), whatever is asked
+        after. So the filter is evaluated once, for its ids: a few (``exact_limit``) have their
+        vectors read and scored exactly, faster than a filtered HNSW walk, which meets so few
+        matching nodes that it crosses most of the graph; more go to the index restricted to those
+        ids, asking for ``filtered_breadth`` of them (see ``_index_search``). Asking the index with
+        ``where`` instead would evaluate the filter a second time, and at a few thousand ids it is
+        slower than the id-restricted search. Measured by ``bench/filtered_retrieval.py``.
+        """
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            ids = self._chroma.get(where=cast(Any, where), include=[])["ids"]
+        if not ids:
+            return []
+        if len(ids) <= self._exact_limit:
+            return self._exact_search(vector, ids, k)
+        if len(ids) <= _ID_QUERY:
+            try:
+                return self._index_search(vector, k, ids=ids)
+            except StoreError:
+                pass  # one of the ids was deleted since (Chroma fails the query): ask by the filter again
+        return self._index_search(vector, k, where=where)
+
+    def _index_search(
+        self, vector: Sequence[float], k: int, *, where: dict[str, Any] | None = None, ids: list[str] | None = None
+    ) -> list[Hit]:
         """Top ``k`` through Chroma's HNSW index (approximate; its recall depends on the search breadth).
 
-        A filtered search asks for ``filtered_breadth`` ids: HNSW keeps ``max(ef_search, n_results)``
-        candidates, and a filter hides most of the neighbourhood the search walks through, so the
-        collection's ``ef_search`` alone misses a third of the true top 4 under a broad filter at
-        100,000 chunks. Only the ids and distances of the breadth come back; the top ``k`` are then
-        read by id. No ``count()`` first: Chroma returns what there is when ``k`` exceeds it, and
-        counting a large collection costs more than an unfiltered query.
+        A search restricted by a filter (``where``, or the ``ids`` it matched) asks for more results
+        than ``k``: HNSW keeps ``max(ef_search, n_results)`` candidates, and a filter hides most of
+        the neighbourhood the search walks through, so the collection's ``ef_search`` alone misses a
+        third of the true top 4 under a filter matching 6 % of 100,000 chunks (uniform vectors).
+        Restricted to ``ids``, a fifth of them (at most ``filtered_breadth``) finds the exact top 4
+        from 1,000 to 10,000 ids; a larger breadth only costs (with all the ids it is a walk
+        through the whole graph). Only the ids and distances of the breadth come back; the top ``k``
+        are then read by id. No ``count()`` first: Chroma returns what there is when ``k`` exceeds
+        it, and counting a large collection costs more than an unfiltered query.
         """
-        breadth = k if where is None else max(k, self._filtered_breadth)
+        breadth = k
+        if ids is not None:
+            breadth = max(k, min(self._filtered_breadth, math.ceil(len(ids) * _BREADTH_SHARE)))
+        elif where is not None:
+            breadth = max(k, self._filtered_breadth)
         include = ["distances"] if breadth > k else ["documents", "metadatas", "distances"]
         with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
             result = self._chroma.query(
                 query_embeddings=cast(Any, [list(vector)]),
+                ids=ids,
                 n_results=breadth,
                 where=cast(Any, where),
                 include=cast(Any, include),
             )
-        ids = result["ids"][0][:k]
+        found = result["ids"][0][:k]
         dists = (result["distances"] or [[]])[0][:k]
         if breadth > k:
-            return self._read_hits(ids, [1.0 - float(d) for d in dists])
+            return self._read_hits(found, [1.0 - float(d) for d in dists])
         docs = (result["documents"] or [[]])[0]
         metas = (result["metadatas"] or [[]])[0]
         return [
             Hit(id=i, text=doc or "", metadata=_scalars(meta), score=1.0 - float(dist))
-            for i, doc, meta, dist in zip(ids, docs, metas, dists, strict=False)
+            for i, doc, meta, dist in zip(found, docs, metas, dists, strict=False)
         ]
 
     def _read_hits(self, ids: list[str], scores: list[float]) -> list[Hit]:
@@ -387,21 +578,11 @@ class Collection:
             if i in by_id
         ]
 
-    def _exact_search(self, vector: Sequence[float], where: dict[str, Any], k: int) -> list[Hit] | None:
-        """Top ``k`` of a selective filter by scoring every candidate exactly; None when the filter
-        matches more than ``exact_limit`` chunks (then the index is faster, and its recall is good).
-
-        Chroma's filtered HNSW search walks the graph until it has met enough matching nodes: for
-        a filter that matches a few hundred of 100,000 chunks that is most of the graph, slower than
-        reading the candidates' vectors and far less exact (see ``bench/filtered_retrieval.py``).
-        """
-        if self._exact_limit == 0:
-            return None
+    def _exact_search(self, vector: Sequence[float], ids: list[str], k: int) -> list[Hit]:
+        """Top ``k`` of ``ids`` (a selective filter's matches) by scoring each one's vector exactly."""
         with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
-            found = self._chroma.get(where=cast(Any, where), include=["embeddings"], limit=self._exact_limit + 1)
-        ids = found["ids"]
-        if len(ids) > self._exact_limit:
-            return None
+            found = self._chroma.get(ids=ids, include=["embeddings"])
+        ids = found["ids"]  # one deleted since the filter matched it is gone
         if not ids:
             return []
         scores = _cosines(np.asarray(found["embeddings"], dtype=np.float32), np.asarray(vector, dtype=np.float32))
@@ -472,6 +653,34 @@ class Collection:
 
     def __repr__(self) -> str:
         return f"Collection(name={self.name!r}, attributes={self._record.schema.names})"
+
+
+class _Skipped(Exception):
+    """A write not attempted because an earlier one failed (never escapes ``write_documents``)."""
+
+
+class _ToWrite(NamedTuple):
+    """A document to write: its chunks, and the metadata of its stored chunks (chunk id → metadata)."""
+
+    chunks: list[Chunk]
+    old: dict[str, dict[str, Any]]
+
+
+@dataclass
+class _Written:
+    """What ``write_documents`` did so far, by document id, and the string values it replaced."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    before: set[tuple[str, Any]] = field(default_factory=set)
+    """(attribute, value) of string attributes on the replaced versions' chunks."""
+    after: set[tuple[str, Any]] = field(default_factory=set)
+    """(attribute, value) of string attributes on the chunks written."""
+
+    def catalogue_may_be_stale(self) -> bool:
+        """Whether replaced documents held catalogued values that their new versions no longer have."""
+        return bool(self.before - self.after)
 
 
 def _cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:

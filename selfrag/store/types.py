@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 __all__ = [
     "Chunk",
+    "DocumentPlan",
     "DocumentVersion",
     "DocumentsWritten",
     "Hit",
@@ -53,6 +54,27 @@ class DocumentVersion:
     The same fingerprint as the stored version means nothing to do, not even embedding."""
     chunks: tuple[Chunk, ...]
     """Its chunks, with ids distinct from every other document's."""
+
+
+@dataclass(frozen=True)
+class DocumentPlan:
+    """What checking a document before any write needs of it: its ids, not its text.
+
+    A streamed ingest holds one plan per document (a few dozen bytes a chunk) instead of the
+    documents themselves, checks them all (``Collection.check_documents``), then reads the
+    documents again one at a time to write them.
+    """
+
+    id: str
+    fingerprint: str
+    chunk_ids: tuple[str, ...]
+    source: str = ""
+    """Where it was read from (its chunks' ``source``); empty when unknown."""
+
+    @classmethod
+    def of(cls, doc: DocumentVersion) -> DocumentPlan:
+        source = doc.chunks[0].metadata.get("source", "") if doc.chunks else ""
+        return cls(doc.id, doc.fingerprint, tuple(c.id for c in doc.chunks), source if isinstance(source, str) else "")
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -99,3 +99,60 @@ def test_index_parameters_come_from_settings_then_the_schema(chroma_client: Clie
     hnsw = pinned._chroma.configuration_json["hnsw"]
     assert (hnsw["ef_search"], hnsw["ef_construction"]) == (50, 123)
     assert store.get_collection("pinned").schema.index == IndexParams(ef_search=50)
+
+
+class _Recorder:
+    """A Chroma collection that records the filters it evaluates and can act after the first one."""
+
+    def __init__(self, chroma: Any, after_filter: Any = None) -> None:
+        self._chroma = chroma
+        self.filters: list[Any] = []
+        self._after = after_filter
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._chroma, name)
+
+    def get(self, *args: Any, **kwargs: Any) -> Any:
+        result = self._chroma.get(*args, **kwargs)
+        if kwargs.get("where") is not None:
+            self.filters.append(kwargs["where"])
+            if self._after is not None:
+                self._after(self._chroma)
+                self._after = None
+        return result
+
+    def query(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("where") is not None:
+            self.filters.append(kwargs["where"])
+        return self._chroma.query(*args, **kwargs)
+
+
+@pytest.mark.parametrize("exact_limit", [0, 10, 1000])
+def test_a_filtered_search_evaluates_its_filter_once(chroma_client: ClientAPI, exact_limit: int) -> None:
+    store = Store(chroma_client, HashEmbeddings(), store=StoreSettings(exact_search_limit=exact_limit))
+    coll = store.create_collection("speed", SCHEMA)
+    chunks = corpus(200)
+    coll.add(chunks)
+    recorder = _Recorder(coll._chroma)
+    coll._chroma = cast(Any, recorder)
+    where = {"genre": "noir"}
+    hits = coll.search("gamma delta n7", where=where, k=4)
+    expected = brute_force(chunks, "gamma delta n7", where, 4)
+    assert all(math.isclose(h.score, s, abs_tol=1e-4) for h, (_, s) in zip(hits, expected, strict=True))
+    assert recorder.filters == [where]
+
+
+@pytest.mark.parametrize("exact_limit", [0, 1000])
+def test_a_chunk_deleted_between_filtering_and_ranking_is_left_out(chroma_client: ClientAPI, exact_limit: int) -> None:
+    store = Store(chroma_client, HashEmbeddings(), store=StoreSettings(exact_search_limit=exact_limit))
+    coll = store.create_collection("speed", SCHEMA)
+    chunks = corpus(60)
+    coll.add(chunks)
+    where = {"genre": "noir"}
+    best = brute_force(chunks, "gamma delta n7", where, 1)[0][0]
+    coll._chroma = cast(Any, _Recorder(coll._chroma, after_filter=lambda chroma: chroma.delete(ids=[best])))
+    hits = coll.search("gamma delta n7", where=where, k=4)
+    left = [c for c in chunks if c.id != best]
+    expected = brute_force(left, "gamma delta n7", where, 4)
+    assert best not in {h.id for h in hits} and len(hits) == 4
+    assert all(math.isclose(h.score, s, abs_tol=1e-4) for h, (_, s) in zip(hits, expected, strict=True))
