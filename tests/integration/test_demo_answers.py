@@ -8,7 +8,6 @@ filings answer must be stated by the documents it cites.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from selfrag.cli.demo import DEMO_QUESTIONS
 from selfrag.samples import ingest_sample
 from selfrag.settings import Settings
+from tests.integration.conftest import default_environment
 from workflows import Outcome, Result, SelfRagEngine
 from workflows.factory import build_engine, close_checkpointer, open_store
 
@@ -58,11 +58,7 @@ _MONEY = re.compile(r"\$\d[\d,.]*(?: (?:billion|million))?")
 @pytest.fixture(scope="module")
 def demo_results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Result]]:
     home: Path = tmp_path_factory.mktemp("demo-home")
-    with pytest.MonkeyPatch.context() as mp:
-        for key in list(os.environ):
-            if key.startswith("SELFRAG_"):
-                mp.delenv(key)
-        mp.setenv("SELFRAG_HOME", str(home))
+    with default_environment(home):
         settings = Settings(home=home)
         store = open_store(settings)
         try:

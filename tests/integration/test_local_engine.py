@@ -12,7 +12,6 @@ directory with both samples ingested, one engine.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from selfrag.samples import ingest_sample
 from selfrag.settings import Settings
 from selfrag.store import Store
 from selfrag.testing import matches_where
+from tests.integration.conftest import default_environment
 from workflows import Outcome, Result, SelfRagEngine
 from workflows.factory import build_engine, open_store
 from workflows.nodes import NODE_NAMES
@@ -39,13 +39,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def local(home: Path) -> Iterator[tuple[SelfRagEngine, Store]]:
-    # Module fixtures run before the per-test environment guard: clear SELFRAG_* ourselves so
-    # the real defaults apply, whatever the developer's shell exports.
-    with pytest.MonkeyPatch.context() as mp:
-        for key in list(os.environ):
-            if key.startswith("SELFRAG_"):
-                mp.delenv(key)
-        mp.setenv("SELFRAG_HOME", str(home))
+    with default_environment(home):
         settings = Settings(home=home)
         assert (settings.llm.provider, settings.embeddings.provider) == ("local", "local")
         store = open_store(settings)
