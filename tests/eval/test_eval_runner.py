@@ -119,7 +119,7 @@ def cases() -> list[E2ECase]:
              "reference_answer": "Jurassic Park", "gold_ids": ["dino"], "expected_filter": {"year": 1993}},
             # the rules plan {"year": 1995}: a different clause selecting the same movie -> filter_ok 1
             {"id": "c4", "question": "Which movie is from 1995?", "collection": "movies",
-             "reference_answer": "Toy Story", "gold_ids": ["toys"], "expected_filter": {"year": {"$gt": 1994, "$lt": 1996}}},
+             "reference_answer": "Toy Story", "gold_ids": ["toys"], "expected_filter": {"$and": [{"year": {"$gt": 1994}}, {"year": {"$lt": 1996}}]}},
             {"id": "c5", "question": "Does this explode?", "collection": "movies", "reference_answer": "no"},
         ]
     ]
@@ -177,7 +177,7 @@ def test_traces_carry_path_verdicts_and_filters(tmp_path: Path, store: Store) ->
     assert {v["kind"] for v in c4["verdicts"]} == {"relevance", "groundedness", "usefulness"}
     assert all(v["prompt_version"] and v["model"] == "scripted" for v in c4["verdicts"])
     assert c4["filter"]["planned"] == c4["filter"]["final"] == {"year": {"$eq": 1995}}
-    assert c4["filter"]["expected"] == {"year": {"$gt": 1994, "$lt": 1996}}
+    assert c4["filter"]["expected"] == {"$and": [{"year": {"$gt": 1994}}, {"year": {"$lt": 1996}}]}
     assert c4["llm"]["calls"] == 4 and c4["rewrites"] == [] and c4["relaxations"] == []
     assert traces["c5"]["error"] == "RuntimeError: engine blew up"
 
