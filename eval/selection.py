@@ -25,6 +25,7 @@ from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.errors import ChromaError
 
+from selfrag.errors import one_line
 from selfrag.store import chroma_settings
 
 __all__ = ["InvalidWhere", "selected_ids"]
@@ -88,5 +89,5 @@ def selected_ids(where: Mapping[str, Any] | None, metadata: Mapping[str, Mapping
     try:
         found = chroma.get(where=dict(where), include=[])
     except (ValueError, ChromaError) as exc:  # the client's validation, or the engine's
-        raise InvalidWhere(" ".join(str(exc).split())) from None
+        raise InvalidWhere(one_line(exc)) from None
     return frozenset(found["ids"])

@@ -67,7 +67,23 @@ __all__ = [
     "Unauthenticated",
     "UsageError",
     "VariantsError",
+    "describe",
+    "one_line",
 ]
+
+
+def one_line(text: object, limit: int | None = None) -> str:
+    """``text`` (a message, or an exception's own text) on one line, white space folded, at most
+    ``limit`` characters: what a CLI line, a log line or a trace field can hold."""
+    flat = " ".join(str(text).split())
+    return flat if limit is None else flat[:limit]
+
+
+def describe(exc: BaseException, limit: int | None = None) -> str:
+    """``ExceptionType: its text`` on one line (``limit`` cuts the text), for what a library raised:
+    a ``detail``, a log or a trace, never a message (the text may name hosts or paths)."""
+    text = one_line(exc, limit)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class SelfRagError(Exception):
@@ -83,7 +99,7 @@ class SelfRagError(Exception):
 
     def one_line(self) -> str:
         """The message as a single line, for a CLI or a log."""
-        return " ".join(self.message.split())
+        return one_line(self.message)
 
     def for_http(self) -> str:
         """The message as an HTTP client should read it (no CLI commands to run)."""

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from selfrag.errors import SelfRagError, UsageError
+from selfrag.errors import SelfRagError, UsageError, one_line
 
 __all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console"]
 
@@ -25,7 +25,7 @@ out_console = Console(highlight=False)
 def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:
     """Print ``error[code]: message`` on one line to stderr and exit non-zero."""
     # Plain text, not rich markup: the code's brackets and the message are literal.
-    err_console.print(Text(f"error[{code}]: {' '.join(message.split())}", style="bold red"), soft_wrap=True)
+    err_console.print(Text(f"error[{code}]: {one_line(message)}", style="bold red"), soft_wrap=True)
     raise typer.Exit(exit_code)
 
 

@@ -58,7 +58,7 @@ def status_for(exc: e.SelfRagError) -> int:
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    body = {"error": {"code": code, "message": " ".join(message.split())}}
+    body = {"error": {"code": code, "message": e.one_line(message)}}
     return JSONResponse(body, status_code=status, headers=headers)
 
 
