@@ -1,11 +1,10 @@
-"""What every command shares: settings, one-line errors, and the progress display."""
+"""What every command shares: the consoles, one-line errors with a non-zero exit, and the ``--thread`` check."""
 
 from __future__ import annotations
 
 import functools
 import os
 import re
-import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -66,7 +65,3 @@ def handle_errors(fn: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
-
-
-def is_tty() -> bool:
-    return sys.stderr.isatty()
