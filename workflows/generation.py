@@ -25,6 +25,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from graders.policy import RetryPolicy, call_with_retries
 from selfrag.errors import describe
+from selfrag.providers import for_task
 from workflows.extractive import attribute, extract, split_sentences
 
 __all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "is_degenerate", "tidy"]
@@ -103,7 +104,7 @@ class AnswerGenerator:
         model = self.model
 
         def call() -> str:
-            reply = model.invoke(msgs, max_tokens=self.max_tokens)
+            reply = model.invoke(msgs, for_task("generate"), max_tokens=self.max_tokens)
             text = tidy(str(reply.content))
             if not text:
                 raise OutputParserException("empty answer")

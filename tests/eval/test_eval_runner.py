@@ -26,9 +26,8 @@ from selfrag.errors import UsageError
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.settings import Settings
 from selfrag.store import Chunk, Store, chroma_settings
-from selfrag.testing import HashEmbeddings, ScriptedChatModel
+from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
 from workflows import Components, Result, RunOptions, SelfRagEngine
-from workflows.generation import GENERATE_SYSTEM
 
 # question keyword -> (text a relevant document contains, the scripted answer)
 SCRIPT = {
@@ -49,19 +48,13 @@ MOVIES = [
 ]
 
 
-def _verdict(verdict: str) -> str:
-    return json.dumps({"verdict": verdict, "reason": "scripted"})
-
-
 def _relevance(messages: list[BaseMessage]) -> str:
     question, _, document = str(messages[-1].content).partition("<document>")
     hit = any(key in question and needle in document for key, (needle, _) in SCRIPT.items())
-    return _verdict("relevant" if hit else "irrelevant")
+    return verdict("relevant" if hit else "irrelevant")
 
 
-def _text(messages: list[BaseMessage]) -> str:
-    if not str(messages[0].content).startswith(GENERATE_SYSTEM[:40]):
-        raise KeyError("only generation is scripted")
+def _generate(messages: list[BaseMessage]) -> str:
     prompt = str(messages[-1].content)
     return next(answer for key, (_, answer) in SCRIPT.items() if key in prompt)
 
@@ -88,9 +81,9 @@ class Factory:
     def __call__(self, settings: Settings, store: Store, cache: SQLiteLLMCache | None) -> ExplodingEngine:
         model = ScriptedChatModel.from_rules({
             "RelevanceGrade": _relevance,
-            "GroundednessGrade": _verdict("grounded"),
-            "UsefulnessGrade": _verdict("useful"),
-            "text": _text,
+            "GroundednessGrade": verdict("grounded"),
+            "UsefulnessGrade": verdict("useful"),
+            "generate": _generate,
         })
         self.models.append(with_cache(model, cache))
         fast = RetryPolicy(attempts=2, initial_wait_s=0.0, max_wait_s=0.0)
