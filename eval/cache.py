@@ -23,6 +23,7 @@ reproduce the same verdict, which is what a cache is for.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import sqlite3
@@ -154,9 +155,8 @@ class SQLiteLLMCache(BaseCache):
 
     def scoped(self, scope: str) -> SQLiteLLMCache:
         """A view on the same file and counters whose keys also include ``scope`` (a model fingerprint)."""
-        view = object.__new__(SQLiteLLMCache)
-        view.path, view.scope = self.path, scope
-        view._lock, view._stats, view._conn = self._lock, self._stats, self._conn
+        view = copy.copy(self)  # shares the connection, its lock and the counters
+        view.scope = scope
         return view
 
     # -- BaseCache -----------------------------------------------------------------------------

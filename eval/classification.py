@@ -29,10 +29,11 @@ needs no resampling and behaves at 0/n and n/n.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
+
+import numpy as np
 
 from eval.stats import percentile, wilson
 
@@ -142,22 +143,15 @@ class Estimate(NamedTuple):
         return {"value": self.value, "low": self.low, "high": self.high}
 
 
-def _binomial(rng: random.Random, n: int, p: float) -> int:
-    return sum(rng.random() < p for _ in range(n)) if 0.0 < p < 1.0 else round(n * p)
-
-
 def _resamples(c: Confusion, resamples: int, seed: int) -> list[Confusion]:
     # Stratified by label: positives and negatives are redrawn separately, keeping their counts.
     # Otherwise a small set's resamples sometimes lack a class, and recall, kappa and MCC there
     # are undefined or conventionally 0, which drags a perfect grader's interval down to 0.
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     pos, neg = c.tp + c.fn, c.tn + c.fp
-    out = []
-    for _ in range(resamples):
-        tp = _binomial(rng, pos, c.tp / pos) if pos else 0
-        fp = _binomial(rng, neg, c.fp / neg) if neg else 0
-        out.append(Confusion(tp, fp, neg - fp, pos - tp))
-    return out
+    tps = rng.binomial(pos, c.tp / pos, size=resamples) if pos else np.zeros(resamples, dtype=int)
+    fps = rng.binomial(neg, c.fp / neg, size=resamples) if neg else np.zeros(resamples, dtype=int)
+    return [Confusion(int(tp), int(fp), neg - int(fp), pos - int(tp)) for tp, fp in zip(tps, fps, strict=True)]
 
 
 def bootstrap_interval(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -190,7 +190,3 @@ def write_jsonl(path: str | Path, rows: Iterable[BaseModel | dict[str, Any]]) ->
 
 def dataset_hash(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def by_split(cases: Sequence[T], split: str | None) -> list[T]:
-    return [c for c in cases if split is None or getattr(c, "split", None) == split]

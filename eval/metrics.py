@@ -14,9 +14,10 @@ Definitions (so numbers can be recomputed by hand):
   later loop would otherwise mask. A retrieved chunk counts for gold id ``g`` when its id is ``g``
   or ``g:<n>`` (ingest names the n-th chunk of a document that way). ``recall_at_k`` is the share
   of gold documents among the top ``k`` chunks; ``mrr`` is 1/rank of the first gold chunk (0 if none).
-- **Filters** are compared by what they select, not by syntax: both where clauses are evaluated
-  (``selfrag.testing.matches_where``) over the collection's stored metadata, and equal id sets are
-  correct. No filter selects everything; both absent is correct without looking. A case counts
+- **Filters** are compared by what they select, not by syntax: both where clauses are run by
+  Chroma itself over the collection's stored metadata (``eval.selection``), and equal id sets are
+  correct; a clause Chroma refuses selects nothing it could compare (an expected one makes the
+  case unscored, a produced one wrong). No filter selects everything; both absent is correct without looking. A case counts
   only if its dataset line states ``expected_filter`` (``null`` included: "no filter expected").
   The produced filter is the self-query plan's (``trace.plan["where"]``), before relaxation.
 """
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from eval.datasets import E2ECase
-from selfrag.testing import matches_where
+from eval.selection import InvalidWhere, selected_ids
 from workflows.outcomes import Result
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "same_selection",
-    "selected_ids",
     "strip_citations",
     "token_f1",
 ]
@@ -230,15 +230,14 @@ class ReciprocalRank:
 
 
 # -- filters ---------------------------------------------------------------------------------------
-def selected_ids(where: Mapping[str, Any] | None, metadata: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
-    """Ids whose metadata satisfies ``where`` (all of them for no filter)."""
-    return frozenset(i for i, meta in metadata.items() if matches_where(meta, where))
-
-
 def same_selection(
     expected: Mapping[str, Any] | None, produced: Mapping[str, Any] | None, metadata: Mapping[str, Mapping[str, Any]]
 ) -> bool:
-    """Whether two where clauses select the same documents of ``metadata``."""
+    """Whether two where clauses select the same documents of ``metadata``.
+
+    Raises:
+        InvalidWhere: Chroma refuses one of them.
+    """
     if not expected and not produced:
         return True
     return selected_ids(expected, metadata) == selected_ids(produced, metadata)
@@ -259,7 +258,14 @@ class FilterAccuracy:
         metadata = self.metadata_for(result.collection)
         if metadata is None:
             return MetricValue(None, f"metadata of collection {result.collection!r} unavailable")
-        want, got = selected_ids(expected, metadata), selected_ids(produced, metadata)
+        try:
+            want = selected_ids(expected, metadata)
+        except InvalidWhere as exc:
+            return MetricValue(None, f"the expected filter is not one Chroma accepts: {exc}")
+        try:
+            got = selected_ids(produced, metadata)
+        except InvalidWhere as exc:
+            return MetricValue(0.0, f"the produced filter is not one Chroma accepts: {exc}")
         if want == got:
             return MetricValue(1.0, f"both select the same {len(want)} of {len(metadata)} chunks")
         return MetricValue(

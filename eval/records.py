@@ -21,7 +21,7 @@ from eval.cache import CacheUsage, cache_usage
 from eval.corpus import CorpusSpec
 from eval.datasets import E2ECase
 from eval.metrics import Metric, MetricValue
-from selfrag.errors import SelfRagError
+from selfrag.errors import SelfRagError, describe
 from workflows.outcomes import Result
 
 __all__ = ["CaseEngine", "case_record", "error_text", "run_case", "trace_record"]
@@ -35,10 +35,7 @@ class CaseEngine(Protocol):
 
 def error_text(exc: BaseException) -> str:
     """``code: message`` on one line (selfrag errors carry a stable code; others their class)."""
-    if isinstance(exc, SelfRagError):
-        text = f"{exc.code}: {exc.one_line()}"
-    else:
-        text = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+    text = f"{exc.code}: {exc.one_line()}" if isinstance(exc, SelfRagError) else describe(exc)
     return text if len(text) <= _MAX_ERROR else text[: _MAX_ERROR - 1] + "…"
 
 

@@ -5,18 +5,20 @@ points. A number without its interval invites reading noise as an improvement.
 
 - Rates of 0/1 outcomes (exact match, filter accuracy, answered) use the Wilson score interval:
   unlike the normal approximation it stays inside [0, 1] and behaves at 0/n and n/n.
-- Means of graded values (token F1, recall@4, MRR) use a percentile bootstrap, seeded so that
-  the same run always reports the same interval.
-- Percentiles (latency p50/p95) interpolate linearly between order statistics, like NumPy's
-  default, so they agree with what an analyst would compute from ``cases.jsonl``.
+- Means of graded values (token F1, recall@4, MRR) use SciPy's percentile bootstrap, seeded so
+  that the same run always reports the same interval.
+- Percentiles (latency p50/p95) are NumPy's (linear between order statistics), so they agree
+  with what an analyst would compute from ``cases.jsonl``.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
 
 __all__ = ["Z95", "Interval", "bootstrap_mean", "mean_interval", "percentile", "present", "rate_interval", "wilson"]
 
@@ -71,15 +73,13 @@ def percentile(values: Sequence[float], q: float) -> float:
         raise ValueError("percentile of no values")
     if not 0 <= q <= 100:
         raise ValueError(f"q must be within 0..100, got {q}")
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+    return float(np.percentile(np.asarray(values, dtype=float), q))
 
 
 def bootstrap_mean(values: Sequence[float], *, resamples: int = 2000, seed: int = 0, level: float = 0.95) -> Interval:
     """Mean with a percentile-bootstrap interval (``resamples`` draws with replacement, seeded).
+
+    Without spread (one value, or all equal) the interval is the point: there is nothing to resample.
 
     Raises:
         ValueError: ``values`` is empty.
@@ -90,10 +90,12 @@ def bootstrap_mean(values: Sequence[float], *, resamples: int = 2000, seed: int 
     point = sum(values) / n
     if n == 1 or min(values) == max(values):
         return Interval(point, point, point, n)
-    rng = random.Random(seed)
-    means = [sum(rng.choices(values, k=n)) / n for _ in range(resamples)]
-    tail = (1 - level) / 2 * 100
-    return Interval(point, percentile(means, tail), percentile(means, 100 - tail), n)
+    result = stats.bootstrap(
+        (np.asarray(values, dtype=float),), np.mean, n_resamples=resamples, confidence_level=level,
+        method="percentile", rng=np.random.default_rng(seed),
+    )  # fmt: skip
+    interval = result.confidence_interval
+    return Interval(point, float(interval.low), float(interval.high), n)
 
 
 def present(values: Iterable[float | None]) -> list[float]:

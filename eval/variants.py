@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from graders import Combine, FailurePolicy, PromptSpec
-from selfrag.errors import VariantsError
+from selfrag.errors import VariantsError, one_line
 from selfrag.settings import LLMSettings, StructuredMethod
 
 __all__ = ["PROMPT_FIELDS", "PromptFields", "Variant", "VariantsError", "default_variants", "load_variants"]
@@ -125,7 +125,7 @@ def _read_structured(path: Path, what: str) -> Any:
         if path.suffix.lower() == ".json":
             return json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise VariantsError(f"{what} {path} is not valid {path.suffix[1:].upper()}: {' '.join(str(exc).split())}") from exc
+        raise VariantsError(f"{what} {path} is not valid {path.suffix[1:].upper()}: {one_line(exc)}") from exc
     raise VariantsError(f"{what} {path} must be a .json or .toml file")
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from graders.policy import FailurePolicy, RetryPolicy, call_with_retries
 from graders.prompts import PromptSpec
 from graders.verdicts import GradeResult, GraderKind
-from selfrag.errors import GraderError
+from selfrag.errors import GraderError, describe
 
 __all__ = ["Combine", "GraderConfig", "StructuredGrader", "model_label"]
 
@@ -134,7 +134,7 @@ class StructuredGrader:
         return llm_ok or sig_ok
 
     def _on_failure(self, exc: BaseException, score: float | None, common: dict[str, Any], attempts: int) -> GradeResult:
-        error = f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        error = describe(exc, 200)
         policy = self.config.policy
         if policy is FailurePolicy.RAISE:
             raise GraderError(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
 
+from selfrag._flock import open_lock_file, try_lock
 from selfrag.errors import StoreError
 
 __all__ = ["AdvisoryLocks", "FileLocks", "KeyedLocks", "SharedLocks"]
@@ -94,10 +95,9 @@ class KeyedLocks:
 
 
 class FileLocks:
-    """An exclusive ``flock`` per key on a file of its own under ``directory``.
+    """An exclusive ``flock`` per key on a file of its own under ``directory`` (``selfrag._flock``).
 
-    ``flock`` locks belong to an open file, so two holders conflict even inside one process, and
-    the kernel drops a lock when its process dies. Files are named by a hash of the key (a key may
+    Two holders conflict even inside one process. Files are named by a hash of the key (a key may
     hold any character) and left in place: an empty file per name.
     """
 
@@ -110,23 +110,15 @@ class FileLocks:
 
     @contextmanager
     def hold(self, key: str, deadline: float) -> Iterator[None]:
-        import fcntl
-
-        path = self.path(key)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = open_lock_file(self.path(key))
         except OSError as exc:
             raise StoreError(f"cannot open the lock file under {self.directory}: {exc.strerror}") from None
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise TimeoutError(key) from None
-                    time.sleep(_POLL_S)
+            while not try_lock(fd, exclusive=True):
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(key)
+                time.sleep(_POLL_S)
             yield  # closing the file below releases the lock
         finally:
             os.close(fd)

@@ -1,18 +1,21 @@
 """Scripted fakes for every external dependency, for tests and for users' own tests.
 
-``ScriptedChatModel`` answers by asking a *script*: a function of the task (the structured-output
-schema's name, or ``"text"`` for free text) and the messages. Scripts keyed on content keep
-concurrent calls deterministic, unlike a plain queue (document grading runs in parallel).
+``ScriptedChatModel`` answers by asking a *script*: a function of the task and the messages. The
+task is what the caller says it asked: the structured-output schema's name (``RelevanceGrade``),
+else the task named in the call's run metadata (``generate``, ``rewrite``, ``condense``: see
+``selfrag.providers.for_task``), else ``"text"``. Scripts keyed on content keep concurrent calls
+deterministic, unlike a plain queue (document grading runs in parallel).
 
     model = ScriptedChatModel.from_rules({
-        "RelevanceGrade": lambda msgs: '{"verdict": "relevant", "reason": "mentions toys"}'
-            if "toy" in msgs[-1].content else '{"verdict": "irrelevant", "reason": "off topic"}',
-        "text": ["A standalone question"],            # a list is served in order, the last repeats
+        "RelevanceGrade": lambda msgs: verdict("relevant" if "toy" in msgs[-1].content else "irrelevant"),
+        "generate": "Toys come alive [1].",
+        "rewrite": ["toys that come alive"],          # a list is served in order, the last repeats
     })
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -26,8 +29,19 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
 from selfrag.providers._structured import JsonSchemaStructuredOutput
+from selfrag.providers._tasks import TASK_METADATA_KEY
 
-__all__ = ["Call", "FakeCollection", "FakeStore", "HashEmbeddings", "Reply", "Script", "ScriptedChatModel", "matches_where"]
+__all__ = [
+    "Call",
+    "FakeCollection",
+    "FakeStore",
+    "HashEmbeddings",
+    "Reply",
+    "Script",
+    "ScriptedChatModel",
+    "matches_where",
+    "verdict",
+]
 
 Reply = str | AIMessage | BaseException
 """A scripted reply: text (JSON for structured tasks), a full message, or an exception to raise."""
@@ -111,8 +125,7 @@ class ScriptedChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ign
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        fmt = kwargs.get("response_format") or {}
-        task = fmt.get("json_schema", {}).get("name", "text") if isinstance(fmt, dict) else "text"
+        task = _task(kwargs.get("response_format"), run_manager)
         with self._lock:
             self._calls.append(Call(task, list(messages)))
         reply = self.script(task, list(messages))
@@ -126,6 +139,18 @@ class ScriptedChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ign
                 input_tokens=prompt_tokens, output_tokens=out_tokens, total_tokens=prompt_tokens + out_tokens
             )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def _task(response_format: Any, run_manager: CallbackManagerForLLMRun | None) -> str:
+    if isinstance(response_format, dict) and "json_schema" in response_format:
+        return str(response_format["json_schema"].get("name", "text"))
+    named = run_manager.metadata.get(TASK_METADATA_KEY) if run_manager is not None else None
+    return str(named) if named else "text"
+
+
+def verdict(verdict: str, reason: str = "scripted") -> str:
+    """A grader's reply as a script writes it: ``{"verdict": ..., "reason": ...}``."""
+    return json.dumps({"verdict": verdict, "reason": reason})
 
 
 class HashEmbeddings(Embeddings):

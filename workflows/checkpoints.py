@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from selfrag.errors import ConfigError, StoreError
+from selfrag.errors import ConfigError, StoreError, describe, one_line
 from selfrag.locking import AdvisoryLocks, FileLocks, KeyedLocks
 from selfrag.settings import Settings
 
@@ -112,8 +112,7 @@ def checkpoint_errors(doing: str) -> Iterator[None]:
     try:
         yield
     except _driver_errors() as exc:
-        reason = " ".join(str(exc).split())[:500]
-        raise StoreError(f"checkpoint store unavailable while {doing}", detail=f"{type(exc).__name__}: {reason}") from exc
+        raise StoreError(f"checkpoint store unavailable while {doing}", detail=describe(exc, 500)) from exc
 
 
 def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:
@@ -158,7 +157,7 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
         params = conninfo_to_dict(url)
     except psycopg.Error as exc:
         # libpq's message quotes no part of the URL, so it cannot leak the password
-        raise ConfigError(f"invalid checkpoints.url: {' '.join(str(exc).split())}") from exc
+        raise ConfigError(f"invalid checkpoints.url: {one_line(exc)}") from exc
     port = str(params.get("port") or "5432")
     if not all(p.isdigit() for p in port.split(",") if p):  # libpq parses the URL but checks the port only at connect
         raise ConfigError(f"invalid checkpoints.url: port {port!r} is not a number")
@@ -166,7 +165,7 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     password = str(params.get("password") or "")
 
     def unavailable(doing: str, exc: Exception) -> StoreError:
-        reason = " ".join(str(exc).split())
+        reason = one_line(exc)
         if password:
             reason = reason.replace(password, "***")
         return StoreError(f"checkpoint store unavailable: cannot {doing} Postgres at {where}: {reason}")

@@ -23,6 +23,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
 from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
+from selfrag.providers import for_task
 from selfrag.query.anchor import check_text
 from workflows.state import Turn
 
@@ -127,7 +128,7 @@ class Condenser:
             lines = "\n".join(f"user: {t['standalone_question'] or t['question']}\nassistant: {t['answer'][:300]}" for t in history[-3:])
             msgs = [SystemMessage(_SYSTEM), HumanMessage(f"{fence('history', lines)}\n{fence('question', question)}\nStandalone question:")]
             try:
-                reply, _ = call_with_retries(lambda: model.invoke(msgs, max_tokens=64, stop=["\n"]), self.retry)
+                reply, _ = call_with_retries(lambda: model.invoke(msgs, for_task("condense"), max_tokens=64, stop=["\n"]), self.retry)
                 proposal = " ".join(str(reply.content).split()).strip("\"'` ")
                 # Never a template artefact, never another subject: it must stay on the thread's words.
                 check = check_text(proposal, f"{previous} {question}", embeddings=self.embeddings)

@@ -24,6 +24,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from graders.policy import RetryPolicy, call_with_retries
+from selfrag.errors import describe
+from selfrag.providers import for_task
 from workflows.extractive import attribute, extract, split_sentences
 
 __all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "is_degenerate", "tidy"]
@@ -102,7 +104,7 @@ class AnswerGenerator:
         model = self.model
 
         def call() -> str:
-            reply = model.invoke(msgs, max_tokens=self.max_tokens)
+            reply = model.invoke(msgs, for_task("generate"), max_tokens=self.max_tokens)
             text = tidy(str(reply.content))
             if not text:
                 raise OutputParserException("empty answer")
@@ -116,7 +118,7 @@ class AnswerGenerator:
         try:
             answer, attempts = call_with_retries(call, self.retry)
         except Exception as exc:  # noqa: BLE001 - a failed generation is recorded, and routed like an ungrounded one
-            return Generation("", [], self.retry.attempts, error=f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}")
+            return Generation("", [], self.retry.attempts, error=describe(exc, 200))
         marked = sorted({int(m) for m in _MARKER.findall(answer)})
         valid = [n for n in marked if 1 <= n <= len(documents)]
         if valid:

@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
 from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
+from selfrag.providers import for_task
 from selfrag.query.anchor import check_text
 
 __all__ = ["REWRITE_PROMPT_VERSION", "QueryRewriter", "Rewrite", "normalise_query"]
@@ -67,7 +68,7 @@ class QueryRewriter:
                 ),
             ]
             try:
-                reply, _ = call_with_retries(lambda: model.invoke(msgs, max_tokens=48, stop=["\n"]), self.retry)
+                reply, _ = call_with_retries(lambda: model.invoke(msgs, for_task("rewrite"), max_tokens=48, stop=["\n"]), self.retry)
                 proposal = self._clean(str(reply.content))
                 check = check_text(proposal, question, embeddings=self.embeddings)
                 if proposal and check.ok:

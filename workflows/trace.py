@@ -12,6 +12,7 @@ from typing import Any
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 
+from selfrag.errors import describe
 from workflows.outcomes import LLMUsage
 
 __all__ = ["UsageCounter"]
@@ -38,7 +39,7 @@ class UsageCounter(BaseCallbackHandler):
 
     def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
         with self._lock:
-            self.last_error = f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
+            self.last_error = describe(error, 300)
 
     def on_chat_model_start(self, serialized: dict[str, Any], messages: list[list[Any]], **kwargs: Any) -> None:
         with self._lock:

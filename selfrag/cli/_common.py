@@ -1,11 +1,10 @@
-"""What every command shares: settings, one-line errors, and the progress display."""
+"""What every command shares: the consoles, one-line errors with a non-zero exit, and the ``--thread`` check."""
 
 from __future__ import annotations
 
 import functools
 import os
 import re
-import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -13,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from selfrag.errors import SelfRagError, UsageError
+from selfrag.errors import SelfRagError, UsageError, one_line
 
 __all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console"]
 
@@ -25,7 +24,7 @@ out_console = Console(highlight=False)
 def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:
     """Print ``error[code]: message`` on one line to stderr and exit non-zero."""
     # Plain text, not rich markup: the code's brackets and the message are literal.
-    err_console.print(Text(f"error[{code}]: {' '.join(message.split())}", style="bold red"), soft_wrap=True)
+    err_console.print(Text(f"error[{code}]: {one_line(message)}", style="bold red"), soft_wrap=True)
     raise typer.Exit(exit_code)
 
 
@@ -66,7 +65,3 @@ def handle_errors(fn: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
-
-
-def is_tty() -> bool:
-    return sys.stderr.isatty()

@@ -6,6 +6,7 @@ Heavy libraries (llama-cpp, sentence-transformers, langchain-openai) are importe
 """
 
 from selfrag.providers._structured import JsonSchemaStructuredOutput, parse_structured
+from selfrag.providers._tasks import TASK_METADATA_KEY, for_task
 from selfrag.providers.embeddings import (
     MINILM_DIMENSION,
     MINILM_SHA256,
@@ -20,12 +21,14 @@ __all__ = [
     "MINILM_DIMENSION",
     "MINILM_SHA256",
     "SMOLLM2_FILE",
+    "TASK_METADATA_KEY",
     "JsonSchemaStructuredOutput",
     "LocalChatModel",
     "LocalEmbeddings",
     "default_minilm_dir",
     "default_model_path",
     "describe",
+    "for_task",
     "make_chat_model",
     "make_embeddings",
     "parse_structured",

@@ -17,13 +17,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["JsonSchemaStructuredOutput", "parse_structured", "schema_name"]
+__all__ = ["JsonSchemaStructuredOutput", "parse_structured"]
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
-
-def schema_name(schema: type[BaseModel]) -> str:
-    return schema.__name__
 
 
 def parse_structured(message: BaseMessage | str, schema: type[BaseModel]) -> BaseModel:

@@ -24,6 +24,7 @@ from selfrag.query._dates import find_year_phrases
 from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, UNITS, YEAR_ONLY_CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
+from selfrag.query._spans import Spans
 from selfrag.query._text import STOP, Token, forms, term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
@@ -65,7 +66,7 @@ def _range(p: AttrProfile, lo: float, hi: float, negated: bool = False) -> Filte
 
 
 class _Reader:
-    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: list[tuple[int, int]]) -> None:
+    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> None:
         self.q = question
         self.tokens = tokens
         self.profile = profile
@@ -87,7 +88,7 @@ class _Reader:
         return len(self.tokens)
 
     def free(self, span: tuple[int, int]) -> bool:
-        return not any(span[0] < e and s < span[1] for s, e in self.taken)
+        return self.taken.free(span)
 
     # -- cues --------------------------------------------------------------------------------------
     def cue_before(self, start: int) -> tuple[str, int] | None:
@@ -218,9 +219,9 @@ def _choose(reader: _Reader, n: Number, cue: str | None, start: int, end: int, v
 
 
 def numeric_conditions(
-    question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, today: date, taken: list[tuple[int, int]]
+    question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, today: date, taken: Spans
 ) -> list[Found]:
-    """Conditions from year phrases and numbers; the spans they consume are appended to ``taken``."""
+    """Conditions from year phrases and numbers; the spans they consume are claimed in ``taken``."""
     reader = _Reader(question, tokens, profile, taken)
     found: list[Found] = []
     years = profile.years()
@@ -251,7 +252,7 @@ def numeric_conditions(
         if neg is not None:
             start = min(start, neg)
         found.append(Found(node, (start, end), attr.name))
-        taken.append((start, end))
+        taken.claim((start, end))
     for strong in (True, False):
         _numbers_pass(reader, [n for n in numbers if reader.free((n.start, n.end))], today, found, strong)
     return sorted(found, key=lambda f: f.span)
@@ -297,7 +298,7 @@ def _numbers_pass(reader: _Reader, pending: list[Number], today: date, found: li
         made = _read_group(reader, group, kind, today)
         if made is not None:
             found.append(made)
-            taken.append(made.span)
+            taken.claim(made.span)
             i = j
         else:
             i += 1

@@ -30,6 +30,7 @@ from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
+from selfrag.query._spans import Spans
 from selfrag.query._text import STOP, Token, forms, normalize, term_match
 from selfrag.query.model import Scalar
 
@@ -65,12 +66,8 @@ class Mention:
     negated: bool = False
 
 
-def _free(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return not any(span[0] < e and s < span[1] for s, e in taken)
-
-
 class _Finder:
-    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: list[tuple[int, int]],
+    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
                  similarity: Similarity | None, item_nouns: frozenset[str]) -> None:  # fmt: skip
         self.q = question
         self.tokens = tokens
@@ -96,7 +93,7 @@ class _Finder:
             for n in range(min(longest + 1, len(self.tokens) - i), 0, -1):
                 toks = self.tokens[i : i + n]
                 span = self.span(i, i + n)
-                if not _free(span, self.taken) or all(self.light(t) for t in toks) or self.q[span[0]:span[1]].count(",") :
+                if not self.taken.free(span) or all(self.light(t) for t in toks) or self.q[span[0]:span[1]].count(",") :
                     continue
                 text = self.q[span[0] : span[1]]
                 hit = self._lookup(text, n, span)
@@ -105,7 +102,7 @@ class _Finder:
                     break
             if hit:
                 out.append(hit)
-                self.taken.append(hit.span)
+                self.taken.claim(hit.span)
             else:
                 i += 1
         return out
@@ -135,7 +132,7 @@ class _Finder:
         for p in self.profile.booleans():
             terms = p.name_terms or frozenset().union(*(forms(w) for w in normalize(p.name).split()))
             for k, tok in enumerate(self.tokens):
-                if not _free((tok.start, tok.end), self.taken) or tok.norm in STOP:
+                if not self.taken.free((tok.start, tok.end)) or tok.norm in STOP:
                     continue
                 f = forms(tok.norm)
                 negative_prefix = False
@@ -146,17 +143,17 @@ class _Finder:
                     negative_prefix = True
                 i, j = k, k + 1
                 while i > 0 and (_bool_term(forms(self.tokens[i - 1].norm), terms) or self.tokens[i - 1].norm in _BOOL_MODIFIERS) \
-                        and _free((self.tokens[i - 1].start, self.tokens[i - 1].end), self.taken):
+                        and self.taken.free((self.tokens[i - 1].start, self.tokens[i - 1].end)):
                     i -= 1
                 while j < len(self.tokens) and (_bool_term(forms(self.tokens[j].norm), terms) or self.tokens[j].norm in _BOOL_MODIFIERS) \
-                        and _free((self.tokens[j].start, self.tokens[j].end), self.taken):
+                        and self.taken.free((self.tokens[j].start, self.tokens[j].end)):
                     j += 1
                 after_not = j + 1 < len(self.tokens) and self.tokens[j].norm in ("not", "isnt", "arent") and self.tokens[j + 1].norm in _BOOL_MODIFIERS
                 if after_not:
                     j += 2
                 span = self.span(i, j)
                 out.append(Mention(p, not (negative_prefix or after_not), span, "boolean", negated=negative_prefix or after_not))
-                self.taken.append(span)
+                self.taken.claim(span)
                 break
         return out
 
@@ -179,7 +176,7 @@ class _Finder:
         for i in range(len(self.tokens)):
             for n in (1, 2, 3):
                 toks = self.tokens[i : i + n]
-                if len(toks) < n or not _free(self.span(i, i + n), self.taken):
+                if len(toks) < n or not self.taken.free(self.span(i, i + n)):
                     continue
                 if any(t.norm.isdigit() for t in toks) or self.light(toks[0]) or self.light(toks[-1]):
                     continue
@@ -204,10 +201,10 @@ class _Finder:
         out: list[Mention] = []
         for score, (i, j), p, value in sorted(scored, key=lambda x: -x[0]):
             span = self.span(i, j)
-            if not _free(span, self.taken) or any(m.attr.name == p.name for m in out):
+            if not self.taken.free(span) or any(m.attr.name == p.name for m in out):
                 continue
             out.append(Mention(p, value, span, f"embedding {score:.2f}"))
-            self.taken.append(span)
+            self.taken.claim(span)
         return out
 
     # -- 4. unknown proper names -----------------------------------------------------------------------
@@ -219,13 +216,13 @@ class _Finder:
         k = 0
         while k < len(self.tokens):
             tok = self.tokens[k]
-            if not (tok.text[:1].isupper() and _free((tok.start, tok.end), self.taken)) or tok.norm in STOP or tok.lemma in self.items \
+            if not (tok.text[:1].isupper() and self.taken.free((tok.start, tok.end))) or tok.norm in STOP or tok.lemma in self.items \
                     or self._names_attribute(tok):
                 k += 1
                 continue
             cue = self.tokens[k - 1].norm if k > 0 else None
             j = k + 1
-            while j < len(self.tokens) and _free((self.tokens[j].start, self.tokens[j].end), self.taken) and (
+            while j < len(self.tokens) and self.taken.free((self.tokens[j].start, self.tokens[j].end)) and (
                 self.tokens[j].text[:1].isupper() or (self.tokens[j].norm in _PARTICLES and j + 1 < len(self.tokens) and self.tokens[j + 1].text[:1].isupper())
             ) and self.q[self.tokens[j - 1].end : self.tokens[j].start] in (" ", "-", "'", "’", ". ", ".") and self.tokens[j].lemma not in self.items:
                 j += 1
@@ -242,7 +239,7 @@ class _Finder:
             attr = self._name_attribute(text, cue, candidates)
             if attr is not None:
                 out.append(self._known_alias(attr, text, span))
-                self.taken.append(span)
+                self.taken.claim(span)
             k = j
         return out
 
@@ -307,16 +304,16 @@ def _strip_negative_prefix(word: str) -> str | None:
     return None
 
 
-def _negations(question: str, tokens: list[Token], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _negations(question: str, tokens: list[Token], taken: Spans) -> list[tuple[int, int]]:
     cues = [(t.start, t.end) for t in tokens if t.norm in NEGATIONS]
     low = question.casefold()
     for phrase in NEGATION_PHRASES:
         for m in re.finditer(rf"\b{re.escape(phrase)}\b", low):
             cues.append(m.span())
-    return sorted(c for c in cues if _free(c, taken))
+    return sorted(c for c in cues if taken.free(c))
 
 
-def _negate(question: str, tokens: list[Token], mentions: list[Mention], taken: list[tuple[int, int]], items: frozenset[str]) -> list[Mention]:
+def _negate(question: str, tokens: list[Token], mentions: list[Mention], taken: Spans, items: frozenset[str]) -> list[Mention]:
     """Mark mentions governed by a negation; a negation carries over a list of the same attribute."""
     cues = _negations(question, tokens, taken)
     out: list[Mention] = []
@@ -335,7 +332,7 @@ def _negate(question: str, tokens: list[Token], mentions: list[Mention], taken: 
             value: Scalar = (not m.value) if isinstance(m.value, bool) else m.value
             out.append(replace(m, value=value, negated=True))
             if fresh:
-                taken.append(fresh[-1])
+                taken.claim(fresh[-1])
             previous = out[-1]
         else:
             out.append(m)
@@ -347,10 +344,10 @@ def find_mentions(
     question: str,
     tokens: list[Token],
     profile: SchemaProfile,
-    taken: list[tuple[int, int]],
+    taken: Spans,
     similarity: Similarity | None,
 ) -> list[Mention]:
-    """Every value the question names, negation applied; consumed spans are appended to ``taken``."""
+    """Every value the question names, negation applied; consumed spans are claimed in ``taken``."""
     finder = _Finder(question, tokens, profile, taken, similarity, profile.item_nouns)
     mentions = finder.known() + finder.booleans()
     mentions += finder.names()

@@ -23,7 +23,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import ValidationError
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from selfrag.errors import ConfigError, ProviderError
+from selfrag.errors import ConfigError, ProviderError, describe
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -46,11 +46,6 @@ def _transient(exc: BaseException) -> bool:
     if isinstance(exc, (OutputParserException, ValidationError, ProviderError, TimeoutError, ConnectionError)):
         return True
     return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text[:200]}"
 
 
 @dataclass(frozen=True)
@@ -138,7 +133,7 @@ class SelfQueryPlanner:
         try:
             raw = self._ask(question, schema, catalogue, today)
         except Exception as exc:  # noqa: BLE001 - any model failure degrades to the rules, never crashes the plan
-            return None, _one_line(exc)
+            return None, describe(exc, 200)
         validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
         if not validated.usable:
             return None, "the model's structured query had neither query text nor a usable filter"

@@ -32,6 +32,7 @@ from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
+from selfrag.query._spans import Spans
 from selfrag.query._text import STOP, Token, forms, term_match, tokenize
 from selfrag.query._values import Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
@@ -55,13 +56,9 @@ class Reading:
         """How each value was linked ("cuisine: 'veggie' → vegetarian (embedding 0.81)")."""
 
 
-def _free(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return not any(span[0] < e and s < span[1] for s, e in taken)
-
-
-def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: list[tuple[int, int]]) -> int | None:
+def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: Spans) -> int | None:
     for n in numbers:
-        if not _free((n.start, n.end), taken) or n.money or n.scaled or n.year_like or not n.value.is_integer():
+        if not taken.free((n.start, n.end)) or n.money or n.scaled or n.year_like or not n.value.is_integer():
             continue
         if not 0 < n.value <= _MAX_LIMIT:
             continue
@@ -78,10 +75,10 @@ def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: S
             if t.lemma in profile.item_nouns or (t.norm.isalpha() and t.norm not in STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm):
                 noun = t
                 break
-            if _free((t.start, t.end), taken) and t.norm not in STOP and not t.norm.isalpha():
+            if taken.free((t.start, t.end)) and t.norm not in STOP and not t.norm.isalpha():
                 break
         if lead or noun is not None:
-            taken.append((before[-1].start if lead and before[-1].norm in _LIMIT_LEADS else n.start, n.end))
+            taken.claim((before[-1].start if lead and before[-1].norm in _LIMIT_LEADS else n.start, n.end))
             return int(n.value)
     return None
 
@@ -123,7 +120,7 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
     return [node for _, node in out]
 
 
-def _query_text(question: str, tokens: list[Token], taken: list[tuple[int, int]], profile: SchemaProfile, used: set[str]) -> str:
+def _query_text(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
     filler = frozenset(STOP) | profile.item_nouns
     terms = [profile.by_name[name].terms for name in used]
 
@@ -131,7 +128,7 @@ def _query_text(question: str, tokens: list[Token], taken: list[tuple[int, int]]
         f = forms(t.norm)
         return bool(f & filler) or t.norm in NEGATIONS or any(term_match(f, ts) for ts in terms)
 
-    kept = [t for t in tokens if _free((t.start, t.end), taken) and t.text not in "$€£¥%+<>=≤≥"]
+    kept = [t for t in tokens if taken.free((t.start, t.end)) and t.text not in "$€£¥%+<>=≤≥"]
     lo, hi = 0, len(kept)
     while lo < hi and is_filler(kept[lo]):
         lo += 1
@@ -152,7 +149,7 @@ def read_question(
     """Read ``question`` into a structured query, keeping what was consumed (see the module docstring)."""
     profile = SchemaProfile(schema, catalogue)
     tokens = tokenize(question)
-    taken: list[tuple[int, int]] = []
+    taken = Spans()
     numbers = find_numbers(question)
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken)
     similarity = Similarity(embeddings) if embeddings is not None else None
@@ -163,7 +160,7 @@ def read_question(
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
     text = _query_text(question, tokens, taken, profile, used)
-    return Reading(StructuredQuery(query=text, filter=node, limit=limit), sorted(taken), notes)
+    return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes)
 
 
 def rule_based_query(

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from selfrag.errors import InvalidFilter, StoreError
+from selfrag.errors import InvalidFilter, StoreError, describe
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
@@ -182,7 +182,7 @@ class Service:
                 checks["checkpoints"] = {"ok": True}
             except Exception as exc:  # any driver error means "not ready", never a 500
                 # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
-                log.warning("readiness: checkpoint store: %s: %s", type(exc).__name__, " ".join(str(exc).split())[:500])
+                log.warning("readiness: checkpoint store: %s", describe(exc, 500))
                 checks["checkpoints"] = {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
         checks["model"] = self._model_check()
         checks["ms"] = round((time.perf_counter() - start) * 1000, 1)

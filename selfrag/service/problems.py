@@ -1,7 +1,7 @@
 """Every failure becomes ``{"error": {"code": ..., "message": ...}}`` with the right status.
 
-The codes are those of ``selfrag.errors``; this module only decides the HTTP status of each and
-installs the handlers. An unexpected exception is logged with its traceback and answered with a
+The codes and statuses are those of ``selfrag.errors`` (each error class carries both); this
+module installs the handlers. An unexpected exception is logged with its traceback and answered with a
 bare ``internal`` error: a stack trace never reaches a client.
 """
 
@@ -22,24 +22,6 @@ __all__ = ["client_message", "error_response", "install_handlers", "log_failure"
 
 log = logging.getLogger("selfrag.service")
 
-# Most specific first: the first matching class decides.
-_STATUS: list[tuple[type[e.SelfRagError], int]] = [
-    (e.Unauthenticated, 401),
-    (e.Forbidden, 403),
-    (e.CollectionNotFound, 404),
-    (e.ThreadNotFound, 404),
-    (e.DocumentNotFound, 404),
-    (e.CollectionExists, 409),
-    (e.ThreadBusy, 409),
-    (e.PayloadTooLarge, 413),
-    (e.InvalidFilter, 422),
-    (e.ConfigError, 500),
-    (e.UsageError, 400),
-    (e.Overloaded, 429),
-    (e.DeadlineExceeded, 504),
-    (e.RuntimeFailure, 503),
-]
-
 _HTTP_CODES = {
     400: "invalid_request",
     404: "not_found",
@@ -51,14 +33,12 @@ _HTTP_CODES = {
 
 
 def status_for(exc: e.SelfRagError) -> int:
-    for cls, status in _STATUS:
-        if isinstance(exc, cls):
-            return status
-    return 500
+    """The error class's own status (``selfrag.errors`` draws them beside the codes)."""
+    return exc.status
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    body = {"error": {"code": code, "message": " ".join(message.split())}}
+    body = {"error": {"code": code, "message": e.one_line(message)}}
     return JSONResponse(body, status_code=status, headers=headers)
 
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 import httpx
 from chromadb.errors import NotFoundError
 
-from selfrag.errors import CollectionNotFound, SelfRagError, StoreError
+from selfrag.errors import CollectionNotFound, SelfRagError, StoreError, describe
 
 __all__ = ["chroma_errors"]
 
@@ -55,5 +55,4 @@ def _kind(exc: BaseException) -> str:
 
 
 def _detail(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return describe(exc)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from selfrag.errors import SchemaError
+from selfrag.errors import SchemaError, one_line
 from selfrag.schema import CollectionSchema
 from selfrag.store.catalogue import Catalogue
 from selfrag.store.types import MetadataValue
@@ -55,8 +55,7 @@ class CollectionRecord:
             try:
                 schema = CollectionSchema.from_json(str(raw_schema), stored=True)
             except ValueError as exc:
-                reason = " ".join(str(exc).split())[:200]
-                raise SchemaError(f"collection {name!r} has an unreadable stored schema: {reason}") from None
+                raise SchemaError(f"collection {name!r} has an unreadable stored schema: {one_line(exc, 200)}") from None
         dim = meta.get(DIMENSION_KEY)
         return cls(
             schema=schema,

@@ -22,8 +22,6 @@ and upgraded from shared to exclusive when a writer joins readers of the same pr
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import threading
@@ -31,6 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from selfrag._flock import open_lock_file, try_lock
 from selfrag.errors import StoreError, StoreLocked
 
 __all__ = ["StoreLock", "StoreUse", "lock_store"]
@@ -83,7 +82,7 @@ class StoreLock:
                 del _HELD[self.path]
                 os.close(held.fd)  # closing the last descriptor drops the flock
             elif self.write and held.writers == 0:
-                fcntl.flock(held.fd, fcntl.LOCK_SH)  # readers of this process remain: let other readers in
+                try_lock(held.fd, exclusive=False, wait=True)  # readers of this process remain: let other readers in
 
 
 def lock_store(folder: Path, use: StoreUse) -> StoreLock:
@@ -99,26 +98,20 @@ def lock_store(folder: Path, use: StoreUse) -> StoreLock:
         held = _HELD.get(path)
         if held is None:
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+                fd = open_lock_file(path, mode=0o644)
             except OSError as exc:
                 raise StoreError(f"cannot create the store lock {path}: {exc.strerror or exc}") from None
-            try:
-                fcntl.flock(fd, (fcntl.LOCK_EX if use.write else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not try_lock(fd, exclusive=use.write):
                 os.close(fd)
-                raise _refusal(folder, path, use) from None
+                raise _refusal(folder, path, use)
             held = _Held(fd)
             _HELD[path] = held
         elif use.write and held.writers == 0:
-            try:
-                fcntl.flock(held.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not try_lock(held.fd, exclusive=True):
                 # Linux drops the shared lock while trying to convert it: take it back for our readers
                 # (without waiting: a hang would be worse than the near-impossible race it guards).
-                with contextlib.suppress(BlockingIOError):
-                    fcntl.flock(held.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                raise _refusal(folder, path, use) from None
+                try_lock(held.fd, exclusive=False)
+                raise _refusal(folder, path, use)
         if use.write:
             if held.writers == 0:
                 _describe(held.fd, use)
@@ -165,16 +158,13 @@ def _refusal(folder: Path, path: Path, use: StoreUse) -> StoreLocked:
 def _only_readers(path: Path) -> bool:
     """Whether the current holders are readers (a shared lock can still be taken)."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_lock_file(path, create=False)
     except OSError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
+        return try_lock(fd, exclusive=False)
     finally:
         os.close(fd)  # also drops the probe's shared lock
-    return True
 
 
 def _holder(path: Path) -> dict[str, object]:

@@ -15,15 +15,13 @@ from typing import Any
 
 from selfrag.schema import AttributeType, CollectionSchema
 from selfrag.store.types import MetadataValue
+from selfrag.values import coerce
 
 __all__ = ["clean_metadata", "coerce_value"]
 
-_TRUE = {"true", "yes", "y", "1", "on"}
-_FALSE = {"false", "no", "n", "0", "off"}
-
 
 def coerce_value(value: Any, type_: AttributeType) -> MetadataValue:
-    """Convert ``value`` to the schema type ``type_``.
+    """Convert ``value`` to the schema type ``type_`` (the semantics of :func:`selfrag.values.coerce`).
 
     Lenient where the intent is clear (``"2023"`` → 2023, ``"8.6"`` → 8.6, ``"1,234"`` → 1234,
     ``"yes"`` → True) and strict where it is not (``True`` is not an integer, 7.5 is not one either).
@@ -31,49 +29,10 @@ def coerce_value(value: Any, type_: AttributeType) -> MetadataValue:
     Raises:
         ValueError: the value cannot represent that type; the message names value and type.
     """
-    if type_ == "string":
-        if isinstance(value, str):
-            return value.strip()
-        if isinstance(value, (bool, int, float)):
-            return str(value)
-    elif type_ == "boolean":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-    elif type_ == "integer":
-        number = _number(value)
-        if number is not None and float(number).is_integer():
-            return int(number)
-    elif type_ == "float":
-        number = _number(value)
-        if number is not None:
-            return float(number)
-    raise ValueError(f"{value!r} is not a valid {type_}")
-
-
-def _number(value: Any) -> int | float | None:
-    """A finite number from an int, float or numeric string; None otherwise (bools excluded)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            parsed = float(text)
-        except ValueError:
-            return None
-        return parsed if math.isfinite(parsed) else None
-    return None
+    coerced = coerce(value, type_)
+    if coerced is None:
+        raise ValueError(f"{value!r} is not a valid {type_}")
+    return coerced
 
 
 def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dict[str, MetadataValue]:
@@ -96,12 +55,12 @@ def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dic
             raise ValueError(f"metadata key {key!r} is not allowed: keys must be non-empty and not start with '#' or '$'")
         info = schema.attribute(key)
         if info is not None:
+            if info.type == "string" and isinstance(value, str) and not value.split():
+                continue  # empty text is no value
             try:
-                coerced = coerce_value(value, info.type)
+                cleaned[key] = coerce_value(value, info.type)
             except ValueError as exc:
                 raise ValueError(f"attribute {key!r}: {exc}") from None
-            if coerced != "":
-                cleaned[key] = coerced
         elif isinstance(value, (str, bool, int)):
             cleaned[key] = value
         elif isinstance(value, float):

@@ -11,7 +11,6 @@ on its LLM verdict alone, so a test's script says exactly what happens.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,19 +23,7 @@ from typer.testing import CliRunner
 from selfrag.cli import app
 from selfrag.settings import load_settings
 from selfrag.store import Store
-from selfrag.testing import Call, HashEmbeddings, ScriptedChatModel
-from workflows.generation import GENERATE_SYSTEM
-
-# Free-text tasks all arrive as task "text"; their system prompts tell them apart.
-_TEXT_PREFIXES = {
-    "generate": GENERATE_SYSTEM[:40],
-    "rewrite": "You improve search queries",
-    "condense": "Rewrite the user's follow-up",
-}
-
-
-def _verdict(verdict: str) -> str:
-    return json.dumps({"verdict": verdict, "reason": "scripted"})
+from selfrag.testing import Call, HashEmbeddings, ScriptedChatModel, verdict
 
 
 class FakeProviders:
@@ -60,22 +47,14 @@ class FakeProviders:
 
         def relevance(messages: list[BaseMessage]) -> str:
             doc = str(messages[-1].content).split("<document>", 1)[-1]
-            return _verdict("relevant" if any(n in doc for n in relevant) else "irrelevant")
+            return verdict("relevant" if any(n in doc for n in relevant) else "irrelevant")
 
         texts = {"generate": generate, "condense": condense, "rewrite": rewrite}
-
-        def text(messages: list[BaseMessage]) -> str:
-            system = str(messages[0].content)
-            task = next(t for t, prefix in _TEXT_PREFIXES.items() if system.startswith(prefix))
-            if not texts[task]:
-                raise KeyError(f"no script for text task {task!r}")
-            return texts[task]
-
         self.rules = {
             "RelevanceGrade": relevance,
-            "GroundednessGrade": _verdict("grounded" if grounded else "ungrounded"),
-            "UsefulnessGrade": _verdict("useful" if useful else "not_useful"),
-            "text": text,
+            "GroundednessGrade": verdict("grounded" if grounded else "ungrounded"),
+            "UsefulnessGrade": verdict("useful" if useful else "not_useful"),
+            **{task: reply for task, reply in texts.items() if reply},  # an unscripted task raises KeyError
         }
 
     def chat_model(self, llm: object) -> ScriptedChatModel:
@@ -91,8 +70,7 @@ class FakeProviders:
         return [c for m in self.models for c in m.calls]
 
     def text_calls(self, task: str) -> list[Call]:
-        prefix = _TEXT_PREFIXES[task]
-        return [c for c in self.calls if c.task == "text" and str(c.messages[0].content).startswith(prefix)]
+        return [c for c in self.calls if c.task == task]
 
 
 @pytest.fixture(autouse=True)

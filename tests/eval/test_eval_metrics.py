@@ -120,7 +120,7 @@ def lookup(name: str) -> dict[str, dict[str, Any]]:
 
 def test_syntactically_different_filters_selecting_the_same_documents_are_correct() -> None:
     expected = {"$and": [{"year": 1995}, {"genre": "animated"}]}
-    produced = {"year": {"$gt": 1994, "$lt": 2000}}  # different attribute, same selection: {toys}
+    produced = {"$and": [{"year": {"$gt": 1994}}, {"year": {"$lt": 2000}}]}  # other attribute, same selection: {toys}
     assert same_selection(expected, produced, METADATA)
     value = FilterAccuracy(lookup).evaluate(case(expected_filter=expected), result(where=produced))
     assert value.value == 1.0 and "same 1 of 3" in value.reason
@@ -130,6 +130,14 @@ def test_a_filter_selecting_other_documents_is_wrong() -> None:
     value = FilterAccuracy(lookup).evaluate(case(expected_filter={"year": 1995}), result(where={"genre": "animated"}))
     assert value.value == 0.0
     assert value.reason == "expected selects 1, produced 2 of 3 chunks (0 missed, 1 extra)"
+
+
+def test_a_filter_chroma_refuses_is_unscored_when_expected_and_wrong_when_produced() -> None:
+    two_operators = {"year": {"$gt": 1994, "$lt": 2000}}  # Chroma wants one operator per condition
+    value = FilterAccuracy(lookup).evaluate(case(expected_filter=two_operators), result(where={"year": 1995}))
+    assert value.value is None and "expected filter is not one Chroma accepts" in value.reason
+    value = FilterAccuracy(lookup).evaluate(case(expected_filter={"year": 1995}), result(where=two_operators))
+    assert value.value == 0.0 and "produced filter is not one Chroma accepts" in value.reason
 
 
 def test_filter_accuracy_nulls_and_absences() -> None:

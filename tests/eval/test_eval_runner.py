@@ -26,9 +26,8 @@ from selfrag.errors import UsageError
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.settings import Settings
 from selfrag.store import Chunk, Store, chroma_settings
-from selfrag.testing import HashEmbeddings, ScriptedChatModel
+from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
 from workflows import Components, Result, RunOptions, SelfRagEngine
-from workflows.generation import GENERATE_SYSTEM
 
 # question keyword -> (text a relevant document contains, the scripted answer)
 SCRIPT = {
@@ -49,19 +48,13 @@ MOVIES = [
 ]
 
 
-def _verdict(verdict: str) -> str:
-    return json.dumps({"verdict": verdict, "reason": "scripted"})
-
-
 def _relevance(messages: list[BaseMessage]) -> str:
     question, _, document = str(messages[-1].content).partition("<document>")
     hit = any(key in question and needle in document for key, (needle, _) in SCRIPT.items())
-    return _verdict("relevant" if hit else "irrelevant")
+    return verdict("relevant" if hit else "irrelevant")
 
 
-def _text(messages: list[BaseMessage]) -> str:
-    if not str(messages[0].content).startswith(GENERATE_SYSTEM[:40]):
-        raise KeyError("only generation is scripted")
+def _generate(messages: list[BaseMessage]) -> str:
     prompt = str(messages[-1].content)
     return next(answer for key, (_, answer) in SCRIPT.items() if key in prompt)
 
@@ -88,9 +81,9 @@ class Factory:
     def __call__(self, settings: Settings, store: Store, cache: SQLiteLLMCache | None) -> ExplodingEngine:
         model = ScriptedChatModel.from_rules({
             "RelevanceGrade": _relevance,
-            "GroundednessGrade": _verdict("grounded"),
-            "UsefulnessGrade": _verdict("useful"),
-            "text": _text,
+            "GroundednessGrade": verdict("grounded"),
+            "UsefulnessGrade": verdict("useful"),
+            "generate": _generate,
         })
         self.models.append(with_cache(model, cache))
         fast = RetryPolicy(attempts=2, initial_wait_s=0.0, max_wait_s=0.0)
@@ -119,7 +112,7 @@ def cases() -> list[E2ECase]:
              "reference_answer": "Jurassic Park", "gold_ids": ["dino"], "expected_filter": {"year": 1993}},
             # the rules plan {"year": 1995}: a different clause selecting the same movie -> filter_ok 1
             {"id": "c4", "question": "Which movie is from 1995?", "collection": "movies",
-             "reference_answer": "Toy Story", "gold_ids": ["toys"], "expected_filter": {"year": {"$gt": 1994, "$lt": 1996}}},
+             "reference_answer": "Toy Story", "gold_ids": ["toys"], "expected_filter": {"$and": [{"year": {"$gt": 1994}}, {"year": {"$lt": 1996}}]}},
             {"id": "c5", "question": "Does this explode?", "collection": "movies", "reference_answer": "no"},
         ]
     ]
@@ -177,7 +170,7 @@ def test_traces_carry_path_verdicts_and_filters(tmp_path: Path, store: Store) ->
     assert {v["kind"] for v in c4["verdicts"]} == {"relevance", "groundedness", "usefulness"}
     assert all(v["prompt_version"] and v["model"] == "scripted" for v in c4["verdicts"])
     assert c4["filter"]["planned"] == c4["filter"]["final"] == {"year": {"$eq": 1995}}
-    assert c4["filter"]["expected"] == {"year": {"$gt": 1994, "$lt": 1996}}
+    assert c4["filter"]["expected"] == {"$and": [{"year": {"$gt": 1994}}, {"year": {"$lt": 1996}}]}
     assert c4["llm"]["calls"] == 4 and c4["rewrites"] == [] and c4["relaxations"] == []
     assert traces["c5"]["error"] == "RuntimeError: engine blew up"
 

@@ -13,12 +13,11 @@ Signals used below (see test_graders_signals.py for the tokenisation):
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from graders import Combine, GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
 from selfrag.testing import ScriptedChatModel
+from selfrag.testing import verdict as scripted_verdict
 
 QUESTION = "Which movies did Greta Gerwig direct?"
 DOC = {"id": "lw", "text": "A bunch of women are wholesome", "metadata": {"director": "Greta Gerwig"}, "score": 0.2}
@@ -28,7 +27,7 @@ NO_WAIT = RetryPolicy(attempts=2, initial_wait_s=0.0, max_wait_s=0.0)
 
 
 def model(task: str, verdict: str) -> ScriptedChatModel:
-    return ScriptedChatModel.from_rules({task: json.dumps({"verdict": verdict, "reason": "scripted"})})
+    return ScriptedChatModel.from_rules({task: scripted_verdict(verdict)})
 
 
 def relevance(combine: Combine, threshold: float, verdict: str) -> tuple[bool, float | None, int]:

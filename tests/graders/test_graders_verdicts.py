@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from langchain_core.messages import BaseMessage
 
@@ -19,14 +17,14 @@ from graders import (
     UsefulnessGrader,
 )
 from graders.fencing import DATA_NOT_INSTRUCTIONS
-from selfrag.testing import ScriptedChatModel
+from selfrag.testing import ScriptedChatModel, verdict
 
 FAST = GraderConfig(retry=RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0))
 DOC = {"id": "little-women", "text": "A bunch of women are wholesome", "metadata": {"director": "Greta Gerwig", "source": "/x.jsonl"}}
 
 
-def reply(verdict: str, reason: str = "because") -> str:
-    return json.dumps({"verdict": verdict, "reason": reason})
+def reply(verdict_: str, reason: str = "because") -> str:
+    return verdict(verdict_, reason)
 
 
 @pytest.mark.parametrize(("verdict", "passed"), [("relevant", True), ("irrelevant", False)])

@@ -14,7 +14,6 @@ A question containing ``SLOW:<seconds>`` makes generation sleep (deadline and di
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import time
 from typing import Any
@@ -23,11 +22,10 @@ from langchain_core.messages import BaseMessage
 
 from selfrag.settings import Settings, load_settings
 from selfrag.store import Store, StoreUse
-from selfrag.testing import HashEmbeddings, ScriptedChatModel
+from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
 from workflows import Components, SelfRagEngine
 from workflows.checkpoints import turn_locks
 from workflows.factory import open_checkpointer
-from workflows.generation import GENERATE_SYSTEM
 
 _STOP = {"the", "a", "an", "of", "in", "on", "is", "are", "was", "what", "which", "who", "how", "did", "does", "do",
          "and", "or", "to", "for", "about", "with", "by", "from", "it", "that", "this", "when", "where", "why"}
@@ -42,38 +40,38 @@ def _between(text: str, start: str, end: str) -> str:
     return text.split(start, 1)[-1].split(end, 1)[0]
 
 
-def _verdict(verdict: str) -> str:
-    return json.dumps({"verdict": verdict, "reason": "scripted"})
-
-
 def lexical_rules() -> dict[str, Any]:
     def relevance(messages: list[BaseMessage]) -> str:
         prompt = str(messages[-1].content)
         question = _between(prompt, "<question>", "</question>")
         doc = _between(prompt, "<document>", "</document>")
-        return _verdict("relevant" if _words(question) & _words(doc) else "irrelevant")
+        return verdict("relevant" if _words(question) & _words(doc) else "irrelevant")
 
-    def text(messages: list[BaseMessage]) -> str:
-        system = str(messages[0].content)
+    def generate(messages: list[BaseMessage]) -> str:
         prompt = str(messages[-1].content)
-        if system.startswith(GENERATE_SYSTEM[:40]):
-            slow = re.search(r"SLOW:(\d+(?:\.\d+)?)", prompt)
-            if slow:
-                time.sleep(float(slow.group(1)))
-            body = _between(prompt, '<document number="1">', "</document>").strip()
-            sentence = re.split(r"(?<=[.!?])\s", body.split("\n", 1)[0].strip())[0]
-            return f"{sentence.strip()} [1]"
-        if system.startswith("You improve search queries"):
-            question = _between(prompt, "<question>", "</question>").strip() or prompt
-            return " ".join(question.split()[1:]) or question
-        # condense: the follow-up is taken as already standalone
-        return _between(prompt, "<question>", "</question>").strip()
+        slow = re.search(r"SLOW:(\d+(?:\.\d+)?)", prompt)
+        if slow:
+            time.sleep(float(slow.group(1)))
+        body = _between(prompt, '<document number="1">', "</document>").strip()
+        sentence = re.split(r"(?<=[.!?])\s", body.split("\n", 1)[0].strip())[0]
+        return f"{sentence.strip()} [1]"
+
+    def rewrite(messages: list[BaseMessage]) -> str:
+        prompt = str(messages[-1].content)
+        question = _between(prompt, "<question>", "</question>").strip() or prompt
+        return " ".join(question.split()[1:]) or question
+
+    def condense(messages: list[BaseMessage]) -> str:
+        # the follow-up is taken as already standalone
+        return _between(str(messages[-1].content), "<question>", "</question>").strip()
 
     return {
         "RelevanceGrade": relevance,
-        "GroundednessGrade": _verdict("grounded"),
-        "UsefulnessGrade": _verdict("useful"),
-        "text": text,
+        "GroundednessGrade": verdict("grounded"),
+        "UsefulnessGrade": verdict("useful"),
+        "generate": generate,
+        "rewrite": rewrite,
+        "condense": condense,
     }
 
 

@@ -2,18 +2,64 @@
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from langchain_core.messages import BaseMessage
 
 from selfrag.errors import StoreError
+from selfrag.testing import ScriptedChatModel
 from tests.service.conftest import Live
 
-SLOW = {"question": "Which movie has dinosaurs? SLOW:1.5", "collection": "movies"}
+HELD = {"question": "Which movie has dinosaurs? HOLD", "collection": "movies"}
 FAST = {"question": "Which movie has toys?", "collection": "movies"}
+WAIT_S = 30.0
+"""A guard against a hang, never a measurement: every wait below ends on an event or a state."""
+
+
+class Gate:
+    """Holds the generation of every question marked HOLD until ``release``; ``entered`` says one is held.
+
+    Events instead of a sleeping model: what the tests assert (refused while busy, queued until a
+    slot frees, answered at the deadline while the node is still running) then holds on any
+    machine, however loaded, with no duration asserted.
+    """
+
+    def __init__(self, live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.entered = threading.Event()
+        self.released = threading.Event()
+        model = live.engine.components.relevance.model  # type: ignore[attr-defined]
+        assert isinstance(model, ScriptedChatModel)
+        inner = model.script
+
+        def script(task: str, messages: list[BaseMessage]) -> object:
+            if task == "generate" and "HOLD" in str(messages[-1].content):
+                self.entered.set()
+                if not self.released.wait(WAIT_S):
+                    raise TimeoutError("the test never released the held generation")
+            return inner(task, messages)
+
+        monkeypatch.setattr(model, "script", script)
+
+    def wait_held(self) -> None:
+        assert self.entered.wait(WAIT_S), "the held run never reached generation"
+
+    def release(self) -> None:
+        self.released.set()
+
+
+def _wait_for_metric(live: Live, line: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    with live.client() as http:
+        while line not in http.get("/metrics").text:
+            assert time.monotonic() < deadline, f"never saw {line!r}"
+            time.sleep(0.02)
 
 
 def test_a_declared_body_over_the_limit_is_413(make_live: Callable[..., Live]) -> None:
@@ -40,35 +86,29 @@ def test_a_streamed_body_over_the_limit_is_413(make_live: Callable[..., Live]) -
         assert http.get("/v1/collections/movies").json()["count"] == 4  # nothing stored
 
 
-def _in_background(live: Live, body: dict[str, object]) -> tuple[threading.Thread, list[httpx.Response]]:
+def _in_background(live: Live, body: dict[str, object], **kwargs: Any) -> tuple[threading.Thread, list[httpx.Response]]:
     replies: list[httpx.Response] = []
 
     def go() -> None:
         with live.client() as http:
-            replies.append(http.post("/v1/answers", json=body))
+            replies.append(http.post("/v1/answers", json=body, **kwargs))
 
     thread = threading.Thread(target=go)
     thread.start()
     return thread, replies
 
 
-def _wait_busy(live: Live) -> None:
-    deadline = time.monotonic() + 5
-    with live.client() as http:
-        while "selfrag_runs_in_progress 1.0" not in http.get("/metrics").text:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-
-
-def test_over_the_concurrency_limit_is_429_with_retry_after(make_live: Callable[..., Live]) -> None:
+def test_over_the_concurrency_limit_is_429_with_retry_after(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
     live = make_live(max_concurrent_runs=1, max_queued_runs=0)
-    thread, replies = _in_background(live, SLOW)
-    _wait_busy(live)
+    gate = Gate(live, monkeypatch)
+    thread, replies = _in_background(live, HELD)
+    gate.wait_held()
     with live.client() as http:
         reply = http.post("/v1/answers", json=FAST)
         assert reply.status_code == 429
         assert reply.json()["error"]["code"] == "overloaded"
         assert reply.headers["retry-after"] == "1"
+    gate.release()
     thread.join()
     assert replies[0].status_code == 200
     with live.client() as http:
@@ -76,40 +116,43 @@ def test_over_the_concurrency_limit_is_429_with_retry_after(make_live: Callable[
         assert 'selfrag_runs_rejected_total{reason="overloaded"} 1.0' in http.get("/metrics").text
 
 
-def test_a_queued_request_waits_for_a_slot(make_live: Callable[..., Live]) -> None:
-    live = make_live(max_concurrent_runs=1, max_queued_runs=1, queue_timeout_s=10)
-    thread, replies = _in_background(live, SLOW)
-    _wait_busy(live)
-    with live.client() as http:
-        started = time.monotonic()
-        reply = http.post("/v1/answers", json=FAST)
-    assert reply.status_code == 200
-    assert time.monotonic() - started > 0.5  # it waited for the slow run
-    thread.join()
-    assert replies[0].status_code == 200
+def test_a_queued_request_waits_for_a_slot(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
+    live = make_live(max_concurrent_runs=1, max_queued_runs=1, queue_timeout_s=WAIT_S)
+    gate = Gate(live, monkeypatch)
+    held, held_replies = _in_background(live, HELD)
+    gate.wait_held()
+    queued, replies = _in_background(live, FAST)
+    _wait_for_metric(live, "selfrag_runs_queued 1.0")
+    assert queued.is_alive() and replies == []  # it waits: the only slot is held
+    gate.release()
+    queued.join()
+    held.join()
+    assert replies[0].status_code == 200 and held_replies[0].status_code == 200
 
 
-def test_a_queue_timeout_is_429(make_live: Callable[..., Live]) -> None:
+def test_a_queue_timeout_is_429(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
     live = make_live(max_concurrent_runs=1, max_queued_runs=4, queue_timeout_s=0.2)
-    thread, _ = _in_background(live, SLOW)
-    _wait_busy(live)
+    gate = Gate(live, monkeypatch)
+    thread, _ = _in_background(live, HELD)
+    gate.wait_held()
     with live.client() as http:
-        reply = http.post("/v1/answers", json=FAST)
+        reply = http.post("/v1/answers", json=FAST)  # the slot stays held however long this takes
+    gate.release()
     thread.join()
     assert reply.status_code == 429
     assert "0.2 s" in reply.json()["error"]["message"]
 
 
-def test_the_deadline_is_504_and_the_run_stops(make_live: Callable[..., Live]) -> None:
+def test_the_deadline_is_504_and_the_run_stops(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
     live = make_live(deadline_s=0.5)
+    gate = Gate(live, monkeypatch)
     with live.client() as http:
-        started = time.monotonic()
-        reply = http.post("/v1/answers", json={**SLOW, "thread_id": "late"})
-        elapsed = time.monotonic() - started
+        reply = http.post("/v1/answers", json={**HELD, "thread_id": "late"})
+        # Answered while the generation is held (released only below): at the deadline, not when the node finished.
         assert reply.status_code == 504
         assert reply.json()["error"]["code"] == "deadline_exceeded"
-        assert elapsed < 1.4  # answered at the deadline, not when the slow node finished
-        time.sleep(1.5)
+        gate.release()
+        _wait_for_metric(live, "selfrag_runs_in_progress 0.0")  # the worker has stopped
         assert http.get("/v1/threads/late").json()["turns"] == []  # stopped before finalize
 
 
@@ -147,8 +190,6 @@ def test_checkpoint_store_down_is_503(live: Live) -> None:
 
 
 def test_model_down_is_503_not_a_silent_abstention(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
-    from selfrag.testing import ScriptedChatModel
-
     def dead(task: str, messages: object) -> str:
         raise ConnectionError("connection refused by the model server")
 
@@ -164,15 +205,21 @@ def test_model_down_is_503_not_a_silent_abstention(live: Live, monkeypatch: pyte
     assert "connection refused" not in error["message"]  # the model's own text is logged, never sent
 
 
-def test_a_client_that_gives_up_stops_its_run(make_live: Callable[..., Live]) -> None:
+def test_a_client_that_gives_up_stops_its_run(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
     live = make_live(max_concurrent_runs=1, max_queued_runs=0)
-    with live.client() as http, pytest.raises(httpx.ReadTimeout):
-        http.post("/v1/answers", json={**SLOW, "thread_id": "impatient"}, timeout=0.4)
+    gate = Gate(live, monkeypatch)
+    body = json.dumps({**HELD, "thread_id": "impatient"}).encode()
+    head = f"POST /v1/answers HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    port = httpx.URL(live.url).port
+    assert port is not None
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.sendall(head.encode() + body)
+        gate.wait_held()
+    # The client hung up while its run was held; only now may the run go on (to its next node).
+    gate.release()
+    _wait_for_metric(live, "selfrag_runs_in_progress 0.0")  # the abandoned run stopped and gave its slot back
     with live.client() as http:
-        deadline = time.monotonic() + 10
-        while http.post("/v1/answers", json=FAST).status_code == 429:  # until the slot comes back
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
+        assert http.post("/v1/answers", json=FAST).status_code == 200
         assert http.get("/v1/threads/impatient").json()["turns"] == []  # stopped before finalize
         metrics = http.get("/metrics").text
     assert 'selfrag_node_duration_seconds_count{node="check"} 1.0' in metrics  # only FAST was checked

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -9,9 +8,8 @@ import pytest
 from graders import RetryPolicy
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.store.types import Hit
-from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel
+from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel, verdict
 from workflows import Components, RunOptions, SelfRagEngine
-from workflows.generation import GENERATE_SYSTEM
 
 SCHEMA = CollectionSchema(
     attributes=[
@@ -30,43 +28,13 @@ DOCS = {
 FAST = RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0)
 
 
-def grade(verdict: str, reason: str = "scripted") -> str:
-    return json.dumps({"verdict": verdict, "reason": reason})
+grade = verdict
+"""A grader's scripted reply (``selfrag.testing.verdict``)."""
 
 
 def answer(text: str, citations: Sequence[int] = (1,)) -> str:
     """A generated answer: plain text (citations are the [n] markers written in it)."""
     return text
-
-
-TEXT_TASKS = {"generate": GENERATE_SYSTEM[:40], "rewrite": "You improve search queries", "condense": "Rewrite the user's follow-up"}
-
-
-def with_text_tasks(rules: dict[str, Any]) -> dict[str, Any]:
-    """Fold the free-text tasks (generate, rewrite, condense) into one 'text' rule that
-    dispatches on the system prompt, each served from its own queue."""
-    text_rules = {k: rules.pop(k) for k in list(rules) if k in TEXT_TASKS}
-    if "text" in rules:  # legacy: 'text' meant rewrite/condense
-        text_rules.setdefault("rewrite", rules["text"])
-        text_rules.setdefault("condense", rules.pop("text"))
-    queues: dict[str, list[Any]] = {}
-
-    def text(messages: list[Any]) -> Any:
-        system = str(messages[0].content)
-        task = next((t for t, prefix in TEXT_TASKS.items() if system.startswith(prefix)), None)
-        if task is None or task not in text_rules:
-            raise KeyError(f"no script for text task {task!r}")
-        rule = text_rules[task]
-        if callable(rule):
-            return rule(messages)
-        if isinstance(rule, (str, BaseException)):
-            return rule
-        queue = queues.setdefault(task, list(rule))
-        return queue.pop(0) if len(queue) > 1 else queue[0]
-
-    if text_rules:
-        rules["text"] = text
-    return rules
 
 
 def relevant_if(*needles: str) -> Callable[[list[Any]], str]:
@@ -107,7 +75,7 @@ def make_engine() -> Callable[..., tuple[SelfRagEngine, ScriptedChatModel, FakeC
         turn_locks: Any = None,
         **component_kwargs: Any,
     ) -> tuple[SelfRagEngine, ScriptedChatModel, FakeCollection]:
-        model = ScriptedChatModel.from_rules(with_text_tasks(dict(rules)))
+        model = ScriptedChatModel.from_rules(dict(rules))
         coll = FakeCollection("movies", SCHEMA, list(DOCS.values()), search_fn=search_fn)
         components = Components.from_model(model, FakeStore(coll), retry=FAST, self_query_mode="rules", **component_kwargs)
         locks = {} if turn_locks is None else {"turn_locks": turn_locks}

@@ -8,7 +8,7 @@ from typing import Any
 from selfrag.settings import Settings
 from selfrag.store.types import Hit
 from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel
-from tests.workflows.conftest import DOCS, SCHEMA, grade, with_text_tasks
+from tests.workflows.conftest import DOCS, SCHEMA, grade
 from workflows import SelfRagEngine
 from workflows.factory import build_components, run_options
 from workflows.options import API_GRADE_ROUND, LOCAL_GRADE_CONCURRENCY, grade_concurrency_for
@@ -36,13 +36,13 @@ def test_an_api_configuration_grades_eight_documents_at_once() -> None:
     ids = list(DOCS) * 2
     docs = [{**DOCS[i], "id": f"{i}{n}"} for n, i in enumerate(ids)]
     found = [Hit(id=d["id"], text=d["text"], metadata=d["metadata"], score=0.8) for d in docs]
-    model = ScriptedChatModel.from_rules(with_text_tasks({
+    model = ScriptedChatModel.from_rules({
         "StructuredQuery": '{"query": "movies", "filter": null, "limit": null}',
         "RelevanceGrade": relevance,
         "GroundednessGrade": '{"verdict": "grounded", "reason": "ok"}',
         "UsefulnessGrade": '{"verdict": "useful", "reason": "ok"}',
         "generate": "Toys come alive [1].",
-    }))
+    })
     coll = FakeCollection("movies", SCHEMA, docs, search_fn=lambda q, w, k: found[:k])
     settings = Settings(llm={"provider": "openai", "api_key": "x"}, workflow={"top_k": 8, "grader_retries": 1})  # type: ignore[arg-type]
     engine = SelfRagEngine(build_components(settings, store=FakeStore(coll), model=model), defaults=run_options(settings))

@@ -30,7 +30,7 @@ def test_relevant_documents_are_answered_with_citations(make_engine: Any) -> Non
     grades = {d["id"]: d["relevant"] for d in result.trace.documents}
     assert grades == {"toys": True, "dino": False}
     # only the relevant document reaches the generator
-    gen_prompt = [c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")][0].prompt
+    gen_prompt = model.calls_for("generate")[0].prompt
     assert "Toys come alive" in gen_prompt and "dinosaurs" not in gen_prompt
     assert result.trace.llm.calls == len(model.calls) == 5
 
@@ -38,7 +38,7 @@ def test_relevant_documents_are_answered_with_citations(make_engine: Any) -> Non
 def test_nothing_relevant_rewrites_then_answers(make_engine: Any) -> None:
     engine, model, coll = make_engine({
         "RelevanceGrade": relevant_if("Toys"),
-        "text": ["toys that come alive"],
+        "rewrite": ["toys that come alive"],
         "generate": answer("Toys come alive [1]."),
         **good_checks(),
     }, search_fn=sequence_search(["dino", "zone"], ["toys"]))
@@ -56,13 +56,13 @@ def test_nothing_relevant_rewrites_then_answers(make_engine: Any) -> None:
 def test_nothing_ever_relevant_abstains_without_generating(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": grade("irrelevant"),
-        "text": ["toys first rewrite", "toys second rewrite"],
+        "rewrite": ["toys first rewrite", "toys second rewrite"],
     }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]))
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.ABSTAINED
     assert "I don't know" in result.answer
     assert result.citations == []
-    assert [c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")] == []
+    assert model.calls_for("generate") == []
     assert result.trace.budgets["rewrites_used"] == 2
     assert result.trace.path.count("retrieve") == 3
 
@@ -78,7 +78,7 @@ def test_ungrounded_answer_is_regenerated_with_feedback(make_engine: Any) -> Non
     assert result.outcome is Outcome.ANSWERED
     assert result.answer == "Toys come alive [1]."
     assert result.trace.path.count("generate") == 2
-    second = [c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")][1].prompt
+    second = model.calls_for("generate")[1].prompt
     assert "aliens are not mentioned" in second
 
 
@@ -95,7 +95,7 @@ def test_last_generation_after_ungrounded_ones_quotes_the_documents(make_engine:
     assert "[1]" in result.answer and "dinosaurs" not in result.answer
     assert [g["strategy"] for g in result.trace.generations] == ["llm", "extractive"]
     assert [c.id for c in result.citations] == ["toys"]
-    assert len(list(model.calls_for("text"))) == 1  # the quote costs no model call
+    assert len(model.calls_for("generate")) == 1  # the quote costs no model call
     second = [v for v in result.trace.verdicts if v["kind"] == "groundedness" and v["generation"] == 2]
     assert second[0]["model"] == "deterministic"  # verified as verbatim, not asked of the model
     assert len(model.calls_for("GroundednessGrade")) == 1
@@ -115,7 +115,7 @@ def test_answer_without_markers_gets_attributed_citations(make_engine: Any) -> N
 def test_not_useful_answer_rewrites_and_retrieves_again(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
-        "text": ["movies where toys come alive"],
+        "rewrite": ["movies where toys come alive"],
         "generate": [answer("It is a movie [1]."), answer("Toy Story: toys come alive [1].")],
         "GroundednessGrade": grade("grounded"),
         "UsefulnessGrade": [grade("not_useful"), grade("useful")],
@@ -132,7 +132,7 @@ def test_not_useful_answer_rewrites_and_retrieves_again(make_engine: Any) -> Non
 def test_never_useful_exhausts_budget_and_keeps_best_answer(make_engine: Any) -> None:
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
-        "text": ["toys rewrite one", "toys rewrite two"],
+        "rewrite": ["toys rewrite one", "toys rewrite two"],
         "generate": answer("Something vague [1]."),
         "GroundednessGrade": grade("grounded"),
         "UsefulnessGrade": grade("not_useful"),
@@ -154,13 +154,13 @@ def test_never_grounded_ends_ungrounded_after_generation_budget(make_engine: Any
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.UNGROUNDED
     assert result.answer == "Made up [1]."
-    assert len([c for c in model.calls_for("text") if c.messages[0].content.startswith("You answer")]) == 2
+    assert len(model.calls_for("generate")) == 2
 
 
 def test_rewrite_repeating_a_query_stops_for_no_progress(make_engine: Any) -> None:
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("irrelevant"),
-        "text": ["toys q1", "toys q1"],
+        "rewrite": ["toys q1", "toys q1"],
     }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]), options=RunOptions(max_rewrites=5))
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.ABSTAINED
@@ -171,7 +171,7 @@ def test_rewrite_repeating_a_query_stops_for_no_progress(make_engine: Any) -> No
 def test_same_documents_again_stops_for_no_progress(make_engine: Any) -> None:
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("irrelevant"),
-        "text": ["toys q1", "toys q2", "toys q3"],
+        "rewrite": ["toys q1", "toys q2", "toys q3"],
     }, search_fn=sequence_search(["dino", "zone"]), options=RunOptions(max_rewrites=5))
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.ABSTAINED
@@ -184,7 +184,7 @@ def test_grader_failure_fails_closed_and_is_recorded(make_engine: Any) -> None:
         doc = str(messages[-1].content).split("<document>", 1)[-1]
         return "not json at all" if "Toys" in doc else grade("irrelevant")
 
-    engine, model, _ = make_engine({"RelevanceGrade": relevance, "text": ["toys again"]},
+    engine, model, _ = make_engine({"RelevanceGrade": relevance, "rewrite": ["toys again"]},
                                    search_fn=sequence_search(["toys"], ["zone"]), options=RunOptions(max_rewrites=1))
     result = engine.run(Q, collection="movies")
     toys = next(d for d in result.trace.documents if d["id"] == "toys")
@@ -229,7 +229,7 @@ def test_large_budgets_never_raise_recursion_errors(make_engine: Any) -> None:
 
     engine, _, _ = make_engine({
         "RelevanceGrade": grade("relevant"),
-        "text": [f"toys coming alive rewrite {i}" for i in range(20)],
+        "rewrite": [f"toys coming alive rewrite {i}" for i in range(20)],
         "generate": answer("Vague [1]."),
         "GroundednessGrade": grade("grounded"),
         "UsefulnessGrade": grade("not_useful"),

@@ -75,7 +75,7 @@ def test_no_history_needs_no_model() -> None:
 
 
 def test_a_proposal_that_keeps_the_specifics_is_used() -> None:
-    model = ScriptedChatModel.from_rules({"text": '"What was Walmart\'s revenue in fiscal year 2024?"'})
+    model = ScriptedChatModel.from_rules({"condense": '"What was Walmart\'s revenue in fiscal year 2024?"'})
     out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
     assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "llm")
     assert WALMART_2023 in model.calls[0].prompt and "<history>" in model.calls[0].prompt
@@ -90,21 +90,21 @@ def test_a_proposal_that_keeps_the_specifics_is_used() -> None:
     ],
 )
 def test_a_bad_proposal_falls_back_to_carry_over(proposal: str) -> None:
-    model = ScriptedChatModel.from_rules({"text": proposal})
+    model = ScriptedChatModel.from_rules({"condense": proposal})
     out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
     assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
     assert out.error == "proposal dropped the follow-up's specifics or did not resolve it"
 
 
 def test_a_failing_model_falls_back_to_carry_over() -> None:
-    model = ScriptedChatModel.from_rules({"text": ConnectionError("down")})
+    model = ScriptedChatModel.from_rules({"condense": ConnectionError("down")})
     out = Condenser(model, retry=NO_WAIT).condense("and Costco?", history(), CATALOGUE)
     assert (out.question, out.source) == ("What was Costco's revenue in fiscal year 2023?", "rules")
     assert out.error is not None and out.error.startswith("ConnectionError")
 
 
 def test_a_standalone_question_with_history_is_kept_when_the_model_fails() -> None:
-    model = ScriptedChatModel.from_rules({"text": ConnectionError("down")})
+    model = ScriptedChatModel.from_rules({"condense": ConnectionError("down")})
     question = "How many employees did Costco have in 2023?"
     assert Condenser(model, retry=NO_WAIT).condense(question, history(), CATALOGUE).question == question
     assert len(model.calls) == 2  # retried once: a connection error is transient
@@ -119,7 +119,7 @@ def test_a_standalone_question_with_history_is_kept_when_the_model_fails() -> No
     ],
 )
 def test_a_template_artefact_or_empty_proposal_is_rejected(proposal: str, question: str, expected: str) -> None:
-    model = ScriptedChatModel.from_rules({"text": proposal})
+    model = ScriptedChatModel.from_rules({"condense": proposal})
     out = Condenser(model).condense(question, history(), CATALOGUE)
     assert (out.question, out.source) == (expected, "rules")
     assert out.error is not None
@@ -127,7 +127,7 @@ def test_a_template_artefact_or_empty_proposal_is_rejected(proposal: str, questi
 
 def test_a_proposal_on_another_subject_is_rejected() -> None:
     # Keeps the follow-up's year, so the specifics check alone would let it through.
-    model = ScriptedChatModel.from_rules({"text": "The Magic School Slamdabra 2024"})
+    model = ScriptedChatModel.from_rules({"condense": "The Magic School Slamdabra 2024"})
     out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
     assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
 
@@ -142,7 +142,7 @@ def test_a_proposal_on_another_subject_is_rejected() -> None:
 )
 def test_a_proposal_carrying_template_markup_is_rejected(proposal: str) -> None:
     # It keeps every specific, so only the artefact check can catch it.
-    model = ScriptedChatModel.from_rules({"text": proposal})
+    model = ScriptedChatModel.from_rules({"condense": proposal})
     out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
     assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
     assert out.error is not None and "placeholder" in out.error
