@@ -45,7 +45,7 @@ _MODEL: dict[str, Any] = {}
 
 
 def _planner(mode: str, today: Any, cache: Path | None) -> Any:
-    from selfrag.providers import make_chat_model, make_embeddings, structured_method
+    from selfrag.providers import make_chat_model, make_embeddings
     from selfrag.query import SelfQueryPlanner
     from selfrag.settings import load_settings
 
@@ -60,7 +60,7 @@ def _planner(mode: str, today: Any, cache: Path | None) -> Any:
 
                 _MODEL["model"] = with_cache(_MODEL["model"], SQLiteLLMCache(cache))
         model = _MODEL["model"]
-    kwargs: dict[str, Any] = {"method": structured_method(settings.llm), "mode": mode, "today": today}
+    kwargs: dict[str, Any] = {"method": settings.llm.structured_output_method, "mode": mode, "today": today}
     if "embeddings" in inspect.signature(SelfQueryPlanner).parameters:
         kwargs["embeddings"] = make_embeddings(settings.embeddings)
     return SelfQueryPlanner(model, **kwargs)

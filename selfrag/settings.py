@@ -44,7 +44,8 @@ class LLMSettings(BaseModel):
     """OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server). None means api.openai.com."""
     api_key: SecretStr | None = None
     structured_output_method: StructuredMethod = "json_schema"
-    """``json_schema`` for OpenAI; ``function_calling`` for llama.cpp's server, which rejects json_schema."""
+    """``json_schema`` for OpenAI; ``function_calling`` for llama.cpp's server, which rejects json_schema.
+    The embedded model ignores it: it always decodes with a JSON-schema grammar."""
     temperature: float = 0.0
     max_tokens: int = 512
     timeout_s: float = 60.0

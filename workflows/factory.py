@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
-from selfrag.providers import make_chat_model, make_embeddings, structured_method
+from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
 from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
@@ -63,7 +63,7 @@ def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict
 
 def build_components(settings: Settings, *, store: Store | None = None, model: Any = None) -> Components:
     model = model if model is not None else make_chat_model(settings.llm)
-    method = structured_method(settings.llm)
+    method = settings.llm.structured_output_method
     retry = RetryPolicy(attempts=settings.workflow.grader_retries)
     configs = _grader_configs(settings, method, retry)
     # The collections' own embedding model (a local one is loaded once per process and shared).

@@ -97,7 +97,9 @@ class SelfRagNodes:
     def self_query(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         coll = self._collection(state)
         question = state["standalone_question"]
-        plan = self.c.planner.plan(question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where)
+        plan = self.c.planner.plan(
+            question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today()
+        )
         record = {
             **state.get("plan", {}),
             "structured_query": plan.query.model_dump(mode="json"),

@@ -14,7 +14,7 @@ from selfrag.providers.embeddings import (
     default_minilm_dir,
     verify_sha256,
 )
-from selfrag.providers.factory import describe, make_chat_model, make_embeddings, structured_method
+from selfrag.providers.factory import describe, make_chat_model, make_embeddings
 from selfrag.providers.local_chat import SMOLLM2_FILE, LocalChatModel, default_model_path
 
 __all__ = [
@@ -32,6 +32,5 @@ __all__ = [
     "make_chat_model",
     "make_embeddings",
     "parse_structured",
-    "structured_method",
     "verify_sha256",
 ]

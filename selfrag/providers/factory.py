@@ -21,7 +21,7 @@ from selfrag.providers.embeddings import LocalEmbeddings
 from selfrag.providers.local_chat import SMOLLM2_FILE, LocalChatModel
 from selfrag.settings import EmbeddingSettings, LLMSettings
 
-__all__ = ["OPENAI_BASE_URL", "describe", "make_chat_model", "make_embeddings", "structured_method"]
+__all__ = ["OPENAI_BASE_URL", "describe", "make_chat_model", "make_embeddings"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 _PLACEHOLDER_KEY = "not-needed"
@@ -100,15 +100,6 @@ def make_embeddings(emb: EmbeddingSettings) -> Embeddings:
         chunk_size=emb.batch_size,
         check_embedding_ctx_length=_is_openai(emb.base_url),
     )
-
-
-def structured_method(llm: LLMSettings) -> str:
-    """The ``method`` to pass to ``with_structured_output``.
-
-    The configured one; the local model accepts and ignores it (it always uses a JSON-schema
-    grammar). ``json_schema`` suits OpenAI; llama.cpp's server needs ``function_calling``.
-    """
-    return llm.structured_output_method
 
 
 def describe(llm: LLMSettings) -> str:

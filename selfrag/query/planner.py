@@ -146,13 +146,15 @@ class SelfQueryPlanner:
         catalogue: Mapping[str, Sequence[str]],
         *,
         mandatory_where: dict[str, Any] | None = None,
+        today: date | None = None,
     ) -> Plan:
-        """Plan the search for ``question``.
+        """Plan the search for ``question``; relative dates ("the last five years") resolve against
+        ``today``, else the planner's own date, else the current date.
 
         Raises:
             InvalidFilter: ``mandatory_where`` does not fit ``schema``.
         """
-        today = self.today or date.today()
+        today = today or self.today or date.today()
         mandatory = to_where(parse_where(mandatory_where, schema)) if mandatory_where is not None else None
         llm: Validated | None = None
         llm_error: str | None = None

@@ -55,14 +55,14 @@ def build_planner(
         embeddings: the collection's embedding model, for linking words to known values.
         mode: overrides both the settings and the profile (the harness measures each mode).
     """
-    from selfrag.providers import make_chat_model, structured_method
+    from selfrag.providers import make_chat_model
 
     chosen, reason = (mode, None) if mode is not None else profile_mode(settings)
     if chosen != "rules" and model is None:
         model = make_chat_model(settings.llm)
     return SelfQueryPlanner(
         model if chosen != "rules" else None,
-        method=structured_method(settings.llm),
+        method=settings.llm.structured_output_method,
         mode=chosen,
         today=today,
         embeddings=embeddings,

@@ -15,7 +15,6 @@ from selfrag.providers import (
     describe,
     make_chat_model,
     make_embeddings,
-    structured_method,
 )
 from selfrag.settings import EmbeddingSettings, LLMSettings
 
@@ -85,11 +84,6 @@ def test_compatible_embeddings_skip_tiktoken() -> None:
 def test_embeddings_without_key_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="SELFRAG_EMBEDDINGS__API_KEY"):
         make_embeddings(EmbeddingSettings(provider="openai"))
-
-
-def test_structured_method_is_the_configured_one() -> None:
-    assert structured_method(LLMSettings()) == "json_schema"
-    assert structured_method(LLMSettings(provider="openai", structured_output_method="function_calling")) == "function_calling"
 
 
 def test_describe() -> None:

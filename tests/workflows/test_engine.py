@@ -162,3 +162,16 @@ def test_a_failed_generation_never_becomes_the_answer_text(make_engine: Any) -> 
     assert result.answer == "I couldn't produce an answer from the relevant documents, so I won't guess."
     # Why it failed stays in the trace, for whoever debugs it.
     assert all("OutputParserException" in (g["error"] or "") for g in result.trace.generations)
+
+
+def test_the_engines_clock_dates_relative_questions(make_engine: Any) -> None:
+    # One injected clock: the engine's `today` is the date the self-query resolves "the last ten
+    # years" against, so a replayed or tested run does not depend on the day it runs.
+    from datetime import date
+
+    from workflows import SelfRagEngine
+
+    template, _, _ = make_engine(happy())
+    engine = SelfRagEngine(template.components, today=lambda: date(2000, 6, 1))
+    result = engine.run("Which animated movies came out in the last ten years?", collection="movies")
+    assert "1990" in json.dumps(result.filter), result.filter
