@@ -14,6 +14,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from selfrag.errors import StoreError
+from selfrag.service.runs import Run
 from selfrag.testing import ScriptedChatModel
 from tests.service.conftest import Live
 
@@ -212,10 +213,20 @@ def test_a_client_that_gives_up_stops_its_run(make_live: Callable[..., Live], mo
     head = f"POST /v1/answers HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     port = httpx.URL(live.url).port
     assert port is not None
+    stopping = threading.Event()  # the server noticed the hang-up and asked the run to stop
+    ask_to_stop = Run.cancel
+
+    def cancel(run: Run) -> None:
+        ask_to_stop(run)
+        stopping.set()
+
+    monkeypatch.setattr(Run, "cancel", cancel)
     with socket.create_connection(("127.0.0.1", port)) as client:
         client.sendall(head.encode() + body)
         gate.wait_held()
-    # The client hung up while its run was held; only now may the run go on (to its next node).
+    # The client hung up while its run was held. Once the server has noticed (it watches for the
+    # disconnect on its own schedule), the run may go on: it must stop at its next node.
+    assert stopping.wait(WAIT_S), "the server never noticed the client had gone"
     gate.release()
     _wait_for_metric(live, "selfrag_runs_in_progress 0.0")  # the abandoned run stopped and gave its slot back
     with live.client() as http:
