@@ -208,6 +208,7 @@ def _passages(documents: Sequence[Mapping[str, Any]]) -> tuple[list[_Passage], l
         meta = _meta_line(doc)
         sentences = [" ".join(s.split()) for s in split_sentences(text)]
         meta_terms = content_terms(meta)
+        meta_figures = tuple(figures(meta))  # "year: 1995" is stated by the document as much as its text
         sentence_figures = [figures(s) for s in sentences]
         for stated in sentence_figures:
             all_figures.extend(stated)
@@ -215,10 +216,10 @@ def _passages(documents: Sequence[Mapping[str, Any]]) -> tuple[list[_Passage], l
         for i in range(len(sentences)):
             around = sentences[max(0, i - 1): i + 2]
             terms = content_terms(" ".join(around)) | content_terms(head) | meta_terms
-            figs = tuple(f for k in range(max(0, i - 1), min(len(sentences), i + 2)) for f in sentence_figures[k])
+            figs = tuple(f for k in range(max(0, i - 1), min(len(sentences), i + 2)) for f in sentence_figures[k]) + meta_figures
             passages.append(_Passage(n, " ".join(around), frozenset(terms), figs))
         if not sentences and meta:
-            passages.append(_Passage(n, meta, frozenset(meta_terms), ()))
+            passages.append(_Passage(n, meta, frozenset(meta_terms), meta_figures))
     return passages, all_figures
 
 
@@ -228,6 +229,25 @@ def measure_match(measure: frozenset[str], figure: Figure) -> float:
     if not measure:
         return 1.0
     return len(measure & figure.context) / len(measure | figure.context)
+
+
+_RANGE_WORDS = frozenset(
+    ["after", "before", "since", "until", "till", "between", "to", "through", "over", "under", "than", "earlier",
+     "later", "prior", "following", "and", "or"]
+)
+_RANGE_START = re.compile(r"\s*(?:-|–|to|until|till|through)\b", re.IGNORECASE)
+
+
+def _asked_years(question: str) -> list[Figure]:
+    """The years a question asks about as a point ("in fiscal year 2024"), not as a bound of a range
+    ("after 1990 but before 2005", which the self-query's filter handles)."""
+    asked: list[Figure] = []
+    for m in re.finditer(r"(?<![\w.,])(1\d{3}|2[01]\d{2})(?![\w.,]\d)", question):
+        before = [w.lower() for w in re.findall(r"[A-Za-z]+", question[: m.start()])[-2:]]
+        opens_range = bool(before) and before[-1] == "from" and _RANGE_START.match(question, m.end()) is not None
+        if not _RANGE_WORDS & set(before) and not opens_range:
+            asked.extend(f for f in figures(m.group(1)) if f.kind == "year")
+    return asked
 
 
 def measured(figure: Figure, measures: Sequence[frozenset[str]], doc_figures: Sequence[Figure]) -> str | None:
@@ -268,7 +288,7 @@ def check_claims(
     q_terms = content_terms(question or "")
     q_names = names(question or "")
     q_measure = frozenset(t for t in q_terms - q_names if not t[0].isdigit()) - FILLER
-    q_years = [f for f in figures(question or "") if f.kind == "year"]
+    q_years = _asked_years(question or "")
     out: list[ClaimSupport] = []
     for claim in split_claims(answer):
         terms = content_terms(claim) - FILLER

@@ -106,12 +106,14 @@ def states_answer(question: str, answer: str, documents: Sequence[Mapping[str, A
     selection = _SELECTING.search(question) and len(text.split()) <= 6
     if not new_terms and not new_figures and not selection:
         return 0.0  # it restates the question (a "which/who" answer may pick a name the question gives)
+    measure = frozenset(t for t in q_terms - names(question) - FILLER if not t[0].isdigit())
+    if len(text.split()) >= 6 and measure and not measure & content_terms(text):
+        return 0.0  # a whole sentence sharing no word with what was asked about does not address it
     wanted = expected_answer(question, documents)
     if wanted == "amount":
         amounts = [f for f in new_figures if f.kind in ("amount", "percent")]
         if not amounts:
             return 0.5 + 0.5 * term_overlap(question, text) if _NUMBER_WORD.search(text) else 0.0
-        measure = frozenset(t for t in q_terms - names(question) - FILLER if not t[0].isdigit())
         stated = [g for d in documents for g in figures(str(d.get("text", "")))]
         if stated and measure and all(measured(f, [measure], stated) is not None for f in amounts):
             return 0.0  # its figures are what the documents state for something else

@@ -239,12 +239,19 @@ class SelfRagNodes:
         if current.get("strategy") == "extractive" and is_verbatim(answer, docs):
             # A verbatim quote is grounded by construction: verify it, don't ask a model.
             useful_only = self.c.usefulness.grade(question, answer, docs)
-            claims = [c.to_dict() for c in check_claims(answer, docs, question)]  # for the trace: what each quote says
-            verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": True,
-                             "label": "grounded", "reason": "verbatim quote of the documents (checked)",
-                             "failed": False, "model": "deterministic", "prompt_version": "verbatim/v1", "claims": claims})
+            # Quoted text is in the documents by construction, but a quote can still be the wrong
+            # answer to this question: a report dated 2020 quoted for "in 2015", a figure stated
+            # about something else. The claim check decides, as for generated answers.
+            claims = check_claims(answer, docs, question)
+            failing = [c for c in claims if not c.supported]
+            ok = not failing
+            verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": ok,
+                             "label": "grounded" if ok else "ungrounded",
+                             "reason": "verbatim quote of the documents (checked)" if ok else f"claim not supported: {failing[0].reason}",
+                             "failed": False, "model": "deterministic", "prompt_version": "verbatim/v2",
+                             "claims": [c.to_dict() for c in claims]})
             verdicts.append({**useful_only.to_dict(), "generation": current["number"]})
-            current.update(grounded=True, useful=useful_only.passed)
+            current.update(grounded=ok, useful=useful_only.passed)
             return {"generations": gens, "verdicts": verdicts}
         useful: GradeResult | None
         if self.c.parallel_checks:

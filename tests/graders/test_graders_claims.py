@@ -82,3 +82,12 @@ def test_coverage_is_the_share_of_the_claims_terms_in_one_passage() -> None:
     (claim,) = check_claims("Walmart revenues grew on strong holiday trading.", [REPORT])
     assert claim.score == pytest.approx(2 / 6)  # walmart, revenue of {walmart, revenue, grow, strong, holiday, trade}
     assert not claim.supported
+
+
+def test_years_bounding_a_range_are_not_years_asked_about() -> None:
+    film = {"text": "Toys come alive and have a blast doing so.", "metadata": {"genre": "animated", "year": 1995}}
+    quote = "Toys come alive and have a blast doing so. (genre: animated; year: 1995)"
+    ranged = check_claims(quote, [film], "What's a movie after 1990 but before 2005 about toys?")
+    assert all(c.supported for c in ranged), ranged
+    pointed = check_claims(quote, [film], "Which movie from 2006 is about toys?")
+    assert not all(c.supported for c in pointed)

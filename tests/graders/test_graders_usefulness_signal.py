@@ -65,3 +65,9 @@ def test_a_short_answer_naming_something_new_is_useful() -> None:
 )
 def test_choices_yes_no_and_short_answers(question: str, answer: str, useful: bool) -> None:
     assert (states_answer(question, answer) >= 0.5) is useful
+
+
+def test_a_sentence_sharing_no_word_with_what_was_asked_is_not_useful() -> None:
+    quote = "Bergen had a population of 285,000 in 2020, and its port handled 6.2 million passengers."
+    assert states_answer("What was Bergen's unemployment rate?", quote) == 0.0
+    assert states_answer("What was Bergen's population?", quote) >= 0.5

@@ -251,3 +251,14 @@ def test_every_generation_failing_still_gives_a_flagged_non_empty_answer(make_en
     assert "ConnectionError" not in result.answer and "model down" not in result.answer  # never exception text
     assert result.trace.generations[-1]["error"] == "ConnectionError: model down"  # the trace says why
     assert result.citations == []
+
+
+def test_a_quote_from_a_document_dated_another_year_is_not_answered(make_engine: Any) -> None:
+    # A verbatim quote is in the documents, but the toys film is dated 1995: it does not answer a
+    # question about 2006, however well its words match. The claim check flags it.
+    engine, _, _ = make_engine({"RelevanceGrade": grade("relevant"), "UsefulnessGrade": grade("useful")},
+                               search_fn=sequence_search(["toys"]), extractive_only=True)
+    result = engine.run("Which movie from 2006 is about toys coming alive?", collection="movies")
+    assert result.outcome is not Outcome.ANSWERED
+    verdict = next(v for v in result.trace.verdicts if v["kind"] == "groundedness")
+    assert not verdict["passed"] and "1995" in verdict["reason"] and "2006" in verdict["reason"]
