@@ -34,6 +34,7 @@ from typing import Any, Literal, Protocol
 from eval.datasets import E2ECase
 from eval.selection import InvalidWhere, selected_ids
 from workflows.outcomes import Result
+from workflows.records import GradedDocument
 
 __all__ = [
     "ContainsReference",
@@ -157,13 +158,13 @@ def ranked_ids(result: Result, scope: Scope = "first") -> list[str]:
     if not docs:
         return []
     if scope == "first":
-        first_query = docs[0].get("query")
-        docs = _prefix(docs, lambda d: d.get("query") == first_query)
+        first_query = docs[0]["query"]
+        docs = _prefix(docs, lambda d: d["query"] == first_query)
     return list(dict.fromkeys(str(d["id"]) for d in docs))
 
 
-def _prefix(items: Sequence[dict[str, Any]], keep: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _prefix(items: Sequence[GradedDocument], keep: Callable[[GradedDocument], bool]) -> list[GradedDocument]:
+    out: list[GradedDocument] = []
     for item in items:
         if not keep(item):
             break
@@ -284,7 +285,7 @@ class Groundedness:
 
     def evaluate(self, case: E2ECase, result: Result) -> MetricValue:
         gens = result.trace.generations
-        if not gens or gens[-1].get("grounded") is None:
+        if not gens or gens[-1]["grounded"] is None:
             return MetricValue(None, "no answer was generated and checked")
         ok = bool(gens[-1]["grounded"])
         return MetricValue(float(ok), f"generation {len(gens)} judged {'grounded' if ok else 'ungrounded'}")

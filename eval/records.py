@@ -40,7 +40,7 @@ def error_text(exc: BaseException) -> str:
 
 
 def run_case(
-    engine: CaseEngine, case: E2ECase, corpus: CorpusSpec | str, metrics: Sequence[Metric], model_label: str = ""
+    engine: CaseEngine, case: E2ECase, corpus: CorpusSpec | str, metrics: Sequence[Metric]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run one case (``corpus`` is its collection, or the error that prevented building it).
 
@@ -60,7 +60,7 @@ def run_case(
     values = {m.name: m.evaluate(case, result) for m in metrics} if result is not None else {}
     return (
         case_record(case, collection, result, values, latency, used, error),
-        trace_record(case, collection, result, latency, used, error, model_label),
+        trace_record(case, collection, result, latency, used, error),
     )
 
 
@@ -99,15 +99,6 @@ def case_record(
     return row
 
 
-def _relevance(graded: dict[str, Any], model_label: str) -> dict[str, Any]:
-    return {
-        "kind": "relevance", "subject": graded.get("id"), "passed": graded.get("relevant"),
-        "label": graded.get("verdict"), "reason": graded.get("reason"), "score": graded.get("score"),
-        "query": graded.get("query"), "failed": graded.get("failed"), "error": graded.get("error"),
-        "attempts": graded.get("attempts"), "prompt_version": graded.get("prompt_version"), "model": model_label or None,
-    }
-
-
 def trace_record(
     case: E2ECase,
     collection: str | None,
@@ -115,7 +106,6 @@ def trace_record(
     latency_s: float,
     usage: CacheUsage,
     error: str | None,
-    model_label: str = "",
 ) -> dict[str, Any]:
     """The ``traces.jsonl`` row: what the engine did for the case, from ``Result.trace``."""
     row: dict[str, Any] = {"id": case.id, "collection": collection, "error": error, "latency_s": latency_s,
@@ -132,10 +122,11 @@ def trace_record(
         filter={"expected": case.expected_filter, "planned": trace.plan.get("where"), "final": result.filter},
         relaxations=trace.relaxations,
         rewrites=trace.rewrites,
-        verdicts=[_relevance(d, model_label) for d in trace.documents] + list(trace.verdicts),
+        # The relevance verdicts ride inside the graded documents; each row says which search text it judged.
+        verdicts=[{**d["grade"], "query": d["query"]} for d in trace.documents] + list(trace.verdicts),
         generations=[
             {**{k: v for k, v in g.items() if k != "citations"},
-             "citations": [{"number": c.get("number"), "id": c.get("id")} for c in g.get("citations", [])]}
+             "citations": [{"number": c["number"], "id": c["id"]} for c in g["citations"]]}
             for g in trace.generations
         ],
         plan=plan,

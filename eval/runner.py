@@ -209,7 +209,7 @@ def run_eval(
         ]
         label = str(getattr(getattr(engine, "components", None), "model_label", "") or "")
         manifest["model"] = label or None
-        rows = _run_all(engine, todo, corpora, metrics, label, out, concurrency, progress)
+        rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
     records = [r for r, _ in rows]
     summary = summarize(records, seed=seed)
     manifest["duration_s"] = round(time.perf_counter() - started, 3)
@@ -224,7 +224,6 @@ def _run_all(
     cases: Sequence[E2ECase],
     corpora: dict[str, CorpusSpec | str],
     metrics: Sequence[Metric],
-    model_label: str,
     out: Path,
     concurrency: int,
     progress: Callable[[int, int], None] | None,
@@ -233,7 +232,7 @@ def _run_all(
     rows: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
 
     def one(case: E2ECase) -> tuple[dict[str, Any], dict[str, Any]]:
-        return run_case(engine, case, corpora[case.id], metrics, model_label)
+        return run_case(engine, case, corpora[case.id], metrics)
 
     def finished(case: E2ECase, row: tuple[dict[str, Any], dict[str, Any]]) -> None:
         rows[case.id] = row

@@ -11,7 +11,7 @@ from graders.prompts import GROUNDEDNESS_V1, RELEVANCE_V1, USEFULNESS_V1, Prompt
 from graders.relevance import RelevanceGrader
 from graders.signals import content_terms, lexical_support, term_overlap
 from graders.usefulness import UsefulnessGrader
-from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade
+from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade, Verdict
 
 __all__ = [
     "GROUNDEDNESS_V1",
@@ -31,6 +31,7 @@ __all__ = [
     "StructuredGrader",
     "UsefulnessGrade",
     "UsefulnessGrader",
+    "Verdict",
     "call_with_retries",
     "content_terms",
     "is_retryable",

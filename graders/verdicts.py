@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing_extensions import TypedDict
 
-__all__ = ["GradeResult", "GraderKind", "GroundednessGrade", "RelevanceGrade", "UsefulnessGrade"]
+__all__ = ["GradeResult", "GraderKind", "GroundednessGrade", "RelevanceGrade", "UsefulnessGrade", "Verdict"]
 
-GraderKind = Literal["relevance", "groundedness", "usefulness"]
+GraderKind = str
+"""A grader's registered name (``graders.registry``): relevance, groundedness, usefulness, or any added one."""
 _REASON_MAX = 200
 
 
@@ -54,6 +56,32 @@ class UsefulnessGrade(_Grade):
     )
 
 
+class Verdict(TypedDict):
+    """One grading decision as the trace and checkpoints hold it (plain JSON).
+
+    The one shape of a verdict: the workflow's relevance grades (inside each graded document),
+    its groundedness and usefulness checks, and the evaluation's trace rows all use it.
+    """
+
+    kind: str
+    subject: str | None
+    """What was graded: a document id for relevance, None for an answer."""
+    passed: bool
+    label: str
+    reason: str
+    llm_label: str | None
+    score: float | None
+    failed: bool
+    error: str | None
+    attempts: int
+    prompt_version: str
+    model: str
+    generation: int | None
+    """The answer graded (its 1-based number) for groundedness and usefulness; None for relevance."""
+    claims: list[dict[str, object]]
+    """Per-claim support records (groundedness only; empty otherwise)."""
+
+
 @dataclass(frozen=True)
 class GradeResult:
     """One grading decision, as recorded in the trace.
@@ -81,19 +109,11 @@ class GradeResult:
     claims: tuple[dict[str, object], ...] = ()
     """Per-claim support records (groundedness only; see ``graders.claims.ClaimSupport``)."""
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "subject": self.subject,
-            "passed": self.passed,
-            "label": self.label,
-            "reason": self.reason,
-            "llm_label": self.llm_label,
-            "score": self.score,
-            "failed": self.failed,
-            "error": self.error,
-            "attempts": self.attempts,
-            "prompt_version": self.prompt_version,
-            "model": self.model,
-            **({"claims": list(self.claims)} if self.claims else {}),
-        }
+    def record(self, generation: int | None = None) -> Verdict:
+        """This decision as a trace ``Verdict`` (``generation``: the answer it graded, if any)."""
+        return Verdict(
+            kind=self.kind, subject=self.subject, passed=self.passed, label=self.label, reason=self.reason,
+            llm_label=self.llm_label, score=self.score, failed=self.failed, error=self.error,
+            attempts=self.attempts, prompt_version=self.prompt_version, model=self.model,
+            generation=generation, claims=list(self.claims),
+        )

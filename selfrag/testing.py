@@ -30,6 +30,8 @@ from pydantic import ConfigDict, PrivateAttr
 
 from selfrag.providers._structured import JsonSchemaStructuredOutput
 from selfrag.providers._tasks import TASK_METADATA_KEY
+from selfrag.schema import CollectionSchema
+from selfrag.store.types import Chunk, Hit
 
 __all__ = [
     "Call",
@@ -228,33 +230,36 @@ class FakeCollection:
     def __init__(
         self,
         name: str,
-        schema: Any,
+        schema: CollectionSchema,
         docs: Sequence[Mapping[str, Any]] = (),
         *,
-        search_fn: Callable[[str, Mapping[str, Any] | None, int], list[Any]] | None = None,
+        search_fn: Callable[[str, Mapping[str, Any] | None, int], list[Hit]] | None = None,
     ) -> None:
-        from selfrag.store.types import Hit
-
-        self.name = name
+        self._name = name
         self._schema = schema
-        self._hit = Hit
         self.docs = [dict(d) for d in docs]
         self.search_fn = search_fn
         self.searches: list[tuple[str, Any, int]] = []
         self._emb = HashEmbeddings()
 
     @property
-    def schema(self) -> Any:
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def schema(self) -> CollectionSchema:
         return self._schema
 
     def catalogue(self) -> dict[str, list[str]]:
         out: dict[str, set[str]] = {}
-        for attr in getattr(self._schema, "attributes", []):
+        for attr in self._schema.attributes:
             if attr.type == "string":
                 out[attr.name] = {str(d["metadata"][attr.name]) for d in self.docs if attr.name in d.get("metadata", {})}
         return {k: sorted(v) for k, v in out.items()}
 
-    def search(self, query: str, *, where: dict[str, Any] | None, k: int, min_score: float | None = None) -> list[Any]:
+    def search(
+        self, query: str, *, where: dict[str, Any] | None = None, k: int = 4, min_score: float | None = None
+    ) -> list[Hit]:
         self.searches.append((query, where, k))
         if self.search_fn is not None:
             return self.search_fn(query, where, k)
@@ -266,9 +271,16 @@ class FakeCollection:
             v = self._emb.embed_query(d["text"])
             score = sum(a * b for a, b in zip(q, v, strict=False))
             if min_score is None or score >= min_score:
-                hits.append(self._hit(id=d["id"], text=d["text"], metadata=dict(d.get("metadata", {})), score=score))
+                hits.append(Hit(id=d["id"], text=d["text"], metadata=dict(d.get("metadata", {})), score=score))
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
+
+    def get(self, ids: Sequence[str]) -> list[Chunk]:
+        by_id = {d["id"]: Chunk(d["id"], d["text"], dict(d.get("metadata", {}))) for d in self.docs}
+        return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
+
+    def count(self) -> int:
+        return len(self.docs)
 
 
 class FakeStore:

@@ -1,20 +1,42 @@
 """The Self-RAG workflow: graph state, nodes, routing, budgets, outcomes and the engine around them."""
 
-from workflows.components import CollectionLike, Components, StoreLike
+from workflows.components import Components
 from workflows.condense import Condenser
 from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine, ThreadInfo
 from workflows.generation import AnswerGenerator, Generation
 from workflows.graph import build_graph, mermaid
-from workflows.options import RunOptions, recursion_limit_for
+from workflows.nodes import NODES, NodeSpec, recursion_limit_for
+from workflows.options import RunOptions
 from workflows.outcomes import Citation, LLMUsage, Outcome, Result, Trace
+from workflows.records import (
+    CitedDocument,
+    Document,
+    GeneratedAnswer,
+    GradedDocument,
+    Relaxation,
+    RewriteRecord,
+    Timing,
+    Verdict,
+)
 from workflows.rewrite import QueryRewriter
 from workflows.state import SelfRagState, Turn
+from workflows.summaries import NodeSummary
 
 __all__ = [
     "MAX_QUESTION_CHARS",
+    "NODES",
+    "CitedDocument",
+    "Document",
+    "GeneratedAnswer",
+    "GradedDocument",
+    "NodeSpec",
+    "NodeSummary",
+    "Relaxation",
+    "RewriteRecord",
+    "Timing",
+    "Verdict",
     "AnswerGenerator",
     "Citation",
-    "CollectionLike",
     "Components",
     "Condenser",
     "Generation",
@@ -26,7 +48,6 @@ __all__ = [
     "RunOptions",
     "SelfRagEngine",
     "SelfRagState",
-    "StoreLike",
     "ThreadInfo",
     "Trace",
     "Turn",

@@ -6,45 +6,26 @@ rewriter, condenser and self-query planner) and the store. Tests pass scripted f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graders import GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
 from selfrag.query import SelfQueryPlanner
-from selfrag.schema import CollectionSchema
-from selfrag.store import Hit
+from selfrag.store import CollectionSource
 from workflows.condense import Condenser
 from workflows.generation import AnswerGenerator
 from workflows.rewrite import QueryRewriter
 
-__all__ = ["CollectionLike", "Components", "StoreLike"]
-
-
-class CollectionLike(Protocol):
-    """What the graph needs of a collection (``selfrag.store.Collection`` implements it)."""
-
-    name: str
-
-    @property
-    def schema(self) -> CollectionSchema: ...
-
-    def catalogue(self) -> dict[str, list[str]]: ...
-
-    def search(self, query: str, *, where: dict[str, Any] | None, k: int, min_score: float | None = None) -> list[Hit]: ...
-
-
-class StoreLike(Protocol):
-    def get_collection(self, name: str) -> Any: ...
+__all__ = ["Components"]
 
 
 @dataclass
 class Components:
     """Everything a run calls out to."""
 
-    store: StoreLike
+    store: CollectionSource
     planner: SelfQueryPlanner
     relevance: RelevanceGrader
     groundedness: GroundednessGrader
@@ -58,15 +39,13 @@ class Components:
     """``hybrid``: the last allowed generation after only ungrounded ones quotes the documents."""
     extractive_only: bool = False
     """``extractive``: every answer quotes the documents; the chat model writes none."""
-    """After only ungrounded answers, the last allowed generation quotes the documents instead."""
     model_label: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_model(
         cls,
         model: BaseChatModel,
-        store: StoreLike,
+        store: CollectionSource,
         *,
         method: str = "json_schema",
         retry: RetryPolicy = RetryPolicy(),

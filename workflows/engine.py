@@ -31,7 +31,8 @@ from selfrag.locking import KeyedLocks
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.graph import build_graph
-from workflows.options import RunOptions, recursion_limit_for
+from workflows.nodes import recursion_limit_for
+from workflows.options import RunOptions
 from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.routing import decide_outcome
 from workflows.state import Turn, per_turn_reset
@@ -202,39 +203,40 @@ class SelfRagEngine:
 
     @staticmethod
     def _result(state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float) -> Result:
-        plan = state.get("plan", {})
-        timings = state.get("timings", [])
+        # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is there.
+        plan = state["plan"]
+        timings = state["timings"]
         trace = Trace(
             path=[t["node"] for t in timings],
             timings=timings,
             plan=plan,
-            relaxations=state.get("relaxations", []),
-            documents=state.get("graded", []),
-            rewrites=state.get("rewrites", []),
-            generations=state.get("generations", []),
-            verdicts=state.get("verdicts", []),
+            relaxations=state["relaxations"],
+            documents=state["graded"],
+            rewrites=state["rewrites"],
+            generations=state["generations"],
+            verdicts=state["verdicts"],
             budgets={
-                "max_rewrites": state.get("max_rewrites", 0),
-                "max_generations": state.get("max_generations", 0),
-                "rewrites_used": state.get("rewrite_count", 0),
-                "generations_used": state.get("generation_count", 0),
+                "max_rewrites": state["max_rewrites"],
+                "max_generations": state["max_generations"],
+                "rewrites_used": state["rewrite_count"],
+                "generations_used": state["generation_count"],
             },
-            stop_reason=state.get("stop_reason"),
+            stop_reason=state["stop_reason"],
             llm=counter.usage(),
             total_ms=round(total_ms, 2),
         )
-        structured = dict(plan.get("structured_query") or {})
+        structured = dict(plan.get("structured_query") or {})  # absent when memory answered
         if structured:
-            structured["query"] = state.get("query") or structured.get("query", "")
+            structured["query"] = state["query"] or structured["query"]
         return Result(
             question=state["question"],
-            standalone_question=state.get("standalone_question") or state["question"],
+            standalone_question=state["standalone_question"] or state["question"],
             collection=state["collection"],
             thread_id=thread_id,
-            answer=state.get("answer", ""),
-            outcome=Outcome(state.get("outcome") or Outcome.BUDGET_EXHAUSTED.value),
-            citations=[Citation(**c) for c in state.get("citations", [])],
+            answer=state["answer"],
+            outcome=Outcome(state["outcome"] or Outcome.BUDGET_EXHAUSTED.value),
+            citations=[Citation(**c) for c in state["citations"]],
             query=structured,
-            filter=state.get("where"),
+            filter=state["where"],
             trace=trace,
         )

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -20,7 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from workflows import routing
 from workflows.components import Components
-from workflows.nodes import SelfRagNodes
+from workflows.nodes import NODES, Node, SelfRagNodes
 from workflows.options import RunOptions
 from workflows.state import SelfRagState
 
@@ -34,7 +34,10 @@ def build_graph(
     today: Callable[[], date] = date.today,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the Self-RAG graph around ``components``; pass a checkpointer for thread memory."""
-    nodes = SelfRagNodes(components, today=today).as_dict()
+    return _assemble(SelfRagNodes(components, today=today).as_dict(), checkpointer)
+
+
+def _assemble(nodes: Mapping[str, Node], checkpointer: BaseCheckpointSaver[Any] | None) -> CompiledStateGraph[Any, Any, Any, Any]:
     g: StateGraph[Any, Any, Any, Any] = StateGraph(SelfRagState, context_schema=RunOptions)
     for name, fn in nodes.items():
         g.add_node(name, fn)  # type: ignore[call-overload]
@@ -50,9 +53,10 @@ def build_graph(
     return g.compile(checkpointer=checkpointer, name="selfrag")
 
 
-def mermaid(components: Components | None = None) -> str:
-    """The workflow as a Mermaid diagram (no model or store is called to draw it)."""
-    if components is None:
-        components = Components.__new__(Components)  # drawing needs the topology only
-    graph = build_graph(components)
-    return graph.get_graph().draw_mermaid()
+def _never_run(state: SelfRagState, runtime: Any) -> dict[str, Any]:
+    raise AssertionError("a graph compiled for drawing is never run")
+
+
+def mermaid() -> str:
+    """The workflow as a Mermaid diagram (drawing needs the topology only: no model or store)."""
+    return _assemble({spec.name: _never_run for spec in NODES}, None).get_graph().draw_mermaid()

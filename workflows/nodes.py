@@ -9,27 +9,38 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 from pydantic import TypeAdapter
 
-from graders import GradeResult, content_terms
+from graders import GradeResult, Verdict, content_terms
 from graders.claims import check_claims
 from selfrag.query import FilterNode, and_where, relaxations, to_where
+from selfrag.store import SearchableCollection
+from workflows import summaries
 from workflows.components import Components
 from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
+from workflows.records import (
+    CitedDocument,
+    Document,
+    GeneratedAnswer,
+    GradedDocument,
+    Relaxation,
+    RewriteRecord,
+    Timing,
+)
 from workflows.rewrite import normalise_query
-from workflows.state import SelfRagState
+from workflows.state import SelfRagState, Turn
+from workflows.summaries import NodeSummary
 
-__all__ = ["NODE_NAMES", "SelfRagNodes"]
+__all__ = ["NODES", "NODE_NAMES", "Node", "NodeSpec", "SelfRagNodes", "node_spec", "recursion_limit_for"]
 
-NODE_NAMES = ("condense", "self_query", "retrieve", "grade_documents", "rewrite", "generate", "check", "finalize")
 Node = Callable[[SelfRagState, Runtime[RunOptions]], dict[str, Any]]
 
 
@@ -40,7 +51,7 @@ def timed(name: str, fn: Node) -> Node:
         start = time.perf_counter()
         update = fn(state, runtime)
         ms = round((time.perf_counter() - start) * 1000, 2)
-        return {**update, "timings": [*state.get("timings", []), {"node": name, "ms": ms}]}
+        return {**update, "timings": [*state["timings"], Timing(node=name, ms=ms)]}
 
     node.__name__ = name
     return node
@@ -58,8 +69,16 @@ def _load(data: Any) -> Any:
     return None if data is None else _FILTER.validate_python(data)
 
 
-def _doc(hit: Any) -> dict[str, Any]:
-    return {"id": hit.id, "text": hit.text, "metadata": dict(hit.metadata), "score": round(float(hit.score), 4)}
+def _doc(hit: Any) -> Document:
+    return Document(id=hit.id, text=hit.text, metadata=dict(hit.metadata), score=round(float(hit.score), 4))
+
+
+def _verdict(kind: str, generation: int, passed: bool, label: str, reason: str, *, failed: bool = False,
+             model: str = "deterministic", prompt_version: str = "", claims: list[dict[str, object]] | None = None) -> Verdict:
+    """A verdict the workflow decides itself (memory, a verbatim quote, a failed generation)."""
+    return Verdict(kind=kind, subject=None, passed=passed, label=label, reason=reason, llm_label=None, score=None,
+                   failed=failed, error=None, attempts=0, prompt_version=prompt_version, model=model,
+                   generation=generation, claims=claims or [])
 
 
 class SelfRagNodes:
@@ -68,9 +87,9 @@ class SelfRagNodes:
         self.today = today
 
     def as_dict(self) -> dict[str, Node]:
-        return {name: timed(name, getattr(self, name)) for name in NODE_NAMES}
+        return {spec.name: timed(spec.name, spec.run.__get__(self)) for spec in NODES}
 
-    def _collection(self, state: SelfRagState) -> Any:
+    def _collection(self, state: SelfRagState) -> SearchableCollection:
         return self.c.store.get_collection(state["collection"])
 
     # -- condense: follow-up + thread history → standalone question ------------------------------
@@ -79,13 +98,12 @@ class SelfRagNodes:
         remembered = recall(state["question"], history)
         if remembered is not None:
             # A question about the conversation: answered from its memory, quoted, no retrieval.
-            answer = {
-                "number": 1, "answer": remembered, "citations": [], "documents": [], "query": "", "attempts": 0,
-                "error": None, "grounded": True, "useful": True, "strategy": "memory", "citation_source": "none",
-            }
-            verdict = {"kind": "groundedness", "generation": 1, "passed": True, "label": "grounded", "failed": False,
-                       "reason": "quoted from this conversation's history", "model": "deterministic",
-                       "prompt_version": "memory/v1"}
+            answer = GeneratedAnswer(
+                number=1, answer=remembered, citations=[], documents=[], query="", attempts=0,
+                error=None, grounded=True, useful=True, strategy="memory", citation_source="none",
+            )
+            verdict = _verdict("groundedness", 1, True, "grounded", "quoted from this conversation's history",
+                               prompt_version="memory/v1")
             return {"standalone_question": state["question"], "plan": {"condense": {"source": "memory", "error": None}},
                     "generations": [answer], "generation_count": 1, "verdicts": [verdict],
                     "stop_reason": "answered from the conversation's memory"}
@@ -101,7 +119,7 @@ class SelfRagNodes:
             question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today()
         )
         record = {
-            **state.get("plan", {}),
+            **state["plan"],
             "structured_query": plan.query.model_dump(mode="json"),
             "where": plan.where,
             "source": plan.source,
@@ -120,26 +138,26 @@ class SelfRagNodes:
     def retrieve(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         opts = runtime.context
         coll = self._collection(state)
-        k = state.get("limit") or opts.top_k
-        node = _load(state.get("query_filter"))
+        k = state["limit"] or opts.top_k
+        node = _load(state["query_filter"])
         where = and_where(opts.mandatory_where, to_where(node))
         # A self-query that moved every word into the filter leaves a search text like "highly":
         # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
         # the question itself then; the filter still selects.
         text = state["query"] if len(content_terms(state["query"])) >= 2 else state["standalone_question"]
         hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
-        relaxed = list(state.get("relaxations", []))
+        relaxed = list(state["relaxations"])
         if not hits and node is not None:
             for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
                 where = and_where(opts.mandatory_where, to_where(looser))
                 hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
-                relaxed.append({"detail": change.detail, "where": where, "hits": len(hits)})
+                relaxed.append(Relaxation(detail=change.detail, where=where, hits=len(hits)))
                 node = looser
                 if hits:
                     break
         docs = [_doc(h) for h in hits]
         ids = sorted(d["id"] for d in docs)
-        seen = state.get("retrieved_sets", [])
+        seen = state["retrieved_sets"]
         update: dict[str, Any] = {
             "documents": docs,
             "where": where,
@@ -154,11 +172,11 @@ class SelfRagNodes:
     # -- grade_documents: one relevance verdict per document, concurrently ----------------------
     def grade_documents(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         question = state["standalone_question"]
-        graded = list(state.get("graded", []))
+        graded = list(state["graded"])
         known = {g["id"]: g for g in graded}  # same question, same document: reuse the verdict
         todo = [d for d in state["documents"] if d["id"] not in known]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
-        if state.get("query_filter") is not None and len(content_terms(state["query"])) < 2:
+        if state["query_filter"] is not None and len(content_terms(state["query"])) < 2:
             # The self-query turned the whole question into its filter ("a science fiction film rated
             # above 8.5"): every document the filter selected is an answer, whatever its text says.
             results = [
@@ -167,11 +185,8 @@ class SelfRagNodes:
                 for r in results
             ]
         for doc, res in zip(todo, results, strict=False):
-            entry = {
-                "id": doc["id"], "metadata": doc["metadata"], "score": doc["score"], "query": state["query"],
-                "relevant": res.passed, "verdict": res.label, "reason": res.reason, "failed": res.failed,
-                "error": res.error, "attempts": res.attempts, "prompt_version": res.prompt_version,
-            }
+            entry = GradedDocument(id=doc["id"], metadata=doc["metadata"], score=doc["score"], query=state["query"],
+                                   relevant=res.passed, grade=res.record())
             graded.append(entry)
             known[doc["id"]] = entry
         relevant = [d for d in state["documents"] if known[d["id"]]["relevant"]]
@@ -179,17 +194,18 @@ class SelfRagNodes:
 
     # -- rewrite: a better query, unless it repeats one already tried ----------------------------
     def rewrite(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
-        gens = state.get("generations", [])
+        gens = state["generations"]
         reason = (
-            "the answer did not address the question" if state.get("relevant") and gens
+            "the answer did not address the question" if state["relevant"] and gens
             else "no retrieved document was relevant"
         )
         out = self.c.rewriter.rewrite(state["standalone_question"], state["query"], reason)
-        seen = list(state.get("queries_seen", []))
-        record = {"from": state["query"], "to": out.query, "reason": reason, "source": out.source, "error": out.error}
+        seen = list(state["queries_seen"])
+        record: RewriteRecord = {"from": state["query"], "to": out.query, "reason": reason, "source": out.source,
+                                 "error": out.error}
         update: dict[str, Any] = {
-            "rewrites": [*state.get("rewrites", []), record],
-            "rewrite_count": state.get("rewrite_count", 0) + 1,
+            "rewrites": [*state["rewrites"], record],
+            "rewrite_count": state["rewrite_count"] + 1,
         }
         norm = normalise_query(out.query)
         if norm in seen:
@@ -202,41 +218,41 @@ class SelfRagNodes:
     # -- generate: an answer with citations from the relevant documents only --------------------
     def generate(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         docs = state["relevant"]
-        gens = list(state.get("generations", []))
-        last_verdicts = state.get("verdicts", [])
+        gens = list(state["generations"])
+        last_verdicts = state["verdicts"]
         feedback = None
-        if gens and gens[-1].get("grounded") is False:
+        if gens and gens[-1]["grounded"] is False:
             feedback = next((v["reason"] for v in reversed(last_verdicts) if v["kind"] == "groundedness"), None)
-        budget_left = state.get("max_generations", 2) - state.get("generation_count", 0)
-        only_ungrounded = bool(gens) and all(g.get("grounded") is False for g in gens if g["documents"] == [d["id"] for d in docs])
+        budget_left = state["max_generations"] - state["generation_count"]
+        only_ungrounded = bool(gens) and all(g["grounded"] is False for g in gens if g["documents"] == [d["id"] for d in docs])
         if self.c.extractive_only or (self.c.extractive_fallback and budget_left == 1 and only_ungrounded):
             out = self.c.generator.extractive(state["standalone_question"], docs)
         else:
             out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
         cited = [
-            {"number": n, "id": docs[n - 1]["id"], "text": docs[n - 1]["text"], "metadata": docs[n - 1]["metadata"]}
+            CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"])
             for n in out.citations
         ]
-        gens.append({
-            "number": len(gens) + 1, "answer": out.answer, "citations": cited, "documents": [d["id"] for d in docs],
-            "query": state["query"], "attempts": out.attempts, "error": out.error, "grounded": None, "useful": None,
-            "strategy": out.strategy, "citation_source": out.citation_source,
-        })
-        return {"generations": gens, "generation_count": state.get("generation_count", 0) + 1}
+        gens.append(GeneratedAnswer(
+            number=len(gens) + 1, answer=out.answer, citations=cited, documents=[d["id"] for d in docs],
+            query=state["query"], attempts=out.attempts, error=out.error, grounded=None, useful=None,
+            strategy=out.strategy, citation_source=out.citation_source,
+        ))
+        return {"generations": gens, "generation_count": state["generation_count"] + 1}
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
-        gens = [dict(g) for g in state["generations"]]
+        gens = [GeneratedAnswer(**g) for g in state["generations"]]
         current = gens[-1]
-        verdicts = list(state.get("verdicts", []))
+        verdicts = list(state["verdicts"])
         if current["error"]:
-            verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": False,
-                             "label": "ungrounded", "reason": f"generation failed: {current['error']}", "failed": True})
-            current.update(grounded=False, useful=False)
+            verdicts.append(_verdict("groundedness", current["number"], False, "ungrounded",
+                                     f"generation failed: {current['error']}", failed=True, model="none"))
+            current.update({"grounded": False, "useful": False})
             return {"generations": gens, "verdicts": verdicts}
         docs = state["relevant"]
         question, answer = state["standalone_question"], current["answer"]
-        if current.get("strategy") == "extractive" and is_verbatim(answer, docs):
+        if current["strategy"] == "extractive" and is_verbatim(answer, docs):
             # A verbatim quote is grounded by construction: verify it, don't ask a model.
             useful_only = self.c.usefulness.grade(question, answer, docs)
             # Quoted text is in the documents by construction, but a quote can still be the wrong
@@ -245,13 +261,13 @@ class SelfRagNodes:
             claims = check_claims(answer, docs, question)
             failing = [c for c in claims if not c.supported]
             ok = not failing
-            verdicts.append({"kind": "groundedness", "generation": current["number"], "passed": ok,
-                             "label": "grounded" if ok else "ungrounded",
-                             "reason": "verbatim quote of the documents (checked)" if ok else f"claim not supported: {failing[0].reason}",
-                             "failed": False, "model": "deterministic", "prompt_version": "verbatim/v2",
-                             "claims": [c.to_dict() for c in claims]})
-            verdicts.append({**useful_only.to_dict(), "generation": current["number"]})
-            current.update(grounded=ok, useful=useful_only.passed)
+            verdicts.append(_verdict(
+                "groundedness", current["number"], ok, "grounded" if ok else "ungrounded",
+                "verbatim quote of the documents (checked)" if ok else f"claim not supported: {failing[0].reason}",
+                prompt_version="verbatim/v2", claims=[c.to_dict() for c in claims],
+            ))
+            verdicts.append(useful_only.record(current["number"]))
+            current.update({"grounded": ok, "useful": useful_only.passed})
             return {"generations": gens, "verdicts": verdicts}
         useful: GradeResult | None
         if self.c.parallel_checks:
@@ -265,8 +281,8 @@ class SelfRagNodes:
         results: list[GradeResult | None] = [grounded, useful]
         for res in results:
             if res is not None:
-                verdicts.append({**res.to_dict(), "generation": current["number"]})
-        current.update(grounded=grounded.passed, useful=None if useful is None else useful.passed)
+                verdicts.append(res.record(current["number"]))
+        current.update({"grounded": grounded.passed, "useful": None if useful is None else useful.passed})
         return {"generations": gens, "verdicts": verdicts}
 
     # -- finalize: a typed outcome and the best answer ------------------------------------------
@@ -279,7 +295,7 @@ class SelfRagNodes:
                 f"I don't know: no document in the collection {state['collection']!r} was relevant to this "
                 "question, so I won't guess."
             )
-            citations: list[dict[str, Any]] = []
+            citations: list[CitedDocument] = []
         elif not best["answer"]:
             # Every generation failed: say so rather than return nothing. Why it failed (the
             # model's or a parser's own text) is in the trace's generations, never in the answer.
@@ -287,9 +303,58 @@ class SelfRagNodes:
             citations = []
         else:
             answer, citations = best["answer"], best["citations"]
-        turn = {"question": state["question"], "standalone_question": state["standalone_question"],
-                "answer": answer, "outcome": outcome}
+        turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
+                    answer=answer, outcome=outcome)
         return {
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
             "history": [*(state.get("history") or []), turn],
         }
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """Everything the rest of the house derives from a node: declare a node here and only here.
+
+    The graph registers ``run`` under ``name`` (its edges stay in ``workflows.graph``: where a
+    node sits is the diagram's business); the SSE stream and the CLI's progress read
+    ``summarize``; the recursion limit counts ``repeats``; per-turn resets come from the state type.
+    """
+
+    name: str
+    run: Callable[..., dict[str, Any]]
+    """A ``SelfRagNodes`` method: ``(self, state, runtime) -> the fields it writes``."""
+    summarize: Callable[[SelfRagState], NodeSummary]
+    """What it did, from its update: the CLI's progress line and the SSE event's data."""
+    event: str | None
+    """The SSE event it streams as (the diagram's name), or None for bookkeeping nodes."""
+    repeats: Literal["once", "rewrite", "generation"] = "once"
+    """Which budget can make it run again in one turn (each rewrite, each generation)."""
+
+
+NODES: tuple[NodeSpec, ...] = (
+    NodeSpec("condense", SelfRagNodes.condense, summaries.condense, event=None),
+    NodeSpec("self_query", SelfRagNodes.self_query, summaries.self_query, event="self_query"),
+    NodeSpec("retrieve", SelfRagNodes.retrieve, summaries.retrieve, event="retrieve", repeats="rewrite"),
+    NodeSpec("grade_documents", SelfRagNodes.grade_documents, summaries.grade_documents, event="grade", repeats="rewrite"),
+    NodeSpec("rewrite", SelfRagNodes.rewrite, summaries.rewrite, event="rewrite", repeats="rewrite"),
+    NodeSpec("generate", SelfRagNodes.generate, summaries.generate, event="generate", repeats="generation"),
+    NodeSpec("check", SelfRagNodes.check, summaries.check, event="check", repeats="generation"),
+    NodeSpec("finalize", SelfRagNodes.finalize, summaries.finalize, event=None),
+)
+NODE_NAMES = tuple(spec.name for spec in NODES)
+_BY_NAME = {spec.name: spec for spec in NODES}
+
+
+def node_spec(name: str) -> NodeSpec | None:
+    """The declaration of the node ``name`` (None for a name the graph does not have)."""
+    return _BY_NAME.get(name)
+
+
+def recursion_limit_for(max_rewrites: int, max_generations: int) -> int:
+    """A LangGraph recursion limit that the budgets can never reach.
+
+    Each node runs once per turn, plus once more per rewrite or generation its ``repeats`` names;
+    a margin absorbs the rest. The budgets, not this limit, are what stop the loop.
+    """
+    extra = {"once": 0, "rewrite": max_rewrites, "generation": max_generations}
+    return sum(1 + extra[spec.repeats] for spec in NODES) + 5

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from selfrag.settings import WorkflowSettings
 
-__all__ = ["API_GRADE_ROUND", "LOCAL_GRADE_CONCURRENCY", "RunOptions", "grade_concurrency_for", "recursion_limit_for"]
+__all__ = ["API_GRADE_ROUND", "LOCAL_GRADE_CONCURRENCY", "RunOptions", "grade_concurrency_for"]
 
 API_GRADE_ROUND = 16
 """Most relevance calls one question sends an API provider at once by default: a self-queried
@@ -42,7 +42,6 @@ class RunOptions:
     turn_wait_s: float = 30.0
     """How long a turn on a thread waits for that thread's previous turn to finish before it is
     refused (``ThreadBusy``); turns of one thread run one at a time."""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_settings(cls, s: WorkflowSettings, *, provider: str = "local", **overrides: Any) -> RunOptions:
@@ -58,12 +57,3 @@ class RunOptions:
         base.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**base)
 
-
-def recursion_limit_for(max_rewrites: int, max_generations: int) -> int:
-    """A LangGraph recursion limit that the budgets can never reach.
-
-    Steps: condense, self_query, retrieve, grade (4); each rewrite adds rewrite, retrieve,
-    grade (3); each generation adds generate, check (2); finalize (1). A margin absorbs future
-    nodes; the budgets, not this limit, are what stop the loop.
-    """
-    return 4 + 3 * max_rewrites + 2 * max_generations + 1 + 5

@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from workflows.records import GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing, Verdict
+
 __all__ = ["Citation", "LLMUsage", "Outcome", "Result", "Trace"]
 
 
@@ -45,14 +47,14 @@ class Trace(BaseModel):
 
     path: list[str] = Field(default_factory=list)
     """Nodes in the order they ran."""
-    timings: list[dict[str, Any]] = Field(default_factory=list)
+    timings: list[Timing] = Field(default_factory=list)
     plan: dict[str, Any] = Field(default_factory=dict)
-    relaxations: list[dict[str, Any]] = Field(default_factory=list)
-    documents: list[dict[str, Any]] = Field(default_factory=list)
-    """Every graded document: id, metadata, score, verdict, reason (all retrievals of the turn)."""
-    rewrites: list[dict[str, Any]] = Field(default_factory=list)
-    generations: list[dict[str, Any]] = Field(default_factory=list)
-    verdicts: list[dict[str, Any]] = Field(default_factory=list)
+    relaxations: list[Relaxation] = Field(default_factory=list)
+    documents: list[GradedDocument] = Field(default_factory=list)
+    """Every graded document and its relevance verdict (all retrievals of the turn)."""
+    rewrites: list[RewriteRecord] = Field(default_factory=list)
+    generations: list[GeneratedAnswer] = Field(default_factory=list)
+    verdicts: list[Verdict] = Field(default_factory=list)
     budgets: dict[str, int] = Field(default_factory=dict)
     stop_reason: str | None = None
     llm: LLMUsage = Field(default_factory=LLMUsage)

@@ -6,39 +6,40 @@ limits a run was given. A ``stop_reason`` set by a node (no progress) always end
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from workflows.outcomes import Outcome
+from workflows.records import GeneratedAnswer
 from workflows.state import SelfRagState
 
 __all__ = ["after_check", "after_condense", "after_grade", "after_retrieve", "after_rewrite", "decide_outcome"]
 
 
 def _gens_left(state: SelfRagState) -> bool:
-    return state.get("generation_count", 0) < state.get("max_generations", 2)
+    return state["generation_count"] < state["max_generations"]
 
 
 def _rewrites_left(state: SelfRagState) -> bool:
-    return state.get("rewrite_count", 0) < state.get("max_rewrites", 2)
+    return state["rewrite_count"] < state["max_rewrites"]
 
 
 def after_condense(state: SelfRagState) -> Literal["self_query", "finalize"]:
     """A question about the conversation was answered from memory: nothing to retrieve."""
-    return "finalize" if state.get("generations") else "self_query"
+    return "finalize" if state["generations"] else "self_query"
 
 
 def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"]:
-    return "finalize" if state.get("stop_reason") else "grade_documents"
+    return "finalize" if state["stop_reason"] else "grade_documents"
 
 
 def after_grade(state: SelfRagState) -> Literal["generate", "rewrite", "finalize"]:
-    if state.get("relevant"):
+    if state["relevant"]:
         return "generate" if _gens_left(state) else "finalize"
     return "rewrite" if _rewrites_left(state) else "finalize"
 
 
 def after_rewrite(state: SelfRagState) -> Literal["retrieve", "finalize"]:
-    return "finalize" if state.get("stop_reason") else "retrieve"
+    return "finalize" if state["stop_reason"] else "retrieve"
 
 
 def after_check(state: SelfRagState) -> Literal["generate", "rewrite", "finalize"]:
@@ -51,10 +52,10 @@ def after_check(state: SelfRagState) -> Literal["generate", "rewrite", "finalize
     return "rewrite" if _rewrites_left(state) and _gens_left(state) else "finalize"
 
 
-def decide_outcome(state: SelfRagState) -> tuple[str, dict[str, Any] | None, str]:
+def decide_outcome(state: SelfRagState) -> tuple[str, GeneratedAnswer | None, str]:
     """The outcome, the generation to answer with (None when abstaining) and why the run stopped."""
-    gens = state.get("generations", [])
-    stop = state.get("stop_reason")
+    gens = state["generations"]
+    stop = state["stop_reason"]
     for g in gens:
         if g["grounded"] and g["useful"]:
             return Outcome.ANSWERED.value, g, stop or "answered"

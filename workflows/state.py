@@ -1,15 +1,41 @@
-"""The graph state. Each field says which node writes it.
+"""The graph state. Each field says which node writes it, and what a new turn does with it.
 
-No field has a reducer: nodes run one after another, each returns whole new values, and the
-engine resets every per-turn field in the input of a new turn. Only ``history`` outlives a turn
-(it is what a thread's checkpoint carries from one question to the next).
+No field has a reducer: nodes run one after another and each returns whole new values. Every
+field declares its per-turn policy in its annotation (``Annotated[..., Fresh(...)]``, ``Input``
+or ``Kept``), and ``per_turn_reset`` is derived from those declarations: a field added without
+one is an error at import, so nothing can silently carry over into a thread's next turn. Only
+``history`` (and the engine's inputs, set anew each turn) outlive a turn.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import copy
+from dataclasses import dataclass
+from typing import Annotated, Any, get_type_hints
 
-__all__ = ["SelfRagState", "Turn", "per_turn_reset"]
+from typing_extensions import TypedDict
+
+from workflows.records import Document, GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing, Verdict
+
+__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Turn", "fresh_values", "per_turn_reset", "turn_policies"]
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """Starts every turn at ``value`` (copied, so no turn shares a mutable default)."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class _Marker:
+    name: str
+
+
+Input = _Marker("input")
+"""Set by the engine from the caller's arguments at the start of every turn."""
+Kept = _Marker("kept")
+"""Carried from one turn of a thread to the next by the checkpointer."""
 
 
 class Turn(TypedDict):
@@ -23,74 +49,77 @@ class Turn(TypedDict):
 
 class SelfRagState(TypedDict, total=False):
     # -- engine input --------------------------------------------------------------------------
-    question: str
-    collection: str
-    max_rewrites: int
-    max_generations: int
+    question: Annotated[str, Input]
+    collection: Annotated[str, Input]
+    max_rewrites: Annotated[int, Input]
+    max_generations: Annotated[int, Input]
     # -- memory (finalize appends; persisted by the checkpointer per thread) ---------------------
-    history: list[Turn]
+    history: Annotated[list[Turn], Kept]
     # -- condense ------------------------------------------------------------------------------
-    standalone_question: str
+    standalone_question: Annotated[str, Fresh("")]
     # -- self_query ----------------------------------------------------------------------------
-    plan: dict[str, Any]
+    plan: Annotated[dict[str, Any], Fresh({})]
     """The validated structured query, where clause, validation changes and source (llm/rules)."""
-    query: str
+    query: Annotated[str, Fresh("")]
     """The current semantic query text; rewrite replaces it."""
-    query_filter: Any
+    query_filter: Annotated[Any, Fresh(None)]
     """The validated FilterNode (or None) that relaxation works on; mandatory filter kept apart."""
-    limit: int | None
+    limit: Annotated[int | None, Fresh(None)]
     # -- retrieve ------------------------------------------------------------------------------
-    where: dict[str, Any] | None
+    where: Annotated[dict[str, Any] | None, Fresh(None)]
     """The where clause of the last search (after any relaxation)."""
-    relaxations: list[dict[str, Any]]
-    documents: list[dict[str, Any]]
-    retrieved_sets: list[list[str]]
+    relaxations: Annotated[list[Relaxation], Fresh([])]
+    documents: Annotated[list[Document], Fresh([])]
+    retrieved_sets: Annotated[list[list[str]], Fresh([])]
     # -- grade_documents -----------------------------------------------------------------------
-    graded: list[dict[str, Any]]
+    graded: Annotated[list[GradedDocument], Fresh([])]
     """Every grading decision of the turn, across retrievals (for the trace)."""
-    relevant: list[dict[str, Any]]
+    relevant: Annotated[list[Document], Fresh([])]
     # -- rewrite -------------------------------------------------------------------------------
-    rewrites: list[dict[str, Any]]
-    queries_seen: list[str]
-    rewrite_count: int
+    rewrites: Annotated[list[RewriteRecord], Fresh([])]
+    queries_seen: Annotated[list[str], Fresh([])]
+    rewrite_count: Annotated[int, Fresh(0)]
     # -- generate ------------------------------------------------------------------------------
-    generations: list[dict[str, Any]]
-    generation_count: int
+    generations: Annotated[list[GeneratedAnswer], Fresh([])]
+    generation_count: Annotated[int, Fresh(0)]
     # -- check ---------------------------------------------------------------------------------
-    verdicts: list[dict[str, Any]]
+    verdicts: Annotated[list[Verdict], Fresh([])]
     # -- any node: why the loop stopped early --------------------------------------------------
-    stop_reason: str | None
+    stop_reason: Annotated[str | None, Fresh(None)]
     # -- finalize ------------------------------------------------------------------------------
-    outcome: str
-    answer: str
-    citations: list[dict[str, Any]]
+    outcome: Annotated[str, Fresh("")]
+    answer: Annotated[str, Fresh("")]
+    citations: Annotated[list[dict[str, Any]], Fresh([])]
     # -- every node (timed wrapper) ------------------------------------------------------------
-    timings: list[dict[str, Any]]
+    timings: Annotated[list[Timing], Fresh([])]
+
+
+def turn_policies(state_type: type = SelfRagState) -> dict[str, Fresh | _Marker | None]:
+    """Each state key and its declared per-turn policy (None: the key declares none)."""
+    hints = get_type_hints(state_type, include_extras=True)
+    policies: dict[str, Fresh | _Marker | None] = {}
+    for key, hint in hints.items():
+        found = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, (Fresh, _Marker))]
+        policies[key] = found[0] if found else None
+    return policies
+
+
+def fresh_values(state_type: type = SelfRagState) -> dict[str, Any]:
+    """The ``Fresh`` start value of each key.
+
+    Raises:
+        TypeError: a key declares no per-turn policy (it would silently carry over between turns).
+    """
+    policies = turn_policies(state_type)
+    missing = sorted(k for k, p in policies.items() if p is None)
+    if missing:
+        raise TypeError(f"{state_type.__name__} keys without a per-turn policy (Fresh, Input or Kept): {missing}")
+    return {k: p.value for k, p in policies.items() if isinstance(p, Fresh)}
+
+
+_FRESH = fresh_values()
 
 
 def per_turn_reset() -> dict[str, Any]:
     """Values that start every turn fresh (a thread's checkpoint would otherwise carry them over)."""
-    return {
-        "standalone_question": "",
-        "plan": {},
-        "query": "",
-        "query_filter": None,
-        "limit": None,
-        "where": None,
-        "relaxations": [],
-        "documents": [],
-        "retrieved_sets": [],
-        "graded": [],
-        "relevant": [],
-        "rewrites": [],
-        "queries_seen": [],
-        "rewrite_count": 0,
-        "generations": [],
-        "generation_count": 0,
-        "verdicts": [],
-        "stop_reason": None,
-        "outcome": "",
-        "answer": "",
-        "citations": [],
-        "timings": [],
-    }
+    return copy.deepcopy(_FRESH)

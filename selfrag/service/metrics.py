@@ -13,6 +13,8 @@ import time
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from workflows.records import Timing
+
 __all__ = ["Metrics", "MetricsMiddleware"]
 
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300)
@@ -39,12 +41,10 @@ class Metrics:
         self.in_flight = Gauge("selfrag_runs_in_progress", "Runs holding a slot.", registry=r)
         self.queued = Gauge("selfrag_runs_queued", "Runs waiting for a slot.", registry=r)
 
-    def record_run(self, outcome: str, timings: list[dict[str, object]], calls: int, input_tokens: int, output_tokens: int) -> None:
+    def record_run(self, outcome: str, timings: list[Timing], calls: int, input_tokens: int, output_tokens: int) -> None:
         self.runs.labels(outcome).inc()
         for t in timings:
-            ms = t.get("ms")
-            if isinstance(ms, (int, float)):
-                self.node_latency.labels(str(t.get("node", "?"))).observe(ms / 1000)
+            self.node_latency.labels(t["node"]).observe(t["ms"] / 1000)
         self.llm_calls.inc(calls)
         self.llm_tokens.labels("input").inc(input_tokens)
         self.llm_tokens.labels("output").inc(output_tokens)

@@ -13,13 +13,14 @@ from selfrag.store.lock import StoreLock, StoreUse, lock_store
 from selfrag.store.metadata import clean_metadata, coerce_value
 from selfrag.store.types import (
     Chunk,
+    CollectionSource,
     DocumentPlan,
     DocumentsWritten,
     DocumentVersion,
     Hit,
     MetadataValue,
     ProgressCallback,
-    Retriever,
+    SearchableCollection,
     StoredDocument,
 )
 
@@ -29,13 +30,14 @@ __all__ = [
     "Catalogue",
     "Chunk",
     "Collection",
+    "CollectionSource",
     "DocumentPlan",
     "DocumentVersion",
     "DocumentsWritten",
     "Hit",
     "MetadataValue",
     "ProgressCallback",
-    "Retriever",
+    "SearchableCollection",
     "Store",
     "StoreLock",
     "StoreUse",

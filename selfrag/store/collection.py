@@ -78,7 +78,7 @@ this many at a time. Also bounds the chunks and vectors held at once."""
 class Collection:
     """Chunks of text with metadata, searchable by meaning with a metadata pre-filter.
 
-    Implements ``Retriever``. Writes go by document (``write_documents``: a document's chunks are
+    Implements ``SearchableCollection``. Writes go by document (``write_documents``: a document's chunks are
     replaced as one) or, below that, by chunk (``add``). Not safe for concurrent writers: the
     catalogue is read once and written back whole, so two simultaneous ingests may each drop the
     other's new catalogue values. The embedded store admits one writing process (see

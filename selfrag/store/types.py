@@ -2,15 +2,18 @@
 
 ``Chunk`` goes in, ``Hit`` comes out. Both are frozen so a retrieved hit can be shared between
 graph nodes (grading runs concurrently) without anyone mutating another node's view of it.
-``Retriever`` is a Protocol because the workflow must not care whether hits come from Chroma,
-a scripted fake, or a future hybrid retriever.
+``SearchableCollection`` and ``CollectionSource`` are Protocols because the workflow must not
+care whether hits come from Chroma, a scripted fake, or a future hybrid retriever.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from selfrag.schema import CollectionSchema
 
 __all__ = [
     "Chunk",
@@ -19,8 +22,9 @@ __all__ = [
     "DocumentsWritten",
     "Hit",
     "MetadataValue",
+    "CollectionSource",
     "ProgressCallback",
-    "Retriever",
+    "SearchableCollection",
     "StoredDocument",
 ]
 
@@ -109,23 +113,59 @@ class Hit:
 
 
 @runtime_checkable
-class Retriever(Protocol):
-    """Anything that returns the ``k`` chunks nearest a query, optionally pre-filtered."""
+class SearchableCollection(Protocol):
+    """What the workflow needs of one collection, and all it needs: the seam other resources plug into.
+
+    ``selfrag.store.Collection`` (Chroma) and ``selfrag.testing.FakeCollection`` implement it; a
+    hybrid or reranked retriever over a collection would too. Writing is not part of it: the
+    workflow only reads.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def schema(self) -> CollectionSchema:
+        """The declared attributes the self-query may filter on."""
+        ...
+
+    def catalogue(self) -> dict[str, list[str]]:
+        """Known values of each string attribute (the self-query links words to them)."""
+        ...
 
     def search(
-        self,
-        query: str,
-        *,
-        where: dict[str, Any] | None,
-        k: int,
-        min_score: float | None = None,
+        self, query: str, *, where: dict[str, Any] | None = None, k: int = 4, min_score: float | None = None
     ) -> list[Hit]:
-        """Return at most ``k`` hits, best first.
+        """At most ``k`` hits nearest ``query`` among the chunks matching ``where``, best first.
 
         Args:
-            query: Text to embed and search for.
+            query: Text to search for.
             where: A Chroma ``where`` filter applied *before* ranking, or None for no filter.
             k: Maximum number of hits.
             min_score: Drop hits whose cosine similarity is below this.
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid filter.
+        """
+        ...
+
+    def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order asked; unknown ids are skipped."""
+        ...
+
+    def count(self) -> int:
+        """How many chunks it holds."""
+        ...
+
+
+@runtime_checkable
+class CollectionSource(Protocol):
+    """Where the workflow finds a collection by name (``selfrag.store.Store``, ``FakeStore``)."""
+
+    def get_collection(self, name: str) -> SearchableCollection:
+        """The collection ``name``.
+
+        Raises:
+            CollectionNotFound: no collection has that name.
         """
         ...

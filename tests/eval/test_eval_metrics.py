@@ -27,11 +27,23 @@ from eval.metrics import (
 )
 from eval.stats import bootstrap_mean, mean_interval, percentile, rate_interval, wilson
 from eval.summary import summarize
+from graders import GradeResult
 from workflows.outcomes import Outcome, Result, Trace
+from workflows.records import GeneratedAnswer, GradedDocument
 
 
-def result(answer: str = "", *, documents: list[dict[str, Any]] | None = None, where: Any = None,
-           generations: list[dict[str, Any]] | None = None) -> Result:
+def graded(id: str, query: str) -> GradedDocument:
+    verdict = GradeResult(kind="relevance", passed=True, label="relevant", reason="", prompt_version="v", model="m", subject=id)
+    return GradedDocument(id=id, metadata={}, score=0.5, query=query, relevant=True, grade=verdict.record())
+
+
+def generated(grounded: bool) -> GeneratedAnswer:
+    return GeneratedAnswer(number=1, answer="a", citations=[], documents=[], query="q", attempts=1, error=None,
+                           grounded=grounded, useful=True, strategy="generate", citation_source="markers")
+
+
+def result(answer: str = "", *, documents: list[GradedDocument] | None = None, where: Any = None,
+           generations: list[GeneratedAnswer] | None = None) -> Result:
     return Result(
         question="q", standalone_question="q", collection="movies", answer=answer, outcome=Outcome.ANSWERED,
         trace=Trace(documents=documents or [], plan={"where": where}, generations=generations or []),
@@ -93,7 +105,7 @@ def test_chunk_ids_map_to_their_document() -> None:
 
 
 def test_ranking_is_the_first_retrieval_unless_asked_for_all() -> None:
-    docs = [{"id": "a", "query": "q1"}, {"id": "b", "query": "q1"}, {"id": "gold", "query": "q2 rewritten"}]
+    docs = [graded("a", "q1"), graded("b", "q1"), graded("gold", "q2 rewritten")]
     r = result(documents=docs)
     assert ranked_ids(r) == ["a", "b"]
     assert ranked_ids(r, "all") == ["a", "b", "gold"]
@@ -155,8 +167,8 @@ def test_filter_accuracy_nulls_and_absences() -> None:
 
 
 def test_groundedness_is_the_last_generations_verdict() -> None:
-    assert Groundedness().evaluate(case(), result(generations=[{"grounded": False}, {"grounded": True}])).value == 1.0
-    assert Groundedness().evaluate(case(), result(generations=[{"grounded": True}, {"grounded": False}])).value == 0.0
+    assert Groundedness().evaluate(case(), result(generations=[generated(False), generated(True)])).value == 1.0
+    assert Groundedness().evaluate(case(), result(generations=[generated(True), generated(False)])).value == 0.0
     assert Groundedness().evaluate(case(), result()).value is None
 
 

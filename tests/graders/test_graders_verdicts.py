@@ -17,6 +17,7 @@ from graders import (
     UsefulnessGrader,
 )
 from graders.fencing import DATA_NOT_INSTRUCTIONS
+from graders.verdicts import Verdict
 from selfrag.testing import ScriptedChatModel, verdict
 
 FAST = GraderConfig(retry=RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0))
@@ -92,14 +93,15 @@ def test_a_long_reason_is_truncated_not_rejected() -> None:
     assert result.attempts == 1 and len(result.reason) == 200 and "\n" not in result.reason
 
 
-def test_to_dict_is_what_the_trace_records() -> None:
+def test_record_is_what_the_trace_records() -> None:
     model = ScriptedChatModel.from_rules({"RelevanceGrade": reply("irrelevant", "off topic")})
-    record = RelevanceGrader(model, FAST).grade("q", {"id": "d1", "text": "t", "score": 0.2}).to_dict()
+    record = RelevanceGrader(model, FAST).grade("q", {"id": "d1", "text": "t", "score": 0.2}).record()
     assert record == {
         "kind": "relevance", "subject": "d1", "passed": False, "label": "irrelevant", "reason": "off topic",
         "llm_label": "irrelevant", "score": 0.2, "failed": False, "error": None, "attempts": 1,
-        "prompt_version": "relevance/v1", "model": "scripted",
+        "prompt_version": "relevance/v1", "model": "scripted", "generation": None, "claims": [],
     }  # fmt: skip
+    assert set(record) == set(Verdict.__annotations__)  # the one shape, every key always there
 
 
 def test_grade_many_keeps_input_order_under_concurrency() -> None:

@@ -76,5 +76,5 @@ def test_the_engine_runs_through_the_server_with_function_calling(llama_server: 
     relevance = list(result.trace.documents)
     assert relevance, "documents were retrieved and graded"
     # tool calling worked: at least one grade came back from the model, not from the failure policy
-    assert any(not d["failed"] for d in relevance), [d["error"] for d in relevance]
+    assert any(not d["grade"]["failed"] for d in relevance), [d["grade"]["error"] for d in relevance]
     assert result.trace.llm.calls >= len(relevance)

@@ -9,7 +9,7 @@ import pytest
 
 from selfrag.errors import ConfigError, IngestError, InvalidFilter, UsageError
 from selfrag.schema import CollectionSchema
-from selfrag.store import Chunk, Collection, Retriever, Store
+from selfrag.store import Chunk, Collection, SearchableCollection, Store
 from selfrag.testing import HashEmbeddings
 
 FILMS = [
@@ -33,7 +33,7 @@ def movies(store: Store, movie_schema: CollectionSchema) -> Collection:
 
 
 def test_collection_is_a_retriever(movies: Collection) -> None:
-    assert isinstance(movies, Retriever)
+    assert isinstance(movies, SearchableCollection)
 
 
 def test_add_is_idempotent_and_counts_new_ids(store: Store, movie_schema: CollectionSchema) -> None:

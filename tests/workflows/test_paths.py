@@ -188,8 +188,8 @@ def test_grader_failure_fails_closed_and_is_recorded(make_engine: Any) -> None:
                                    search_fn=sequence_search(["toys"], ["zone"]), options=RunOptions(max_rewrites=1))
     result = engine.run(Q, collection="movies")
     toys = next(d for d in result.trace.documents if d["id"] == "toys")
-    assert toys["failed"] and not toys["relevant"] and toys["attempts"] == FAST.attempts
-    assert "fail_closed" in toys["reason"]
+    assert toys["grade"]["failed"] and not toys["relevant"] and toys["grade"]["attempts"] == FAST.attempts
+    assert "fail_closed" in toys["grade"]["reason"]
     assert result.outcome is Outcome.ABSTAINED
     assert sum(1 for c in model.calls_for("RelevanceGrade") if "Toys" in c.prompt) == FAST.attempts
 
@@ -202,7 +202,7 @@ def test_grader_failure_fail_open_policy_lets_the_document_through(make_engine: 
     }, search_fn=sequence_search(["toys"]), relevance=GraderConfig(policy=FailurePolicy.FAIL_OPEN, retry=FAST))
     result = engine.run(Q, collection="movies")
     assert result.outcome is Outcome.ANSWERED
-    assert result.trace.documents[0]["failed"] and result.trace.documents[0]["relevant"]
+    assert result.trace.documents[0]["grade"]["failed"] and result.trace.documents[0]["relevant"]
 
 
 def test_unverifiable_answer_is_ungrounded_by_default(make_engine: Any) -> None:

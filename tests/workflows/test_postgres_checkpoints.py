@@ -127,3 +127,12 @@ def test_instances_starting_together_set_up_the_tables_once(open_saver: Any, dat
     with psycopg.connect(database_url) as conn:
         versions = [v for (v,) in conn.execute("SELECT v FROM checkpoint_migrations ORDER BY v")]
     assert versions == list(range(len(MIGRATIONS)))
+
+
+def test_typed_records_round_trip_through_postgres(make_engine: Any, open_saver: Any) -> None:
+    engine, _, _ = make_engine(happy(), checkpointer=open_saver())
+    result = engine.run(FIRST, collection="movies", thread_id="typed")
+    other, _, _ = make_engine(happy(), checkpointer=open_saver())
+    stored = other._thread_graph.get_state({"configurable": {"thread_id": "typed"}}).values
+    assert stored["graded"] == result.trace.documents and stored["verdicts"] == result.trace.verdicts
+    assert stored["generations"] == result.trace.generations and stored["timings"] == result.trace.timings

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from selfrag.errors import DeadlineExceeded, SelfRagError
 from selfrag.service.deps import CurrentPrincipal, CurrentService
-from selfrag.service.events import node_event
+from selfrag.service.events import EVENT_NAMES, STREAMED_NODES, node_event
 from selfrag.service.models import AnswerRequest, AnswerResponse
 from selfrag.service.problems import client_message, log_failure, status_for
 from selfrag.service.routes._responses import errors
@@ -38,7 +38,7 @@ _EVENT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["event", "data"],
     "properties": {
-        "event": {"enum": ["self_query", "retrieve", "grade", "rewrite", "generate", "check", "result", "error"]},
+        "event": {"enum": EVENT_NAMES},
         "data": {"type": "string", "contentMediaType": "application/json"},
     },
 }
@@ -92,8 +92,8 @@ async def _cancel_on_disconnect(request: Request, run: Run) -> None:
     response_class=EventSourceResponse,
     responses={
         200: {
-            "description": "Server-Sent Events: one per graph node as it finishes (self_query, retrieve, grade, "
-            "rewrite, generate, check), then `result` (the same body as POST /v1/answers) or `error`.",
+            "description": "Server-Sent Events: one per graph node as it finishes "
+            f"({', '.join(STREAMED_NODES.values())}), then `result` (the same body as POST /v1/answers) or `error`.",
             "content": {"text/event-stream": {"itemSchema": _EVENT_SCHEMA}},
         },
         **errors(400, 401, 403, 404, 409, 413, 422, 429, 503),

@@ -1,0 +1,100 @@
+"""What one node writes and another reads: one typed shape per record, declared once.
+
+TypedDicts, not classes: the graph state is checkpointed (SQLite or Postgres) and must stay plain
+JSON, and the trace hands these same records to the CLI, the HTTP service and the evaluation
+harness unchanged. Every key is always present; readers index, they never ``.get`` a default.
+A grading decision is ``graders.Verdict`` (re-exported here for the workflow's readers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typing_extensions import TypedDict
+
+from graders.verdicts import Verdict
+
+__all__ = [
+    "CitedDocument",
+    "Document",
+    "GeneratedAnswer",
+    "GradedDocument",
+    "Relaxation",
+    "RewriteRecord",
+    "Timing",
+    "Verdict",
+]
+
+
+class Document(TypedDict):
+    """A retrieved chunk (``retrieve`` writes, grading and generation read)."""
+
+    id: str
+    text: str
+    metadata: dict[str, Any]
+    score: float
+    """Cosine similarity to the search text, rounded to 4 places."""
+
+
+class GradedDocument(TypedDict):
+    """A retrieved document and its relevance verdict (``grade_documents`` writes; the trace keeps all)."""
+
+    id: str
+    metadata: dict[str, Any]
+    score: float
+    """The retrieval similarity (the verdict's own ``score`` is the grader's signal)."""
+    query: str
+    """The search text that retrieved it."""
+    relevant: bool
+    """``grade.passed``, kept at the top for the readers that only filter."""
+    grade: Verdict
+
+
+class CitedDocument(TypedDict):
+    """One ``[n]`` marker of an answer and the document it points to."""
+
+    number: int
+    id: str
+    text: str
+    metadata: dict[str, Any]
+
+
+class GeneratedAnswer(TypedDict):
+    """One answer attempt (``generate`` writes; ``check`` fills ``grounded`` and ``useful``)."""
+
+    number: int
+    answer: str
+    citations: list[CitedDocument]
+    documents: list[str]
+    """Ids of the documents it was generated from."""
+    query: str
+    attempts: int
+    error: str | None
+    grounded: bool | None
+    """None until checked."""
+    useful: bool | None
+    """None until checked, and when the groundedness check failed first (sequential checks)."""
+    strategy: str
+    """``generate``, ``extractive`` or ``memory``."""
+    citation_source: str
+
+
+RewriteRecord = TypedDict(
+    "RewriteRecord", {"from": str, "to": str, "reason": str, "source": str, "error": str | None}
+)
+"""One query rewrite (``rewrite`` writes): from which query to which, why, and by whom (llm/rules)."""
+
+
+class Relaxation(TypedDict):
+    """One loosening of the filter after an empty search (``retrieve`` writes)."""
+
+    detail: str
+    where: dict[str, Any] | None
+    hits: int
+
+
+class Timing(TypedDict):
+    """One node's wall time (every node, through the timed wrapper)."""
+
+    node: str
+    ms: float

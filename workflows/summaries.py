@@ -1,0 +1,81 @@
+"""What each node just did, once: JSON data for the SSE stream and a human line for the CLI.
+
+One function per node, over the fields the node wrote (``SelfRagState`` is total=False: an
+update holds only what its node returned). ``NodeSpec.summarize`` points at these; the service's
+events and the CLI's progress lines both read the same ``NodeSummary``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from workflows.state import SelfRagState
+
+__all__ = ["NodeSummary", "short"]
+
+
+@dataclass(frozen=True)
+class NodeSummary:
+    text: str
+    """One human line (CLI progress)."""
+    data: dict[str, Any] = field(default_factory=dict)
+    """JSON-ready details (the SSE event's body, with the node name, timing and stop reason)."""
+
+
+def short(obj: Any, n: int = 90) -> str:
+    """``obj`` as at most ``n`` characters (JSON unless it is a string)."""
+    text = json.dumps(obj, default=str) if not isinstance(obj, str) else obj
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _stopped(u: SelfRagState) -> str:
+    return f" — {u['stop_reason']}" if u.get("stop_reason") else ""
+
+
+def condense(u: SelfRagState) -> NodeSummary:
+    return NodeSummary(f"question: {short(u['standalone_question'])}")
+
+
+def self_query(u: SelfRagState) -> NodeSummary:
+    plan = u["plan"]
+    text = f"query {short(u['query'], 50)!r} filter {short(plan['where'], 70)} ({plan['source']})"
+    return NodeSummary(text, {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]})
+
+
+def retrieve(u: SelfRagState) -> NodeSummary:
+    docs, relax = u["documents"], u["relaxations"]
+    extra = f", relaxed filter {len(relax)}×" if relax else ""
+    data = {
+        "filter": u["where"],
+        "documents": [{"id": d["id"], "score": d["score"]} for d in docs],
+        "relaxations": len(relax),
+    }
+    return NodeSummary(f"{len(docs)} documents{extra}{_stopped(u)}", data)
+
+
+def grade_documents(u: SelfRagState) -> NodeSummary:
+    relevant = u["relevant"]
+    text = f"{len(relevant)} relevant: {', '.join(d['id'][:12] for d in relevant) or '—'}"
+    return NodeSummary(text, {"relevant": [d["id"] for d in relevant]})
+
+
+def rewrite(u: SelfRagState) -> NodeSummary:
+    last = u["rewrites"][-1]
+    return NodeSummary(f"new query {short(last['to'], 70)!r}{_stopped(u)}", {"query": last["to"], "reason": last["reason"]})
+
+
+def generate(u: SelfRagState) -> NodeSummary:
+    gen = u["generations"][-1]
+    text = f"answer #{gen['number']}: {short(gen['answer'] or gen['error'] or '', 80)}"
+    return NodeSummary(text, {"number": gen["number"], "answer": gen["answer"], "strategy": gen["strategy"]})
+
+
+def check(u: SelfRagState) -> NodeSummary:
+    gen = u["generations"][-1]
+    return NodeSummary(f"grounded={gen['grounded']} useful={gen['useful']}", {"grounded": gen["grounded"], "useful": gen["useful"]})
+
+
+def finalize(u: SelfRagState) -> NodeSummary:
+    return NodeSummary(f"outcome {u['outcome']}")
