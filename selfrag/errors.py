@@ -91,11 +91,22 @@ def describe(exc: BaseException, limit: int | None = None) -> str:
 
 
 class SelfRagError(Exception):
-    """Base of every selfrag error. ``code`` is stable and machine-readable."""
+    """Base of every selfrag error. ``code`` is stable and machine-readable.
+
+    A subclass declares its code and status in its header (``class X(UsageError, code="x",
+    status=404)``); a status left out is inherited from the parent.
+    """
 
     code: str = "error"
     status: int = 500
     """The HTTP status the service answers with (an error nobody classified is the server's fault)."""
+
+    def __init_subclass__(cls, *, code: str | None = None, status: int | None = None, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+        if status is not None:
+            cls.status = status
 
     def __init__(self, message: str, *, detail: str | None = None) -> None:
         super().__init__(message)
@@ -112,24 +123,15 @@ class SelfRagError(Exception):
         return self.one_line()
 
 
-class UsageError(SelfRagError):
+class UsageError(SelfRagError, code="usage_error", status=400):
     """The caller asked for something invalid; retrying the same call will fail again."""
 
-    code = "usage_error"
-    status = 400
 
-
-class ConfigError(UsageError):
+class ConfigError(UsageError, code="config_invalid", status=500):
     """Invalid settings: in a running server they are its operator's, not the client's, to fix."""
 
-    code = "config_invalid"
-    status = 500
 
-
-class CollectionNotFound(UsageError):
-    code = "collection_not_found"
-    status = 404
-
+class CollectionNotFound(UsageError, code="collection_not_found", status=404):
     def __init__(self, name: str) -> None:
         super().__init__(f"collection {name!r} does not exist (ingest into it first: selfrag ingest ... --collection {name})")
         self.name = name
@@ -138,118 +140,76 @@ class CollectionNotFound(UsageError):
         return f"collection {self.name!r} does not exist (create it with POST /v1/collections)"
 
 
-class CollectionExists(UsageError):
-    code = "collection_exists"
-    status = 409
+class CollectionExists(UsageError, code="collection_exists", status=409): ...
 
 
-class SchemaError(UsageError):
-    code = "schema_invalid"
+class SchemaError(UsageError, code="schema_invalid"): ...
 
 
-class InvalidFilter(UsageError):
-    code = "filter_invalid"
-    status = 422
+class InvalidFilter(UsageError, code="filter_invalid", status=422): ...
 
 
-class InvalidQuestion(UsageError):
-    code = "question_invalid"
+class InvalidQuestion(UsageError, code="question_invalid"): ...
 
 
-class IngestError(UsageError):
-    code = "ingest_failed"
+class IngestError(UsageError, code="ingest_failed"): ...
 
 
-class DatasetError(UsageError):
+class DatasetError(UsageError, code="dataset_invalid"):
     """An evaluation dataset (or run directory) is missing, unreadable or has an invalid line."""
 
-    code = "dataset_invalid"
 
-
-class VariantsError(UsageError):
+class VariantsError(UsageError, code="variants_invalid"):
     """A grader-variants or prompt file is missing, malformed, or describes an invalid variant."""
 
-    code = "variants_invalid"
+
+class ThreadNotFound(UsageError, code="thread_not_found", status=404): ...
 
 
-class ThreadNotFound(UsageError):
-    code = "thread_not_found"
-    status = 404
+class DocumentNotFound(UsageError, code="document_not_found", status=404): ...
 
 
-class DocumentNotFound(UsageError):
-    code = "document_not_found"
-    status = 404
-
-
-class StoreLocked(UsageError):
+class StoreLocked(UsageError, code="store_locked"):
     """Another process has the embedded Chroma store open (see ``selfrag.store.lock``): the message
     names it and the way out (its server's API, or a Chroma server via ``store.chroma_url``)."""
 
-    code = "store_locked"
 
-
-class Unauthenticated(UsageError):
+class Unauthenticated(UsageError, code="unauthenticated", status=401):
     """No ``Authorization: Bearer`` key, or one that matches no configured key."""
 
-    code = "unauthenticated"
-    status = 401
 
-
-class Forbidden(UsageError):
+class Forbidden(UsageError, code="forbidden", status=403):
     """A valid key whose collection scopes do not cover the request."""
 
-    code = "forbidden"
-    status = 403
+
+class PayloadTooLarge(UsageError, code="payload_too_large", status=413): ...
 
 
-class PayloadTooLarge(UsageError):
-    code = "payload_too_large"
-    status = 413
-
-
-class RuntimeFailure(SelfRagError):
+class RuntimeFailure(SelfRagError, code="runtime_failure", status=503):
     """Something outside the caller's control failed; a retry later may succeed."""
 
-    code = "runtime_failure"
-    status = 503
+
+class ProviderError(RuntimeFailure, code="provider_unavailable"): ...
 
 
-class ProviderError(RuntimeFailure):
-    code = "provider_unavailable"
+class ModelIntegrityError(RuntimeFailure, code="model_integrity"): ...
 
 
-class ModelIntegrityError(RuntimeFailure):
-    code = "model_integrity"
+class StoreError(RuntimeFailure, code="store_unavailable"): ...
 
 
-class StoreError(RuntimeFailure):
-    code = "store_unavailable"
-
-
-class GraderError(RuntimeFailure):
+class GraderError(RuntimeFailure, code="grader_failed"):
     """A grader's output stayed invalid (or its provider failed) after every retry."""
 
-    code = "grader_failed"
 
-
-class Overloaded(RuntimeFailure):
+class Overloaded(RuntimeFailure, code="overloaded", status=429):
     """The server is running as many questions as it allows and its wait queue is full."""
 
-    code = "overloaded"
-    status = 429
 
-
-class ThreadBusy(RuntimeFailure):
+class ThreadBusy(RuntimeFailure, code="thread_busy", status=409):
     """Turns of one conversation run one at a time; this one waited for the previous turn longer
     than the limit. Nothing was run or stored: send it again when that turn has finished."""
 
-    code = "thread_busy"
-    status = 409
 
-
-class DeadlineExceeded(RuntimeFailure):
+class DeadlineExceeded(RuntimeFailure, code="deadline_exceeded", status=504):
     """A run did not finish within the per-request deadline; it is stopped at the next node."""
-
-    code = "deadline_exceeded"
-    status = 504

@@ -3,7 +3,7 @@
 TypedDicts, not classes: the graph state is checkpointed (SQLite or Postgres) and must stay plain
 JSON, and the trace hands these same records to the CLI, the HTTP service and the evaluation
 harness unchanged. Every key is always present; readers index, they never ``.get`` a default.
-A grading decision is ``graders.Verdict`` (re-exported here for the workflow's readers).
+A grading decision is ``graders.Verdict``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ __all__ = [
     "Relaxation",
     "RewriteRecord",
     "Timing",
-    "Verdict",
 ]
 
 
