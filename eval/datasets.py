@@ -35,6 +35,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from selfrag.errors import DatasetError
+from selfrag.jsonl import json_objects, validation_message
 
 __all__ = [
     "Document",
@@ -128,21 +129,15 @@ def read_jsonl(path: str | Path, model: type[T]) -> list[T]:
     """
     p = Path(path)
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise DatasetError(f"cannot read dataset {p}: {exc.strerror or exc}") from exc
     out: list[T] = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for n, raw in json_objects(text, str(p), DatasetError):
         try:
-            out.append(model.model_validate(json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{p}:{n}: not JSON ({exc.msg})") from exc
+            out.append(model.model_validate(raw))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(x) for x in err["loc"]) or "line"
-            raise DatasetError(f"{p}:{n}: {where}: {str(err['msg']).removeprefix('Value error, ')}") from exc
+            raise DatasetError(f"{p}:{n}: {validation_message(exc)}") from exc
     if not out:
         raise DatasetError(f"dataset {p} has no cases")
     ids = [c.id for c in out]  # type: ignore[attr-defined]

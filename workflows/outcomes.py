@@ -11,7 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from workflows.records import GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing, Verdict
+from graders.verdicts import Verdict
+from workflows.records import GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing
 
 __all__ = ["Citation", "LLMUsage", "Outcome", "Result", "Trace"]
 

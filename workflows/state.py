@@ -15,7 +15,8 @@ from typing import Annotated, Any, get_type_hints
 
 from typing_extensions import TypedDict
 
-from workflows.records import Document, GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing, Verdict
+from graders.verdicts import Verdict
+from workflows.records import Document, GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing
 
 __all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Turn", "fresh_values", "per_turn_reset", "turn_policies"]
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from selfrag.errors import IngestError
 from selfrag.ingest.types import SourceDocument, reserved_keys_message
+from selfrag.jsonl import json_objects, validation_message
 
 __all__ = ["JsonlRecord", "load_jsonl"]
 
@@ -59,22 +60,11 @@ def load_jsonl(path: str | Path, text: str, file_meta: Mapping[str, Any]) -> lis
     """
     docs: list[SourceDocument] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise IngestError(f"{path}:{number}: not valid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(raw, dict):
-            raise IngestError(f"{path}:{number}: expected a JSON object, got {type(raw).__name__}")
+    for number, raw in json_objects(text, str(path), IngestError):
         try:
             record = JsonlRecord.model_validate(raw)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"])
-            message = first["msg"].removeprefix("Value error, ")
-            raise IngestError(f"{path}:{number}: {where + ': ' if where else ''}{message}") from None
+            raise IngestError(f"{path}:{number}: {validation_message(exc)}") from None
         reserved = reserved_keys_message(record.metadata)
         if reserved:
             raise IngestError(f"{path}:{number}: {reserved}")

@@ -165,5 +165,5 @@ def test_bad_run_directories_are_dataset_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "cases.jsonl").write_text('{"id": "a"}\nnot json\n')
-    with pytest.raises(DatasetError, match="cases.jsonl:2: not JSON"):
+    with pytest.raises(DatasetError, match="cases.jsonl:2: not valid JSON"):
         compare_runs(bad, bad)
