@@ -16,15 +16,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from langchain_core.embeddings import Embeddings
-from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
-from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
-from selfrag.providers import for_task
+from selfrag.errors import describe
 from selfrag.query.anchor import check_text
+from workflows._text_step import TextStep
 from workflows.state import Turn
 
 __all__ = ["Condensed", "Condenser", "carry_over", "looks_like_follow_up"]
@@ -110,13 +108,8 @@ def _specifics(text: str, catalogue: Mapping[str, Sequence[str]]) -> set[str]:
     return set(_NUMBER.findall(text)) | {v.lower() for _, v in _known_hits(text, catalogue)}
 
 
-class Condenser:
-    def __init__(
-        self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2), embeddings: Embeddings | None = None
-    ) -> None:
-        self.model = model
-        self.retry = retry
-        self.embeddings = embeddings
+class Condenser(TextStep):
+    """Turns a follow-up into a standalone question (the model, else the deterministic carry-over)."""
 
     def condense(self, question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> Condensed:
         if not history:
@@ -124,12 +117,10 @@ class Condenser:
         previous = history[-1]["standalone_question"] or history[-1]["question"]
         error = None
         if self.model is not None:
-            model = self.model
             lines = "\n".join(f"user: {t['standalone_question'] or t['question']}\nassistant: {t['answer'][:300]}" for t in history[-3:])
             msgs = [SystemMessage(_SYSTEM), HumanMessage(f"{fence('history', lines)}\n{fence('question', question)}\nStandalone question:")]
             try:
-                reply, _ = call_with_retries(lambda: model.invoke(msgs, for_task("condense"), max_tokens=64, stop=["\n"]), self.retry)
-                proposal = " ".join(str(reply.content).split()).strip("\"'` ")
+                proposal = " ".join(self.ask("condense", msgs, max_tokens=64).split()).strip("\"'` ")
                 # Never a template artefact, never another subject: it must stay on the thread's words.
                 check = check_text(proposal, f"{previous} {question}", embeddings=self.embeddings)
                 if not check.ok:
@@ -146,7 +137,7 @@ class Condenser:
             except _Rejected as exc:
                 error = str(exc)
             except Exception as exc:  # noqa: BLE001 - the deterministic carry-over takes over
-                error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                error = describe(exc, 200)
         if not looks_like_follow_up(question):
             return Condensed(question, "rules", error)
         return Condensed(carry_over(previous, question, catalogue), "rules", error)

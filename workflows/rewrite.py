@@ -13,15 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langchain_core.embeddings import Embeddings
-from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
-from graders.policy import RetryPolicy, call_with_retries
 from graders.signals import content_terms
-from selfrag.providers import for_task
+from selfrag.errors import describe
 from selfrag.query.anchor import check_text
+from workflows._text_step import TextStep
 
 __all__ = ["REWRITE_PROMPT_VERSION", "QueryRewriter", "Rewrite", "normalise_query"]
 
@@ -48,18 +46,12 @@ class Rewrite:
     error: str | None = None
 
 
-class QueryRewriter:
-    def __init__(
-        self, model: BaseChatModel | None, *, retry: RetryPolicy = RetryPolicy(attempts=2), embeddings: Embeddings | None = None
-    ) -> None:
-        self.model = model
-        self.retry = retry
-        self.embeddings = embeddings
+class QueryRewriter(TextStep):
+    """A better search query (the model, else the question's own content words)."""
 
     def rewrite(self, question: str, failed_query: str, reason: str) -> Rewrite:
         error = None
         if self.model is not None:
-            model = self.model
             msgs = [
                 SystemMessage(_SYSTEM),
                 HumanMessage(
@@ -68,14 +60,13 @@ class QueryRewriter:
                 ),
             ]
             try:
-                reply, _ = call_with_retries(lambda: model.invoke(msgs, for_task("rewrite"), max_tokens=48, stop=["\n"]), self.retry)
-                proposal = self._clean(str(reply.content))
+                proposal = self._clean(self.ask("rewrite", msgs, max_tokens=48))
                 check = check_text(proposal, question, embeddings=self.embeddings)
                 if proposal and check.ok:
                     return Rewrite(proposal, "llm")
                 error = f"unusable rewrite: {check.reason}" if proposal else "empty or unusable rewrite"
             except Exception as exc:  # noqa: BLE001 - the deterministic rewrite takes over
-                error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                error = describe(exc, 200)
         return Rewrite(self._fallback(question, failed_query), "rules", error)
 
     @staticmethod
