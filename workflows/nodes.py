@@ -21,20 +21,12 @@ from graders import GradeResult, Verdict, content_terms
 from graders.claims import check_claims
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from selfrag.store import SearchableCollection
+from workflows import records as rec
 from workflows import summaries
 from workflows.components import Components
 from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
-from workflows.records import (
-    CitedDocument,
-    Document,
-    GeneratedAnswer,
-    GradedDocument,
-    Relaxation,
-    RewriteRecord,
-    Timing,
-)
 from workflows.rewrite import normalise_query
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
@@ -51,7 +43,7 @@ def timed(name: str, fn: Node) -> Node:
         start = time.perf_counter()
         update = fn(state, runtime)
         ms = round((time.perf_counter() - start) * 1000, 2)
-        return {**update, "timings": [*state["timings"], Timing(node=name, ms=ms)]}
+        return {**update, "timings": [*state["timings"], rec.Timing(node=name, ms=ms)]}
 
     node.__name__ = name
     return node
@@ -69,8 +61,8 @@ def _load(data: Any) -> Any:
     return None if data is None else _FILTER.validate_python(data)
 
 
-def _doc(hit: Any) -> Document:
-    return Document(id=hit.id, text=hit.text, metadata=dict(hit.metadata), score=round(float(hit.score), 4))
+def _doc(hit: Any) -> rec.Document:
+    return rec.Document(id=hit.id, text=hit.text, metadata=dict(hit.metadata), score=round(float(hit.score), 4))
 
 
 def _verdict(kind: str, generation: int, passed: bool, label: str, reason: str, *, failed: bool = False,
@@ -98,7 +90,7 @@ class SelfRagNodes:
         remembered = recall(state["question"], history)
         if remembered is not None:
             # A question about the conversation: answered from its memory, quoted, no retrieval.
-            answer = GeneratedAnswer(
+            answer = rec.GeneratedAnswer(
                 number=1, answer=remembered, citations=[], documents=[], query="", attempts=0,
                 error=None, grounded=True, useful=True, strategy="memory", citation_source="none",
             )
@@ -151,7 +143,7 @@ class SelfRagNodes:
             for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
                 where = and_where(opts.mandatory_where, to_where(looser))
                 hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
-                relaxed.append(Relaxation(detail=change.detail, where=where, hits=len(hits)))
+                relaxed.append(rec.Relaxation(detail=change.detail, where=where, hits=len(hits)))
                 node = looser
                 if hits:
                     break
@@ -185,7 +177,7 @@ class SelfRagNodes:
                 for r in results
             ]
         for doc, res in zip(todo, results, strict=False):
-            entry = GradedDocument(id=doc["id"], metadata=doc["metadata"], score=doc["score"], query=state["query"],
+            entry = rec.GradedDocument(id=doc["id"], metadata=doc["metadata"], score=doc["score"], query=state["query"],
                                    relevant=res.passed, grade=res.record())
             graded.append(entry)
             known[doc["id"]] = entry
@@ -201,7 +193,7 @@ class SelfRagNodes:
         )
         out = self.c.rewriter.rewrite(state["standalone_question"], state["query"], reason)
         seen = list(state["queries_seen"])
-        record: RewriteRecord = {"from": state["query"], "to": out.query, "reason": reason, "source": out.source,
+        record: rec.RewriteRecord = {"from": state["query"], "to": out.query, "reason": reason, "source": out.source,
                                  "error": out.error}
         update: dict[str, Any] = {
             "rewrites": [*state["rewrites"], record],
@@ -230,10 +222,10 @@ class SelfRagNodes:
         else:
             out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
         cited = [
-            CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"])
+            rec.CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"])
             for n in out.citations
         ]
-        gens.append(GeneratedAnswer(
+        gens.append(rec.GeneratedAnswer(
             number=len(gens) + 1, answer=out.answer, citations=cited, documents=[d["id"] for d in docs],
             query=state["query"], attempts=out.attempts, error=out.error, grounded=None, useful=None,
             strategy=out.strategy, citation_source=out.citation_source,
@@ -242,7 +234,7 @@ class SelfRagNodes:
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
-        gens = [GeneratedAnswer(**g) for g in state["generations"]]
+        gens = [rec.GeneratedAnswer(**g) for g in state["generations"]]
         current = gens[-1]
         verdicts = list(state["verdicts"])
         if current["error"]:
@@ -295,7 +287,7 @@ class SelfRagNodes:
                 f"I don't know: no document in the collection {state['collection']!r} was relevant to this "
                 "question, so I won't guess."
             )
-            citations: list[CitedDocument] = []
+            citations: list[rec.CitedDocument] = []
         elif not best["answer"]:
             # Every generation failed: say so rather than return nothing. Why it failed (the
             # model's or a parser's own text) is in the trace's generations, never in the answer.
