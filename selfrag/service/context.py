@@ -23,7 +23,7 @@ from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
 from selfrag.service.metrics import Metrics
-from selfrag.service.models import AnswerRequest, AnswerResponse, CitationOut
+from selfrag.service.models import AnswerRequest, AnswerResponse
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
@@ -132,20 +132,15 @@ class Service:
         """The response body; also records the run's metrics."""
         t = result.trace
         self.metrics.record_run(result.outcome.value, t.timings, t.llm.calls, t.llm.input_tokens, t.llm.output_tokens)
-        return AnswerResponse(
-            question=result.question,
-            standalone_question=result.standalone_question,
-            collection=result.collection,
-            thread_id=prepared.thread_id,
-            answer=result.answer,
-            outcome=result.outcome.value,
-            citations=[CitationOut(**c.model_dump()) for c in result.citations],
-            query=result.query,
-            filter=result.filter,
-            budgets=dict(t.budgets),
-            usage=t.llm.model_dump(),
-            trace=t.model_dump(mode="json") if prepared.include_trace else None,
-        )
+        # The body is the result itself (same field names), with the thread asked for, the budgets
+        # and usage lifted out of the trace, and the trace only when asked for.
+        return AnswerResponse.model_validate({
+            **result.model_dump(mode="json", exclude={"trace"}),
+            "thread_id": prepared.thread_id,
+            "budgets": dict(t.budgets),
+            "usage": t.llm.model_dump(),
+            "trace": t.model_dump(mode="json") if prepared.include_trace else None,
+        })
 
     def record_failure(self, code: str) -> None:
         self.metrics.runs.labels(f"error:{code}").inc()
