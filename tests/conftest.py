@@ -64,3 +64,15 @@ def postgres_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture
+def chroma_client(tmp_path: Any) -> Iterator[Any]:
+    """A real embedded Chroma in the test's own directory (the store and ingest suites use it)."""
+    import chromadb
+
+    from selfrag.store import chroma_settings
+
+    client = chromadb.PersistentClient(path=tmp_path / "chroma", settings=chroma_settings())
+    yield client
+    client.close()  # ClientAPI omits close(); Client has it

@@ -9,23 +9,15 @@ correct xref table — because pypdf can read PDFs but not easily write text int
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import chromadb
 import pytest
 from chromadb.api import ClientAPI
 
 from selfrag.schema import AttributeInfo, CollectionSchema, RegexExtractor
-from selfrag.store import Collection, Store, chroma_settings
+from selfrag.store import Collection, Store
 from selfrag.testing import HashEmbeddings
-
-
-@pytest.fixture
-def chroma_client(tmp_path: Path) -> Iterator[ClientAPI]:
-    client = chromadb.PersistentClient(path=tmp_path / "chroma", settings=chroma_settings())
-    yield client
-    client.close()  # type: ignore[attr-defined]  # ClientAPI omits close(); Client has it
 
 
 @pytest.fixture

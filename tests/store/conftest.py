@@ -8,17 +8,13 @@ module created it first. A ``PersistentClient`` under ``tmp_path`` is isolated a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import chromadb
 import pytest
 from chromadb.api import ClientAPI
 from langchain_core.embeddings import Embeddings
 
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.settings import StoreSettings
-from selfrag.store import Store, chroma_settings
+from selfrag.store import Store
 from selfrag.testing import HashEmbeddings
 
 
@@ -32,13 +28,6 @@ class CountingEmbeddings(HashEmbeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.embedded.extend(texts)
         return super().embed_documents(texts)
-
-
-@pytest.fixture
-def chroma_client(tmp_path: Path) -> Iterator[ClientAPI]:
-    client = chromadb.PersistentClient(path=tmp_path / "chroma", settings=chroma_settings())
-    yield client
-    client.close()  # type: ignore[attr-defined]  # ClientAPI omits close(); Client has it
 
 
 @pytest.fixture

@@ -83,3 +83,14 @@ def make_engine() -> Callable[..., tuple[SelfRagEngine, ScriptedChatModel, FakeC
         return engine, model, coll
 
     return build
+
+
+def happy(**extra: Any) -> dict[str, Any]:
+    """A script where every step succeeds: relevant, answered with a citation, grounded, useful."""
+    return {
+        "RelevanceGrade": grade("relevant"),
+        "generate": answer("An answer [1]."),
+        "GroundednessGrade": grade("grounded"),
+        "UsefulnessGrade": grade("useful"),
+        **extra,
+    }

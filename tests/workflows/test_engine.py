@@ -10,18 +10,8 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from selfrag.errors import CollectionNotFound, InvalidQuestion
-from tests.workflows.conftest import answer, grade, relevant_if, sequence_search
+from tests.workflows.conftest import grade, happy, relevant_if, sequence_search
 from workflows import NodeEvent, Outcome, Result, RunOptions, mermaid, recursion_limit_for
-
-
-def happy(**extra: Any) -> dict[str, Any]:
-    return {
-        "RelevanceGrade": grade("relevant"),
-        "generate": answer("An answer [1]."),
-        "GroundednessGrade": grade("grounded"),
-        "UsefulnessGrade": grade("useful"),
-        **extra,
-    }
 
 
 def test_stream_yields_each_node_then_the_result(make_engine: Any) -> None:

@@ -20,7 +20,7 @@ from psycopg_pool import PoolClosed
 
 from selfrag.settings import Settings
 from tests.pg import create_database
-from tests.workflows.conftest import answer, grade
+from tests.workflows.conftest import happy
 from workflows.factory import close_checkpointer, open_checkpointer
 
 pytestmark = pytest.mark.integration
@@ -29,15 +29,6 @@ FIRST = "Which animated movie from 1995 is there?"
 FOLLOW_UP = "and from 2006?"
 CONDENSED = "Which animated movie from 2006 is there?"
 
-
-def happy(**extra: Any) -> dict[str, Any]:
-    return {
-        "RelevanceGrade": grade("relevant"),
-        "generate": answer("An answer [1]."),
-        "GroundednessGrade": grade("grounded"),
-        "UsefulnessGrade": grade("useful"),
-        **extra,
-    }
 
 
 @pytest.fixture

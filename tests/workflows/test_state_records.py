@@ -13,21 +13,13 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from graders import Verdict
 from selfrag.cli._progress import describe_update
 from selfrag.service.events import EVENT_NAMES, STREAMED_NODES, node_event
-from tests.workflows.conftest import answer, grade
+from tests.workflows.conftest import happy
 from workflows import NODES, NodeEvent, Result, recursion_limit_for
 from workflows.records import GeneratedAnswer, GradedDocument
 from workflows.state import Fresh, Input, Kept, SelfRagState, fresh_values, per_turn_reset, turn_policies
 
 Q = "Which movie is about toys coming alive?"
 
-
-def happy() -> dict[str, Any]:
-    return {
-        "RelevanceGrade": grade("relevant"),
-        "generate": answer("Toys come alive [1]."),
-        "GroundednessGrade": grade("grounded"),
-        "UsefulnessGrade": grade("useful"),
-    }
 
 
 def test_every_state_key_declares_what_a_new_turn_does_with_it() -> None:
