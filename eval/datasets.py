@@ -34,6 +34,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from graders import GRADERS
 from selfrag.errors import DatasetError
 from selfrag.jsonl import json_models
 
@@ -100,7 +101,8 @@ class GraderCase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str
-    kind: Literal["relevance", "groundedness", "usefulness"]
+    kind: str
+    """A registered grader kind (``graders.GRADERS``)."""
     question: str = ""
     documents: list[Document] = Field(default_factory=list)
     answer: str = ""
@@ -111,12 +113,12 @@ class GraderCase(BaseModel):
 
     @model_validator(mode="after")
     def _inputs(self) -> GraderCase:
-        if self.kind == "relevance" and (not self.question or len(self.documents) != 1):
-            raise ValueError("a relevance case needs a question and exactly one document")
-        if self.kind == "groundedness" and (not self.answer or not self.documents):
-            raise ValueError("a groundedness case needs an answer and documents")
-        if self.kind == "usefulness" and (not self.question or not self.answer):
-            raise ValueError("a usefulness case needs a question and an answer")
+        grader = GRADERS.get(self.kind)
+        if grader is None:
+            raise ValueError(f"unknown grader kind {self.kind!r} (known: {', '.join(GRADERS)})")
+        problem = grader.case_problem(self.question, len(self.documents), self.answer)
+        if problem:
+            raise ValueError(problem)
         return self
 
 

@@ -26,10 +26,10 @@ from eval.classification import classify
 from eval.datasets import GraderCase
 from eval.experiment_report import write_experiment
 from eval.experiment_results import CaseOutcome, Choice, ExperimentResult, LLMGroup, VariantResult, summary_line
-from eval.grading import GRADERS, Progress, decide, grade_all, grade_case
+from eval.grading import Progress, decide, grade_all, grade_case
 from eval.sweep import sweep
 from eval.variants import Variant, VariantsError, default_variants, load_variants
-from graders import Combine, GraderConfig, GradeResult, RetryPolicy, model_label
+from graders import GRADERS, Combine, GraderConfig, GradeResult, RetryPolicy, model_label
 from selfrag.errors import UsageError
 from selfrag.providers.factory import make_chat_model
 from selfrag.settings import LLMSettings

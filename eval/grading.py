@@ -10,46 +10,26 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 
 from eval.datasets import GraderCase
 from eval.variants import Variant
-from graders import (
-    Combine,
-    FailurePolicy,
-    GradeResult,
-    GroundednessGrader,
-    RelevanceGrader,
-    StructuredGrader,
-    UsefulnessGrader,
-)
+from graders import GRADERS, Combine, FailurePolicy, GradeResult, StructuredGrader
 from selfrag.errors import GraderError
 
-__all__ = ["GRADERS", "Progress", "decide", "grade_all", "grade_case"]
+__all__ = ["Progress", "decide", "grade_all", "grade_case"]
 
 Progress = Callable[[str, int, int], None]
 """Called as ``progress(group_label, done, total)`` after each graded case."""
 
-GRADERS: dict[str, type[StructuredGrader]] = {
-    "relevance": RelevanceGrader,
-    "groundedness": GroundednessGrader,
-    "usefulness": UsefulnessGrader,
-}
-
-
 def grade_case(grader: StructuredGrader, case: GraderCase) -> GradeResult:
-    """Call ``grader`` on ``case``'s fields; a relevance case's ``meta.score`` is its retrieval similarity."""
-    if isinstance(grader, RelevanceGrader):
-        doc: dict[str, Any] = case.documents[0].model_dump()
-        if isinstance(case.meta.get("score"), (int, float)):  # retrieval similarity, when the set records it
-            doc["score"] = float(case.meta["score"])
-        return grader.grade(case.question, doc)
-    if isinstance(grader, GroundednessGrader):
-        return grader.grade(case.answer, [d.model_dump() for d in case.documents], case.question)
-    assert isinstance(grader, UsefulnessGrader)
-    return grader.grade(case.question, case.answer, [d.model_dump() for d in case.documents])
+    """Call ``grader`` on ``case``'s fields; ``meta.score`` is the case's retrieval similarity, if recorded."""
+    score = case.meta.get("score")
+    return grader.grade_case(
+        case.question, [d.model_dump() for d in case.documents], case.answer,
+        score=float(score) if isinstance(score, (int, float)) else None,
+    )
 
 
 def decide(variant: Variant, verdict: GradeResult | None, score: float | None) -> tuple[bool, str]:

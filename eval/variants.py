@@ -25,18 +25,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from graders import Combine, FailurePolicy, PromptSpec
+from graders import GRADERS, Combine, FailurePolicy, PromptSpec
 from selfrag.errors import VariantsError, one_line
 from selfrag.settings import LLMSettings, StructuredMethod
 
-__all__ = ["PROMPT_FIELDS", "PromptFields", "Variant", "VariantsError", "default_variants", "load_variants"]
-
-PROMPT_FIELDS: dict[str, frozenset[str]] = {
-    "relevance": frozenset({"question", "document"}),
-    "groundedness": frozenset({"documents", "answer"}),
-    "usefulness": frozenset({"question", "answer"}),
-}
-"""The template fields each grader fills; a prompt may use any of its kind's, and no others."""
+__all__ = ["PromptFields", "Variant", "VariantsError", "default_variants", "load_variants"]
 
 
 class PromptFields(BaseModel):
@@ -53,7 +46,7 @@ class PromptFields(BaseModel):
 
     def check(self, kind: str) -> None:
         """Fail early, not on the first case: bad braces or a field this grader does not fill."""
-        allowed = PROMPT_FIELDS[kind]
+        allowed = GRADERS[kind].fields  # the template fields this grader fills; no others
         try:
             self.system.format()
             used = {f for _, f, _, _ in string.Formatter().parse(self.user) if f is not None}
@@ -172,9 +165,7 @@ def load_variants(path: str | Path, *, kind: str | None = None) -> list[Variant]
 
 def default_variants(kind: str) -> list[Variant]:
     """The shipped prompt alone, the signal alone, and both combinations at the local profile's threshold."""
-    from workflows.factory import PROFILES  # deferred: the factory pulls in the store and checkpointer
-
-    _, threshold = PROFILES["local"][kind]
+    _, threshold = GRADERS[kind].profiles.get("local", ("llm", 0.5))
     return [
         Variant(name="llm", combine=Combine.LLM),
         Variant(name="signal", combine=Combine.SIGNAL, threshold=threshold),

@@ -1,4 +1,4 @@
-"""The three Self-RAG graders: relevance, groundedness, usefulness.
+"""The Self-RAG graders: relevance, groundedness, usefulness, and any other registered one.
 
 Each returns a ``GradeResult`` with a verdict, a reason, its prompt version and model, after
 bounded retries and an explicit failure policy. See ``graders.policy``.
@@ -8,12 +8,14 @@ from graders.base import Combine, GraderConfig, StructuredGrader, model_label
 from graders.groundedness import GroundednessGrader
 from graders.policy import FailurePolicy, RetryPolicy, call_with_retries, is_retryable
 from graders.prompts import GROUNDEDNESS_V1, RELEVANCE_V1, USEFULNESS_V1, PromptSpec
+from graders.registry import GRADERS, grader_kinds, register
 from graders.relevance import RelevanceGrader
 from graders.signals import content_terms, lexical_support, term_overlap
 from graders.usefulness import UsefulnessGrader
 from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade, Verdict
 
 __all__ = [
+    "GRADERS",
     "GROUNDEDNESS_V1",
     "RELEVANCE_V1",
     "USEFULNESS_V1",
@@ -34,8 +36,10 @@ __all__ = [
     "Verdict",
     "call_with_retries",
     "content_terms",
+    "grader_kinds",
     "is_retryable",
     "lexical_support",
     "model_label",
+    "register",
     "term_overlap",
 ]

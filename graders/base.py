@@ -7,7 +7,7 @@ workflow can grade many documents at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
@@ -62,13 +62,33 @@ def model_label(model: BaseChatModel | None) -> str:
 
 
 class StructuredGrader:
-    """Base class; subclasses set the ClassVars and implement ``_inputs`` / ``_signal``."""
+    """Base class; a subclass sets the ClassVars, implements ``grade_case`` and ``case_problem``
+    (and ``_signal`` when it has a deterministic signal), and registers with ``graders.register``."""
 
     kind: ClassVar[GraderKind]
     schema: ClassVar[type[BaseModel]]
+    """The verdict model the LLM fills (a ``Literal`` verdict and a reason)."""
     positive: ClassVar[str]
     negative: ClassVar[str]
     default_prompt: ClassVar[PromptSpec]
+    fields: ClassVar[frozenset[str]]
+    """The template fields its prompt is filled with; a tuned prompt may use these and no others."""
+    profiles: ClassVar[Mapping[str, tuple[str, float]]] = {}
+    """Default ``(combine, threshold)`` per provider (``llm.provider``) when the settings leave them unset."""
+
+    def grade_case(
+        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
+    ) -> GradeResult:
+        """Grade a labelled case's inputs (the harness's one way to call any grader).
+
+        ``score``: the retrieval similarity, when the case records one.
+        """
+        raise NotImplementedError
+
+    @classmethod
+    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
+        """Why a case with these inputs cannot be graded by this grader (None: it can)."""
+        raise NotImplementedError
 
     def __init__(self, model: BaseChatModel | None, config: GraderConfig = GraderConfig()) -> None:
         if model is None and config.combine is not Combine.SIGNAL:

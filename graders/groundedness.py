@@ -10,11 +10,13 @@ from graders.base import StructuredGrader
 from graders.claims import check_claims, claim_score
 from graders.fencing import fence, fence_documents
 from graders.prompts import GROUNDEDNESS_V1
+from graders.registry import register
 from graders.verdicts import GradeResult, GroundednessGrade
 
 __all__ = ["GroundednessGrader"]
 
 
+@register
 class GroundednessGrader(StructuredGrader):
     """Signal: claim-level support (``graders.claims``), the weakest claim's score.
 
@@ -28,6 +30,18 @@ class GroundednessGrader(StructuredGrader):
     positive = "grounded"
     negative = "ungrounded"
     default_prompt = GROUNDEDNESS_V1
+    fields = frozenset({"documents", "answer"})
+    # Locally, lexical support (numbers weigh double) decides; with an API model, both must agree.
+    profiles = {"local": ("signal", 1.0), "openai": ("both", 0.5)}
+
+    def grade_case(
+        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
+    ) -> GradeResult:
+        return self.grade(answer, documents, question)
+
+    @classmethod
+    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
+        return None if answer and documents else "a groundedness case needs an answer and documents"
 
     def grade(self, answer: str, documents: Sequence[Mapping[str, Any]], question: str | None = None) -> GradeResult:
         """Grade ``answer`` against ``documents``; ``question`` lets a bare figure ("$611 billion")

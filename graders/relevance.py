@@ -10,12 +10,14 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from graders.base import StructuredGrader
 from graders.fencing import document_text, fence
 from graders.prompts import RELEVANCE_V1
+from graders.registry import register
 from graders.signals import term_overlap
 from graders.verdicts import GradeResult, RelevanceGrade
 
 __all__ = ["RelevanceGrader"]
 
 
+@register
 class RelevanceGrader(StructuredGrader):
     """Grades one document against a question.
 
@@ -30,6 +32,22 @@ class RelevanceGrader(StructuredGrader):
     positive = "relevant"
     negative = "irrelevant"
     default_prompt = RELEVANCE_V1
+    fields = frozenset({"question", "document"})
+    # The embedded 135M model says "relevant" to nearly everything: its verdict must clear the
+    # retrieval cosine. Thresholds chosen on the shipped samples (tune with the grader experiments).
+    profiles = {"local": ("signal", 0.3), "openai": ("llm", 0.5)}
+
+    def grade_case(
+        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
+    ) -> GradeResult:
+        doc = dict(documents[0])
+        if score is not None:
+            doc["score"] = score
+        return self.grade(question, doc)
+
+    @classmethod
+    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
+        return None if question and documents == 1 else "a relevance case needs a question and exactly one document"
 
     def grade(self, question: str, document: Mapping[str, Any]) -> GradeResult:
         """Grade ``document`` (a mapping with ``text``, optional ``id`` and ``score``)."""

@@ -10,6 +10,7 @@ from graders.base import StructuredGrader
 from graders.claims import FILLER, figures, measured, names
 from graders.fencing import fence
 from graders.prompts import USEFULNESS_V1
+from graders.registry import register
 from graders.signals import content_terms, term_overlap
 from graders.verdicts import GradeResult, UsefulnessGrade
 
@@ -130,6 +131,7 @@ def wanted_one(answer: str, named: list[str]) -> bool:
     return bool(_COMPARATIVE.search(answer)) or (not figures(answer) and len(content_terms(answer) - FILLER) <= 4)
 
 
+@register
 class UsefulnessGrader(StructuredGrader):
     """Signal: ``states_answer`` — the answer says something new, of the kind asked for."""
 
@@ -138,6 +140,18 @@ class UsefulnessGrader(StructuredGrader):
     positive = "useful"
     negative = "not_useful"
     default_prompt = USEFULNESS_V1
+    fields = frozenset({"question", "answer"})
+    # Locally, question-term overlap decides; with an API model, both must agree.
+    profiles = {"local": ("signal", 0.5), "openai": ("both", 0.5)}
+
+    def grade_case(
+        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
+    ) -> GradeResult:
+        return self.grade(question, answer, documents)
+
+    @classmethod
+    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
+        return None if question and answer else "a usefulness case needs a question and an answer"
 
     def grade(self, question: str, answer: str, documents: Sequence[Mapping[str, Any]] = ()) -> GradeResult:
         """``documents`` (the answer's evidence) tell a figure question from its wording alone."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy
+from graders import GRADERS, Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
-from selfrag.settings import Settings
+from selfrag.settings import GraderSettings, Settings
 from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
@@ -27,15 +27,6 @@ def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
     return Store.from_settings(settings, make_embeddings(settings.embeddings), use=use)
 
 
-# Provider profiles: (combine, threshold) per grader when the settings leave them unset.
-# The embedded 135M model says "relevant"/"grounded"/"useful" to nearly everything, so its
-# verdicts must also clear a deterministic signal: retrieval cosine for relevance, lexical
-# support (numbers weigh double) for groundedness, question-term overlap for usefulness.
-# Thresholds chosen on the shipped samples; tune them with the grader experiments.
-PROFILES: dict[str, dict[str, tuple[str, float]]] = {
-    "local": {"relevance": ("signal", 0.3), "groundedness": ("signal", 1.0), "usefulness": ("signal", 0.5)},
-    "openai": {"relevance": ("llm", 0.5), "groundedness": ("both", 0.5), "usefulness": ("both", 0.5)},
-}
 ANSWER_STRATEGIES: dict[str, str] = {"local": "extractive", "openai": "hybrid"}
 """The ``profile`` answer strategy per provider (bench/results/answer-strategy)."""
 
@@ -46,11 +37,15 @@ def answer_strategy(settings: Settings) -> str:
 
 
 def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
-    profile = PROFILES[settings.llm.provider]
+    """Each registered grader's config: its settings, else its own profile for the provider.
+
+    The embedded 135M model says "relevant"/"grounded"/"useful" to nearly everything, so the
+    local profiles make its verdicts clear a deterministic signal (see each grader's ``profiles``).
+    """
     configs = {}
-    for kind in ("relevance", "groundedness", "usefulness"):
-        g = getattr(settings.graders, kind)
-        combine, threshold = profile[kind]
+    for kind, grader in GRADERS.items():
+        g = getattr(settings.graders, kind, None) or GraderSettings()
+        combine, threshold = grader.profiles.get(settings.llm.provider, ("llm", 0.5))
         configs[kind] = GraderConfig(
             method=method,
             retry=retry,

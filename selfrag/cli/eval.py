@@ -152,11 +152,12 @@ def graders_cmd(
     from eval.cache import SQLiteLLMCache
     from eval.datasets import load_grader_cases
     from eval.experiments import load_variants, run_grader_experiment, summary_line, write_experiment
+    from graders import grader_kinds
     from selfrag.ingest import rich_progress
     from selfrag.settings import load_settings
 
-    if grader not in ("relevance", "groundedness", "usefulness"):
-        fail(f"--grader must be relevance, groundedness or usefulness, not {grader!r}")
+    if grader not in grader_kinds():
+        fail(f"--grader must be one of {', '.join(grader_kinds())}, not {grader!r}")
     if split not in ("dev", "test", "all"):
         fail(f"--split must be dev, test or all, not {split!r}")
     settings = load_settings(**_load_config(config))
