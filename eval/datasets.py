@@ -34,7 +34,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from graders import GRADERS
+from graders import GRADERS, CaseInputs
 from selfrag.errors import DatasetError
 from selfrag.jsonl import json_models
 
@@ -116,10 +116,16 @@ class GraderCase(BaseModel):
         grader = GRADERS.get(self.kind)
         if grader is None:
             raise ValueError(f"unknown grader kind {self.kind!r} (known: {', '.join(GRADERS)})")
-        problem = grader.case_problem(self.question, len(self.documents), self.answer)
+        problem = grader.case_problem(self.inputs())
         if problem:
             raise ValueError(problem)
         return self
+
+    def inputs(self) -> CaseInputs:
+        """What a grader reads; ``meta.score`` is the case's retrieval similarity, when recorded."""
+        score = self.meta.get("score")
+        return CaseInputs(self.question, [d.model_dump() for d in self.documents], self.answer,
+                          float(score) if isinstance(score, (int, float)) else None)
 
 
 def read_jsonl(path: str | Path, model: type[T]) -> list[T]:

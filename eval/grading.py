@@ -25,11 +25,7 @@ Progress = Callable[[str, int, int], None]
 
 def grade_case(grader: StructuredGrader, case: GraderCase) -> GradeResult:
     """Call ``grader`` on ``case``'s fields; ``meta.score`` is the case's retrieval similarity, if recorded."""
-    score = case.meta.get("score")
-    return grader.grade_case(
-        case.question, [d.model_dump() for d in case.documents], case.answer,
-        score=float(score) if isinstance(score, (int, float)) else None,
-    )
+    return grader.grade_case(case.inputs())
 
 
 def decide(variant: Variant, verdict: GradeResult | None, score: float | None) -> tuple[bool, str]:

@@ -4,7 +4,7 @@ Each returns a ``GradeResult`` with a verdict, a reason, its prompt version and 
 bounded retries and an explicit failure policy. See ``graders.policy``.
 """
 
-from graders.base import Combine, GraderConfig, StructuredGrader, model_label
+from graders.base import CaseInputs, Combine, GraderConfig, StructuredGrader, model_label
 from graders.groundedness import GroundednessGrader
 from graders.policy import FailurePolicy, RetryPolicy, call_with_retries, is_retryable
 from graders.prompts import GROUNDEDNESS_V1, RELEVANCE_V1, USEFULNESS_V1, PromptSpec
@@ -19,6 +19,7 @@ __all__ = [
     "GROUNDEDNESS_V1",
     "RELEVANCE_V1",
     "USEFULNESS_V1",
+    "CaseInputs",
     "Combine",
     "FailurePolicy",
     "GradeResult",

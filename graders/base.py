@@ -20,7 +20,7 @@ from graders.prompts import PromptSpec
 from graders.verdicts import GradeResult, GraderKind
 from selfrag.errors import GraderError, describe
 
-__all__ = ["Combine", "GraderConfig", "StructuredGrader", "model_label"]
+__all__ = ["CaseInputs", "Combine", "GraderConfig", "StructuredGrader", "model_label"]
 
 
 class Combine(StrEnum):
@@ -51,6 +51,16 @@ class GraderConfig(NamedTuple):
     """Signal threshold for SIGNAL / BOTH / EITHER."""
 
 
+class CaseInputs(NamedTuple):
+    """What a labelled case gives a grader; each grader reads the fields it needs."""
+
+    question: str = ""
+    documents: Sequence[Mapping[str, Any]] = ()
+    answer: str = ""
+    score: float | None = None
+    """The retrieval similarity, when the case records one."""
+
+
 def model_label(model: BaseChatModel | None) -> str:
     if model is None:
         return "none"
@@ -76,17 +86,12 @@ class StructuredGrader:
     profiles: ClassVar[Mapping[str, tuple[str, float]]] = {}
     """Default ``(combine, threshold)`` per provider (``llm.provider``) when the settings leave them unset."""
 
-    def grade_case(
-        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
-    ) -> GradeResult:
-        """Grade a labelled case's inputs (the harness's one way to call any grader).
-
-        ``score``: the retrieval similarity, when the case records one.
-        """
+    def grade_case(self, case: CaseInputs) -> GradeResult:
+        """Grade a labelled case's inputs (the harness's one way to call any grader)."""
         raise NotImplementedError
 
     @classmethod
-    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
+    def case_problem(cls, case: CaseInputs) -> str | None:
         """Why a case with these inputs cannot be graded by this grader (None: it can)."""
         raise NotImplementedError
 

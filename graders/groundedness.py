@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graders.base import StructuredGrader
+from graders.base import CaseInputs, StructuredGrader
 from graders.claims import check_claims, claim_score
 from graders.fencing import fence, fence_documents
 from graders.prompts import GROUNDEDNESS_V1
@@ -34,14 +34,12 @@ class GroundednessGrader(StructuredGrader):
     # Locally, lexical support (numbers weigh double) decides; with an API model, both must agree.
     profiles = {"local": ("signal", 1.0), "openai": ("both", 0.5)}
 
-    def grade_case(
-        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
-    ) -> GradeResult:
-        return self.grade(answer, documents, question)
+    def grade_case(self, case: CaseInputs) -> GradeResult:
+        return self.grade(case.answer, case.documents, case.question)
 
     @classmethod
-    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
-        return None if answer and documents else "a groundedness case needs an answer and documents"
+    def case_problem(cls, case: CaseInputs) -> str | None:
+        return None if case.answer and case.documents else "a groundedness case needs an answer and documents"
 
     def grade(self, answer: str, documents: Sequence[Mapping[str, Any]], question: str | None = None) -> GradeResult:
         """Grade ``answer`` against ``documents``; ``question`` lets a bare figure ("$611 billion")

@@ -7,7 +7,7 @@ from typing import Any
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 
-from graders.base import StructuredGrader
+from graders.base import CaseInputs, StructuredGrader
 from graders.fencing import document_text, fence
 from graders.prompts import RELEVANCE_V1
 from graders.registry import register
@@ -37,17 +37,16 @@ class RelevanceGrader(StructuredGrader):
     # retrieval cosine. Thresholds chosen on the shipped samples (tune with the grader experiments).
     profiles = {"local": ("signal", 0.3), "openai": ("llm", 0.5)}
 
-    def grade_case(
-        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
-    ) -> GradeResult:
-        doc = dict(documents[0])
-        if score is not None:
-            doc["score"] = score
-        return self.grade(question, doc)
+    def grade_case(self, case: CaseInputs) -> GradeResult:
+        doc = dict(case.documents[0])
+        if case.score is not None:
+            doc["score"] = case.score
+        return self.grade(case.question, doc)
 
     @classmethod
-    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
-        return None if question and documents == 1 else "a relevance case needs a question and exactly one document"
+    def case_problem(cls, case: CaseInputs) -> str | None:
+        ok = case.question and len(case.documents) == 1
+        return None if ok else "a relevance case needs a question and exactly one document"
 
     def grade(self, question: str, document: Mapping[str, Any]) -> GradeResult:
         """Grade ``document`` (a mapping with ``text``, optional ``id`` and ``score``)."""

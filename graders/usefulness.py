@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graders.base import StructuredGrader
+from graders.base import CaseInputs, StructuredGrader
 from graders.claims import FILLER, figures, measured, names
 from graders.fencing import fence
 from graders.prompts import USEFULNESS_V1
@@ -144,14 +144,12 @@ class UsefulnessGrader(StructuredGrader):
     # Locally, question-term overlap decides; with an API model, both must agree.
     profiles = {"local": ("signal", 0.5), "openai": ("both", 0.5)}
 
-    def grade_case(
-        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
-    ) -> GradeResult:
-        return self.grade(question, answer, documents)
+    def grade_case(self, case: CaseInputs) -> GradeResult:
+        return self.grade(case.question, case.answer, case.documents)
 
     @classmethod
-    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
-        return None if question and answer else "a usefulness case needs a question and an answer"
+    def case_problem(cls, case: CaseInputs) -> str | None:
+        return None if case.question and case.answer else "a usefulness case needs a question and an answer"
 
     def grade(self, question: str, answer: str, documents: Sequence[Mapping[str, Any]] = ()) -> GradeResult:
         """``documents`` (the answer's evidence) tell a figure question from its wording alone."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 import pytest
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from eval.datasets import GraderCase
 from eval.experiments import run_grader_experiment
 from eval.variants import PromptFields
-from graders import GRADERS, GradeResult, PromptSpec, RetryPolicy, StructuredGrader, grader_kinds, register
+from graders import GRADERS, CaseInputs, GradeResult, PromptSpec, RetryPolicy, StructuredGrader, grader_kinds, register
 from graders.fencing import fence
 from graders.verdicts import _Grade
 from selfrag.errors import VariantsError
@@ -37,14 +37,12 @@ class ConcisenessGrader(StructuredGrader):
     fields = frozenset({"answer"})
     profiles = {"local": ("signal", 0.5)}
 
-    def grade_case(
-        self, question: str, documents: Sequence[Mapping[str, Any]], answer: str, *, score: float | None = None
-    ) -> GradeResult:
-        return self._grade({"answer": fence("answer", answer)}, {"answer": answer})
+    def grade_case(self, case: CaseInputs) -> GradeResult:
+        return self._grade({"answer": fence("answer", case.answer)}, {"answer": case.answer})
 
     @classmethod
-    def case_problem(cls, question: str, documents: int, answer: str) -> str | None:
-        return None if answer else "a conciseness case needs an answer"
+    def case_problem(cls, case: CaseInputs) -> str | None:
+        return None if case.answer else "a conciseness case needs an answer"
 
     def _signal(self, raw: Mapping[str, Any]) -> float | None:
         return 1.0 if len(str(raw["answer"]).split()) <= 5 else 0.0
