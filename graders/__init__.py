@@ -1,18 +1,19 @@
 """The Self-RAG graders: relevance, groundedness, usefulness, and any other registered one.
 
 Each returns a ``GradeResult`` with a verdict, a reason, its prompt version and model, after
-bounded retries and an explicit failure policy. See ``graders.policy``.
+bounded retries (``selfrag.retry``) and an explicit failure policy (``graders.policy``).
 """
 
 from graders.base import CaseInputs, Combine, GraderConfig, StructuredGrader, model_label
 from graders.groundedness import GroundednessGrader
-from graders.policy import FailurePolicy, RetryPolicy, call_with_retries, is_retryable
+from graders.policy import FailurePolicy
 from graders.prompts import GROUNDEDNESS_V1, RELEVANCE_V1, USEFULNESS_V1, PromptSpec
 from graders.registry import GRADERS, grader_kinds, register
 from graders.relevance import RelevanceGrader
 from graders.signals import content_terms, lexical_support, term_overlap
 from graders.usefulness import UsefulnessGrader
 from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade, Verdict
+from selfrag.retry import RetryPolicy, call_with_retries, is_retryable
 
 __all__ = [
     "GRADERS",

@@ -15,10 +15,11 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from graders.policy import FailurePolicy, RetryPolicy, call_with_retries
+from graders.policy import FailurePolicy
 from graders.prompts import PromptSpec
 from graders.verdicts import GradeResult, GraderKind
 from selfrag.errors import GraderError, describe
+from selfrag.retry import Attempts, RetryPolicy, call_with_retries
 
 __all__ = ["CaseInputs", "Combine", "GraderConfig", "StructuredGrader", "model_label"]
 
@@ -130,17 +131,12 @@ class StructuredGrader:
         assert self._runnable is not None
         runnable = self._runnable
         messages = self.messages(fields)
-        made = 0  # attempts actually made: a non-retryable error stops after the first
-
-        def call() -> Any:
-            nonlocal made
-            made += 1
-            return runnable.invoke(messages)
+        made = Attempts()  # a non-retryable error stops after the first
 
         try:
-            parsed, attempts = call_with_retries(call, self.config.retry)
+            parsed, attempts = call_with_retries(lambda: runnable.invoke(messages), self.config.retry, attempts=made)
         except Exception as exc:  # noqa: BLE001 - every failure goes through the explicit policy
-            return self._on_failure(exc, score, common, made)
+            return self._on_failure(exc, score, common, made.made)
         verdict: Any = parsed  # a BaseModel with ``verdict``/``reason`` (the grader's schema)
         label = str(verdict.verdict)
         llm_ok = label == self.positive

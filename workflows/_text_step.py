@@ -11,8 +11,8 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from graders.policy import RetryPolicy, call_with_retries
 from selfrag.providers import for_task
+from selfrag.retry import RetryPolicy, call_with_retries
 
 __all__ = ["TextStep"]
 

@@ -23,9 +23,9 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
-from graders.policy import RetryPolicy, call_with_retries
 from selfrag.errors import describe
 from selfrag.providers import for_task
+from selfrag.retry import Attempts, RetryPolicy, call_with_retries
 from workflows.extractive import attribute, extract, split_sentences
 
 __all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "is_degenerate", "tidy"]
@@ -115,10 +115,11 @@ class AnswerGenerator:
                 raise OutputParserException("the answer echoes the prompt's document tags")
             return text
 
+        made = Attempts()
         try:
-            answer, attempts = call_with_retries(call, self.retry)
+            answer, attempts = call_with_retries(call, self.retry, attempts=made)
         except Exception as exc:  # noqa: BLE001 - a failed generation is recorded, and routed like an ungrounded one
-            return Generation("", [], self.retry.attempts, error=describe(exc, 200))
+            return Generation("", [], made.made, error=describe(exc, 200))
         marked = sorted({int(m) for m in _MARKER.findall(answer)})
         valid = [n for n in marked if 1 <= n <= len(documents)]
         if valid:

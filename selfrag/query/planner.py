@@ -18,12 +18,9 @@ from datetime import date
 from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.chat_models import BaseChatModel
-from pydantic import ValidationError
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from selfrag.errors import ConfigError, ProviderError, describe
+from selfrag.errors import ConfigError, describe
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -31,22 +28,12 @@ from selfrag.query.model import Change, StructuredQuery
 from selfrag.query.rules import read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
+from selfrag.retry import RetryPolicy, call_with_retries
 from selfrag.schema import CollectionSchema
 
 __all__ = ["Plan", "SelfQueryPlanner"]
 
 Mode = Literal["auto", "llm", "rules"]
-
-# Matched by name so that no provider SDK has to be imported to recognise its transient errors.
-_TRANSIENT_NAMES = {"APIConnectionError", "APITimeoutError", "RateLimitError", "InternalServerError", "ServiceUnavailableError"}
-
-
-def _transient(exc: BaseException) -> bool:
-    """Worth another attempt: unparseable output (sampling may differ) or a provider hiccup."""
-    if isinstance(exc, (OutputParserException, ValidationError, ProviderError, TimeoutError, ConnectionError)):
-        return True
-    return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__)
-
 
 @dataclass(frozen=True)
 class Plan:
@@ -119,13 +106,9 @@ class SelfQueryPlanner:
         assert self.model is not None
         runnable = self.model.with_structured_output(StructuredQuery, method=self.method)
         messages = build_messages(question, schema, catalogue, today, max_values=self.max_values_shown)
-        retrying = Retrying(
-            stop=stop_after_attempt(self.retries + 1),
-            wait=wait_exponential(multiplier=self.wait_initial, max=self.wait_max),
-            retry=retry_if_exception(_transient),
-            reraise=True,
-        )
-        return retrying(runnable.invoke, messages)
+        retry = RetryPolicy(attempts=self.retries + 1, initial_wait_s=self.wait_initial, max_wait_s=self.wait_max)
+        reply, _ = call_with_retries(lambda: runnable.invoke(messages), retry)
+        return reply
 
     def _from_llm(
         self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date
