@@ -1,5 +1,8 @@
 """``report.md`` and ``report.html`` of a run: the numbers with their intervals, and what to look at.
 
+Both are rendered from one model (``_model``: header lines, a warning, sections of tables and
+plots), so the two never disagree on what the report says.
+
 The HTML is one self-contained file (plots embedded as base64 PNG) so it can be attached to a
 pull request or mailed without its directory. Plots are drawn with matplotlib's object API on
 the Agg canvas: no pyplot global state, no display, safe off the main thread.
@@ -10,7 +13,8 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +163,39 @@ def _header(summary: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[str
     ]
 
 
+@dataclass(frozen=True)
+class _Section:
+    """One part of the report, whatever it is rendered as."""
+
+    title: str
+    head: list[str]
+    rows: list[list[str]]
+    plot: Callable[[], bytes] | None = None
+    """The HTML's figure (drawn only for HTML); alt text is ``alt``."""
+    alt: str = ""
+    empty: str = ""
+    """Said instead of an empty table (an empty string: the table is shown even when empty)."""
+
+
+def _model(
+    summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]
+) -> tuple[list[str], str | None, list[_Section]]:
+    """The report itself: its header lines, its warning, its sections. Both renderers read this."""
+    warning = (
+        f"{summary['errors']} case(s) failed; their metrics are excluded (see Failures)." if summary.get("errors") else None
+    )
+    sections = [
+        _Section("Metrics", ["metric", "value", "95% CI", "n"], _metric_rows(summary),
+                 lambda: interval_plot(summary), "metrics with 95% intervals"),
+        _Section("Outcomes", ["outcome", "cases", "rate", "95% CI"], _outcome_rows(summary),
+                 lambda: outcome_plot(summary), "outcome breakdown"),
+        _Section("Latency and cost", ["", ""], _cost_rows(summary), lambda: latency_plot(records), "latency distribution"),
+        _Section("Slowest cases", ["case", "latency (s)", "outcome", "LLM calls"], _slowest(records)),
+        _Section("Failures", ["case", "error"], _failures(records), empty="None."),
+    ]
+    return _header(summary, manifest), warning, sections
+
+
 def _md_table(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
@@ -166,15 +203,13 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def render_markdown(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> str:
-    parts = ["# Evaluation report", "", *[f"- {line}" for line in _header(summary, manifest)], ""]
-    if summary.get("errors"):
-        parts += [f"**{summary['errors']} case(s) failed**; their metrics are excluded (see Failures).", ""]
-    parts += ["## Metrics", "", _md_table(["metric", "value", "95% CI", "n"], _metric_rows(summary)), ""]
-    parts += ["## Outcomes", "", _md_table(["outcome", "cases", "rate", "95% CI"], _outcome_rows(summary)), ""]
-    parts += ["## Cost", "", _md_table(["", ""], _cost_rows(summary)), ""]
-    parts += ["## Slowest cases", "", _md_table(["case", "latency (s)", "outcome", "LLM calls"], _slowest(records)), ""]
-    failures = _failures(records)
-    parts += ["## Failures", "", _md_table(["case", "error"], failures) if failures else "None.", ""]
+    header, warning, sections = _model(summary, records, manifest)
+    parts = ["# Evaluation report", "", *[f"- {line}" for line in header], ""]
+    if warning:
+        parts += [f"**{warning}**", ""]
+    for sec in sections:
+        table = sec.empty if sec.empty and not sec.rows else _md_table(sec.head, sec.rows)
+        parts += [f"## {sec.title}", "", table, ""]
     return "\n".join(parts)
 
 
@@ -196,23 +231,20 @@ _CSS = (
 
 
 def render_html(summary: Mapping[str, Any], records: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> str:
-    failures = _failures(records)
+    header, warning, sections = _model(summary, records, manifest)
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>Evaluation report</title>",
         f"<style>{_CSS}</style></head><body><h1>Evaluation report</h1><ul>",
-        *[f"<li>{html.escape(line)}</li>" for line in _header(summary, manifest)],
+        *[f"<li>{html.escape(line)}</li>" for line in header],
         "</ul>",
     ]
-    if summary.get("errors"):
-        parts.append(f"<p class='warn'>{summary['errors']} case(s) failed; their metrics are excluded.</p>")
-    parts += ["<h2>Metrics</h2>", _html_table(["metric", "value", "95% CI", "n"], _metric_rows(summary)),
-              _img(interval_plot(summary), "metrics with 95% intervals")]
-    parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "cases", "rate", "95% CI"], _outcome_rows(summary)),
-              _img(outcome_plot(summary), "outcome breakdown")]
-    parts += ["<h2>Latency and cost</h2>", _html_table(["", ""], _cost_rows(summary)),
-              _img(latency_plot(records), "latency distribution")]
-    parts += ["<h2>Slowest cases</h2>", _html_table(["case", "latency (s)", "outcome", "LLM calls"], _slowest(records))]
-    parts += ["<h2>Failures</h2>", _html_table(["case", "error"], failures) if failures else "<p>None.</p>"]
+    if warning:
+        parts.append(f"<p class='warn'>{html.escape(warning)}</p>")
+    for sec in sections:
+        table = f"<p>{html.escape(sec.empty)}</p>" if sec.empty and not sec.rows else _html_table(sec.head, sec.rows)
+        parts += [f"<h2>{html.escape(sec.title)}</h2>", table]
+        if sec.plot is not None:
+            parts.append(_img(sec.plot(), sec.alt))
     parts.append("</body></html>")
     return "\n".join(parts)
 
