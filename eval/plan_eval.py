@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from eval.plan_sets import PlanCase, PlanSet, PlanSplit
 from eval.probes import ProbeChroma, probe_records
-from graders.signals import content_terms
+from selfrag.text import content_terms
 
 __all__ = ["CaseScore", "PlanFn", "Planned", "SetScore", "planner_fn", "score_plan_set"]
 

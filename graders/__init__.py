@@ -10,10 +10,11 @@ from graders.policy import FailurePolicy
 from graders.prompts import GROUNDEDNESS_V1, RELEVANCE_V1, USEFULNESS_V1, PromptSpec
 from graders.registry import GRADERS, grader_kinds, register
 from graders.relevance import RelevanceGrader
-from graders.signals import content_terms, lexical_support, term_overlap
+from graders.signals import lexical_support, term_overlap
 from graders.usefulness import UsefulnessGrader
 from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade, Verdict
 from selfrag.retry import RetryPolicy, call_with_retries, is_retryable
+from selfrag.text import content_terms
 
 __all__ = [
     "GRADERS",

@@ -30,8 +30,8 @@ from typing import Any
 
 import simplemma
 
-from graders.fencing import HIDDEN_METADATA
-from graders.signals import content_terms
+from selfrag.fencing import HIDDEN_METADATA
+from selfrag.text import content_terms
 
 __all__ = ["FILLER", "ClaimSupport", "Figure", "check_claims", "claim_score", "figures", "measure_match", "measured", "names", "split_claims", "split_sentences"]
 

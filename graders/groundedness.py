@@ -8,10 +8,10 @@ from typing import Any
 
 from graders.base import CaseInputs, StructuredGrader
 from graders.claims import check_claims, claim_score
-from graders.fencing import fence, fence_documents
 from graders.prompts import GROUNDEDNESS_V1
 from graders.registry import register
 from graders.verdicts import GradeResult, GroundednessGrade
+from selfrag.fencing import fence, fence_documents
 
 __all__ = ["GroundednessGrader"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from graders.fencing import DATA_NOT_INSTRUCTIONS
+from selfrag.fencing import DATA_NOT_INSTRUCTIONS
 
 __all__ = ["GROUNDEDNESS_V1", "RELEVANCE_V1", "USEFULNESS_V1", "PromptSpec"]
 

@@ -8,11 +8,11 @@ from typing import Any
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 
 from graders.base import CaseInputs, StructuredGrader
-from graders.fencing import document_text, fence
 from graders.prompts import RELEVANCE_V1
 from graders.registry import register
 from graders.signals import term_overlap
 from graders.verdicts import GradeResult, RelevanceGrade
+from selfrag.fencing import document_text, fence
 
 __all__ = ["RelevanceGrader"]
 

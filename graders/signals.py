@@ -2,44 +2,17 @@
 
 They back up a small model: a grader can combine its LLM verdict with a signal (see
 ``graders.base.Combine``), and the tuning experiments can show whether the combination beats
-each part. Tokenisation is deliberately simple and language-agnostic-ish: lowercase word tokens,
-a light plural/suffix strip, a small English stop list.
+each part. Terms come from ``selfrag.text.content_terms``, the one text normaliser the query
+side uses too.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
-from selfrag.query._text import lemma, stem
+from selfrag.text import content_terms
 
-__all__ = ["NUMBER", "content_terms", "lexical_support", "term_overlap"]
-
-NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
-_STOP = frozenset(
-    ["a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "about", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "there", "here", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "do", "does", "did", "done", "has", "have", "had", "having", "not", "no", "nor", "so", "than", "too", "very", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "me", "him", "her", "us", "them", "my", "your", "his", "our", "their", "ours", "yours", "any", "some", "all", "each", "every", "more", "most", "other", "such", "only", "own", "same", "also", "just", "than", "then", "once", "document", "documents", "answer", "question", "according", "based"]
-)
-
-
-def _stem(word: str) -> str:
-    # The query side's normaliser (simplemma lemma, then its light plural stem), so "revenues"
-    # and "revenue", "directed" and "direct" meet here exactly as they do in the self-query.
-    if not word.isalpha() or len(word) <= 3:
-        return word
-    return stem(lemma(word))
-
-
-def content_terms(text: str) -> set[str]:
-    """Lowercased, lightly stemmed content words and numbers (thousands separators removed)."""
-    terms = set()
-    for tok in _WORD.findall(text.lower()):
-        tok = tok.replace(",", "") if NUMBER.fullmatch(tok) else tok
-        if tok in _STOP or (len(tok) < 2 and not tok.isdigit()):
-            continue
-        terms.add(_stem(tok))
-    return terms
-
+__all__ = ["lexical_support", "term_overlap"]
 
 def lexical_support(answer: str, documents: Iterable[str]) -> float:
     """Share of the answer's content terms found in the documents; numbers weigh double, and the

@@ -8,11 +8,12 @@ from typing import Any
 
 from graders.base import CaseInputs, StructuredGrader
 from graders.claims import FILLER, figures, measured, names
-from graders.fencing import fence
 from graders.prompts import USEFULNESS_V1
 from graders.registry import register
-from graders.signals import content_terms, term_overlap
+from graders.signals import term_overlap
 from graders.verdicts import GradeResult, UsefulnessGrade
+from selfrag.fencing import fence
+from selfrag.text import content_terms
 
 __all__ = ["UsefulnessGrader", "choice_options", "expected_answer", "states_answer"]
 

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graders.claims import FILLER, figures, measure_match, names, split_sentences
-from graders.fencing import document_text
-from graders.signals import content_terms
 from graders.usefulness import choice_options, expected_answer
+from selfrag.fencing import document_text
+from selfrag.text import content_terms
 
 __all__ = ["attribute", "extract", "is_verbatim", "split_sentences"]
 

@@ -22,8 +22,8 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from graders.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from selfrag.errors import describe
+from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from selfrag.providers import for_task
 from selfrag.retry import Attempts, RetryPolicy, call_with_retries
 from workflows.extractive import attribute, extract, split_sentences

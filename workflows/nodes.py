@@ -17,10 +17,11 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 from pydantic import TypeAdapter
 
-from graders import GradeResult, Verdict, content_terms
+from graders import GradeResult, Verdict
 from graders.claims import check_claims
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from selfrag.store import SearchableCollection
+from selfrag.text import content_terms
 from workflows import records as rec
 from workflows import summaries
 from workflows.components import Components

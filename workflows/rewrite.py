@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from graders.fencing import DATA_NOT_INSTRUCTIONS, fence
-from graders.signals import content_terms
 from selfrag.errors import describe
+from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
 from selfrag.query.anchor import check_text
+from selfrag.text import content_terms
 from workflows._text_step import TextStep
 
 __all__ = ["REWRITE_PROMPT_VERSION", "QueryRewriter", "Rewrite", "normalise_query"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders.signals import content_terms, lexical_support, term_overlap
+from graders.signals import lexical_support, term_overlap
+from selfrag.text import content_terms
 
 
 # -- content_terms -------------------------------------------------------------------------------

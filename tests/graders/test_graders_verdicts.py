@@ -16,8 +16,8 @@ from graders import (
     RetryPolicy,
     UsefulnessGrader,
 )
-from graders.fencing import DATA_NOT_INSTRUCTIONS
 from graders.verdicts import Verdict
+from selfrag.fencing import DATA_NOT_INSTRUCTIONS
 from selfrag.testing import ScriptedChatModel, verdict
 
 FAST = GraderConfig(retry=RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0))

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from graders.fencing import HIDDEN_METADATA, document_text, fence, fence_documents
+from selfrag.fencing import HIDDEN_METADATA, document_text, fence, fence_documents
 
 
 @pytest.mark.parametrize(
