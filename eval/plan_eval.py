@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from eval.plan_sets import PlanCase, PlanSet, PlanSplit
 from eval.probes import ProbeChroma, probe_records
+from selfrag.errors import one_line
 from selfrag.text import content_terms
 
 __all__ = ["CaseScore", "PlanFn", "Planned", "SetScore", "planner_fn", "score_plan_set"]
@@ -149,7 +150,7 @@ def _score_filter(chroma: ProbeChroma, plan_set: PlanSet, case: PlanCase, where:
         try:
             got = chroma.select(col, where or None)
         except Exception as exc:  # noqa: BLE001 - Chroma refusing the filter is a wrong answer, not a crash
-            return False, f"expected {_show(case.accept[0])}; produced {_show(where)}, which Chroma rejects: {str(exc)[:160]}"
+            return False, f"expected {_show(case.accept[0])}; produced {_show(where)}, which Chroma rejects: {one_line(exc, 160)}"
     if got in wanted:
         return True, ""
     want = wanted[0]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from selfrag.errors import IngestError
+from selfrag.errors import IngestError, one_line
 from selfrag.ingest.jsonl import load_jsonl
 from selfrag.ingest.text import display_path, read_text
 from selfrag.ingest.types import SourceDocument
@@ -109,7 +109,7 @@ def _load_pdf(path: Path, shown: str, meta: dict[str, Any]) -> list[SourceDocume
     except OSError as exc:
         raise IngestError(f"{shown}: cannot read file: {exc.strerror or exc}") from None
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
-        raise IngestError(f"{shown}: not a readable PDF: {' '.join(str(exc).split()) or type(exc).__name__}") from None
+        raise IngestError(f"{shown}: not a readable PDF: {one_line(exc) or type(exc).__name__}") from None
     starts: list[int] = []
     parts: list[str] = []
     offset = 0
