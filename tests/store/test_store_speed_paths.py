@@ -63,12 +63,18 @@ def test_sorted_embedding_stores_each_text_with_its_own_vector(chroma_client: Cl
     assert coll.count() == 37
 
 
-@pytest.mark.parametrize("exact_limit", [0, 10, 1000])
-def test_filtered_search_is_exact_whichever_path_serves_it(chroma_client: ClientAPI, exact_limit: int) -> None:
+def loaded(chroma_client: ClientAPI, exact_limit: int, n: int) -> tuple[Collection, list[Chunk]]:
+    """A collection of ``n`` generated chunks on a store whose exact-search limit is ``exact_limit``."""
     store = Store(chroma_client, HashEmbeddings(), store=StoreSettings(exact_search_limit=exact_limit))
     coll = store.create_collection("speed", SCHEMA)
-    chunks = corpus(300)
+    chunks = corpus(n)
     coll.add(chunks)
+    return coll, chunks
+
+
+@pytest.mark.parametrize("exact_limit", [0, 10, 1000])
+def test_filtered_search_is_exact_whichever_path_serves_it(chroma_client: ClientAPI, exact_limit: int) -> None:
+    coll, chunks = loaded(chroma_client, exact_limit, 300)
     for where in ({"genre": "noir"}, {"$and": [{"genre": "drama"}, {"year": {"$gte": 2015}}]}, {"year": 1999}):
         expected = brute_force(chunks, "gamma delta n7", where, 4)
         every = dict(brute_force(chunks, "gamma delta n7", where, len(chunks)))
@@ -129,10 +135,7 @@ class _Recorder:
 
 @pytest.mark.parametrize("exact_limit", [0, 10, 1000])
 def test_a_filtered_search_evaluates_its_filter_once(chroma_client: ClientAPI, exact_limit: int) -> None:
-    store = Store(chroma_client, HashEmbeddings(), store=StoreSettings(exact_search_limit=exact_limit))
-    coll = store.create_collection("speed", SCHEMA)
-    chunks = corpus(200)
-    coll.add(chunks)
+    coll, chunks = loaded(chroma_client, exact_limit, 200)
     recorder = _Recorder(coll._chroma)
     coll._chroma = cast(Any, recorder)
     where = {"genre": "noir"}

@@ -53,6 +53,13 @@ def _saver(path: Path) -> SqliteSaver:
     return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
 
 
+def held_engine(make_engine: Any, tmp_path: Path) -> tuple[Any, Any, threading.Event, threading.Event]:
+    """An engine on a SQLite checkpoint whose generation signals ``started`` and waits for ``release``."""
+    started, release = threading.Event(), threading.Event()
+    engine, model, _ = make_engine(slow_happy(0.0, started, release), checkpointer=_saver(tmp_path / "cp.sqlite"))
+    return engine, model, started, release
+
+
 def test_concurrent_turns_on_one_thread_are_all_stored(make_engine: Any, tmp_path: Path) -> None:
     engine, _, _ = make_engine(slow_happy(), checkpointer=_saver(tmp_path / "cp.sqlite"))
     questions = [f"Which toys come alive, take {n}?" for n in range(10)]
@@ -66,8 +73,7 @@ def test_concurrent_turns_on_one_thread_are_all_stored(make_engine: Any, tmp_pat
 def test_a_turn_that_waits_too_long_is_refused_and_runs_nothing(make_engine: Any, tmp_path: Path) -> None:
     from selfrag.errors import ThreadBusy
 
-    started, release = threading.Event(), threading.Event()
-    engine, model, _ = make_engine(slow_happy(0.0, started, release), checkpointer=_saver(tmp_path / "cp.sqlite"))
+    engine, model, started, release = held_engine(make_engine, tmp_path)
     with ThreadPoolExecutor(max_workers=1) as pool:
         first = pool.submit(engine.run, "Which toys come alive?", collection="movies", thread_id="t")
         assert started.wait(30)
@@ -84,8 +90,7 @@ def test_a_turn_that_waits_too_long_is_refused_and_runs_nothing(make_engine: Any
 
 
 def test_forgetting_a_thread_waits_for_its_running_turn(make_engine: Any, tmp_path: Path) -> None:
-    started, release = threading.Event(), threading.Event()
-    engine, _, _ = make_engine(slow_happy(0.0, started, release), checkpointer=_saver(tmp_path / "cp.sqlite"))
+    engine, _, started, release = held_engine(make_engine, tmp_path)
     with ThreadPoolExecutor(max_workers=2) as pool:
         turn = pool.submit(engine.run, "Which toys come alive?", collection="movies", thread_id="t")
         assert started.wait(30)
