@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -154,9 +154,30 @@ class GraderSettings(BaseModel):
 
 
 class GradersSettings(BaseModel):
+    """Settings per grader kind: the built-in three are declared; a registered grader's kind
+    (``graders.register``) is accepted under its own name, and the factory refuses unknown ones."""
+
+    model_config = ConfigDict(extra="allow")
+
     relevance: GraderSettings = Field(default_factory=GraderSettings)
     groundedness: GraderSettings = Field(default_factory=GraderSettings)
     usefulness: GraderSettings = Field(default_factory=GraderSettings)
+
+    @model_validator(mode="after")
+    def _extra_kinds(self) -> GradersSettings:
+        extra = self.__pydantic_extra__ or {}
+        for kind, value in extra.items():
+            extra[kind] = GraderSettings.model_validate(value)
+        return self
+
+    def kinds(self) -> list[str]:
+        """Every kind that has settings (declared or added)."""
+        return [*type(self).model_fields, *(self.__pydantic_extra__ or {})]
+
+    def for_kind(self, kind: str) -> GraderSettings:
+        """The settings of ``kind`` (the defaults when none are given)."""
+        value = getattr(self, kind, None)
+        return value if isinstance(value, GraderSettings) else GraderSettings()
 
 
 class ServiceSettings(BaseModel):

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from graders import GRADERS, Combine, FailurePolicy, GraderConfig, RetryPolicy
+from selfrag.errors import ConfigError
 from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
-from selfrag.settings import GraderSettings, Settings
+from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
@@ -42,9 +43,12 @@ def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict
     The embedded 135M model says "relevant"/"grounded"/"useful" to nearly everything, so the
     local profiles make its verdicts clear a deterministic signal (see each grader's ``profiles``).
     """
+    unknown = sorted(set(settings.graders.kinds()) - set(GRADERS))
+    if unknown:
+        raise ConfigError(f"graders: no grader is registered as {', '.join(map(repr, unknown))} (known: {', '.join(GRADERS)})")
     configs = {}
     for kind, grader in GRADERS.items():
-        g = getattr(settings.graders, kind, None) or GraderSettings()
+        g = settings.graders.for_kind(kind)
         combine, threshold = grader.profiles.get(settings.llm.provider, ("llm", 0.5))
         configs[kind] = GraderConfig(
             method=method,

@@ -88,3 +88,20 @@ def test_the_cli_offers_the_registered_graders(conciseness: type[ConcisenessGrad
 
     out = CliRunner().invoke(app, ["eval", "graders", "--dataset", str(tmp_path / "none.jsonl"), "--grader", "nope"])
     assert out.exit_code != 0 and "conciseness" in out.output
+
+
+def test_settings_and_the_factory_find_a_registered_grader(
+    conciseness: type[ConcisenessGrader], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from selfrag.errors import ConfigError
+    from selfrag.settings import Settings
+    from workflows.factory import _grader_configs
+
+    monkeypatch.setenv("SELFRAG_GRADERS__CONCISENESS__POLICY", "fail_open")
+    settings = Settings(home=tmp_path)
+    configs = _grader_configs(settings, "json_schema", NO_WAIT)
+    assert configs["conciseness"].policy.value == "fail_open"
+    assert (configs["conciseness"].combine.value, configs["conciseness"].threshold) == ("signal", 0.5)  # its local profile
+    typo = Settings(home=tmp_path, graders={"concisenes": {"policy": "fail_open"}})
+    with pytest.raises(ConfigError, match="'concisenes'"):
+        _grader_configs(typo, "json_schema", NO_WAIT)
