@@ -133,7 +133,7 @@ def compare_cmd(
 @handle_errors
 def graders_cmd(
     dataset: Path = typer.Option(..., "--dataset", help="Grader cases (JSONL)."),
-    grader: str = typer.Option(..., "--grader", help="relevance, groundedness or usefulness."),
+    grader: str = typer.Option(..., "--grader", help="A registered grader kind (relevance, groundedness, usefulness, or an added one)."),
     variants: Path | None = typer.Option(None, "--variants", help="Variants file (JSON or TOML); default: llm, signal, both, either."),
     out: Path | None = typer.Option(None, "--out", help="Directory for results.json, report.md and sweep plots."),
     split: str | None = typer.Option("dev", "--split", help="dev (tuning), test (report once), or all."),
