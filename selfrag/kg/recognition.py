@@ -2,7 +2,7 @@
 
 No model: the cues come from the schema alone. Each relation's cue words are the lemmas of its
 name (weight 2) and of its description (weight 1), each divided by the number of relations that
-share the lemma, so a word every relation has ("organization") decides nothing. An optional
+share the lemma; words naming kinds of things (the graph's labels, "company") are no cues. An optional
 embedder adds the cosine similarity between the question and each description.
 
 Entities come from the graph's names and aliases (``MentionMatcher``, then fuzzy on capitalised
@@ -15,7 +15,7 @@ words it missed). Each entity gets at most one relation, among those starting at
 
 Direction: relations that differ only in which end the entity is on (``invested_in`` vs
 ``investors``) share cue words, so the question's voice decides. The entity is the *subject* when
-the nearest cue word follows it ("that Neo4j invested in") or follows "by" ("backed by Neo4j"),
+its strongest cue word (the nearest of them) follows it ("that Neo4j invested in") or follows "by" ("backed by Neo4j"),
 and the *object* when the cue precedes it ("that invested in Neo4j") or is an agent noun after a
 possessive ("Neo4j's investors"). A relation whose first hop goes ``out`` from the entity expects
 a subject, ``in`` an object; a contradicted relation keeps a quarter of its score.
@@ -50,6 +50,8 @@ _WINDOW = 8
 _STOP = frozenset(
     ["a", "an", "the", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "do", "does", "did", "has", "have", "had", "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "any", "some", "all", "of", "to", "in", "on", "at", "for", "from", "with", "about", "into", "and", "or", "but", "not", "no", "news", "article", "articles", "report", "reports", "latest", "recent", "most", "there", "their", "they", "them", "given", "one", "ones", "entity", "entities"]
 )
+# Words naming the kind of thing (never the relation between things): with the graph's own labels.
+_KINDS = frozenset(["company", "firm", "business", "organisation", "organization", "entity", "thing"])
 _WORD = re.compile(r"[^\W_]+(?:['’]s)?")
 
 
@@ -104,15 +106,17 @@ class Recognition:
 
 class _Cues:
     def __init__(self, link: GraphLink) -> None:
+        labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
+        ignore = _STOP | _KINDS | {_lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
         per: list[dict[str, float]] = []
         for r in link.relations:
             cues: dict[str, float] = {}
             for w in _words(r.description):
-                if w.lemma not in _STOP:
+                if w.lemma not in ignore:
                     cues[w.lemma] = max(cues.get(w.lemma, 0.0), 1.0)
             for part in r.name.split("_"):
                 lem = _lemma(part)
-                if lem not in _STOP:
+                if lem not in ignore:
                     cues[lem] = 2.0
             per.append(cues)
         share: dict[str, int] = {}
@@ -194,7 +198,9 @@ def _score(rel: Relation, weights: dict[str, float], words: list[_Word], all_wor
     if not near:
         return 0.0
     score = sum(weights[w.lemma] for w in {w.lemma: w for w in near}.values())
-    voice = _voice(near, all_words, start, end)
+    # The word that says most about this relation ("invested", not "companies") decides the voice.
+    top = max(weights[w.lemma] for w in near)
+    voice = _voice([w for w in near if weights[w.lemma] == top], all_words, start, end)
     if voice is not None:
         expected = "subject" if rel.path[0].direction == "out" else "object" if rel.path[0].direction == "in" else None
         if expected is not None and expected != voice:
