@@ -50,8 +50,10 @@ class FalkorGraphStore:
     """A ``GraphStore`` on one FalkorDB server. ``close`` releases the embedded server, if any."""
 
     def __init__(self, address: ServerAddress, *, server: EmbeddedGraphServer | None = None, timeout_s: float = 30.0) -> None:
-        self._db = connect(address, timeout_s=timeout_s)
         self._server = server
+        # The client asks the server about itself (cluster? sentinel?) as it is built: I/O already.
+        with self._errors():
+            self._db = connect(address, timeout_s=timeout_s)
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -198,7 +200,12 @@ def open_graph_store(data_dir: Path, url: str | None = None, *, timeout_s: float
         store = FalkorGraphStore(_address_of(url), timeout_s=timeout_s)
     else:
         server = EmbeddedGraphServer(data_dir / "graph")
-        store = FalkorGraphStore(server.acquire(), server=server, timeout_s=timeout_s)
+        address = server.acquire()
+        try:
+            store = FalkorGraphStore(address, server=server, timeout_s=timeout_s)
+        except GraphUnavailable:
+            server.release()
+            raise
     try:
         store.ping()
     except GraphUnavailable:

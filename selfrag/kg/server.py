@@ -193,8 +193,9 @@ class EmbeddedGraphServer:
         """Whether the server at ``address`` answers and works in our directory."""
         import redis
 
-        db = connect(address, timeout_s=timeout_s)
+        db = None
         try:
+            db = connect(address, timeout_s=timeout_s)
             db.connection.ping()
             found = db.connection.config_get("dir").get("dir")
             return found is not None and Path(found).resolve() == self.directory
@@ -203,7 +204,8 @@ class EmbeddedGraphServer:
         except (redis.exceptions.RedisError, OSError):
             return False
         finally:
-            db.connection.close()
+            if db is not None:
+                db.connection.close()
 
     def _adopt(self) -> ServerAddress | None:
         """The running server's address, or None after clearing what a dead or hung one left."""
@@ -273,8 +275,9 @@ class EmbeddedGraphServer:
         import redis
 
         pid = self._pid()
-        db = connect(address, timeout_s=60.0)
+        db = None
         try:
+            db = connect(address, timeout_s=60.0)
             db.connection.execute_command("SHUTDOWN", "SAVE")
         except (redis.exceptions.ConnectionError, OSError):
             pass  # the server closes the connection as it exits
@@ -282,7 +285,8 @@ class EmbeddedGraphServer:
             if pid is not None and self._ours(pid):
                 os.kill(pid, signal.SIGTERM)  # redis saves on SIGTERM too
         finally:
-            db.connection.close()
+            if db is not None:
+                db.connection.close()
         if pid is not None:
             self._wait_gone(pid, 60.0)
         for name in (_STATE, _PIDFILE, _SOCKET):
