@@ -31,12 +31,12 @@ _RETURN_ENTITY = "RETURN n.id, labels(n), n.name, n.aliases, properties(n)"
 def _address_of(url: str) -> ServerAddress:
     parts = urlsplit(url)
     if parts.scheme != "redis" or not parts.hostname:
-        raise ConfigError("the graph URL must look like redis://host:port")
+        raise ConfigError("the graph URL must look like redis://host:port (or redis://:password@host:port)")
     try:
         port = parts.port or 6379
     except ValueError:
         raise ConfigError("the graph URL has an invalid port") from None
-    return ServerAddress(host=parts.hostname, port=port)
+    return ServerAddress(host=parts.hostname, port=port, password=parts.password)
 
 
 def _entity(row: Sequence[Any]) -> Entity:

