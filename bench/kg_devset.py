@@ -31,15 +31,14 @@ sys.path.insert(0, str(ROOT))
 from selfrag.kg import (  # noqa: E402
     EntityIndex,
     GraphLink,
-    MentionMatcher,
     NamedRange,
+    RelationRecogniser,
     find_date_range,
     find_named_ranges,
     load_graph_link,
     open_graph_store,
     read_edges,
     read_nodes,
-    recognise_relations,
     resolve_relation,
     wants_latest,
 )
@@ -97,15 +96,21 @@ def score(args: argparse.Namespace, link: GraphLink) -> dict[str, Any]:
     today = date.fromisoformat(info["today"])
     rows = [json.loads(line) for line in (SET / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     ranges = named_ranges()
+    embed = None
+    if args.embed:
+        from selfrag.providers.factory import make_embeddings
+        from selfrag.settings import EmbeddingSettings
+
+        embed = make_embeddings(EmbeddingSettings()).embed_documents
     with tempfile.TemporaryDirectory() as tmp, open_graph_store(Path(tmp), args.url) as store:
         store.load(link.graph, read_nodes(SAMPLE / "graph" / "nodes.jsonl"), read_edges(SAMPLE / "graph" / "edges.jsonl"))
         index = EntityIndex(store.entities(link.graph))
-        matcher = MentionMatcher(index.entities)
+        recogniser = RelationRecogniser(link, index, embed=embed)
         results: list[dict[str, Any]] = []
         for row in rows:
             t0 = time.perf_counter()
             q = row["question"]
-            rec = recognise_relations(q, link, index, matcher=matcher)
+            rec = recogniser.recognise(q)
             clarify: list[str] | None = None
             relations: list[dict[str, str]] = []
             for r in rec.relations:
@@ -163,7 +168,8 @@ def score(args: argparse.Namespace, link: GraphLink) -> dict[str, Any]:
         "dev": summary("dev"),
         "heldout": summary("heldout"),
         "latency_ms_per_question": {"median": statistics.median(ms), "p95": ms[int(0.95 * (len(ms) - 1))], "max": ms[-1],
-                                    "note": "recognition + FalkorDB resolution, offline (no model), embedded server"},
+                                    "note": "recognition + FalkorDB resolution, embedded server; "
+                                    + ("with MiniLM embeddings of the question" if args.embed else "offline rules only")},
         "failures": [{k: r[k] for k in ("id", "split", "kind", "wrong")} for r in results if not r["exact"]],
         "results": results,
     }
@@ -174,6 +180,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--url", default=None, help="external FalkorDB (redis://host:port); default: embedded")
     parser.add_argument("--label", action="store_true", help="rewrite the expected entity sets from the graph files")
+    parser.add_argument("--embed", action="store_true", help="add the local MiniLM embeddings' similarity to the cues")
     args = parser.parse_args()
     link = load_graph_link(SAMPLE / "graph.json")
     if args.label:

@@ -24,7 +24,7 @@ from selfrag.kg.falkor import FalkorGraphStore, open_graph_store
 from selfrag.kg.mentions import MentionHit, MentionMatcher
 from selfrag.kg.normalise import normalise
 from selfrag.kg.ranges import NamedRange, RangeCondition, find_named_ranges
-from selfrag.kg.recognition import Embedder, RecognisedRelation, Recognition, recognise_relations
+from selfrag.kg.recognition import Embedder, RecognisedRelation, Recognition, RelationRecogniser, recognise_relations
 from selfrag.kg.records import Entity, EntityRef, GraphSummary, LoadReport, RelationCondition, Resolution
 from selfrag.kg.resolve import resolve_relation
 from selfrag.kg.schema import GraphLink, Hop, MentionAttribute, Relation, load_graph_link
@@ -58,6 +58,7 @@ __all__ = [
     "Recognition",
     "Relation",
     "RelationCondition",
+    "RelationRecogniser",
     "Resolution",
     "ServerAddress",
     "compile_relation",

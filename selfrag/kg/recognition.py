@@ -3,7 +3,8 @@
 No model: the cues come from the schema alone. Each relation's cue words are the lemmas of its
 name (weight 2) and of its description (weight 1), each divided by the number of relations that
 share the lemma; words naming kinds of things (the graph's labels, "company") are no cues. An optional
-embedder adds the cosine similarity between the question and each description.
+embedder adds how much more the question resembles a description than the average description
+(cosine similarity, entity names masked).
 
 Entities come from the graph's names and aliases (``MentionMatcher``, then fuzzy on capitalised
 words it missed). Each entity gets at most one relation, among those starting at its label:
@@ -35,7 +36,7 @@ from selfrag.kg.entities import EntityIndex, EntityMatch
 from selfrag.kg.mentions import MentionHit, MentionMatcher
 from selfrag.kg.schema import GraphLink, Relation
 
-__all__ = ["MIN_CUE_SCORE", "Embedder", "Recognition", "RecognisedRelation", "recognise_relations"]
+__all__ = ["MIN_CUE_SCORE", "Embedder", "RecognisedRelation", "Recognition", "RelationRecogniser", "recognise_relations"]
 
 Embedder = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 """Texts in, one vector each out (e.g. a LangChain ``Embeddings.embed_documents``)."""
@@ -148,6 +149,64 @@ def _find_entities(question: str, index: EntityIndex, matcher: MentionMatcher) -
     return sorted(found, key=lambda f: f[0])
 
 
+class RelationRecogniser:
+    """Everything fixed per collection, prepared once: cue weights, the name matcher, and the
+    descriptions' vectors when an embedder is given. ``recognise`` then reads one question."""
+
+    def __init__(
+        self, link: GraphLink, index: EntityIndex, *, matcher: MentionMatcher | None = None, embed: Embedder | None = None
+    ) -> None:
+        self.link = link
+        self.index = index
+        self.matcher = matcher or MentionMatcher(index.entities)
+        self._cues = _Cues(link)
+        self._embed = embed
+        self._descriptions: list[Sequence[float]] = (
+            list(embed([r.description for r in link.relations])) if embed is not None and link.relations else []
+        )
+        self._mention_labels = {m.label for m in link.mentions}
+
+    def _semantic(self, question: str, entities: list[tuple[int, int, str, EntityMatch]]) -> dict[str, float]:
+        if self._embed is None or not self._descriptions:
+            return {}
+        masked = question
+        for s, e, _, _ in reversed(entities):
+            masked = masked[:s] + "it" + masked[e:]
+        (vector,) = self._embed([masked])
+        cosines = {r.name: _cosine(vector, v) for r, v in zip(self.link.relations, self._descriptions, strict=True)}
+        # Relative to the average: every description resembles any question about companies a little.
+        mean = sum(cosines.values()) / len(cosines)
+        return {name: max(0.0, c - mean) for name, c in cosines.items()}
+
+    def recognise(self, question: str) -> Recognition:
+        """The relation conditions and direct entity mentions of ``question`` (see the module docstring)."""
+        index = self.index
+        entities = _find_entities(question, index, self.matcher)
+        all_words = _words(question)
+        words = [w for w in all_words if not any(s <= w.start < e for s, e, _, _ in entities)]
+        semantic = self._semantic(question, entities)
+        relations: list[RecognisedRelation] = []
+        mentions: list[EntityMatch] = []
+        for start, end, text, match in entities:
+            labels = {c.entity.label for c in match.candidates}
+            best: tuple[float, Relation] | None = None
+            for rel in self.link.relations:
+                if rel.start not in labels:
+                    continue
+                score = _score(rel, self._cues.weights[rel.name], words, all_words, start, end)
+                score += _EMBED_WEIGHT * semantic.get(rel.name, 0.0)
+                if best is None or score > best[0]:
+                    best = (score, rel)
+            on_mention_label = bool(labels & self._mention_labels)
+            if best is not None and (best[0] >= MIN_CUE_SCORE or not on_mention_label):
+                rel = best[1]
+                relations.append(RecognisedRelation(rel.name, text, index.match(text, label=rel.start), best[0]))
+            elif on_mention_label:
+                kept = [lbl for lbl in labels if lbl in self._mention_labels]
+                mentions.append(index.match(text, label=kept[0]) if len(kept) == 1 else match)
+        return Recognition(tuple(relations), tuple(mentions))
+
+
 def recognise_relations(
     question: str,
     link: GraphLink,
@@ -156,40 +215,9 @@ def recognise_relations(
     matcher: MentionMatcher | None = None,
     embed: Embedder | None = None,
 ) -> Recognition:
-    """The relation conditions and direct entity mentions of ``question`` (see the module docstring)."""
-    matcher = matcher or MentionMatcher(index.entities)
-    cues = _Cues(link)
-    entities = _find_entities(question, index, matcher)
-    words = [w for w in _words(question) if not any(s <= w.start < e for s, e, _, _ in entities)]
-    all_words = _words(question)
-    mention_labels = {m.label for m in link.mentions}
-    semantic: dict[str, float] = {}
-    if embed is not None and link.relations:
-        masked = question
-        for s, e, _, _ in reversed(entities):
-            masked = masked[:s] + "it" + masked[e:]
-        vectors = embed([masked, *(r.description for r in link.relations)])
-        semantic = {r.name: _cosine(vectors[0], v) for r, v in zip(link.relations, vectors[1:], strict=True)}
-
-    relations: list[RecognisedRelation] = []
-    mentions: list[EntityMatch] = []
-    for start, end, text, match in entities:
-        labels = {c.entity.label for c in match.candidates}
-        best: tuple[float, Relation] | None = None
-        for rel in link.relations:
-            if rel.start not in labels:
-                continue
-            score = _score(rel, cues.weights[rel.name], words, all_words, start, end) + _EMBED_WEIGHT * semantic.get(rel.name, 0.0)
-            if best is None or score > best[0]:
-                best = (score, rel)
-        needs_relation = not (labels & mention_labels)
-        if best is not None and (best[0] >= MIN_CUE_SCORE or needs_relation):
-            rel = best[1]
-            relations.append(RecognisedRelation(rel.name, text, index.match(text, label=rel.start), best[0]))
-        elif labels & mention_labels:
-            kept = [lbl for lbl in labels if lbl in mention_labels]
-            mentions.append(index.match(text, label=kept[0]) if len(kept) == 1 else match)
-    return Recognition(tuple(relations), tuple(mentions))
+    """One-off ``RelationRecogniser(link, index, ...).recognise(question)``; build the recogniser
+    once per collection instead when asking many questions."""
+    return RelationRecogniser(link, index, matcher=matcher, embed=embed).recognise(question)
 
 
 def _score(rel: Relation, weights: dict[str, float], words: list[_Word], all_words: list[_Word], start: int, end: int) -> float:
