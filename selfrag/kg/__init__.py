@@ -26,7 +26,7 @@ from selfrag.kg.normalise import normalise
 from selfrag.kg.ranges import NamedRange, RangeCondition, find_named_ranges
 from selfrag.kg.recognition import Embedder, RecognisedRelation, Recognition, RelationRecogniser, recognise_relations
 from selfrag.kg.records import Entity, EntityRef, GraphSummary, LoadReport, RelationCondition, Resolution
-from selfrag.kg.resolve import resolve_relation
+from selfrag.kg.resolve import mention_where, resolve_relation
 from selfrag.kg.schema import GraphLink, Hop, MentionAttribute, Relation, load_graph_link
 from selfrag.kg.server import EmbeddedGraphServer, ServerAddress
 from selfrag.kg.store import GraphStore
@@ -65,6 +65,7 @@ __all__ = [
     "find_date_range",
     "find_named_ranges",
     "load_graph_link",
+    "mention_where",
     "normalise",
     "open_graph_store",
     "read_edges",

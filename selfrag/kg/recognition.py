@@ -34,6 +34,7 @@ import simplemma
 
 from selfrag.kg.entities import EntityIndex, EntityMatch
 from selfrag.kg.mentions import MentionHit, MentionMatcher
+from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import GraphLink, Relation
 
 __all__ = ["MIN_CUE_SCORE", "Embedder", "RecognisedRelation", "Recognition", "RelationRecogniser", "recognise_relations"]
@@ -96,6 +97,11 @@ class RecognisedRelation:
     match: EntityMatch
     """Candidates of the relation's start label: unique, or ambiguous (ask which)."""
     score: float
+
+    @property
+    def condition(self) -> RelationCondition:
+        """The structured query's condition: the entity's canonical name when unique, else the text."""
+        return RelationCondition(relation=self.relation, value=self.match.entity.name if self.match.entity else self.value)
 
 
 @dataclass(frozen=True)

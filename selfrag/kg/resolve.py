@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from selfrag.errors import InvalidFilter
 from selfrag.kg.cypher import compile_relation
 from selfrag.kg.records import Entity, EntityRef, Resolution
 from selfrag.kg.schema import GraphLink
 from selfrag.kg.store import GraphStore
 
-__all__ = ["resolve_relation"]
+__all__ = ["mention_where", "resolve_relation"]
+
+
+def mention_where(attribute: str, names: Sequence[str]) -> dict[str, Any] | None:
+    """The Chroma ``where`` for "mentions any of ``names``": one ``$contains`` per name, ORed
+    (``$in`` does not look inside array values). None for no names: then no document can match,
+    which the caller must say rather than drop the condition."""
+    unique = list(dict.fromkeys(names))
+    if not unique:
+        return None
+    clauses: list[dict[str, Any]] = [{attribute: {"$contains": n}} for n in unique]
+    return clauses[0] if len(clauses) == 1 else {"$or": clauses}
 
 
 def resolve_relation(store: GraphStore, link: GraphLink, relation: str, entity: Entity) -> Resolution:

@@ -15,6 +15,7 @@ from typing import Any
 import chromadb
 import pytest
 
+from selfrag.kg import mention_where
 from selfrag.store.client import chroma_settings
 
 DOCS = {
@@ -62,3 +63,10 @@ def test_an_entity_set_is_an_or_of_contains_anded_with_the_rest(collection: Any)
 def test_an_empty_array_is_refused(collection: Any) -> None:
     with pytest.raises(ValueError):
         collection.add(ids=["e"], documents=["e"], metadatas=[{"organizations": []}], embeddings=[[9.0, 1.0]])
+
+
+def test_mention_where_builds_that_filter(collection: Any) -> None:
+    assert mention_where("organizations", []) is None
+    assert mention_where("organizations", ["Graphwise", "Graphwise"]) == {"organizations": {"$contains": "Graphwise"}}
+    where = mention_where("organizations", ["Paloma Labs", "Mercury Motors"])
+    assert where is not None and _ids(collection, where) == ["a", "c"]

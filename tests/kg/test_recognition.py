@@ -62,3 +62,10 @@ def test_an_embedder_adds_what_the_words_miss(companies_link: GraphLink, compani
 
     rec = recognise_relations(question, companies_link, companies_index, embed=embed)
     assert [(r.relation, r.match.entity and r.match.entity.name) for r in rec.relations] == [("invested_in", "Saffron Capital")]
+
+
+def test_a_recognised_relation_becomes_a_condition(companies_link: GraphLink, companies_index: EntityIndex) -> None:
+    (found,) = recognise_relations("companies that supply ferrox", companies_link, companies_index).relations
+    assert found.condition.model_dump() == {"relation": "suppliers", "value": "Ferrox Steel"}
+    (ambiguous,) = recognise_relations("Who supplies Mercury?", companies_link, companies_index).relations
+    assert ambiguous.condition.value == "Mercury"
