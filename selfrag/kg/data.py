@@ -12,6 +12,7 @@ whole file before anything is written, and the message names the file and the li
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ def _check_properties(props: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"property {key!r}: a list must hold values of one scalar type")
         elif not isinstance(value, str | int | float | bool):
             raise ValueError(f"property {key!r}: use a string, number, boolean or a flat list of one of them")
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, float) and not math.isfinite(v) for v in values):
+            raise ValueError(f"property {key!r}: numbers must be finite (no NaN or Infinity)")
     return props
 
 

@@ -33,6 +33,7 @@ GOOD = {"id": "n1", "label": "Organization", "name": "Acme", "aliases": ["ACME C
         ({"id": "n2", "label": "Org", "name": "B", "properties": {"m": {"k": 1}}}, r"property 'm': use a string"),
         ({"id": "n2", "label": "Org", "name": "B", "properties": {"m": [1, "a"]}}, r"one scalar type"),
         ({"id": "n2", "label": "Org", "name": "B", "extra": 1}, r"line 2: extra"),
+        ('{"id": "n2", "label": "Org", "name": "B", "properties": {"x": NaN}}', r"numbers must be finite"),
     ],
 )
 def test_a_bad_node_line_is_named(tmp_path: Path, bad: Any, message: str) -> None:

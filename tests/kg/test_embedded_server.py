@@ -138,3 +138,28 @@ def test_the_server_wants_its_password_and_keeps_it_private(tmp_path: Path) -> N
         assert address.password not in Path(f"/proc/{_pid(directory)}/cmdline").read_text()
     finally:
         server.release()
+
+
+def test_processes_starting_at_once_share_one_server_and_the_last_stops_it(tmp_path: Path) -> None:
+    directory = tmp_path / "graph"
+    script = (
+        "import sys, time; from pathlib import Path; from selfrag.kg.server import EmbeddedGraphServer as E; "
+        "d = Path(sys.argv[1]); s = E(d); s.acquire(); print((d / 'falkordb.pid').read_text().strip(), flush=True); "
+        "sys.stdin.readline(); print(s.release(), flush=True)"
+    )
+    users = [subprocess.Popen([sys.executable, "-c", script, str(directory)], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    try:
+        pids = {u.stdout.readline().strip() for u in users if u.stdout is not None}
+        assert len(pids) == 1  # one server, whoever came first started it
+        outs = []
+        for u in users:  # leave one after the other: only the last one out stops it
+            out, _ = u.communicate("\n", timeout=60)
+            outs.append(out.strip())
+        assert outs == ["False", "False", "True"]
+        assert not _alive(int(pids.pop())) and _state_files(directory) == set()
+    finally:
+        for u in users:
+            if u.poll() is None:
+                u.kill()
+                u.wait()
