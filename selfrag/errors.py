@@ -19,7 +19,9 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── StoreLocked               the embedded store is in another process's use (store_locked, 400)
     │   ├── Unauthenticated           missing or unknown API key                (unauthenticated, 401)
     │   ├── Forbidden                 the key's scopes do not cover the request (forbidden, 403)
-    │   └── PayloadTooLarge           a request body over the size limit        (payload_too_large, 413)
+    │   ├── PayloadTooLarge           a request body over the size limit        (payload_too_large, 413)
+    │   ├── GraphNotFound             no knowledge graph of that name           (graph_not_found, 404)
+    │   └── GraphDataError            an invalid graph nodes/edges file or line (graph_data_invalid, 400)
     ├── RuntimeFailure                something outside the caller's control failed (runtime_failure, 503)
     │   ├── ProviderError             chat model / embeddings unavailable       (provider_unavailable, 503)
     │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity, 503)
@@ -27,7 +29,8 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── GraderError               grader output invalid after retries       (grader_failed, 503)
     │   ├── Overloaded                every run slot and queue place is taken   (overloaded, 429)
     │   ├── ThreadBusy                a conversation's previous turn still runs (thread_busy, 409)
-    │   └── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded, 504)
+    │   ├── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded, 504)
+    │   └── GraphUnavailable          the graph server is down or unreachable   (graph_unavailable, 503)
 
 A third kind found elsewhere, a control-flow exception ("rewrite the query"), does not exist here:
 the graph's routing functions decide from the state alone (no node raises to steer), so loops are
@@ -54,6 +57,9 @@ __all__ = [
     "DocumentNotFound",
     "Forbidden",
     "GraderError",
+    "GraphDataError",
+    "GraphNotFound",
+    "GraphUnavailable",
     "IngestError",
     "InvalidFilter",
     "InvalidQuestion",
@@ -213,3 +219,22 @@ class ThreadBusy(RuntimeFailure, code="thread_busy", status=409):
 
 class DeadlineExceeded(RuntimeFailure, code="deadline_exceeded", status=504):
     """A run did not finish within the per-request deadline; it is stopped at the next node."""
+
+
+class GraphNotFound(UsageError, code="graph_not_found", status=404):
+    """No knowledge graph of that name on the graph server (``selfrag kg list`` shows the loaded ones)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"knowledge graph {name!r} does not exist (load it first: selfrag kg load {name} --nodes ... --edges ...)")
+        self.name = name
+
+
+class GraphDataError(UsageError, code="graph_data_invalid"):
+    """A graph's nodes or edges file is unreadable, or one of its lines is invalid (the message names the line)."""
+
+
+class GraphUnavailable(RuntimeFailure, code="graph_unavailable"):
+    """The graph server (embedded FalkorDB or ``redis://`` URL) cannot be started or reached.
+
+    The message never carries the server's address, a socket path or the driver's text: those go
+    in ``detail``. The rest of the engine stays usable; a retry later may succeed."""

@@ -15,6 +15,7 @@ from selfrag.cli.eval import eval_app
 from selfrag.cli.graph import graph
 from selfrag.cli.ingest import ingest
 from selfrag.cli.keys import keys_app
+from selfrag.cli.kg import kg_app
 from selfrag.cli.plan import plan
 from selfrag.cli.serve import serve
 
@@ -37,6 +38,7 @@ app.add_typer(collections_app, name="collections")
 app.add_typer(documents_app, name="documents")
 app.add_typer(eval_app, name="eval")
 app.add_typer(keys_app, name="keys")
+app.add_typer(kg_app, name="kg")
 
 
 def main() -> None:
