@@ -14,20 +14,29 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from selfrag.errors import SchemaError
+from selfrag.kg.schema import GraphLink, load_graph_link
 from selfrag.patterns import MAX_PATTERN_CHARS, CompiledPattern, PatternFlag, compile_pattern
 
 __all__ = [
     "RESERVED_KEYS",
     "STORED",
+    "SCALAR_TYPES",
     "AttributeInfo",
     "AttributeType",
     "CollectionSchema",
     "IndexParams",
+    "NamedRangeSpec",
     "RegexExtractor",
     "load_schema_file",
 ]
 
-AttributeType = Literal["string", "integer", "float", "boolean"]
+AttributeType = Literal["string", "integer", "float", "boolean", "date", "string[]"]
+"""``date``: ISO dates in and out, stored as the integer YYYYMMDD so Chroma can range-filter and
+order them (see ``selfrag.dates``); ``string[]``: a list of strings, filtered with ``$contains``."""
+
+SCALAR_TYPES: frozenset[str] = frozenset({"string", "integer", "float", "boolean"})
+"""The types the generic self-query machinery reads words for; dates, arrays and relations have
+their own readers (``selfrag.query.graphq``)."""
 
 RESERVED_KEYS: frozenset[str] = frozenset({"doc_id", "doc_hash", "source", "chunk_index"})
 """Metadata keys selfrag sets on every chunk and relies on: which document a chunk belongs to
@@ -88,6 +97,17 @@ class RegexExtractor(BaseModel):
         return pattern
 
 
+class NamedRangeSpec(BaseModel):
+    """Words naming a range of a numeric attribute: ``positive`` → ``sentiment > 0.5``.
+    The first word is the range's name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    words: list[str] = Field(min_length=1)
+    comparator: Literal["gt", "gte", "lt", "lte"]
+    value: float
+
+
 class AttributeInfo(BaseModel):
     """One filterable metadata attribute."""
 
@@ -99,6 +119,8 @@ class AttributeInfo(BaseModel):
     allowed_values: list[str | int | float | bool] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    named_ranges: list[NamedRangeSpec] = Field(default_factory=list)
+    """Words the self-query maps to a condition on this (numeric) attribute."""
 
     @field_validator("name")
     @classmethod
@@ -106,6 +128,12 @@ class AttributeInfo(BaseModel):
         if not _NAME.match(v):
             raise ValueError(f"attribute name {v!r} must be an identifier (letters, digits, underscore)")
         return v
+
+    @model_validator(mode="after")
+    def _ranges_on_numbers(self) -> AttributeInfo:
+        if self.named_ranges and self.type not in ("integer", "float"):
+            raise ValueError(f"named_ranges on {self.name!r} need a numeric attribute, not {self.type}")
+        return self
 
 
 class IndexParams(BaseModel):
@@ -135,6 +163,9 @@ class CollectionSchema(BaseModel):
     extractors: list[RegexExtractor] = Field(default_factory=list)
     index: IndexParams | None = None
     """HNSW parameters for this collection (see ``IndexParams``); None: the settings' defaults."""
+    graph: GraphLink | None = None
+    """The knowledge graph this collection's mention attributes link to (relations, entities).
+    In a schema file it may be a path to the link file, relative to the schema file."""
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> CollectionSchema:
@@ -152,7 +183,28 @@ class CollectionSchema(BaseModel):
         for ex in self.extractors:
             if ex.attribute not in names:
                 raise ValueError(f"extractor for unknown attribute {ex.attribute!r} (declared: {', '.join(names) or 'none'})")
+            if self.attribute(ex.attribute) is not None and self.attribute(ex.attribute).type == "string[]":  # type: ignore[union-attr]
+                raise ValueError(f"extractor for {ex.attribute!r}: a regex extracts one value, and it is a string[]")
+        if self.graph is not None:
+            for m in self.graph.mentions:
+                attr = self.attribute(m.attribute)
+                if attr is None or attr.type != "string[]":
+                    raise ValueError(f"graph mention attribute {m.attribute!r} must be a declared string[] attribute")
         return self
+
+    @property
+    def date_attribute(self) -> AttributeInfo | None:
+        """The first declared ``date`` attribute: what "latest" orders by."""
+        return next((a for a in self.attributes if a.type == "date"), None)
+
+    def scalar_view(self) -> CollectionSchema:
+        """This schema with only its scalar attributes (see ``SCALAR_TYPES``), for the readers
+        that know no others. The same object when there is nothing to hide."""
+        if all(a.type in SCALAR_TYPES for a in self.attributes):
+            return self
+        kept = [a for a in self.attributes if a.type in SCALAR_TYPES]
+        return self.model_copy(update={"attributes": kept, "graph": None, "extractors": [
+            e for e in self.extractors if any(a.name == e.attribute for a in kept)]})
 
     def attribute(self, name: str) -> AttributeInfo | None:
         for a in self.attributes:
@@ -186,6 +238,9 @@ def load_schema_file(path: str | Path) -> CollectionSchema:
         raise SchemaError(f"cannot read schema file {p}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
         raise SchemaError(f"schema file {p} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    if isinstance(raw, dict) and isinstance(raw.get("graph"), str):
+        # A link file next to the schema: read it now, so the stored schema is self-contained.
+        raw = {**raw, "graph": load_graph_link(p.parent / raw["graph"]).model_dump(mode="json")}
     try:
         return CollectionSchema.model_validate(raw)
     except ValidationError as exc:

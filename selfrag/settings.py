@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
+__all__ = ["CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
@@ -209,6 +209,14 @@ class ServiceSettings(BaseModel):
     """Server-side ceiling on a request's ``max_generations``."""
 
 
+class GraphSettings(BaseModel):
+    """The knowledge-graph server (relationship filters)."""
+
+    url: str | None = Field(None, repr=False)  # may carry a password
+    """External FalkorDB (``redis://host:port``), shared by every instance; None: the embedded
+    server selfrag starts under the data directory on first use."""
+
+
 class Settings(BaseSettings):
     """All of selfrag's configuration."""
 
@@ -222,6 +230,7 @@ class Settings(BaseSettings):
     workflow: WorkflowSettings = Field(default_factory=WorkflowSettings)
     graders: GradersSettings = Field(default_factory=GradersSettings)
     service: ServiceSettings = Field(default_factory=ServiceSettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -206,6 +206,10 @@ def matches_where(metadata: Mapping[str, Any], where: Mapping[str, Any] | None) 
                 return False
             if op == "$nin" and present and value in target:
                 return False
+            if op == "$contains" and not (isinstance(value, list) and target in value):
+                return False
+            if op == "$not_contains" and isinstance(value, list) and target in value:
+                return False
             if op in ("$gt", "$gte", "$lt", "$lte"):
                 if not present or isinstance(value, (str, bool)) or value is None:
                     return False

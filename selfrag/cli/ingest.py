@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ def ingest(
     paths: list[Path] = typer.Argument(None, help="Files or directories (.txt .md .pdf .html .jsonl)."),
     collection: str | None = typer.Option(None, "--collection", "-c", help="Collection to ingest into."),
     schema: Path | None = typer.Option(None, "--schema", help="Attribute schema (JSON) for a new collection."),
-    sample: str | None = typer.Option(None, "--sample", help="Ingest a shipped sample: movies or filings."),
+    sample: str | None = typer.Option(None, "--sample", help="Ingest a shipped sample: movies, filings or companies."),
     root: Path | None = typer.Option(
         None, "--root", help="Documents are named by their path relative to ROOT (default: the folder above each PATH)."
     ),
@@ -43,8 +44,9 @@ def ingest(
               selfrag ingest reports/ --collection filings --schema filings.schema.json --prune
     """
     from selfrag.errors import CollectionNotFound
-    from selfrag.ingest import collect_files, display_path, read_inputs, stage_progress, store_batch
-    from selfrag.samples import SAMPLES, ingest_sample
+    from selfrag.ingest import MentionExtractor, collect_files, display_path, read_inputs, stage_progress, store_batch
+    from selfrag.kg import open_graph_store
+    from selfrag.samples import SAMPLES, ingest_sample, load_sample
     from selfrag.schema import CollectionSchema, load_schema_file
     from selfrag.settings import load_settings
     from selfrag.store import validate_collection_name
@@ -57,12 +59,18 @@ def ingest(
             fail(f"unknown sample {sample!r}; choose one of: {', '.join(SAMPLES)}")
         name = collection or sample
         settings = load_settings()
-        with open_store(settings, _use(name)) as store, stage_progress(name, err_console) as progress:
-            report = ingest_sample(store, sample, collection=collection, progress=progress, **_chunking(settings))
+        with ExitStack() as stack:
+            graph = None
+            if load_sample(sample)[0].graph is not None:
+                # The sample's knowledge graph goes into the graph store first (embedded or graph.url).
+                graph = stack.enter_context(open_graph_store(settings.home, settings.graph.url))
+            store = stack.enter_context(open_store(settings, _use(name)))
+            progress = stack.enter_context(stage_progress(name, err_console))
+            report = ingest_sample(store, sample, collection=collection, progress=progress, graph=graph, **_chunking(settings))
         _print(name, report)
         return
     if not paths:
-        fail("give PATH... to ingest, or --sample movies|filings")
+        fail("give PATH... to ingest, or --sample movies|filings|companies")
     if not collection:
         fail("--collection NAME is required with PATH")
     validate_collection_name(collection)
@@ -71,19 +79,22 @@ def ingest(
         if not p.exists():
             fail(f"no such file or directory: {display_path(p)}", "ingest_failed")
     settings = load_settings()
-    with open_store(settings, _use(collection)) as store:
+    with open_store(settings, _use(collection)) as store, ExitStack() as stack:
         try:
             existing = store.get_collection(collection)
         except CollectionNotFound:
             existing = None
         if existing is not None and declared is not None and declared != existing.schema:
             fail(f"collection {collection!r} exists with another schema; use a new collection name", "collection_exists")
+        target_schema = existing.schema if existing else declared or CollectionSchema()
+        mentions = None
+        if target_schema.graph is not None:
+            # Mention attributes the documents' metadata lacks come from their text, by the graph's names.
+            graph = stack.enter_context(open_graph_store(settings.home, settings.graph.url))
+            mentions = MentionExtractor.from_store(graph, target_schema.graph)
         with stage_progress(collection, err_console) as progress:
             inputs = collect_files(paths, root=root)
-            batch = read_inputs(
-                existing.schema if existing else declared or CollectionSchema(),
-                inputs, strict=strict, progress=progress, **_chunking(settings),
-            )
+            batch = read_inputs(target_schema, inputs, strict=strict, progress=progress, mentions=mentions, **_chunking(settings))
             # Created only now that the input has been read: a refused ingest leaves no empty
             # collection behind to block a retry with another --schema.
             target = existing or store.create_collection(collection, declared or CollectionSchema())

@@ -27,7 +27,8 @@ def _store(url: str | None) -> FalkorGraphStore:
     from selfrag.kg import open_graph_store
     from selfrag.settings import load_settings
 
-    return open_graph_store(load_settings().home, url)
+    settings = load_settings()
+    return open_graph_store(settings.home, url or settings.graph.url)
 
 
 @kg_app.command("load")

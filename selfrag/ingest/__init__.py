@@ -12,6 +12,7 @@ from selfrag.ingest.extract import MetadataExtractor
 from selfrag.ingest.files import SUPPORTED_EXTENSIONS, InputFile, InputFolder, Inputs, collect_files
 from selfrag.ingest.jsonl import JsonlRecord, load_jsonl
 from selfrag.ingest.loaders import file_metadata, load_file
+from selfrag.ingest.mentions import MentionExtractor
 from selfrag.ingest.pipeline import ingest_paths, store_batch
 from selfrag.ingest.prepare import ReadBatch, prepare_documents, read_inputs
 from selfrag.ingest.progress import rich_progress, stage_progress
@@ -26,6 +27,7 @@ __all__ = [
     "InputFolder",
     "Inputs",
     "JsonlRecord",
+    "MentionExtractor",
     "MetadataExtractor",
     "ReadBatch",
     "SkippedFile",

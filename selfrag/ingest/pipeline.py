@@ -24,6 +24,7 @@ from pathlib import Path
 
 from selfrag.errors import UsageError
 from selfrag.ingest.files import collect_files
+from selfrag.ingest.mentions import MentionExtractor
 from selfrag.ingest.prepare import ReadBatch, read_inputs
 from selfrag.ingest.progress import StageProgress
 from selfrag.ingest.types import IngestReport
@@ -45,6 +46,7 @@ def ingest_paths(
     chunk_size: int = _DEFAULTS.chunk_size,
     chunk_overlap: int = _DEFAULTS.chunk_overlap,
     progress: StageProgress | None = None,
+    mentions: MentionExtractor | None = None,
 ) -> IngestReport:
     """Ingest files and directories (walked recursively) into ``collection``.
 
@@ -56,6 +58,7 @@ def ingest_paths(
         root: Identities are paths relative to it (default: the folder above each path).
         prune: Remove documents of walked folders whose files are gone.
         strict: A file in a folder that cannot be read fails the run instead of being skipped.
+        mentions: fills the graph mention attributes a document's metadata lacks (see ``MentionExtractor``).
 
     Raises:
         IngestError: bad input; nothing has been written.
@@ -63,7 +66,8 @@ def ingest_paths(
     """
     inputs = collect_files(paths, root=root)
     batch = read_inputs(
-        collection.schema, inputs, strict=strict, chunk_size=chunk_size, chunk_overlap=chunk_overlap, progress=progress
+        collection.schema, inputs, strict=strict, chunk_size=chunk_size, chunk_overlap=chunk_overlap, progress=progress,
+        mentions=mentions,
     )
     return store_batch(collection, batch, prune=prune, progress=progress)
 

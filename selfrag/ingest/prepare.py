@@ -29,6 +29,7 @@ from selfrag.errors import IngestError, UsageError
 from selfrag.ingest.extract import MetadataExtractor
 from selfrag.ingest.files import InputFile, InputFolder, Inputs
 from selfrag.ingest.loaders import load_file
+from selfrag.ingest.mentions import MentionExtractor
 from selfrag.ingest.progress import StageProgress
 from selfrag.ingest.split import Splitter
 from selfrag.ingest.text import display_path
@@ -72,7 +73,10 @@ class ReadBatch:
 class _Preparer:
     """Turns source documents into document versions for one schema and one chunking."""
 
-    def __init__(self, schema: CollectionSchema, chunk_size: int, chunk_overlap: int) -> None:
+    def __init__(
+        self, schema: CollectionSchema, chunk_size: int, chunk_overlap: int, mentions: MentionExtractor | None = None
+    ) -> None:
+        self.mentions = mentions
         try:
             self.splitter = Splitter(chunk_size, chunk_overlap)
         except ValueError as exc:
@@ -83,6 +87,8 @@ class _Preparer:
 
     def __call__(self, where: str, doc: SourceDocument) -> DocumentVersion:
         merged = {**self.extract(doc.text), **doc.metadata}
+        if self.mentions is not None:
+            merged.update(self.mentions(doc.text, merged))
         try:
             metadata = clean_metadata(merged, self.schema)
         except ValueError as exc:
@@ -107,15 +113,16 @@ def read_inputs(
     chunk_size: int = _DEFAULTS.chunk_size,
     chunk_overlap: int = _DEFAULTS.chunk_overlap,
     progress: StageProgress | None = None,
+    mentions: MentionExtractor | None = None,
 ) -> ReadBatch:
     """Read the files of ``inputs`` for a collection of ``schema``; ``progress("reading", done, total)``
-    after each file.
+    after each file. ``mentions`` fills the graph mention attributes a document's metadata lacks.
 
     Raises:
         IngestError: a named file (or, with ``strict``, any file) cannot be read, or nothing could be.
         UsageError: the chunk size and overlap are inconsistent.
     """
-    prepare = _Preparer(schema, chunk_size, chunk_overlap)
+    prepare = _Preparer(schema, chunk_size, chunk_overlap, mentions)
     batch = ReadBatch(ignored=list(inputs.ignored), folders=list(inputs.folders))
     read: list[InputFile] = []
     origin: dict[str, str] = {}  # document id → the file it came from
@@ -211,6 +218,7 @@ def prepare_documents(
     chunk_size: int = _DEFAULTS.chunk_size,
     chunk_overlap: int = _DEFAULTS.chunk_overlap,
     sources: Iterable[str] = (),
+    mentions: MentionExtractor | None = None,
 ) -> ReadBatch:
     """Documents already in memory (the HTTP service's JSON documents and uploads), prepared like files.
 
@@ -221,7 +229,7 @@ def prepare_documents(
         IngestError: a document has bad metadata for the schema, or an id given twice.
         UsageError: the chunk size and overlap are inconsistent.
     """
-    prepare = _Preparer(schema, chunk_size, chunk_overlap)
+    prepare = _Preparer(schema, chunk_size, chunk_overlap, mentions)
     docs: list[DocumentVersion] = []
     batch = ReadBatch(documents=docs, sources=dict.fromkeys(sources, ()))
     batch.files = len(batch.sources)

@@ -40,6 +40,7 @@ from selfrag.store.types import (
     ProgressCallback,
     StoredDocument,
 )
+from selfrag.values import date_text
 
 __all__ = ["EXACT_LIMIT", "FILTERED_BREADTH", "WRITE_BATCH", "Collection"]
 
@@ -573,7 +574,7 @@ class Collection:
             rows = self._chroma.get(ids=ids, include=["documents", "metadatas"])
         by_id = dict(zip(rows["ids"], zip(rows["documents"] or [], rows["metadatas"] or [], strict=False), strict=False))
         return [
-            Hit(id=i, text=by_id[i][0] or "", metadata=_scalars(by_id[i][1]), score=score)
+            Hit(id=i, text=by_id[i][0] or "", metadata=_scalars(by_id[i][1], self._dates), score=score)
             for i, score in zip(ids, scores, strict=True)
             if i in by_id
         ]
@@ -589,6 +590,10 @@ class Collection:
         top = np.argsort(-scores, kind="stable")[:k] if len(ids) <= k else _top(scores, k)
         return self._read_hits([ids[int(i)] for i in top], [float(scores[i]) for i in top])
 
+    @property
+    def _dates(self) -> frozenset[str]:
+        return frozenset(a.name for a in self._record.schema.attributes if a.type == "date")
+
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The stored chunks with these ids, in the order asked; unknown ids are skipped."""
         wanted = list(dict.fromkeys(ids))  # Chroma rejects duplicate ids
@@ -597,7 +602,7 @@ class Collection:
         with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
             found = self._chroma.get(ids=wanted, include=["documents", "metadatas"])
         by_id = {
-            i: Chunk(i, doc or "", _scalars(meta))
+            i: Chunk(i, doc or "", _scalars(meta, self._dates))
             for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [], strict=False)
         }
         return [by_id[i] for i in wanted if i in by_id]
@@ -709,9 +714,18 @@ def _check_field_names(where: Mapping[str, Any]) -> None:
             raise ValueError(f"{key!r} is not a logical operator ($and, $or) nor a field name")
 
 
-def _scalars(meta: Mapping[str, Any] | None) -> dict[str, MetadataValue]:
-    """Stored metadata as plain scalars (we never store lists or sparse vectors)."""
-    return {k: v for k, v in (meta or {}).items() if isinstance(v, (str, int, float, bool))}
+def _scalars(meta: Mapping[str, Any] | None, dates: frozenset[str] = frozenset()) -> dict[str, MetadataValue]:
+    """Stored metadata as the caller gave it: scalars and string lists (``string[]``), with the
+    ``date`` attributes (stored as YYYYMMDD integers) rendered back as ISO text."""
+    out: dict[str, MetadataValue] = {}
+    for k, v in (meta or {}).items():
+        if k in dates and isinstance(v, int) and not isinstance(v, bool):
+            out[k] = date_text(v)
+        elif isinstance(v, (str, int, float, bool)):
+            out[k] = v
+        elif isinstance(v, list) and all(isinstance(x, str) for x in v):
+            out[k] = [str(x) for x in v]
+    return out
 
 
 def _replacing(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from selfrag.schema import AttributeType, CollectionSchema
 from selfrag.store.types import MetadataValue
-from selfrag.values import coerce
+from selfrag.values import coerce, coerce_list
 
 __all__ = ["clean_metadata", "coerce_value"]
 
@@ -57,6 +57,13 @@ def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dic
         if info is not None:
             if info.type == "string" and isinstance(value, str) and not value.split():
                 continue  # empty text is no value
+            if info.type == "string[]":
+                items = coerce_list(value)
+                if items is None:
+                    raise ValueError(f"attribute {key!r}: {value!r} is not a list of strings")
+                if items:  # Chroma refuses an empty list: no mention is no value
+                    cleaned[key] = items
+                continue
             try:
                 cleaned[key] = coerce_value(value, info.type)
             except ValueError as exc:

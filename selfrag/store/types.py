@@ -28,7 +28,7 @@ __all__ = [
     "StoredDocument",
 ]
 
-MetadataValue = str | int | float | bool
+MetadataValue = str | int | float | bool | list[str]
 """What Chroma accepts as a metadata value (we never store ``None`` or containers)."""
 
 ProgressCallback = Callable[[int, int], None]

@@ -27,7 +27,7 @@ LANGCHAIN_MOVIES = [
 
 
 def test_samples_are_listed_and_unknown_names_rejected() -> None:
-    assert SAMPLES == ("movies", "filings")
+    assert SAMPLES == ("movies", "filings", "companies")
     with pytest.raises(UsageError, match="unknown sample 'nope'"):
         load_sample("nope")
 
