@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -282,6 +283,13 @@ class FakeCollection:
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         by_id = {d["id"]: Chunk(d["id"], d["text"], dict(d.get("metadata", {}))) for d in self.docs}
         return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
+
+    def newest(self, *, attribute: str, where: dict[str, Any] | None = None, k: int = 4, today: date | None = None) -> list[Hit]:
+        """The ``k`` matching documents with the latest ``attribute`` (ISO text sorts as dates)."""
+        self.searches.append(("<newest>", where, k))
+        matching = [d for d in self.docs if matches_where(d.get("metadata", {}), where) and attribute in d.get("metadata", {})]
+        matching.sort(key=lambda d: str(d["metadata"][attribute]), reverse=True)
+        return [Hit(d["id"], d["text"], dict(d["metadata"]), 1.0) for d in matching[:k]]
 
     def count(self) -> int:
         return len(self.docs)

@@ -12,6 +12,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graders import GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
+from selfrag.kg import GraphContexts
 from selfrag.query import SelfQueryPlanner
 from selfrag.store import CollectionSource
 from workflows.condense import Condenser
@@ -40,6 +41,9 @@ class Components:
     extractive_only: bool = False
     """``extractive``: every answer quotes the documents; the chat model writes none."""
     model_label: str = ""
+    graphs: GraphContexts | None = None
+    """The knowledge-graph store and per-graph contexts, for collections linked to a graph; None:
+    a collection with a graph link fails with ``graph_unavailable``."""
 
     @classmethod
     def from_model(

@@ -238,5 +238,6 @@ class SelfRagEngine:
             citations=[Citation(**c) for c in state["citations"]],
             query=structured,
             filter=state["where"],
+            clarification=state.get("clarification") if state["outcome"] == Outcome.NEEDS_CLARIFICATION.value else None,
             trace=trace,
         )

@@ -10,6 +10,7 @@ from typing import Any
 
 from graders import GRADERS, Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.errors import ConfigError
+from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
 from selfrag.settings import Settings
@@ -67,7 +68,7 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
     configs = _grader_configs(settings, method, retry)
     # The collections' own embedding model (a local one is loaded once per process and shared).
     embeddings = make_embeddings(settings.embeddings)
-    return Components.from_model(
+    components = Components.from_model(
         model,
         store if store is not None else Store.from_settings(settings, embeddings),
         method=method,
@@ -85,6 +86,9 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],
     )
+    # Opened on first use only: a collection without a graph never starts a graph server.
+    components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
+    return components
 
 
 def build_engine(settings: Settings, *, store: Store | None = None, memory: bool = True) -> SelfRagEngine:

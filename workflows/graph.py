@@ -6,6 +6,9 @@
                                       └─ (filter relaxation happens inside retrieve)
 
     condense → finalize: a question about the conversation itself, answered from its memory.
+    self_query → graph_resolve → retrieve: relation conditions resolved to entity sets first;
+        graph_resolve → finalize when a name is ambiguous (needs_clarification) or a set is empty.
+    self_query/graph_resolve → latest → grade_documents: filters but no topic, newest first.
 """
 
 from __future__ import annotations
@@ -43,7 +46,9 @@ def _assemble(nodes: Mapping[str, Node], checkpointer: BaseCheckpointSaver[Any] 
         g.add_node(name, fn)  # type: ignore[call-overload]
     g.add_edge(START, "condense")
     g.add_conditional_edges("condense", routing.after_condense, ["self_query", "finalize"])
-    g.add_edge("self_query", "retrieve")
+    g.add_conditional_edges("self_query", routing.after_self_query, ["graph_resolve", "latest", "retrieve"])
+    g.add_conditional_edges("graph_resolve", routing.after_graph_resolve, ["latest", "retrieve", "finalize"])
+    g.add_conditional_edges("latest", routing.after_retrieve, ["grade_documents", "finalize"])
     g.add_conditional_edges("retrieve", routing.after_retrieve, ["grade_documents", "finalize"])
     g.add_conditional_edges("grade_documents", routing.after_grade, ["generate", "rewrite", "finalize"])
     g.add_conditional_edges("rewrite", routing.after_rewrite, ["retrieve", "finalize"])

@@ -19,7 +19,12 @@ from pydantic import TypeAdapter
 
 from graders import GradeResult, Verdict
 from graders.claims import check_claims
+from selfrag.errors import GraphUnavailable
+from selfrag.kg import Entity, GraphContext, mention_where, resolve_relation, resolve_reply
+from selfrag.kg.entities import Candidate
 from selfrag.query import FilterNode, and_where, relaxations, to_where
+from selfrag.query.graph_terms import EntityChoice, GraphTerm
+from selfrag.schema import CollectionSchema
 from selfrag.store import SearchableCollection
 from selfrag.text import content_terms
 from workflows import records as rec
@@ -74,6 +79,22 @@ def _verdict(kind: str, generation: int, passed: bool, label: str, reason: str, 
                    generation=generation, claims=claims or [])
 
 
+def _choice_candidate(choice: EntityChoice) -> Candidate:
+    entity = Entity(choice.id, choice.label, choice.name)
+    return Candidate(entity, "name", 100.0, dict(choice.differences))
+
+
+def _ask_which(term: GraphTerm) -> str:
+    options = "\n".join(f"{n}. {c.describe()}" for n, c in enumerate(term.candidates, 1))
+    return (f"Which {term.value!r} do you mean? Reply with a name or a number:\n{options}")
+
+
+def _no_match(term: GraphTerm, relation_description: str, result_label: str) -> str:
+    assert term.entity is not None
+    return (f"No document can match: in the graph, {term.entity.name} has no {result_label} through "
+            f"'{term.relation}' ({relation_description.rstrip('.')}). I won't answer without that condition.")
+
+
 class SelfRagNodes:
     def __init__(self, components: Components, *, today: Callable[[], date] = date.today) -> None:
         self.c = components
@@ -85,8 +106,36 @@ class SelfRagNodes:
     def _collection(self, state: SelfRagState) -> SearchableCollection:
         return self.c.store.get_collection(state["collection"])
 
+    def _graph(self, schema: CollectionSchema) -> GraphContext | None:
+        """The collection's linked graph, or None when it links none.
+
+        Raises:
+            GraphUnavailable: it links one and no graph store is configured or reachable.
+            GraphNotFound: the linked graph is not loaded.
+        """
+        if schema.graph is None:
+            return None
+        if self.c.graphs is None:
+            raise GraphUnavailable("this collection filters through a knowledge graph, and no graph store is configured")
+        return self.c.graphs.get(schema.graph)
+
     # -- condense: follow-up + thread history → standalone question ------------------------------
     def condense(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        pending = state.get("clarification")
+        if pending:
+            # The last turn asked which entity a name meant: a reply that picks one resumes that
+            # question; anything else is a new question (and the pending one is dropped).
+            candidates = [_choice_candidate(EntityChoice.model_validate(c)) for c in pending["candidates"]]
+            picked = resolve_reply(state["question"], candidates)
+            if picked is not None:
+                chosen = next(c for c in pending["candidates"] if c["id"] == picked.entity.id)
+                return {"standalone_question": pending["question"], "clarification": None,
+                        "resumed": {**chosen, "value": pending["value"]},
+                        "plan": {"condense": {"source": "clarification", "error": None}}}
+        update = self._condense(state)
+        return {**update, "clarification": None} if pending else update
+
+    def _condense(self, state: SelfRagState) -> dict[str, Any]:
         history = state.get("history") or []
         remembered = recall(state["question"], history)
         if remembered is not None:
@@ -109,8 +158,18 @@ class SelfRagNodes:
         coll = self._collection(state)
         question = state["standalone_question"]
         plan = self.c.planner.plan(
-            question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today()
+            question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today(),
+            graph=self._graph(coll.schema),
         )
+        terms = list(plan.terms)
+        resumed = state["resumed"]
+        if resumed is not None:
+            # The user chose among the candidates last turn: that name now means that entity.
+            choice = EntityChoice.model_validate({k: v for k, v in resumed.items() if k != "value"})
+            terms = [t.model_copy(update={"entity": choice, "candidates": []})
+                     if t.ambiguous and (t.value == resumed["value"] or any(c.id == choice.id for c in t.candidates)) else t
+                     for t in terms]
+        graph_terms = [t.model_dump(mode="json") for t in terms]
         record = {
             **state["plan"],
             "structured_query": plan.query.model_dump(mode="json"),
@@ -119,7 +178,11 @@ class SelfRagNodes:
             "changes": [c.model_dump(mode="json") for c in plan.changes],
             "llm_error": plan.llm_error,
         }
+        if graph_terms or plan.latest:
+            record["graph"] = {"terms": graph_terms, "latest": plan.latest}
         return {
+            "graph_terms": graph_terms,
+            "latest": plan.latest,
             "plan": record,
             "query": plan.query.query or question,
             "query_filter": _dump(plan.query.filter),
@@ -127,13 +190,76 @@ class SelfRagNodes:
             "queries_seen": [normalise_query(plan.query.query or question)],
         }
 
+    # -- graph_resolve: relation conditions → entity sets → a filter on the mention attributes ---
+    def graph_resolve(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        coll = self._collection(state)
+        context = self._graph(coll.schema)
+        assert context is not None  # self_query found graph terms only through the collection's graph
+        terms = [GraphTerm.model_validate(t) for t in state["graph_terms"]]
+        record = dict(state["plan"]["graph"])
+        ambiguous = next((t for t in terms if t.ambiguous), None)
+        if ambiguous is not None:
+            ask = rec.Clarification(question=state["standalone_question"], value=ambiguous.value,
+                                    relation=ambiguous.relation,
+                                    candidates=[c.model_dump(mode="json") for c in ambiguous.candidates],
+                                    prompt=_ask_which(ambiguous))
+            return {"clarification": ask, "plan": {**state["plan"], "graph": {**record, "clarification": ask}},
+                    "stop_reason": f"needs clarification: {ambiguous.value!r} names {len(ambiguous.candidates)} entities"}
+        store = self.c.graphs.store if self.c.graphs is not None else None
+        assert store is not None
+        clauses: list[dict[str, Any]] = []
+        resolutions: list[dict[str, Any]] = []
+        for term in terms:
+            assert term.entity is not None
+            if term.kind == "mention":
+                names = [term.entity.name]
+                resolutions.append({"kind": "mention", "entity": term.entity.model_dump(mode="json"),
+                                    "attribute": term.attribute, "entities": [term.entity.name]})
+            else:
+                assert term.relation is not None
+                declared = context.link.relation(term.relation)
+                assert declared is not None
+                entity = context.index.get(term.entity.id) or Entity(term.entity.id, term.entity.label, term.entity.name)
+                res = resolve_relation(store, context.link, term.relation, entity)
+                resolutions.append({"kind": "relation", **res.model_dump(mode="json")})
+                if not res.entities:
+                    # No document can match: say so; never drop the condition and search without it.
+                    sentence = _no_match(term, declared.description, declared.result_label)
+                    return {"no_match": sentence, "graph_where": None,
+                            "plan": {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": None}},
+                            "stop_reason": f"no entity: {term.relation} of {term.entity.name} is empty in the graph"}
+                names = res.names
+            clause = mention_where(term.attribute, names)
+            assert clause is not None
+            clauses.append(clause)
+        graph_where = and_where(None, clauses[0]) if len(clauses) == 1 else {"$and": clauses}
+        return {"graph_where": graph_where,
+                "plan": {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": graph_where}}}
+
+    # -- latest: filters but no topic → the newest matching documents, no vector search ----------
+    def latest(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        opts = runtime.context
+        coll = self._collection(state)
+        date_attr = coll.schema.date_attribute
+        assert date_attr is not None  # the planner sets ``latest`` only for a schema with a date
+        k = state["limit"] or opts.top_k
+        where = and_where(and_where(opts.mandatory_where, state["graph_where"]), to_where(_load(state["query_filter"])))
+        hits = coll.newest(attribute=date_attr.name, where=where, k=k, today=self.today())
+        docs = [_doc(h) for h in hits]
+        plan = {**state["plan"], "latest": {"attribute": date_attr.name, "where": where, "k": k,
+                                            "documents": [d["id"] for d in docs]}}
+        return {"documents": docs, "where": where, "plan": plan,
+                "retrieved_sets": [*state["retrieved_sets"], sorted(d["id"] for d in docs)]}
+
     # -- retrieve: filtered search, relaxing the filter step by step when it finds nothing -------
     def retrieve(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         opts = runtime.context
         coll = self._collection(state)
         k = state["limit"] or opts.top_k
         node = _load(state["query_filter"])
-        where = and_where(opts.mandatory_where, to_where(node))
+        # The graph's entity sets hold like the caller's mandatory filter: ANDed in, never relaxed.
+        fixed = and_where(opts.mandatory_where, state["graph_where"])
+        where = and_where(fixed, to_where(node))
         # A self-query that moved every word into the filter leaves a search text like "highly":
         # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
         # the question itself then; the filter still selects.
@@ -142,7 +268,7 @@ class SelfRagNodes:
         relaxed = list(state["relaxations"])
         if not hits and node is not None:
             for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
-                where = and_where(opts.mandatory_where, to_where(looser))
+                where = and_where(fixed, to_where(looser))
                 hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
                 relaxed.append(rec.Relaxation(detail=change.detail, where=where, hits=len(hits)))
                 node = looser
@@ -280,15 +406,26 @@ class SelfRagNodes:
 
     # -- finalize: a typed outcome and the best answer ------------------------------------------
     def finalize(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        from workflows.outcomes import Outcome
         from workflows.routing import decide_outcome
 
         outcome, best, stop = decide_outcome(state)
-        if best is None:
+        # condense clears a pending clarification every turn: one here was asked by this turn.
+        ask = state.get("clarification")
+        if ask:
+            asked = Outcome.NEEDS_CLARIFICATION.value
+            turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
+                        answer=ask["prompt"], outcome=asked)
+            return {"outcome": asked, "answer": ask["prompt"], "citations": [], "stop_reason": stop,
+                    "history": [*(state.get("history") or []), turn]}
+        citations: list[rec.CitedDocument] = []
+        if best is None and state["no_match"]:
+            answer = state["no_match"]
+        elif best is None:
             answer = (
                 f"I don't know: no document in the collection {state['collection']!r} was relevant to this "
                 "question, so I won't guess."
             )
-            citations: list[rec.CitedDocument] = []
         elif not best["answer"]:
             # Every generation failed: say so rather than return nothing. Why it failed (the
             # model's or a parser's own text) is in the trace's generations, never in the answer.
@@ -327,6 +464,8 @@ class NodeSpec:
 NODES: tuple[NodeSpec, ...] = (
     NodeSpec("condense", SelfRagNodes.condense, summaries.condense, event=None),
     NodeSpec("self_query", SelfRagNodes.self_query, summaries.self_query, event="self_query"),
+    NodeSpec("graph_resolve", SelfRagNodes.graph_resolve, summaries.graph_resolve, event="graph_resolve"),
+    NodeSpec("latest", SelfRagNodes.latest, summaries.latest, event="latest"),
     NodeSpec("retrieve", SelfRagNodes.retrieve, summaries.retrieve, event="retrieve", repeats="rewrite"),
     NodeSpec("grade_documents", SelfRagNodes.grade_documents, summaries.grade_documents, event="grade", repeats="rewrite"),
     NodeSpec("rewrite", SelfRagNodes.rewrite, summaries.rewrite, event="rewrite", repeats="rewrite"),

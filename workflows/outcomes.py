@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from graders.verdicts import Verdict
-from workflows.records import GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing
+from workflows.records import Clarification, GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing
 
 __all__ = ["Citation", "LLMUsage", "Outcome", "Result", "Trace"]
 
@@ -26,6 +26,9 @@ class Outcome(StrEnum):
     """The best answer could not be verified against the documents; flagged as unsupported."""
     BUDGET_EXHAUSTED = "budget_exhausted"
     """Loop budgets (or lack of progress) ended the run before a useful answer; best so far, flagged."""
+    NEEDS_CLARIFICATION = "needs_clarification"
+    """A name in the question means several entities; the answer asks which (``Result.clarification``),
+    and the next turn on the thread may reply with a name, an alias or an ordinal."""
 
 
 class Citation(BaseModel):
@@ -74,4 +77,6 @@ class Result(BaseModel):
     """The structured query used last: semantic text, filter tree, limit."""
     filter: dict[str, Any] | None = None
     """The final Chroma where clause (mandatory filter included, after relaxations)."""
+    clarification: Clarification | None = None
+    """With ``needs_clarification``: the name, the candidates and what tells them apart."""
     trace: Trace = Field(default_factory=Trace)

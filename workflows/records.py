@@ -16,6 +16,7 @@ from graders.verdicts import Verdict
 
 __all__ = [
     "CitedDocument",
+    "Clarification",
     "Document",
     "GeneratedAnswer",
     "GradedDocument",
@@ -90,6 +91,22 @@ class Relaxation(TypedDict):
     detail: str
     where: dict[str, Any] | None
     hits: int
+
+
+class Clarification(TypedDict):
+    """A question the run could not answer until the user says which entity a name means
+    (``graph_resolve`` writes; kept on the thread so the next turn can answer it)."""
+
+    question: str
+    """The standalone question to resume once the entity is known."""
+    value: str
+    """The name as the question wrote it ("Mercury")."""
+    relation: str | None
+    """The relation it was the value of, None for a plain mention."""
+    candidates: list[dict[str, Any]]
+    """``EntityChoice`` dumps: id, name, label and what tells each apart."""
+    prompt: str
+    """The question put to the user, listing the candidates."""
 
 
 class Timing(TypedDict):

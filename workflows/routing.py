@@ -12,7 +12,7 @@ from workflows.outcomes import Outcome
 from workflows.records import GeneratedAnswer
 from workflows.state import SelfRagState
 
-__all__ = ["after_check", "after_condense", "after_grade", "after_retrieve", "after_rewrite", "decide_outcome"]
+__all__ = ["after_check", "after_condense", "after_graph_resolve", "after_self_query", "after_grade", "after_retrieve", "after_rewrite", "decide_outcome"]
 
 
 def _gens_left(state: SelfRagState) -> bool:
@@ -26,6 +26,20 @@ def _rewrites_left(state: SelfRagState) -> bool:
 def after_condense(state: SelfRagState) -> Literal["self_query", "finalize"]:
     """A question about the conversation was answered from memory: nothing to retrieve."""
     return "finalize" if state["generations"] else "self_query"
+
+
+def after_self_query(state: SelfRagState) -> Literal["graph_resolve", "latest", "retrieve"]:
+    """Graph conditions resolve first; filters without a topic take the newest documents."""
+    if state["graph_terms"]:
+        return "graph_resolve"
+    return "latest" if state["latest"] else "retrieve"
+
+
+def after_graph_resolve(state: SelfRagState) -> Literal["latest", "retrieve", "finalize"]:
+    """An ambiguous name (ask which) or an empty entity set (nothing can match) ends the run."""
+    if state["stop_reason"]:
+        return "finalize"
+    return "latest" if state["latest"] else "retrieve"
 
 
 def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"]:

@@ -16,7 +16,15 @@ from typing import Annotated, Any, get_type_hints
 from typing_extensions import TypedDict
 
 from graders.verdicts import Verdict
-from workflows.records import Document, GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing
+from workflows.records import (
+    Clarification,
+    Document,
+    GeneratedAnswer,
+    GradedDocument,
+    Relaxation,
+    RewriteRecord,
+    Timing,
+)
 
 __all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Turn", "fresh_values", "per_turn_reset", "turn_policies"]
 
@@ -58,6 +66,8 @@ class SelfRagState(TypedDict, total=False):
     history: Annotated[list[Turn], Kept]
     # -- condense ------------------------------------------------------------------------------
     standalone_question: Annotated[str, Fresh("")]
+    resumed: Annotated[dict[str, Any] | None, Fresh(None)]
+    """The entity a reply chose for a pending clarification (``EntityChoice`` dump + ``value``)."""
     # -- self_query ----------------------------------------------------------------------------
     plan: Annotated[dict[str, Any], Fresh({})]
     """The validated structured query, where clause, validation changes and source (llm/rules)."""
@@ -66,6 +76,17 @@ class SelfRagState(TypedDict, total=False):
     query_filter: Annotated[Any, Fresh(None)]
     """The validated FilterNode (or None) that relaxation works on; mandatory filter kept apart."""
     limit: Annotated[int | None, Fresh(None)]
+    graph_terms: Annotated[list[dict[str, Any]], Fresh([])]
+    """Conditions through the knowledge graph (``GraphTerm`` dumps) for ``graph_resolve``."""
+    latest: Annotated[bool, Fresh(False)]
+    """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
+    # -- graph_resolve -------------------------------------------------------------------------
+    graph_where: Annotated[dict[str, Any] | None, Fresh(None)]
+    """The resolved entity sets as a where clause; ANDed into every search, never relaxed."""
+    no_match: Annotated[str | None, Fresh(None)]
+    """Why no document can match (a relation reached no entity): the answer says it."""
+    clarification: Annotated[Clarification | None, Kept]
+    """An ambiguous name the user must choose for; kept on the thread for the next turn."""
     # -- retrieve ------------------------------------------------------------------------------
     where: Annotated[dict[str, Any] | None, Fresh(None)]
     """The where clause of the last search (after any relaxation)."""

@@ -44,6 +44,26 @@ def self_query(u: SelfRagState) -> NodeSummary:
     return NodeSummary(text, {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]})
 
 
+def graph_resolve(u: SelfRagState) -> NodeSummary:
+    graph = u["plan"]["graph"]
+    if graph.get("clarification"):
+        ask = graph["clarification"]
+        names = [c["name"] for c in ask["candidates"]]
+        return NodeSummary(f"{ask['value']!r} is ambiguous: {', '.join(names)}",
+                           {"clarification": ask})
+    resolved = graph.get("resolutions", [])
+    parts = [f"{r.get('relation', 'mentions')}({r['entity']['name']}) → {len(r['entities'])}" for r in resolved]
+    data = {"resolutions": resolved, "filter": graph.get("where")}
+    return NodeSummary(("; ".join(parts) or "no graph condition") + _stopped(u), data)
+
+
+def latest(u: SelfRagState) -> NodeSummary:
+    docs = u["documents"]
+    info = u["plan"]["latest"]
+    return NodeSummary(f"{len(docs)} newest by {info['attribute']} (no vector search)",
+                       {"filter": u["where"], "documents": [d["id"] for d in docs], "attribute": info["attribute"]})
+
+
 def retrieve(u: SelfRagState) -> NodeSummary:
     docs, relax = u["documents"], u["relaxations"]
     extra = f", relaxed filter {len(relax)}×" if relax else ""

@@ -16,6 +16,7 @@ Every value reaches the server as a query parameter; labels and types are checke
 from __future__ import annotations
 
 from selfrag.kg.clarification import resolve_reply
+from selfrag.kg.context import GraphContext, GraphContexts
 from selfrag.kg.cypher import CompiledQuery, compile_relation
 from selfrag.kg.data import EdgeRecord, NodeRecord, read_edges, read_nodes
 from selfrag.kg.dates import DateRange, find_date_range, wants_latest
@@ -43,6 +44,8 @@ __all__ = [
     "EntityMatch",
     "EntityRef",
     "FalkorGraphStore",
+    "GraphContext",
+    "GraphContexts",
     "GraphLink",
     "GraphStore",
     "GraphSummary",

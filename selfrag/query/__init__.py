@@ -9,11 +9,21 @@ make sure the filter can select something), ``rule_based_query``/``read_question
 deterministic constructor driven by the schema and the catalogue alone), ``to_where``/``and_where``
 (Chroma translation), ``relaxations`` (what to drop when a filtered search finds nothing),
 ``check_text`` (is a model's search text still about the question), ``build_planner`` (a planner
-as the settings and the provider profile describe it).
+as the settings and the provider profile describe it), ``find_graph_terms``/``read_graph_terms``/
+``validate_relations`` (relation conditions, entity mentions, named ranges, dates and latest-first
+over a collection's knowledge graph).
 """
 
 from selfrag.query._where import MAX_FILTER_VALUES
 from selfrag.query.anchor import TextCheck, check_text, is_placeholder
+from selfrag.query.graph_terms import (
+    EntityChoice,
+    GraphReading,
+    GraphTerm,
+    find_graph_terms,
+    read_graph_terms,
+    validate_relations,
+)
 from selfrag.query.model import (
     Change,
     Comparator,
@@ -37,7 +47,10 @@ __all__ = [
     "Change",
     "Comparator",
     "Comparison",
+    "EntityChoice",
     "FilterNode",
+    "GraphReading",
+    "GraphTerm",
     "Operation",
     "Operator",
     "Plan",
@@ -51,13 +64,16 @@ __all__ = [
     "build_planner",
     "check_text",
     "describe",
+    "find_graph_terms",
     "grounding",
     "is_placeholder",
     "parse_where",
     "profile_mode",
+    "read_graph_terms",
     "read_question",
     "relaxations",
     "rule_based_query",
     "to_where",
     "validate_query",
+    "validate_relations",
 ]

@@ -14,6 +14,7 @@ from datetime import date
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from selfrag.kg.schema import Relation
 from selfrag.query._examples import schema_examples
 from selfrag.schema import AttributeInfo, CollectionSchema
 
@@ -55,6 +56,14 @@ def _describe(attr: AttributeInfo, known: Sequence[str], max_values: int) -> str
     return line
 
 
+def _relations(relations: Sequence[Relation]) -> str:
+    lines = "\n".join(f"- {r.name} (the value names a {r.start}): {r.description}" for r in relations)
+    return (
+        "Relations (put them in \"relations\" as {\"relation\", \"value\"}, the value being the entity's name "
+        f"as the question writes it; only when the question uses one):\n{lines}\n"
+    )
+
+
 def _fence(question: str) -> str:
     return question.replace("<question>", "(question)").replace("</question>", "(/question)")
 
@@ -66,13 +75,14 @@ def build_messages(
     today: date,
     *,
     max_values: int = 25,
+    relations: Sequence[Relation] = (),
 ) -> list[BaseMessage]:
     """The system and user messages asking for a :class:`StructuredQuery` for ``question``.
 
     The few-shot examples are written from ``schema`` and ``catalogue`` (see ``_examples``).
     """
     examples = "\n".join(
-        f"<question>{_fence(q)}</question>\n{sq.model_dump_json(exclude_defaults=False)}"
+        f"<question>{_fence(q)}</question>\n{sq.model_dump_json(exclude_defaults=False, exclude=None if relations else {'relations'})}"
         for q, sq in schema_examples(schema, catalogue, today)
     )
     attributes = "\n".join(
@@ -81,6 +91,7 @@ def build_messages(
     user = (
         (f"Collection: {schema.description}\n" if schema.description else "")
         + f"Attributes:\n{attributes or '(none: the filter must be null)'}\n"
+        + (_relations(relations) if relations else "")
         + f"Today's date: {today.isoformat()}\n\n"
         + f"<question>\n{_fence(question)}\n</question>"
     )

@@ -13,6 +13,7 @@ from typing import Any
 from selfrag.errors import InvalidFilter
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation, Operator, Scalar
 from selfrag.schema import AttributeInfo, CollectionSchema
+from selfrag.values import date_number
 
 __all__ = ["MAX_FILTER_VALUES", "parse_where"]
 
@@ -31,6 +32,13 @@ _ORDERING = {"gt", "gte", "lt", "lte"}
 
 
 def _scalar(attr: AttributeInfo, op: str, value: Any) -> Scalar:
+    if attr.type == "string[]":
+        raise InvalidFilter(f"where: {attr.name} is a list attribute; a caller's filter cannot test it")
+    if attr.type == "date":
+        number = date_number(value)
+        if number is None:
+            raise InvalidFilter(f"where: {attr.name} is a date (ISO, e.g. 2024-03-05) but {op} got {value!r}")
+        return number
     ok = {
         "string": isinstance(value, str),
         "boolean": isinstance(value, bool),
@@ -54,7 +62,7 @@ def _field(attr: AttributeInfo, expr: Any) -> Comparison:
     if comparator is None:
         raise InvalidFilter(f"where: unsupported operator {op!r} on {attr.name} (use one of {', '.join(_OPS)})")
     if comparator in _ORDERING and attr.type in ("string", "boolean"):
-        raise InvalidFilter(f"where: {op} needs a number but {attr.name} is {attr.type}")
+        raise InvalidFilter(f"where: {op} needs a number but {attr.name} is {attr.type}")  # dates order as numbers
     if comparator in ("in", "nin"):
         if not isinstance(operand, list) or not operand:
             raise InvalidFilter(f"where: {op} on {attr.name} needs a non-empty list, got {operand!r}")

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from selfrag.kg.records import RelationCondition
+
 __all__ = ["Change", "Comparator", "Comparison", "FilterNode", "Operation", "Operator", "Scalar", "StructuredQuery"]
 
 Comparator = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin"]
@@ -51,6 +53,11 @@ class StructuredQuery(BaseModel):
         default=None, description="Conditions on metadata attributes, or null when the question states none."
     )
     limit: int | None = Field(default=None, description="How many results the question asks for, or null.")
+    relations: list[RelationCondition] = Field(
+        default_factory=list,
+        description="Conditions through the collection's knowledge graph: a declared relation and the entity the "
+        "question names for it, e.g. documents about companies a named person sits on the board of. Empty when none.",
+    )
 
 
 class Change(BaseModel):
@@ -76,5 +83,9 @@ class Change(BaseModel):
         "contradiction",
         "unsatisfiable",
         "grounded_query",
+        "dropped_relation",
+        "graph_term",
+        "named_range",
+        "latest_first",
     ]
     detail: str

@@ -21,10 +21,14 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from selfrag.errors import ConfigError, describe
+from selfrag.kg.context import GraphContext
+from selfrag.kg.records import RelationCondition
+from selfrag.kg.schema import Relation
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
-from selfrag.query.model import Change, StructuredQuery
+from selfrag.query.graph_terms import GraphTerm, find_graph_terms, has_graph_terms, read_graph_terms, validate_relations
+from selfrag.query.model import Change, Operation, StructuredQuery
 from selfrag.query.rules import read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
@@ -49,6 +53,11 @@ class Plan:
     """Which constructor produced ``query``."""
     llm_error: str | None = None
     """Why the model's answer was not usable, when it was not."""
+    terms: tuple[GraphTerm, ...] = ()
+    """Conditions through the collection's knowledge graph (relations, mentions), to resolve
+    before the search; ``where`` does not hold them yet."""
+    latest: bool = False
+    """Filters but no topic: return the newest matching documents rather than search."""
 
 
 class SelfQueryPlanner:
@@ -102,25 +111,30 @@ class SelfQueryPlanner:
         self.embeddings = embeddings
         self.rules_reason = rules_reason
 
-    def _ask(self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date) -> Any:
+    def _ask(
+        self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date,
+        relations: Sequence[Relation] = (),
+    ) -> Any:
         assert self.model is not None
         runnable = self.model.with_structured_output(StructuredQuery, method=self.method)
-        messages = build_messages(question, schema, catalogue, today, max_values=self.max_values_shown)
+        messages = build_messages(question, schema, catalogue, today, max_values=self.max_values_shown, relations=relations)
         retry = RetryPolicy(attempts=self.retries + 1, initial_wait_s=self.wait_initial, max_wait_s=self.wait_max)
         reply, _ = call_with_retries(lambda: runnable.invoke(messages), retry)
         return reply
 
     def _from_llm(
-        self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date
-    ) -> tuple[Validated | None, str | None]:
+        self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date,
+        relations: Sequence[Relation] = (),
+    ) -> tuple[Validated | None, str | None, list[object]]:
         try:
-            raw = self._ask(question, schema, catalogue, today)
+            raw = self._ask(question, schema, catalogue, today, relations)
         except Exception as exc:  # noqa: BLE001 - any model failure degrades to the rules, never crashes the plan
-            return None, describe(exc, 200)
+            return None, describe(exc, 200), []
+        proposed = getattr(raw, "relations", None) if not isinstance(raw, Mapping) else raw.get("relations")
         validated = validate_query(raw, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
-        if not validated.usable:
-            return None, "the model's structured query had neither query text nor a usable filter"
-        return validated, None
+        if not validated.usable and not proposed:
+            return None, "the model's structured query had neither query text nor a usable filter", []
+        return validated, None, list(proposed) if isinstance(proposed, (list, tuple)) else []
 
     def plan(
         self,
@@ -130,20 +144,32 @@ class SelfQueryPlanner:
         *,
         mandatory_where: dict[str, Any] | None = None,
         today: date | None = None,
+        graph: GraphContext | None = None,
     ) -> Plan:
         """Plan the search for ``question``; relative dates ("the last five years") resolve against
-        ``today``, else the planner's own date, else the current date.
+        ``today``, else the planner's own date, else the current date. ``graph``: the collection's
+        linked graph, for relation conditions and entity mentions (``Plan.terms``).
 
         Raises:
             InvalidFilter: ``mandatory_where`` does not fit ``schema``.
         """
         today = today or self.today or date.today()
-        mandatory = to_where(parse_where(mandatory_where, schema)) if mandatory_where is not None else None
+        full = schema
+        # The generic readers know scalar attributes only; dates, arrays and relations are read below.
+        schema = full.scalar_view()
+        mandatory = to_where(parse_where(mandatory_where, full)) if mandatory_where is not None else None
         llm: Validated | None = None
         llm_error: str | None = None
+        proposed: list[object] = []
         if self.mode != "rules" and self.model is not None:
-            llm, llm_error = self._from_llm(question, schema, catalogue, today)
-        reading = read_question(question, schema, catalogue, today=today, embeddings=self.embeddings)
+            relations = graph.link.relations if graph is not None else ()
+            llm, llm_error, proposed = self._from_llm(question, schema, catalogue, today, relations)
+        found: list[GraphTerm] = []
+        found_changes: list[Change] = []
+        generic_question = question
+        if graph is not None:
+            found, found_changes, generic_question = find_graph_terms(question, full, graph)
+        reading = read_question(generic_question, schema, catalogue, today=today, embeddings=self.embeddings)
         rules = validate_query(reading.query, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
         chosen, source, note = self._choose(question, llm, llm_error, rules, today)
         changes = list(chosen.changes) + ([note] if note else [])
@@ -158,12 +184,33 @@ class SelfQueryPlanner:
                 query = query.model_copy(update={"query": fallback})
         if not query.query.strip():
             query = query.model_copy(update={"query": rules.query.query or question})
+        terms: list[GraphTerm] = []
+        latest = False
+        if has_graph_terms(full):
+            extra = read_graph_terms(question, full, graph, today=today, topic_text=rules.query.query, terms=found)
+            terms, latest = list(extra.terms), extra.latest
+            changes.extend([*found_changes, *extra.changes])
+            if graph is not None and source == "llm" and proposed:
+                # The model's relation conditions, checked; the recogniser's mentions stay.
+                checked, dropped = validate_relations(proposed, graph)
+                changes.extend(dropped)
+                if checked:
+                    terms = [t for t in terms if t.kind == "mention"] + checked
+            # Flat conjuncts: relaxation drops one top-level condition at a time.
+            nodes = [a for n in (query.filter, extra.filter) if n is not None
+                     for a in (n.arguments if isinstance(n, Operation) and n.operator == "and" else [n])]
+            combined = None if not nodes else nodes[0] if len(nodes) == 1 else Operation(operator="and", arguments=nodes)
+            query = query.model_copy(update={
+                "filter": combined,
+                "relations": [RelationCondition(relation=t.relation, value=t.value) for t in terms if t.relation],
+            })
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":
             changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
-        return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error)
+        return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
+                    latest=latest)
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from selfrag.errors import InvalidFilter, StoreError, describe
+from selfrag.errors import InvalidFilter, SelfRagError, StoreError, describe
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
@@ -179,6 +179,18 @@ class Service:
                 # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
                 log.warning("readiness: checkpoint store: %s", describe(exc, 500))
                 checks["checkpoints"] = {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
+        graphs = self.engine.components.graphs
+        if graphs is not None and not graphs.opened and not self.settings.graph.url:
+            # The embedded server starts with the first question over a linked collection.
+            checks["graph"] = {"ok": True, "embedded": True, "started": False}
+        elif graphs is not None:
+            try:
+                graphs.ping()
+                checks["graph"] = {"ok": True}
+            except SelfRagError as exc:
+                checks["graph"] = {"ok": False, "error": exc.for_http()}
+                if exc.detail:
+                    log.warning("readiness: graph: %s (%s)", exc.one_line(), exc.detail)
         checks["model"] = self._model_check()
         checks["ms"] = round((time.perf_counter() - start) * 1000, 1)
         return checks
@@ -207,5 +219,7 @@ class Service:
         return await asyncio.get_running_loop().run_in_executor(self.ingests, functools.partial(context.run, fn, *args))
 
     def close(self) -> None:
+        if self.engine.components.graphs is not None:
+            self.engine.components.graphs.close()
         self.slots.shutdown()
         self.ingests.shutdown(wait=False, cancel_futures=True)

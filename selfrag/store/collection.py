@@ -9,6 +9,7 @@ restart; ``Store`` creates collections with that metadata in place.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import threading
@@ -16,6 +17,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -40,7 +42,7 @@ from selfrag.store.types import (
     ProgressCallback,
     StoredDocument,
 )
-from selfrag.values import date_text
+from selfrag.values import date_number, date_text
 
 __all__ = ["EXACT_LIMIT", "FILTERED_BREADTH", "WRITE_BATCH", "Collection"]
 
@@ -562,7 +564,7 @@ class Collection:
         docs = (result["documents"] or [[]])[0]
         metas = (result["metadatas"] or [[]])[0]
         return [
-            Hit(id=i, text=doc or "", metadata=_scalars(meta), score=1.0 - float(dist))
+            Hit(id=i, text=doc or "", metadata=_scalars(meta, self._dates), score=1.0 - float(dist))
             for i, doc, meta, dist in zip(found, docs, metas, dists, strict=False)
         ]
 
@@ -589,6 +591,51 @@ class Collection:
         scores = _cosines(np.asarray(found["embeddings"], dtype=np.float32), np.asarray(vector, dtype=np.float32))
         top = np.argsort(-scores, kind="stable")[:k] if len(ids) <= k else _top(scores, k)
         return self._read_hits([ids[int(i)] for i in top], [float(scores[i]) for i in top])
+
+    def newest(self, *, attribute: str, where: dict[str, Any] | None = None, k: int = 4, today: date | None = None) -> list[Hit]:
+        """The ``k`` chunks matching ``where`` with the latest ``attribute`` (a ``date``), newest first.
+
+        Chroma cannot order, so the matches are found in growing windows back from ``today``
+        (1, 4, 16 ... days, then all time) until one holds ``k``; only that window's metadata is
+        read and sorted. A large filtered set with recent documents costs a few id-only queries,
+        not a read of every match (``bench/latest_first.py``). Hits score 1.0: no similarity was asked.
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid filter. UsageError: ``k`` < 1 or no such date attribute.
+        """
+        if k < 1:
+            raise UsageError(f"k must be at least 1, got {k}")
+        info = self._record.schema.attribute(attribute)
+        if info is None or info.type != "date":
+            raise UsageError(f"{attribute!r} is not a date attribute of collection {self.name!r}")
+        where = where or None
+        if where is not None:
+            try:
+                validate_where(cast(Any, where))
+                _check_field_names(where)
+            except (ValueError, TypeError) as exc:
+                raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
+        anchor = today or date.today()
+        ids: list[str] = []
+        for days in (*_WINDOWS_DAYS, None):
+            bound: dict[str, Any] | None = None
+            if days is not None:
+                bound = {attribute: {"$gte": date_number(anchor - timedelta(days=days))}}
+            clause = bound if where is None else where if bound is None else {"$and": [where, bound]}
+            with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+                ids = self._chroma.get(where=cast(Any, clause), include=[])["ids"]
+            if len(ids) >= k:
+                break
+        if not ids:
+            return []
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            rows = self._chroma.get(ids=ids, include=["metadatas"])
+        dated: list[tuple[int, str]] = []
+        for i, m in zip(rows["ids"], rows["metadatas"] or [], strict=False):
+            value = (m or {}).get(attribute)
+            dated.append((value if isinstance(value, int) and not isinstance(value, bool) else 0, i))
+        top = heapq.nlargest(k, dated)
+        return self._read_hits([i for _, i in top], [1.0] * len(top))
 
     @property
     def _dates(self) -> frozenset[str]:
@@ -712,6 +759,10 @@ def _check_field_names(where: Mapping[str, Any]) -> None:
                 _check_field_names(part)
         elif key.startswith("$"):
             raise ValueError(f"{key!r} is not a logical operator ($and, $or) nor a field name")
+
+
+_WINDOWS_DAYS = (1, 4, 16, 64, 256, 1024, 4096, 16384)
+"""Windows back from today that ``newest`` tries, each four times the last."""
 
 
 def _scalars(meta: Mapping[str, Any] | None, dates: frozenset[str] = frozenset()) -> dict[str, MetadataValue]:

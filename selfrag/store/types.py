@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -151,6 +152,11 @@ class SearchableCollection(Protocol):
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are skipped."""
+        ...
+
+    def newest(self, *, attribute: str, where: dict[str, Any] | None = None, k: int = 4, today: date | None = None) -> list[Hit]:
+        """The ``k`` chunks matching ``where`` with the latest ``attribute`` (a ``date``), newest
+        first: latest-first retrieval, for questions with filters but no topic."""
         ...
 
     def count(self) -> int:

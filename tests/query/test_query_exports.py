@@ -10,6 +10,6 @@ def test_all_is_importable_and_complete():
     for name in query.__all__:
         assert hasattr(query, name), name
     public = {n for n in vars(query) if not n.startswith("_")} - {
-        "model", "planner", "relax", "rules", "translate", "validate", "annotations", "anchor", "profiles",
+        "model", "planner", "relax", "rules", "translate", "validate", "annotations", "anchor", "profiles", "graph_terms",
     }  # fmt: skip
     assert public <= set(query.__all__)

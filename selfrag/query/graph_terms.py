@@ -1,0 +1,232 @@
+"""The self-query's graph-aware terms: relation conditions, entity mentions, named ranges, dates,
+and whether the question has a topic at all.
+
+The generic readers (``rules``, ``validate``) work on a schema's scalar attributes; this module
+reads what they do not:
+
+- **relation conditions** ``(relation, value)``: from the offline ``RelationRecogniser`` (or a
+  model's proposal, checked by ``validate_relations``: an undeclared relation is dropped and
+  recorded, and the value must name an entity of the relation's start label);
+- **mentions**: an entity named directly ("news about Neo4j") filters on its mention attribute;
+- **named ranges** declared on numeric attributes ("negative" → ``sentiment lt -0.5``);
+- **dates**: a relative or absolute date range on the schema's ``date`` attribute, as YYYYMMDD.
+
+A term whose entity is ambiguous keeps its candidates: the run asks which one is meant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from selfrag.kg.context import GraphContext
+from selfrag.kg.dates import find_date_range, wants_latest
+from selfrag.kg.entities import Candidate, EntityMatch
+from selfrag.kg.ranges import NamedRange, find_named_ranges
+from selfrag.query.model import Change, Comparison, FilterNode, Operation
+from selfrag.schema import CollectionSchema
+from selfrag.values import date_number
+
+__all__ = [
+    "EntityChoice",
+    "GraphReading",
+    "GraphTerm",
+    "find_graph_terms",
+    "has_graph_terms",
+    "read_graph_terms",
+    "validate_relations",
+]
+
+# Words that name the kind of document or the order wanted, never the topic.
+_NOT_TOPIC = (
+    "latest newest recent most freshest last first news article articles report reports story stories update updates "
+    "document documents item items anything something any all company companies organisation organization firm business "
+    "today yesterday week month year years since before after during past this next"
+)
+_MONTHS = "january february march april may june july august september october november december"
+
+
+class EntityChoice(BaseModel):
+    """One entity a term may name: enough to show, to choose and to resolve."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    label: str
+    differences: dict[str, str] = {}
+    """What tells it apart from the other candidates (label, country, industry...)."""
+
+    @classmethod
+    def of(cls, c: Candidate) -> EntityChoice:
+        return cls(id=c.entity.id, name=c.entity.name, label=c.entity.label, differences=dict(c.differences))
+
+    def describe(self) -> str:
+        facts = ", ".join(f"{k}: {v}" for k, v in self.differences.items() if k != "label")
+        return f"{self.name} ({self.label}{'; ' + facts if facts else ''})"
+
+
+class GraphTerm(BaseModel):
+    """A condition on the graph: documents mentioning the entity (``mention``) or the entities a
+    relation reaches from it (``relation``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["relation", "mention"]
+    relation: str | None
+    attribute: str
+    """The mention attribute the resolved names filter on."""
+    value: str
+    """The entity as the question wrote it."""
+    entity: EntityChoice | None
+    """The entity, when the value names exactly one."""
+    candidates: list[EntityChoice] = []
+    """Every plausible entity when the value is ambiguous (then ``entity`` is None)."""
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.entity is None and len(self.candidates) > 1
+
+
+@dataclass(frozen=True)
+class GraphReading:
+    terms: list[GraphTerm] = field(default_factory=list)
+    filter: FilterNode | None = None
+    """Named ranges and the date range, as comparisons on the scalar and date attributes."""
+    latest: bool = False
+    """Filters but no topic: return the newest matching documents by the date attribute."""
+    changes: list[Change] = field(default_factory=list)
+
+
+def has_graph_terms(schema: CollectionSchema) -> bool:
+    """Whether ``schema`` declares anything this module reads (else the planner is as before)."""
+    return schema.graph is not None or schema.date_attribute is not None or any(a.named_ranges for a in schema.attributes)
+
+
+def _term(kind: Literal["relation", "mention"], relation: str | None, attribute: str, match: EntityMatch) -> GraphTerm:
+    choices = [EntityChoice.of(c) for c in match.candidates]
+    return GraphTerm(kind=kind, relation=relation, attribute=attribute, value=match.text,
+                     entity=choices[0] if len(choices) == 1 else None, candidates=choices if len(choices) > 1 else [])
+
+
+def _and(nodes: Sequence[FilterNode]) -> FilterNode | None:
+    return None if not nodes else nodes[0] if len(nodes) == 1 else Operation(operator="and", arguments=list(nodes))
+
+
+def validate_relations(conditions: Sequence[object], context: GraphContext) -> tuple[list[GraphTerm], list[Change]]:
+    """Relation conditions proposed by a model, checked like any other condition: an undeclared
+    relation, or a value naming no entity of the relation's start label, is dropped and recorded."""
+    terms: list[GraphTerm] = []
+    changes: list[Change] = []
+    link = context.link
+    for raw in conditions:
+        data = raw.model_dump() if isinstance(raw, BaseModel) else raw
+        if not isinstance(data, Mapping):
+            changes.append(Change(kind="dropped_relation", detail=f"relation condition {str(raw)[:60]!r} is not an object"))
+            continue
+        name, value = data.get("relation"), data.get("value")
+        rel = link.relation(name) if isinstance(name, str) else None
+        if rel is None:
+            declared = ", ".join(r.name for r in link.relations) or "none"
+            changes.append(Change(kind="dropped_relation", detail=f"unknown relation {str(name)[:60]!r} (declared: {declared})"))
+            continue
+        if not isinstance(value, str) or not value.strip():
+            changes.append(Change(kind="dropped_relation", detail=f"{rel.name}: no entity named"))
+            continue
+        match = context.index.match(value, label=rel.start)
+        if match.status == "none":
+            changes.append(Change(kind="dropped_relation", detail=f"{rel.name}: {value[:60]!r} is no {rel.start} in the graph"))
+            continue
+        mention = link.mention_for(rel.result_label)
+        assert mention is not None  # GraphLink checks every relation ends at a mention attribute's label
+        terms.append(_term("relation", rel.name, mention.attribute, match))
+    return terms, changes
+
+
+def find_graph_terms(
+    question: str, schema: CollectionSchema, context: GraphContext | None
+) -> tuple[list[GraphTerm], list[Change], str]:
+    """The relation conditions and entity mentions of ``question``, and the question with the
+    entities' names taken out: the generic readers must not read a name a second time (as a
+    fuzzy match to some string attribute's value)."""
+    terms: list[GraphTerm] = []
+    changes: list[Change] = []
+    masked = question
+    if context is not None and schema.graph is not None:
+        found = context.recogniser.recognise(question)
+        for r in found.relations:
+            rel = context.link.relation(r.relation)
+            assert rel is not None
+            mention = context.link.mention_for(rel.result_label)
+            assert mention is not None
+            terms.append(_term("relation", rel.name, mention.attribute, r.match))
+            changes.append(Change(kind="graph_term", detail=f"relation {rel.name} on {r.value!r}"))
+            masked = masked.replace(r.value, " ")
+        for m in found.mentions:
+            if not m.candidates:
+                continue
+            label = m.candidates[0].entity.label
+            mention = context.link.mention_for(label)
+            if mention is None:
+                continue
+            terms.append(_term("mention", None, mention.attribute, m))
+            changes.append(Change(kind="graph_term", detail=f"documents mentioning {m.text!r} ({mention.attribute})"))
+            masked = masked.replace(m.text, " ")
+    return terms, changes, " ".join(masked.split())
+
+
+def read_graph_terms(
+    question: str,
+    schema: CollectionSchema,
+    context: GraphContext | None,
+    *,
+    today: date,
+    topic_text: str | None = None,
+    terms: Sequence[GraphTerm] = (),
+) -> GraphReading:
+    """The named ranges and dates of ``question``, and whether it has a topic left besides them
+    and its graph ``terms`` (see ``find_graph_terms``).
+
+    ``topic_text`` is the question with the filter phrases already taken out (the rules' search
+    text); what is left of it after these terms, if anything, is the topic.
+    """
+    from selfrag.text import content_terms  # selfrag.text imports this package: a cycle at import time
+
+    changes: list[Change] = []
+    masked = topic_text if topic_text is not None else question
+    nodes: list[FilterNode] = []
+    ranges = [NamedRange(attribute=a.name, words=tuple(r.words), comparator=r.comparator, value=r.value)
+              for a in schema.attributes for r in a.named_ranges]
+    range_words: list[str] = []
+    for hit in find_named_ranges(question, ranges):
+        nodes.append(Comparison(attribute=hit.attribute, comparator=hit.comparator, value=hit.value))
+        changes.append(Change(kind="named_range", detail=f"{hit.name!r}: {hit.attribute} {hit.comparator} {hit.value}"))
+    range_words = [w for r in ranges for w in r.words]
+    date_attr = schema.date_attribute
+    if date_attr is not None:
+        span = find_date_range(question, today)
+        if span is not None:
+            if span.start is not None:
+                nodes.append(Comparison(attribute=date_attr.name, comparator="gte", value=date_number(span.start)))
+            if span.end is not None:
+                nodes.append(Comparison(attribute=date_attr.name, comparator="lt", value=date_number(span.end)))
+            changes.append(Change(kind="resolved_date", detail=f"{date_attr.name}: from {span.start or '…'} to before {span.end or '…'}"))
+    not_topic = content_terms(" ".join([_NOT_TOPIC, _MONTHS, *range_words]))
+    if context is not None:
+        link = context.link
+        labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
+        not_topic |= content_terms(" ".join([*(r.description for r in link.relations),
+                                             *(r.name.replace("_", " ") for r in link.relations),
+                                             *(re.sub(r"(?<!^)(?=[A-Z])", " ", lbl) for lbl in labels)]))
+    topic = {t for t in content_terms(masked) if not t.isdigit()} - not_topic
+    filtered = bool(terms) or bool(nodes)
+    latest = date_attr is not None and filtered and not topic
+    if latest:
+        how = "asks for the latest" if wants_latest(question) else "names no topic"
+        changes.append(Change(kind="latest_first", detail=f"the question {how}: newest first by {date_attr.name}"))  # type: ignore[union-attr]
+    return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes)
