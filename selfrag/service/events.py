@@ -16,8 +16,8 @@ __all__ = ["EVENT_NAMES", "STREAMED_NODES", "node_event"]
 
 STREAMED_NODES = {spec.name: spec.event for spec in NODES if spec.event is not None}
 """Graph node → SSE event name, for the nodes that stream."""
-EVENT_NAMES = [*STREAMED_NODES.values(), "result", "error"]
-"""Every event the stream can send."""
+EVENT_NAMES = [*STREAMED_NODES.values(), "clarification", "result", "error"]
+"""Every event the stream can send (``clarification``: a name needs choosing, before ``result``)."""
 
 
 def node_event(node: str, update: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:

@@ -75,11 +75,15 @@ class AnswerResponse(BaseModel):
     collection: str
     thread_id: str | None = None
     answer: str
-    outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted")
+    outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted | needs_clarification")
     citations: list[CitationOut] = Field(default_factory=list)
     query: dict[str, Any] = Field(default_factory=dict, description="The structured query used: text, filter tree, limit.")
     filter: dict[str, Any] | None = Field(None, description="The final Chroma where clause.")
     budgets: dict[str, int] = Field(default_factory=dict, description="Budgets granted and used.")
+    clarification: dict[str, Any] | None = Field(
+        None, description="With needs_clarification: the ambiguous name, the candidates (id, name, label, what tells "
+        "them apart) and the question put to the user; answer on the same thread with a name, an alias or 'the second one'.",
+    )
     usage: dict[str, int] = Field(default_factory=dict, description="LLM calls and tokens of this run.")
     trace: dict[str, Any] | None = None
 

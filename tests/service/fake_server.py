@@ -20,6 +20,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.settings import Settings, load_settings
 from selfrag.store import Store, StoreUse
 from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
@@ -78,6 +79,8 @@ def lexical_rules() -> dict[str, Any]:
 def scripted_engine(settings: Settings, store: Store, *, memory: bool = True) -> SelfRagEngine:
     model = ScriptedChatModel.from_rules(lexical_rules())
     components = Components.from_model(model, store, self_query_mode="rules", parallel_checks=False)
+    # As build_components does: the graph store (embedded, or graph.url) opens on first use.
+    components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
     return SelfRagEngine(
         components, checkpointer=open_checkpointer(settings) if memory else None, turn_locks=turn_locks(settings)
     )

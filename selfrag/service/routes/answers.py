@@ -117,6 +117,8 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
                     described = node_event(event.node, event.update)
                     if described is not None:
                         yield ServerSentEvent(data=_json(described[1]), event=described[0])
+                    if event.update.get("clarification"):
+                        yield ServerSentEvent(data=_json(dict(event.update["clarification"])), event="clarification")
                 elif isinstance(event, Result):
                     response = service.respond(event, prepared)
                     yield ServerSentEvent(data=response.model_dump_json(exclude_none=True), event="result")

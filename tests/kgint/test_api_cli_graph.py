@@ -1,0 +1,130 @@
+"""Graph filtering through the faces: the HTTP API (result, SSE ``clarification`` event, 503 when
+the graph is down, ``/readyz``) and the CLI (``ingest --sample companies``, the options printed,
+a reply on the thread), against the session's real FalkorDB."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from httpx_sse import connect_sse
+
+from selfrag.samples import ingest_sample
+from selfrag.settings import Settings
+from selfrag.store import Store
+from tests.servers import free_port
+from tests.service.conftest import ThreadedServer
+from tests.service.fake_server import scripted_engine, scripted_store
+from workflows.factory import close_checkpointer
+
+
+class _Live:
+    def __init__(self, home: Path, graph_url: str, *, seed: bool = True) -> None:
+        from selfrag.kg import open_graph_store
+        from selfrag.service import create_app
+
+        self.settings = Settings(home=home, graph={"url": graph_url})
+        self.store: Store = scripted_store(self.settings)
+        if seed:
+            with open_graph_store(home, graph_url) as graph:
+                ingest_sample(self.store, "companies", graph=graph)
+        self.engine = scripted_engine(self.settings, self.store)
+        self.server = ThreadedServer(create_app(self.settings, engine=self.engine, store=self.store)).__enter__()
+        self.url = f"http://127.0.0.1:{self.server.port}"
+
+    def close(self) -> None:
+        self.server.__exit__()
+        if self.engine.checkpointer is not None:
+            close_checkpointer(self.engine.checkpointer)
+        self.store.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path, falkordb_url: str) -> Iterator[_Live]:
+    server = _Live(tmp_path / "home", falkordb_url)
+    yield server
+    server.close()
+
+
+def _post(live: _Live, body: dict[str, Any]) -> Any:
+    import httpx
+
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        return http.post("/v1/answers", json=body)
+
+
+def test_api_clarification_round_trip_in_the_result_and_the_stream(live: _Live) -> None:
+    import httpx
+
+    first = _post(live, {"question": "Who supplies Mercury?", "collection": "companies", "thread_id": "api-1"})
+    assert first.status_code == 200, first.text
+    body = first.json()
+    assert body["outcome"] == "needs_clarification"
+    assert [c["name"] for c in body["clarification"]["candidates"]] == ["Mercury Motors", "Mercury Records"]
+    reply = _post(live, {"question": "the second one", "collection": "companies", "thread_id": "api-1", "include_trace": True})
+    resolved = reply.json()["trace"]["plan"]["graph"]["resolutions"][0]
+    assert resolved["entity"]["name"] == "Mercury Records" and resolved["relation"] == "suppliers"
+    with httpx.Client(base_url=live.url, timeout=30) as http, connect_sse(
+        http, "POST", "/v1/answers/stream", json={"question": "Negative news about Atlas", "collection": "companies"}
+    ) as source:
+        events = [(e.event, json.loads(e.data)) for e in source.iter_sse()]
+    names = [n for n, _ in events]
+    assert names == ["self_query", "graph_resolve", "clarification", "result"]
+    clarification = dict(events)["clarification"]
+    assert [c["name"] for c in clarification["candidates"]] == ["Atlas Capital", "Atlas Freight"]
+    assert dict(events)["result"]["outcome"] == "needs_clarification"
+
+
+def test_api_graph_down_is_503_and_readyz_says_so(tmp_path: Path, falkordb_url: str) -> None:
+    import httpx
+
+    # A collection linked to a graph, then the graph server URL that answers nothing.
+    up = _Live(tmp_path / "h", falkordb_url)
+    up.close()
+    down = _Live(tmp_path / "h", f"redis://127.0.0.1:{free_port()}", seed=False)
+    try:
+        with httpx.Client(base_url=down.url, timeout=30) as http:
+            r = http.post("/v1/answers", json={"question": "Who supplies Halvard Motors?", "collection": "companies"})
+            assert r.status_code == 503 and r.json()["error"]["code"] == "graph_unavailable", r.text
+            assert "127.0.0.1" not in r.text
+            ready = http.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["checks"]["graph"]["ok"] is False
+    finally:
+        down.close()
+
+
+def test_cli_ingest_sample_and_clarification_over_a_thread(tmp_path: Path, falkordb_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from selfrag.cli import app
+    from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
+
+    monkeypatch.setenv("SELFRAG_GRAPH__URL", falkordb_url)
+    monkeypatch.setenv("SELFRAG_WORKFLOW__SELF_QUERY_MODE", "rules")
+    monkeypatch.setenv("SELFRAG_WORKFLOW__ANSWER_STRATEGY", "hybrid")
+    rules = {"RelevanceGrade": verdict("relevant"), "GroundednessGrade": verdict("grounded"),
+             "UsefulnessGrade": verdict("useful"), "generate": "An answer [1]."}
+    for target in ("workflows.factory", "selfrag.providers"):
+        monkeypatch.setattr(f"{target}.make_chat_model", lambda llm: ScriptedChatModel.from_rules(rules))
+        monkeypatch.setattr(f"{target}.make_embeddings", lambda emb: HashEmbeddings())
+    runner = CliRunner()
+    ingested = runner.invoke(app, ["ingest", "--sample", "companies"])
+    assert ingested.exit_code == 0, ingested.output
+    assert ingested.stdout.startswith("companies: ")
+    asked = runner.invoke(app, ["ask", "Who supplies Mercury?", "--collection", "companies", "--thread", "cli-1"])
+    assert asked.exit_code == 0, asked.output
+    assert "needs_clarification" in asked.stdout
+    assert "1. Mercury Motors" in asked.stdout and "2. Mercury Records" in asked.stdout
+    replied = runner.invoke(app, ["ask", "Mercury Motors", "--collection", "companies", "--thread", "cli-1", "--json"])
+    data = json.loads(replied.stdout)
+    assert data["standalone_question"] == "Who supplies Mercury?"
+    assert data["trace"]["plan"]["graph"]["resolutions"][0]["entity"]["name"] == "Mercury Motors"
+    # Graph down: a one-line error with its code, no traceback.
+    monkeypatch.setenv("SELFRAG_GRAPH__URL", f"redis://127.0.0.1:{free_port()}")
+    down = runner.invoke(app, ["ask", "Who supplies Halvard Motors?", "--collection", "companies"])
+    assert down.exit_code != 0 and "Traceback" not in down.output
+    lines = down.stderr.strip().splitlines()
+    assert lines[-1].startswith("error[graph_unavailable]: "), down.stderr
