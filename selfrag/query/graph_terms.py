@@ -9,7 +9,9 @@ reads what they do not:
   recorded, and the value must name an entity of the relation's start label);
 - **mentions**: an entity named directly ("news about Neo4j") filters on its mention attribute;
 - **named ranges** declared on numeric attributes ("negative" → ``sentiment lt -0.5``);
-- **dates**: a relative or absolute date range on the schema's ``date`` attribute, as YYYYMMDD.
+- **dates**: a relative or absolute date range on the schema's ``date`` attribute, as YYYYMMDD;
+- **latest first**: the question asks for the newest ("latest", "most recent") and, once its
+  conditions are taken out, names no topic to rank by similarity.
 
 A term whose entity is ambiguous keeps its candidates: the run asks which one is meant.
 """
@@ -46,7 +48,9 @@ __all__ = [
 _NOT_TOPIC = (
     "latest newest recent most freshest last first news article articles report reports story stories update updates "
     "document documents item items anything something any all company companies organisation organization firm business "
-    "today yesterday week month year years since before after during past this next"
+    "today yesterday week month year years since before after during past this next "
+    # prepositions the shared stop list keeps, which name no topic either
+    "among amongst between within across around toward towards without via per regarding concerning"
 )
 _MONTHS = "january february march april may june july august september october november december"
 
@@ -188,12 +192,14 @@ def read_graph_terms(
     today: date,
     topic_text: str | None = None,
     terms: Sequence[GraphTerm] = (),
+    filters_elsewhere: bool = False,
 ) -> GraphReading:
     """The named ranges and dates of ``question``, and whether it has a topic left besides them
     and its graph ``terms`` (see ``find_graph_terms``).
 
     ``topic_text`` is the question with the filter phrases already taken out (the rules' search
-    text); what is left of it after these terms, if anything, is the topic.
+    text); what is left of it after these terms, if anything, is the topic. ``filters_elsewhere``:
+    the generic readers found conditions too.
     """
     from selfrag.text import content_terms  # selfrag.text imports this package: a cycle at import time
 
@@ -224,9 +230,10 @@ def read_graph_terms(
                                              *(r.name.replace("_", " ") for r in link.relations),
                                              *(re.sub(r"(?<!^)(?=[A-Z])", " ", lbl) for lbl in labels)]))
     topic = {t for t in content_terms(masked) if not t.isdigit()} - not_topic
-    filtered = bool(terms) or bool(nodes)
-    latest = date_attr is not None and filtered and not topic
+    # Newest first when asked for ("latest", "most recent") and there is nothing to rank by
+    # similarity: every condition is a filter, no topic is left for a vector search.
+    filtered = bool(terms) or bool(nodes) or filters_elsewhere
+    latest = date_attr is not None and filtered and not topic and wants_latest(question)
     if latest:
-        how = "asks for the latest" if wants_latest(question) else "names no topic"
-        changes.append(Change(kind="latest_first", detail=f"the question {how}: newest first by {date_attr.name}"))  # type: ignore[union-attr]
+        changes.append(Change(kind="latest_first", detail=f"filters but no topic, newest asked for: newest first by {date_attr.name}"))  # type: ignore[union-attr]
     return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes)

@@ -187,7 +187,8 @@ class SelfQueryPlanner:
         terms: list[GraphTerm] = []
         latest = False
         if has_graph_terms(full):
-            extra = read_graph_terms(question, full, graph, today=today, topic_text=rules.query.query, terms=found)
+            extra = read_graph_terms(question, full, graph, today=today, topic_text=rules.query.query, terms=found,
+                                     filters_elsewhere=query.filter is not None)
             terms, latest = list(extra.terms), extra.latest
             changes.extend([*found_changes, *extra.changes])
             if graph is not None and source == "llm" and proposed:

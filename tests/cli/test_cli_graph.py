@@ -14,8 +14,11 @@ Cli = Callable[..., Result]
 
 
 # The diagram in workflows/graph.py: solid edges always run, dotted ones are routing decisions.
-SOLID = {("__start__", "condense"), ("self_query", "retrieve"), ("generate", "check"), ("finalize", "__end__")}
+SOLID = {("__start__", "condense"), ("generate", "check"), ("finalize", "__end__")}
 ROUTED = {("condense", "self_query"), ("condense", "finalize"),  # a question about the conversation
+          ("self_query", "retrieve"), ("self_query", "graph_resolve"), ("self_query", "latest"),  # graph conditions
+          ("graph_resolve", "retrieve"), ("graph_resolve", "latest"), ("graph_resolve", "finalize"),
+          ("latest", "grade_documents"), ("latest", "finalize"),
           ("retrieve", "grade_documents"), ("retrieve", "finalize"),
           ("grade_documents", "generate"), ("grade_documents", "rewrite"), ("grade_documents", "finalize"),
           ("rewrite", "retrieve"), ("rewrite", "finalize"),

@@ -105,6 +105,8 @@ def test_cli_ingest_sample_and_clarification_over_a_thread(tmp_path: Path, falko
     monkeypatch.setenv("SELFRAG_GRAPH__URL", falkordb_url)
     monkeypatch.setenv("SELFRAG_WORKFLOW__SELF_QUERY_MODE", "rules")
     monkeypatch.setenv("SELFRAG_WORKFLOW__ANSWER_STRATEGY", "hybrid")
+    for grader in ("RELEVANCE", "GROUNDEDNESS", "USEFULNESS"):
+        monkeypatch.setenv(f"SELFRAG_GRADERS__{grader}__COMBINE", "llm")
     rules = {"RelevanceGrade": verdict("relevant"), "GroundednessGrade": verdict("grounded"),
              "UsefulnessGrade": verdict("useful"), "generate": "An answer [1]."}
     for target in ("workflows.factory", "selfrag.providers"):
@@ -119,6 +121,7 @@ def test_cli_ingest_sample_and_clarification_over_a_thread(tmp_path: Path, falko
     assert "needs_clarification" in asked.stdout
     assert "1. Mercury Motors" in asked.stdout and "2. Mercury Records" in asked.stdout
     replied = runner.invoke(app, ["ask", "Mercury Motors", "--collection", "companies", "--thread", "cli-1", "--json"])
+    assert replied.exit_code == 0, replied.output
     data = json.loads(replied.stdout)
     assert data["standalone_question"] == "Who supplies Mercury?"
     assert data["trace"]["plan"]["graph"]["resolutions"][0]["entity"]["name"] == "Mercury Motors"
