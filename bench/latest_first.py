@@ -86,8 +86,17 @@ def main() -> None:
         narrow = {"$and": [where, {"sentiment": {"$gt": 0.5}}]}
 
         def scan_sort(w: dict[str, Any]) -> list[str]:
-            rows = coll._chroma.get(where=w, include=["metadatas"])  # noqa: SLF001 - the naive way, on purpose
-            pairs = sorted(((m["date"], i) for i, m in zip(rows["ids"], rows["metadatas"], strict=True)), reverse=True)
+            # The naive way, on purpose: every match's metadata, in pages (one read of 100,000
+            # fails: "too many SQL variables"), then a sort.
+            pairs: list[tuple[int, str]] = []
+            offset = 0
+            while True:
+                rows = coll._chroma.get(where=w, include=["metadatas"], limit=5000, offset=offset)  # noqa: SLF001
+                pairs.extend((m["date"], i) for i, m in zip(rows["ids"], rows["metadatas"], strict=True))
+                if len(rows["ids"]) < 5000:
+                    break
+                offset += 5000
+            pairs.sort(reverse=True)
             return [i for _, i in pairs[:K]]
 
         scenarios: dict[str, Callable[[], list[str]]] = {

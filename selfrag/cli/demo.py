@@ -1,15 +1,19 @@
-"""``selfrag demo``: ingest both samples and answer a handful of questions, node by node."""
+"""``selfrag demo``: ingest the samples and answer a handful of questions, node by node."""
 
 from __future__ import annotations
 
 import time
 import uuid
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
 from selfrag.cli._common import err_console, handle_errors, out_console
 from selfrag.cli._progress import print_event
 from selfrag.cli.ask import print_result
+
+if TYPE_CHECKING:
+    from workflows import SelfRagEngine
 
 __all__ = ["DEMO_QUESTIONS", "demo"]
 
@@ -25,6 +29,12 @@ DEMO_QUESTIONS: list[tuple[str, str, str | None]] = [
     ("filings", "What did I just ask you?", "demo-walmart"),
     ("filings", "How many employees did Costco have in 2023?", None),
     ("filings", "What was Microsoft's revenue in fiscal year 2023?", None),
+    # Relationship filters through the companies knowledge graph: a relation resolved to an entity
+    # set, an ambiguous name asked about and answered on the thread, and latest-first.
+    ("companies", "Did any of the companies where Rod Halverson sits on the board implement a new work-from-home policy?", None),
+    ("companies", "Are there negative news about companies that supply Mercury?", "demo-mercury"),
+    ("companies", "the first one", "demo-mercury"),
+    ("companies", "What is the latest positive news about Graphwise?", None),
 ]
 """Questions that used to go wrong are kept here: the net-income figure given as Walmart's revenue,
 a segment's revenue given as Microsoft's, the toys question lost to an invented search text, and a
@@ -34,7 +44,7 @@ against what the sample documents state."""
 
 @handle_errors
 def demo() -> None:
-    """Ingest the movies and filings samples, then answer sample questions offline.
+    """Ingest the movies, filings and companies samples, then answer sample questions offline.
 
     Example: selfrag demo
     """
@@ -42,20 +52,32 @@ def demo() -> None:
     from selfrag.samples import ingest_sample
     from selfrag.settings import load_settings
     from selfrag.store import StoreUse
-    from workflows import NodeEvent, Result
     from workflows.factory import build_engine, open_store
 
     settings = load_settings()
     started = time.perf_counter()
     store = open_store(settings, StoreUse("selfrag demo"))
-    for name in ("movies", "filings"):
-        with stage_progress(f"ingesting {name}", err_console) as progress:
-            report = ingest_sample(
-                store, name, progress=progress, chunk_size=settings.store.chunk_size,
-                chunk_overlap=settings.store.chunk_overlap,
-            )
-        out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True, soft_wrap=True)
     engine = build_engine(settings, store=store)
+    graphs = engine.components.graphs
+    try:
+        for name in ("movies", "filings", "companies"):
+            with stage_progress(f"ingesting {name}", err_console) as progress:
+                report = ingest_sample(
+                    store, name, progress=progress, chunk_size=settings.store.chunk_size,
+                    chunk_overlap=settings.store.chunk_overlap,
+                    # companies loads its knowledge graph first (embedded FalkorDB, or graph.url)
+                    graph=graphs.store if graphs is not None and name == "companies" else None,
+                )
+            out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True, soft_wrap=True)
+        _ask_all(engine, started)
+    finally:
+        if graphs is not None:
+            graphs.close()
+
+
+def _ask_all(engine: SelfRagEngine, started: float) -> None:
+    from workflows import NodeEvent, Result
+
     run = uuid.uuid4().hex[:8]  # fresh threads each demo run, so follow-ups start clean
     outcomes: dict[str, int] = {}
     for collection, question, thread in DEMO_QUESTIONS:

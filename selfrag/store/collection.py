@@ -628,12 +628,14 @@ class Collection:
                 break
         if not ids:
             return []
-        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
-            rows = self._chroma.get(ids=ids, include=["metadatas"])
         dated: list[tuple[int, str]] = []
-        for i, m in zip(rows["ids"], rows["metadatas"] or [], strict=False):
-            value = (m or {}).get(attribute)
-            dated.append((value if isinstance(value, int) and not isinstance(value, bool) else 0, i))
+        # In pages: Chroma binds each id as one SQLite variable and refuses past its limit.
+        for start in range(0, len(ids), _READ_PAGE):
+            with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+                rows = self._chroma.get(ids=ids[start:start + _READ_PAGE], include=["metadatas"])
+            for i, m in zip(rows["ids"], rows["metadatas"] or [], strict=False):
+                value = (m or {}).get(attribute)
+                dated.append((value if isinstance(value, int) and not isinstance(value, bool) else 0, i))
         top = heapq.nlargest(k, dated)
         return self._read_hits([i for _, i in top], [1.0] * len(top))
 
@@ -763,6 +765,8 @@ def _check_field_names(where: Mapping[str, Any]) -> None:
 
 _WINDOWS_DAYS = (1, 4, 16, 64, 256, 1024, 4096, 16384)
 """Windows back from today that ``newest`` tries, each four times the last."""
+_READ_PAGE = 5000
+"""Ids per metadata read (each is one SQLite variable; see ``bench/filter_limit.py``)."""
 
 
 def _scalars(meta: Mapping[str, Any] | None, dates: frozenset[str] = frozenset()) -> dict[str, MetadataValue]:
