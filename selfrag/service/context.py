@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from selfrag.errors import InvalidFilter, SelfRagError, StoreError, describe
+from selfrag.errors import GraphUnavailable, InvalidFilter, SelfRagError, StoreError, describe
+from selfrag.kg import GraphStore
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
@@ -157,6 +158,18 @@ class Service:
         principal.require_write(name)
         with self.locks.hold(name):
             yield self.store.get_collection(name)
+
+    # -- knowledge graphs --------------------------------------------------------------------------
+    def graph_store(self) -> GraphStore:
+        """The engine's graph store (embedded FalkorDB, or ``graph.url``), opened on first use.
+
+        Raises:
+            GraphUnavailable: none is configured, or it cannot be reached.
+        """
+        graphs = self.engine.components.graphs
+        if graphs is None:
+            raise GraphUnavailable("no knowledge-graph store is configured for this service")
+        return graphs.store
 
     # -- readiness ---------------------------------------------------------------------------------
     def readiness(self) -> dict[str, Any]:

@@ -11,11 +11,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from selfrag.kg.data import EdgeRecord, NodeRecord
 from selfrag.schema import CollectionSchema
 
 __all__ = [
     "COLLECTION_PATTERN",
     "DOCUMENT_ID_PATTERN",
+    "GRAPH_PATTERN",
     "THREAD_PATTERN",
     "AnswerRequest",
     "AnswerResponse",
@@ -29,6 +31,10 @@ __all__ = [
     "DocumentsIn",
     "ErrorBody",
     "ErrorResponse",
+    "GraphDetail",
+    "GraphIn",
+    "GraphList",
+    "GraphLoaded",
     "IngestResult",
     "ThreadOut",
     "TurnOut",
@@ -138,10 +144,10 @@ class DocumentIn(_Strict):
         "Omitted: derived from the text.",
     )
     text: str = Field(min_length=1, description="The document's text; split into chunks by the server.")
-    metadata: dict[str, str | int | float | bool | None] = Field(
+    metadata: dict[str, str | int | float | bool | list[str] | None] = Field(
         default_factory=dict,
-        description="Attribute values (coerced to the schema's types) and any other scalars; the reserved keys "
-        "doc_id, doc_hash, source and chunk_index are refused.",
+        description="Attribute values (coerced to the schema's types: ISO text for a date, a list of strings for "
+        "a string[]) and any other scalars; the reserved keys doc_id, doc_hash, source and chunk_index are refused.",
     )
 
 
@@ -175,3 +181,31 @@ class ErrorBody(BaseModel):
 
 class ErrorResponse(BaseModel):
     error: ErrorBody
+
+
+GRAPH_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,62}$"
+
+
+class GraphIn(_Strict):
+    """A knowledge graph's nodes and edges, as in ``nodes.jsonl`` / ``edges.jsonl``."""
+
+    nodes: list[NodeRecord] = Field(default_factory=list, max_length=200_000)
+    edges: list[EdgeRecord] = Field(default_factory=list, max_length=1_000_000)
+
+
+class GraphLoaded(BaseModel):
+    graph: str
+    nodes: int
+    edges: int
+    nodes_created: int
+    edges_created: int
+
+
+class GraphList(BaseModel):
+    graphs: list[str]
+
+
+class GraphDetail(BaseModel):
+    graph: str
+    labels: dict[str, int] = Field(description="Nodes per label.")
+    types: dict[str, int] = Field(description="Edges per relationship type.")

@@ -1,11 +1,14 @@
-"""The service scales out by settings alone: two processes, one Chroma server, one Postgres.
+"""The service scales out by settings alone: two processes, one Chroma server, one Postgres,
+one FalkorDB.
 
 Two ``tests/service/fake_server.py`` processes (the real service around the scripted chat model)
-each get a data directory of their own and share nothing but two settings:
-``SELFRAG_STORE__CHROMA_URL`` (a real ``chroma run`` on loopback) and ``SELFRAG_CHECKPOINTS__URL``
-(the session's real Postgres, in a database of this module's own). A collection written through
-one instance is read through the other, and a conversation begun on one continues on the other.
-Everything starts once per module; the tests talk HTTP only.
+each get a data directory of their own and share nothing but three settings:
+``SELFRAG_STORE__CHROMA_URL`` (a real ``chroma run`` on loopback), ``SELFRAG_CHECKPOINTS__URL``
+(the session's real Postgres, in a database of this module's own) and ``SELFRAG_GRAPH__URL`` (the
+session's real FalkorDB server). A collection written through one instance is read through the
+other, a conversation begun on one continues on the other, and a knowledge graph loaded through
+one answers relationship questions on the other. Everything starts once per module; the tests
+talk HTTP only.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from selfrag.schema import load_schema_file
 from selfrag.settings import Settings
+from tests.kg.conftest import falkordb_url  # noqa: F401 - the session's FalkorDB server
 from tests.pg import create_database
 from tests.servers import ServerProcess, free_port
 
@@ -75,7 +80,7 @@ def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def instances(
-    chroma_url: str, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
+    chroma_url: str, postgres_url: str, falkordb_url: str, tmp_path_factory: pytest.TempPathFactory  # noqa: F811
 ) -> Iterator[tuple[str, str]]:
     """Base URLs of instances A and B, started together (both run the checkpoint table setup)."""
     database = create_database(postgres_url, f"scaleout_{uuid.uuid4().hex[:12]}")
@@ -95,6 +100,7 @@ def instances(
                 "SELFRAG_HOME": str(root / "home"),
                 "SELFRAG_STORE__CHROMA_URL": chroma_url,
                 "SELFRAG_CHECKPOINTS__URL": database,
+                "SELFRAG_GRAPH__URL": falkordb_url,
             }
             cmd = [sys.executable, "-m", "tests.service.fake_server", "--port", str(port)]
             procs.append(
@@ -243,3 +249,46 @@ def test_concurrent_ingests_across_instances_keep_every_known_value(
     detail = a.get(f"/v1/collections/{name}").json()
     assert detail["count"] == 16
     assert detail["known_values"]["genre"] == [f"g{n:02d}" for n in range(16)]
+
+
+COMPANIES = REPO / "selfrag" / "samples" / "companies"
+
+
+def _jsonl(path: Path) -> list[dict[str, object]]:
+    import json
+
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_a_graph_loaded_through_a_answers_relationship_questions_on_b(clients: tuple[httpx.Client, httpx.Client]) -> None:
+    a, b = clients
+    graph = f"scaleout_{uuid.uuid4().hex[:8]}"
+    loaded = a.put(f"/v1/graphs/{graph}", json={"nodes": _jsonl(COMPANIES / "graph" / "nodes.jsonl"),
+                                                "edges": _jsonl(COMPANIES / "graph" / "edges.jsonl")})
+    assert loaded.status_code == 200, loaded.text
+    assert loaded.json()["nodes_created"] == 111
+    schema = load_schema_file(COMPANIES / "schema.json").model_dump(mode="json")
+    schema["graph"]["graph"] = graph
+    collection = f"scaleout-companies-{uuid.uuid4().hex[:6]}"
+    assert a.post("/v1/collections", json={"name": collection, "schema": schema}).status_code == 201
+    articles = _jsonl(COMPANIES / "articles.jsonl")
+    for article in articles[:40]:  # some articles name their organizations only in the text
+        article["metadata"].pop("organizations")  # type: ignore[attr-defined]
+    ingested = a.post(f"/v1/collections/{collection}/documents", json={"documents": articles})
+    assert ingested.status_code == 201, ingested.text
+
+    assert graph in b.get("/v1/graphs").json()["graphs"]
+    asked = b.post("/v1/answers", json={
+        "question": "Supply chain problems at companies that supply Halvard Motors?", "collection": collection,
+        "include_trace": True,
+    })
+    assert asked.status_code == 200, asked.text
+    body = asked.json()
+    [resolution] = body["trace"]["plan"]["graph"]["resolutions"]
+    suppliers = {"Brightcell Batteries", "Dunmore Semiconductors", "Ferrox Steel", "Pacifica Shipping", "Quanta Seating",
+                 "Voltaic Cells"}
+    assert {e["name"] for e in resolution["entities"]} == suppliers
+    for doc in body["trace"]["documents"]:
+        assert set(doc["metadata"]["organizations"]) & suppliers
+    assert b.delete(f"/v1/graphs/{graph}").status_code == 204
+    assert graph not in a.get("/v1/graphs").json()["graphs"]

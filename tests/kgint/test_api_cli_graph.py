@@ -131,3 +131,29 @@ def test_cli_ingest_sample_and_clarification_over_a_thread(tmp_path: Path, falko
     assert down.exit_code != 0 and "Traceback" not in down.output
     lines = down.stderr.strip().splitlines()
     assert lines[-1].startswith("error[graph_unavailable]: "), down.stderr
+
+
+def test_api_graph_routes_load_list_show_delete(live: _Live) -> None:
+    import httpx
+
+    nodes = [{"id": "p1", "label": "Person", "name": "Ada' }) DETACH DELETE n //"},
+             {"id": "o1", "label": "Organization", "name": "Acme"}]
+    edges = [{"source": "p1", "type": "BOARD_MEMBER_OF", "target": "o1"}]
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        first = http.put("/v1/graphs/api_small", json={"nodes": nodes, "edges": edges})
+        assert first.status_code == 200, first.text
+        assert first.json() == {"graph": "api_small", "nodes": 2, "edges": 1, "nodes_created": 2, "edges_created": 1}
+        again = http.put("/v1/graphs/api_small", json={"nodes": nodes, "edges": edges}).json()
+        assert (again["nodes_created"], again["edges_created"]) == (0, 0)
+        assert {"api_small", "companies"} <= set(http.get("/v1/graphs").json()["graphs"])
+        shown = http.get("/v1/graphs/api_small").json()
+        assert shown["labels"] == {"Organization": 1, "Person": 1} and shown["types"] == {"BOARD_MEMBER_OF": 1}
+        # A dangling edge refuses the whole load, with a code; nothing changes.
+        bad = http.put("/v1/graphs/api_small", json={"nodes": [], "edges": [{"source": "p1", "type": "X", "target": "nope"}]})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "graph_data_invalid"
+        assert http.get("/v1/graphs/api_small").json() == shown
+        assert http.put("/v1/graphs/bad-name", json={"nodes": []}).status_code == 400
+        assert http.delete("/v1/graphs/api_small").status_code == 204
+        missing = http.get("/v1/graphs/api_small")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "graph_not_found"
+        assert http.delete("/v1/graphs/api_small").status_code == 404

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from selfrag.errors import DocumentNotFound, IngestError
 from selfrag.ingest import (
     SUPPORTED_EXTENSIONS,
+    MentionExtractor,
     MetadataExtractor,
     SourceDocument,
     load_file,
@@ -177,12 +178,15 @@ def _ingest(
     # Split (the slow, CPU-bound part) before taking the lock; the schema cannot change meanwhile.
     schema = service.readable_collection(principal, name).schema
     store_defaults = service.settings.store
+    # A collection linked to a graph: mention attributes the documents lack come from their text.
+    mentions = MentionExtractor.from_store(service.graph_store(), schema.graph) if schema.graph is not None else None
     batch = prepare_documents(
         schema,
         documents,
         chunk_size=sizes.get("chunk_size", store_defaults.chunk_size),
         chunk_overlap=sizes.get("chunk_overlap", store_defaults.chunk_overlap),
         sources=files,
+        mentions=mentions,
     )
     with service.writing(principal, name) as collection:
         report = store_batch(collection, batch)
