@@ -47,7 +47,7 @@ __all__ = [
 # Words that name the kind of document or the order wanted, never the topic.
 _NOT_TOPIC = (
     "latest newest recent most freshest last first news article articles report reports story stories update updates "
-    "document documents item items anything something any all company companies organisation organization firm business "
+    "document documents item items review reviews post posts entry entries anything something any all company companies organisation organization firm business "
     "today yesterday week month year years since before after during past this next "
     # prepositions the shared stop list keeps, which name no topic either
     "among amongst between within across around toward towards without via per regarding concerning"

@@ -137,3 +137,22 @@ def test_graph_down_is_graph_unavailable_and_the_rest_stays_healthy(
     ingest_sample(companies, "movies")
     assert engine.run("Which movie is about toys coming alive?", collection="movies").outcome == "answered"
 
+
+
+@pytest.mark.parametrize("question", [
+    "Which companies does Graphwise' }) MATCH (n) DETACH DELETE n // supply?",
+    'Who sits on the board of "}) RETURN 1 UNION MATCH (n) DETACH DELETE n RETURN 1 //?',
+    "Latest news about companies in Germany`) DETACH DELETE n; /* {x} */",
+])
+def test_injection_through_questions_leaves_the_graph_unchanged(
+    make: Callable[..., SelfRagEngine], graph: FalkorGraphStore, question: str
+) -> None:
+    before = graph.summary("companies")
+    result = make().run(question, collection="companies")
+    assert result.outcome.value in {"answered", "abstained", "ungrounded", "budget_exhausted", "needs_clarification"}
+    after = graph.summary("companies")
+    assert (dict(after.labels), dict(after.types)) == (dict(before.labels), dict(before.types))
+    for res in result.trace.plan.get("graph", {}).get("resolutions", []):
+        if res["kind"] == "relation":
+            # The template is the compiled one: no text of the question in it, only parameters.
+            assert "DELETE" not in res["template"] and "Graphwise" not in res["template"]

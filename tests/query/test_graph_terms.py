@@ -1,0 +1,74 @@
+"""The self-query's graph-aware terms without a server: named ranges and dates from the schema
+alone, latest-first only when asked and no topic is left, a model's relations checked, and a
+schema without any of it planned exactly as before."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from selfrag.kg import Entity, EntityIndex, GraphContext, RelationRecogniser, read_nodes
+from selfrag.query import SelfQueryPlanner, validate_relations
+from selfrag.schema import AttributeInfo, CollectionSchema, NamedRangeSpec, load_schema_file
+
+SAMPLE = Path(__file__).resolve().parents[2] / "selfrag" / "samples" / "companies"
+TODAY = date(2025, 12, 31)
+
+
+def _context() -> tuple[CollectionSchema, GraphContext]:
+    schema = load_schema_file(SAMPLE / "schema.json")
+    assert schema.graph is not None
+    index = EntityIndex(Entity(n.id, n.label, n.name, n.aliases, n.properties) for n in read_nodes(SAMPLE / "graph" / "nodes.jsonl"))
+    return schema, GraphContext(schema.graph, index, RelationRecogniser(schema.graph, index))
+
+
+def test_named_ranges_and_dates_without_a_graph() -> None:
+    schema = CollectionSchema(attributes=[
+        AttributeInfo(name="published", type="date"),
+        AttributeInfo(name="score", type="float", named_ranges=[NamedRangeSpec(words=["glowing", "raving"], comparator="gte", value=0.8)]),
+    ])
+    plan = SelfQueryPlanner(None, mode="rules").plan("glowing reviews of the espresso machine since March 2025", schema, {}, today=TODAY)
+    assert plan.where == {"$and": [{"score": {"$gte": 0.8}}, {"published": {"$gte": 20250301}}]}
+    assert not plan.latest and plan.terms == ()
+    latest = SelfQueryPlanner(None, mode="rules").plan("the latest glowing reviews", schema, {}, today=TODAY)
+    assert latest.latest and latest.where == {"score": {"$gte": 0.8}}
+
+
+def test_latest_first_needs_the_ask_and_no_topic() -> None:
+    schema, ctx = _context()
+    planner = SelfQueryPlanner(None, mode="rules")
+    assert planner.plan("What is the latest positive news about Graphwise?", schema, {}, today=TODAY, graph=ctx).latest
+    assert not planner.plan("Positive news about Graphwise", schema, {}, today=TODAY, graph=ctx).latest
+    assert not planner.plan("Latest news about Graphwise's quantum teleportation research", schema, {}, today=TODAY, graph=ctx).latest
+
+
+def test_entity_names_are_not_read_again_by_the_generic_rules() -> None:
+    schema, ctx = _context()
+    plan = SelfQueryPlanner(None, mode="rules").plan("News about Graphwise", schema, {"title": ["New round of layoffs at Graphwise"]},
+                                                     today=TODAY, graph=ctx)
+    assert plan.where is None  # not title = "New round of layoffs at Graphwise"
+    [term] = plan.terms
+    assert term.kind == "mention" and term.entity is not None and term.entity.name == "Graphwise"
+
+
+def test_model_relations_are_checked_like_any_condition() -> None:
+    _, ctx = _context()
+    terms, changes = validate_relations([
+        {"relation": "board_member", "value": "Rod Halverson"},
+        {"relation": "owns", "value": "Graphwise"},
+        {"relation": "supplies", "value": "Nobody' }) MATCH (n) DETACH DELETE n //"},
+        {"relation": "invested_in", "value": "Rod Halverson"},  # a Person, not an Organization
+        "not an object",
+    ], ctx)
+    assert [(t.relation, t.entity.name if t.entity else None) for t in terms] == [("board_member", "Rod Halverson")]
+    details = [c.detail for c in changes]
+    assert any("unknown relation 'owns'" in d for d in details)
+    assert any("is no Organization in the graph" in d for d in details)
+    assert all(c.kind == "dropped_relation" for c in changes) and len(changes) == 4
+
+
+def test_a_schema_without_graph_terms_plans_as_before() -> None:
+    schema = CollectionSchema(attributes=[AttributeInfo(name="year", type="integer")])
+    plan = SelfQueryPlanner(None, mode="rules").plan("films from 1995", schema, {}, today=TODAY)
+    assert plan.where == {"year": {"$eq": 1995}} and plan.terms == () and not plan.latest
+    assert plan.query.relations == []
