@@ -232,7 +232,7 @@ class SelfRagNodes:
             clause = mention_where(term.attribute, names)
             assert clause is not None
             clauses.append(clause)
-        graph_where = and_where(None, clauses[0]) if len(clauses) == 1 else {"$and": clauses}
+        graph_where = clauses[0] if len(clauses) == 1 else {"$and": clauses}
         return {"graph_where": graph_where,
                 "plan": {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": graph_where}}}
 
