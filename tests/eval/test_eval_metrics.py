@@ -219,7 +219,7 @@ def test_summary_leaves_failed_cases_out_of_every_metric() -> None:
     assert s["answer_exact"]["value"] == 0.5 and s["answer_exact"]["n"] == 2
     assert s["answer_f1"]["value"] == 0.75
     assert s["recall_at_4"] is None and s["filter_accuracy"] is None
-    assert s["outcomes"] == {"answered": 1, "abstained": 1, "ungrounded": 0, "budget_exhausted": 0}
+    assert s["outcomes"] == {"answered": 1, "abstained": 1, "ungrounded": 0, "budget_exhausted": 0, "needs_clarification": 0}
     assert set(s["outcome_rates"]["ungrounded"]) == {"value", "ci_low", "ci_high", "n"}
     assert (s["latency_p50_s"], s["latency_p95_s"]) == (2.0, 2.9)
     assert (s["llm_calls_per_case"], s["tokens_per_case"]) == (3.0, 15.0)
