@@ -72,3 +72,22 @@ def test_a_schema_without_graph_terms_plans_as_before() -> None:
     plan = SelfQueryPlanner(None, mode="rules").plan("films from 1995", schema, {}, today=TODAY)
     assert plan.where == {"year": {"$eq": 1995}} and plan.terms == () and not plan.latest
     assert plan.query.relations == []
+
+
+def test_the_model_is_shown_the_relations_and_its_relations_are_checked() -> None:
+    import json
+
+    from selfrag.testing import ScriptedChatModel
+
+    schema, ctx = _context()
+    proposal = {"query": "work-from-home policy", "filter": None, "limit": None,
+                "relations": [{"relation": "board_member", "value": "Rod Halverson"}, {"relation": "owns", "value": "Graphwise"}]}
+    model = ScriptedChatModel.from_rules({"StructuredQuery": json.dumps(proposal)})
+    plan = SelfQueryPlanner(model, mode="llm").plan(
+        "Did the boards Rod Halverson sits on change their work-from-home policy?", schema, {}, today=TODAY, graph=ctx)
+    assert plan.source == "llm"
+    assert [(t.relation, t.entity.name if t.entity else None) for t in plan.terms] == [("board_member", "Rod Halverson")]
+    assert plan.query.relations[0].relation == "board_member"
+    assert any(c.kind == "dropped_relation" and "'owns'" in c.detail for c in plan.changes)
+    [call] = model.calls_for("StructuredQuery")
+    assert "- board_member (the value names a Person): Organizations on whose board the person sits" in call.prompt
