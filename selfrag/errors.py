@@ -25,7 +25,6 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity, 503)
     │   ├── StoreError                the vector store failed                   (store_unavailable, 503)
     │   ├── GraderError               grader output invalid after retries       (grader_failed, 503)
-    │   ├── RerankerError             the reranker failed or answered nonsense  (reranker_failed, 503)
     │   ├── Overloaded                every run slot and queue place is taken   (overloaded, 429)
     │   ├── ThreadBusy                a conversation's previous turn still runs (thread_busy, 409)
     │   └── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded, 504)
@@ -62,7 +61,6 @@ __all__ = [
     "Overloaded",
     "PayloadTooLarge",
     "ProviderError",
-    "RerankerError",
     "RuntimeFailure",
     "SchemaError",
     "SelfRagError",
@@ -255,10 +253,3 @@ class DeadlineExceeded(RuntimeFailure):
 
     code = "deadline_exceeded"
     status = 504
-
-
-class RerankerError(RuntimeFailure):
-    """The reranking stage failed: its server unreachable or erring after retries, its answer not a
-    ranking of the candidates given, or its model unloadable. The caller may keep the fused order."""
-
-    code = "reranker_failed"

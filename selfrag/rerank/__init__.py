@@ -6,7 +6,8 @@
     [(r.hit.id, r.score, r.before) for r in top]
 
 Every backend implements ``Reranker`` (texts in, positions and scores out); a failing backend
-raises ``RerankerError`` (``reranker_failed``).
+raises ``ProviderError`` (``provider_unavailable``, 503): a reranker is a model provider, and the
+workflow treats it like one (it may keep the fused order instead).
 """
 
 from selfrag.rerank.base import Reranked, RerankedHit, Reranker, check_ranking, rerank_hits, retrieve_and_rerank

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from selfrag.errors import RerankerError
+from selfrag.errors import ProviderError
 from selfrag.retrieval.fusion import FusedHit
 
 __all__ = ["Reranked", "RerankedHit", "Reranker", "check_ranking", "rerank_hits", "retrieve_and_rerank"]
@@ -50,17 +50,17 @@ class Reranker(Protocol):
         """The candidates best first, at most ``top_n`` (None: all), each index once.
 
         Raises:
-            RerankerError: the backend failed (its caller may fall back to the order it had).
+            ProviderError: the backend failed (its caller may fall back to the order it had).
         """
         ...
 
 
 def check_ranking(ranking: Sequence[Reranked], count: int, backend: str) -> list[Reranked]:
-    """``ranking`` if it names each of ``count`` candidates at most once, else ``RerankerError``."""
+    """``ranking`` if it names each of ``count`` candidates at most once, else ``ProviderError``."""
     seen: set[int] = set()
     for item in ranking:
         if not 0 <= item.index < count or item.index in seen:
-            raise RerankerError(
+            raise ProviderError(
                 f"the {backend} reranker answered with an invalid ranking of {count} candidates",
                 detail=f"index {item.index}",
             )

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from selfrag.errors import ConfigError, RerankerError, describe
+from selfrag.errors import ConfigError, ProviderError, describe
 from selfrag.rerank.base import Reranked
 
 if TYPE_CHECKING:
@@ -65,12 +65,12 @@ class CrossEncoderReranker:
                 from sentence_transformers import CrossEncoder
                 from transformers.utils import logging as hf_logging
             except ImportError as exc:
-                raise RerankerError("sentence-transformers is not installed: pip install 'selfrag[local]'") from exc
+                raise ProviderError("sentence-transformers is not installed: pip install 'selfrag[local]'") from exc
             hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
             try:
                 model = CrossEncoder(str(self.model_dir), device="cpu", local_files_only=True, max_length=self.max_length)
             except (OSError, ValueError, RuntimeError, KeyError) as exc:
-                raise RerankerError(
+                raise ProviderError(
                     f"cannot load the cross-encoder model from {self.model_dir}", detail=describe(exc)
                 ) from exc
             loaded = _MODELS[key] = _Loaded(model, threading.Lock())
@@ -86,7 +86,7 @@ class CrossEncoderReranker:
                     [(query, d) for d in documents], batch_size=self.batch_size, show_progress_bar=False
                 )
         except (RuntimeError, ValueError) as exc:
-            raise RerankerError("the cross-encoder failed to score the candidates", detail=describe(exc)) from exc
+            raise ProviderError("the cross-encoder failed to score the candidates", detail=describe(exc)) from exc
         scores = [float(s) for s in raw.reshape(len(documents), -1)[:, -1]]
         order = sorted(range(len(documents)), key=lambda i: (-scores[i], i))
         return [Reranked(i, scores[i]) for i in order[:top_n]]

@@ -8,7 +8,7 @@ Two request bodies exist in the wild, chosen by ``request_format``:
 Either answer shape is understood: ``{"results": [{"index", "relevance_score"}]}`` (Cohere, Jina,
 vLLM, llama.cpp) or a bare ``[{"index", "score"}]`` (TEI). Transport failures, timeouts, 429 and 5xx
 are retried (tenacity, exponential back-off); anything else, or an answer that is not a ranking of
-the candidates sent, is a ``RerankerError`` whose message is ours and whose ``detail`` keeps what
+the candidates sent, is a ``ProviderError`` whose message is ours and whose ``detail`` keeps what
 the server said and its URL (for the log, never for a client).
 """
 
@@ -21,7 +21,7 @@ import httpx
 from pydantic import AliasChoices, BaseModel, Field, TypeAdapter, ValidationError
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from selfrag.errors import ConfigError, RerankerError, describe
+from selfrag.errors import ConfigError, ProviderError, describe
 from selfrag.rerank.base import Reranked, check_ranking
 
 __all__ = ["HttpReranker", "HttpRetry", "RequestFormat"]
@@ -121,7 +121,7 @@ class HttpReranker:
         try:
             payload = retrying(self._post, body)
         except _Retryable as exc:
-            raise RerankerError(
+            raise ProviderError(
                 f"the rerank server {exc.why} after {self.retry.attempts} attempt(s)", detail=f"{self.url}: {exc.detail}"
             ) from None
         items = self._parse(payload)
@@ -139,7 +139,7 @@ class HttpReranker:
         if response.status_code == 429 or response.status_code >= 500:
             raise _Retryable(f"failed (HTTP {response.status_code})", response.text[:300])
         if response.status_code != 200:
-            raise RerankerError(
+            raise ProviderError(
                 f"the rerank server refused the request (HTTP {response.status_code})",
                 detail=f"{self.url}: {response.text[:300]}",
             )
@@ -151,7 +151,7 @@ class HttpReranker:
                 return _BARE.validate_json(payload)
             return _Results.model_validate_json(payload).results
         except ValidationError as exc:
-            raise RerankerError(
+            raise ProviderError(
                 "the rerank server answered with something that is not a ranking",
                 detail=f"{self.url}: {describe(exc, 300)}",
             ) from None

@@ -10,7 +10,7 @@ candidates it is the most expensive stage after generation (see ``bench/retrieva
 A judgment that stays invalid after its retries scores ``UNJUDGED`` (between "same topic" and "part
 of the answer"): the stage reorders, the relevance grader still decides, so a failed call must
 neither promote a passage above judged answers nor bury one that may answer. Only when every call
-fails is it a ``RerankerError`` (the caller may keep the fused order).
+fails is it a ``ProviderError`` (the caller may keep the fused order).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from selfrag.errors import RerankerError, describe
+from selfrag.errors import ProviderError, describe
 from selfrag.rerank.base import Reranked
 
 __all__ = ["PROMPT_VERSION", "UNJUDGED", "LLMReranker", "RerankJudgement"]
@@ -106,7 +106,7 @@ class LLMReranker:
                         errors.append(describe(reply, 200))
             pending = retry
         if all(s is None for s in scores):
-            raise RerankerError(
+            raise ProviderError(
                 f"the llm reranker got no valid judgment for any of {len(documents)} candidates",
                 detail="; ".join(errors[-3:]),
             )

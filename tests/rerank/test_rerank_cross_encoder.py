@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from selfrag.errors import ConfigError, RerankerError
+from selfrag.errors import ConfigError, ProviderError
 from selfrag.rerank import CrossEncoderReranker
 
 WORDS = ["the", "a", "cat", "sat", "on", "mat", "dinosaurs", "island", "astronauts", "wormhole", "near", "saturn", "travel", "through", "film"]
@@ -65,6 +65,6 @@ def test_missing_or_broken_model_directory(tmp_path: Path) -> None:
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "config.json").write_text('{"model_type": "bert"}')
-    with pytest.raises(RerankerError) as err:
+    with pytest.raises(ProviderError) as err:
         CrossEncoderReranker(broken).rerank("q", ["d"])
-    assert err.value.code == "reranker_failed"
+    assert err.value.code == "provider_unavailable"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from selfrag.errors import ConfigError, RerankerError
+from selfrag.errors import ConfigError, ProviderError
 from selfrag.rerank import HttpReranker, HttpRetry
 
 DOCS = ["a cat sat", "the wormhole near Saturn", "dinosaurs on an island", "astronauts in a wormhole"]
@@ -109,10 +109,10 @@ def test_overloaded_server_is_retried(server: RerankServer) -> None:
 
 def test_server_errors_after_retries_are_one_line_errors(server: RerankServer) -> None:
     server.script = lambda n: (500, b'{"error": "CUDA out of memory at /srv/model"}')
-    with pytest.raises(RerankerError) as err:
+    with pytest.raises(ProviderError) as err:
         HttpReranker(server.url, retry=FAST).rerank("wormhole", DOCS)
     assert len(server.requests) == 3
-    assert err.value.code == "reranker_failed" and err.value.status == 503
+    assert err.value.code == "provider_unavailable" and err.value.status == 503
     assert err.value.one_line() == "the rerank server failed (HTTP 500) after 3 attempt(s)"
     assert "CUDA" in (err.value.detail or "") and "/srv" not in err.value.message
 
@@ -128,19 +128,19 @@ def test_server_errors_after_retries_are_one_line_errors(server: RerankServer) -
 )
 def test_bad_answers_are_not_retried(server: RerankServer, status: int, payload: bytes, message: str) -> None:
     server.script = lambda n: (status, payload)
-    with pytest.raises(RerankerError) as err:
+    with pytest.raises(ProviderError) as err:
         HttpReranker(server.url, retry=FAST).rerank("wormhole", DOCS)
     assert err.value.one_line() == message and len(server.requests) == 1
 
 
 def test_timeout_and_unreachable(server: RerankServer) -> None:
     server.delay_s = 0.5
-    with pytest.raises(RerankerError, match="did not answer in time after 2 attempt"):
+    with pytest.raises(ProviderError, match="did not answer in time after 2 attempt"):
         HttpReranker(server.url, timeout_s=0.1, retry=HttpRetry(2, 0.01, 0.02)).rerank("wormhole", DOCS)
     server.delay_s = 0.0
     server.server.shutdown()
     server.server.server_close()
-    with pytest.raises(RerankerError, match="cannot be reached after 1 attempt"):
+    with pytest.raises(ProviderError, match="cannot be reached after 1 attempt"):
         HttpReranker(server.url, retry=HttpRetry(1)).rerank("wormhole", DOCS)
     server.server = ThreadingHTTPServer(("127.0.0.1", 0), server.server.RequestHandlerClass)  # for the fixture
     server.thread = threading.Thread(target=server.server.serve_forever, daemon=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import BaseMessage
 
-from selfrag.errors import RerankerError
+from selfrag.errors import ProviderError
 from selfrag.rerank import UNJUDGED, LLMReranker
 from selfrag.testing import ScriptedChatModel
 
@@ -53,8 +53,8 @@ def test_a_bad_reply_is_retried_then_left_unjudged() -> None:
 
 def test_every_call_failing_is_an_error() -> None:
     model = ScriptedChatModel.from_rules({"RerankJudgement": ConnectionError("model server down")})
-    with pytest.raises(RerankerError) as err:
+    with pytest.raises(ProviderError) as err:
         LLMReranker(model).rerank("q", DOCS)
-    assert err.value.code == "reranker_failed"
+    assert err.value.code == "provider_unavailable"
     assert err.value.one_line() == "the llm reranker got no valid judgment for any of 4 candidates"
     assert "model server down" in (err.value.detail or "")

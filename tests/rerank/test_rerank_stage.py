@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from selfrag.errors import RerankerError
+from selfrag.errors import ProviderError
 from selfrag.rerank import NoReranker, Reranked, Reranker, rerank_hits, retrieve_and_rerank
 from selfrag.retrieval import FusedHit, SourceRank
 
@@ -62,6 +62,6 @@ def test_none_keeps_the_order() -> None:
 
 @pytest.mark.parametrize("ranking", [[Reranked(0, 1.0), Reranked(0, 0.5)], [Reranked(3, 1.0)], [Reranked(-1, 1.0)]])
 def test_a_ranking_that_is_not_one_is_an_error(ranking: list[Reranked]) -> None:
-    with pytest.raises(RerankerError) as err:
+    with pytest.raises(ProviderError) as err:
         rerank_hits(Broken(ranking), "q", fused("a", "b", "c"), 2)
-    assert err.value.code == "reranker_failed" and "\n" not in err.value.one_line()
+    assert err.value.code == "provider_unavailable" and "\n" not in err.value.one_line()
