@@ -453,9 +453,10 @@ class NodeSpec:
     name: str
     run: Callable[..., dict[str, Any]]
     """A ``SelfRagNodes`` method: ``(self, state, runtime) -> the fields it writes``."""
-    summarize: Callable[[SelfRagState], NodeSummary]
-    """What it did, from its update: the CLI's progress line and the SSE event's data."""
-    event: str | None
+    summarize: Callable[[SelfRagState], NodeSummary] = summaries.written
+    """What it did, from its update: the CLI's progress line and the SSE event's data (by default
+    the fields it wrote; a node with something better to say has its own in ``workflows.summaries``)."""
+    event: str | None = None
     """The SSE event it streams as (the diagram's name), or None for bookkeeping nodes."""
     repeats: Literal["once", "rewrite", "generation"] = "once"
     """Which budget can make it run again in one turn (each rewrite, each generation)."""

@@ -99,3 +99,14 @@ def check(u: SelfRagState) -> NodeSummary:
 
 def finalize(u: SelfRagState) -> NodeSummary:
     return NodeSummary(f"outcome {u['outcome']}")
+
+
+def written(u: SelfRagState) -> NodeSummary:
+    """The default for a node without a summary of its own: the fields it wrote, shortened.
+
+    A new node streams and prints something sensible from its first run; a dedicated summary
+    here is an improvement, not a requirement.
+    """
+    fields = {key: value for key, value in u.items() if key not in ("timings", "stop_reason")}
+    text = ", ".join(f"{key} {short(value, 40)}" for key, value in fields.items()) or "done"
+    return NodeSummary(f"{text}{_stopped(u)}", fields)

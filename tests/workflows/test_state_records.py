@@ -3,6 +3,7 @@ and checkpoints hold them as plain JSON (including checkpoints written before th
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,6 +16,7 @@ from selfrag.cli._progress import describe_update
 from selfrag.service.events import EVENT_NAMES, STREAMED_NODES, node_event
 from tests.workflows.conftest import happy
 from workflows import NODES, NodeEvent, Result, recursion_limit_for
+from workflows.nodes import NodeSpec, SelfRagNodes
 from workflows.records import GeneratedAnswer, GradedDocument
 from workflows.state import Fresh, Input, Kept, SelfRagState, fresh_values, per_turn_reset, turn_policies
 
@@ -80,6 +82,17 @@ def test_streaming_names_and_budgets_derive_from_the_node_declarations() -> None
     # Each rewrite can add retrieve, grade and rewrite; each generation generate and check.
     assert recursion_limit_for(3, 2) - recursion_limit_for(2, 2) == sum(s.repeats == "rewrite" for s in NODES) == 3
     assert recursion_limit_for(2, 3) - recursion_limit_for(2, 2) == sum(s.repeats == "generation" for s in NODES) == 2
+
+
+def test_a_node_declared_with_a_name_and_a_function_alone_still_summarises_itself() -> None:
+    # The smallest declaration a new node needs: the default summary lists what it wrote, as a
+    # JSON-ready event body and a short CLI line, and it is a bookkeeping node until given an event.
+    spec = NodeSpec("tag", SelfRagNodes.condense)
+    summary = spec.summarize({"standalone_question": "x" * 200, "stop_reason": "budget"})
+    assert spec.event is None and spec.repeats == "once"
+    assert summary.text.startswith("standalone_question ") and summary.text.endswith(" — budget")
+    assert len(summary.text) < 80 and summary.data == {"standalone_question": "x" * 200}
+    json.dumps(summary.data)
 
 
 def _saver(path: Path) -> SqliteSaver:

@@ -1,0 +1,60 @@
+"""Hybrid retrieval: BM25 beside the dense search, and the fusion of ranked lists.
+
+    indexes = LexicalIndexes(settings.home / "lexical")
+    source = ChromaChunkSource(chroma_collection)
+    indexes.refresh(source)                                   # after an ingest: sync + save
+    hybrid = HybridRetriever(collection, LexicalRetriever(source, indexes), resource="movies")
+    hits = hybrid.search("dinosaur theme park", where={"year": {"$lt": 2000}}, k=4)
+    hits[0].rank_in("lexical")                                # every fused hit keeps its sources
+
+The lexical side uses bm25s (numpy only): the embedded Chroma has no text ranking of its own.
+"""
+
+from selfrag.retrieval.fusion import (
+    RRF_K,
+    FusedHit,
+    FusionMethod,
+    RankedList,
+    SourceRank,
+    fuse,
+    normalized_score_fusion,
+    reciprocal_rank_fusion,
+)
+from selfrag.retrieval.hybrid import DENSE, LEXICAL, HybridConfig, HybridRetriever, dense_only
+from selfrag.retrieval.indexes import LexicalIndexes, SyncReport, load_index, save_index, sync_index
+from selfrag.retrieval.lexical import Bm25Params, LexicalEntry, LexicalIndex, LexicalMatch
+from selfrag.retrieval.lexical_search import LexicalRetriever
+from selfrag.retrieval.source import ChromaChunkSource, ChunkSource, text_version
+from selfrag.retrieval.terms import STOP_WORDS, TERMS_VERSION, lexical_terms
+
+__all__ = [
+    "DENSE",
+    "LEXICAL",
+    "RRF_K",
+    "STOP_WORDS",
+    "TERMS_VERSION",
+    "Bm25Params",
+    "ChromaChunkSource",
+    "ChunkSource",
+    "FusedHit",
+    "FusionMethod",
+    "HybridConfig",
+    "HybridRetriever",
+    "LexicalEntry",
+    "LexicalIndex",
+    "LexicalIndexes",
+    "LexicalMatch",
+    "LexicalRetriever",
+    "RankedList",
+    "SourceRank",
+    "SyncReport",
+    "dense_only",
+    "fuse",
+    "lexical_terms",
+    "load_index",
+    "normalized_score_fusion",
+    "reciprocal_rank_fusion",
+    "save_index",
+    "sync_index",
+    "text_version",
+]

@@ -1,0 +1,120 @@
+"""Where lexical retrieval reads chunks from: the collection itself, through a small Protocol.
+
+The lexical index holds terms, never the text shown to a grader: hits are read back from the
+collection by id, so a chunk deleted since it was indexed never surfaces and its text and metadata
+are always the stored ones. A filter is evaluated by the collection too (``matching``), at query
+time, so the lexical side selects exactly what the dense side selects for the same ``where``.
+
+``ChromaChunkSource`` implements it over a Chroma collection; the store's own Protocol (being
+redesigned) can implement the same four methods and replace it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+
+from chromadb.api.types import validate_where
+
+from selfrag.errors import InvalidFilter
+from selfrag.store import Chunk
+from selfrag.store._errors import chroma_errors
+
+if TYPE_CHECKING:
+    from chromadb.api.models.Collection import Collection as ChromaCollection
+
+__all__ = ["ChromaChunkSource", "ChunkSource", "text_version"]
+
+VERSION_KEY = "doc_hash"
+"""Chunk metadata written by ``Collection.write_documents``: its document's fingerprint, which
+changes whenever any of its chunks would (text, metadata, chunking)."""
+
+_PAGE = 5000
+"""Rows per Chroma read while listing a whole collection (bounded memory, few round trips)."""
+
+
+def text_version(text: str) -> str:
+    """The version of a chunk stored without a document fingerprint: a hash of its text."""
+    return "t:" + hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+@runtime_checkable
+class ChunkSource(Protocol):
+    """A collection as lexical retrieval sees it."""
+
+    @property
+    def name(self) -> str:
+        """The collection's name (also the name of its persisted index)."""
+        ...
+
+    def matching(self, where: dict[str, Any]) -> list[str]:
+        """Ids of the chunks ``where`` selects (Chroma filter syntax).
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid filter.
+        """
+        ...
+
+    def versions(self) -> dict[str, str]:
+        """Every chunk id → its version (changes whenever its text may have changed)."""
+        ...
+
+    def read(self, ids: Sequence[str]) -> list[Chunk]:
+        """The stored chunks of these ids, in the order asked; ids no longer stored are skipped."""
+        ...
+
+
+class ChromaChunkSource:
+    """``ChunkSource`` over a Chroma collection (embedded or server)."""
+
+    def __init__(self, chroma: ChromaCollection) -> None:
+        self._chroma = chroma
+
+    @property
+    def name(self) -> str:
+        return self._chroma.name
+
+    def matching(self, where: dict[str, Any]) -> list[str]:
+        try:
+            validate_where(cast(Any, where))
+        except (ValueError, TypeError) as exc:
+            raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            return list(self._chroma.get(where=cast(Any, where), include=[])["ids"])
+
+    def versions(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        unversioned: list[str] = []
+        offset = 0
+        while True:
+            with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+                page = self._chroma.get(include=cast(Any, ["metadatas"]), limit=_PAGE, offset=offset)
+            ids = page["ids"]
+            for chunk_id, meta in zip(ids, page["metadatas"] or [], strict=False):
+                version = (meta or {}).get(VERSION_KEY)
+                if isinstance(version, str) and version:
+                    out[chunk_id] = "d:" + version
+                else:
+                    unversioned.append(chunk_id)
+            if len(ids) < _PAGE:
+                break
+            offset += len(ids)
+        # Chunks written one by one (``Collection.add``) carry no fingerprint: hash their text.
+        for start in range(0, len(unversioned), _PAGE):
+            for chunk in self.read(unversioned[start : start + _PAGE]):
+                out[chunk.id] = text_version(chunk.text)
+        return out
+
+    def read(self, ids: Sequence[str]) -> list[Chunk]:
+        wanted = list(dict.fromkeys(ids))  # Chroma rejects duplicate ids
+        if not wanted:
+            return []
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            found = self._chroma.get(ids=wanted, include=cast(Any, ["documents", "metadatas"]))
+        by_id = {
+            i: Chunk(i, doc or "", {k: v for k, v in (meta or {}).items() if isinstance(v, (str, int, float, bool))})
+            for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [], strict=False)
+        }
+        return [by_id[i] for i in wanted if i in by_id]
