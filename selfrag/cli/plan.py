@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
 
 from selfrag.cli._common import fail, handle_errors, out_console
+
+if TYPE_CHECKING:
+    from selfrag.kg import GraphContext
+    from selfrag.query import SelfQueryPlanner
+    from selfrag.schema import CollectionSchema
 
 __all__ = ["plan"]
 
@@ -58,12 +65,39 @@ def plan(
     coll = store.get_collection(collection)
     planner = build_planner(settings, embeddings=embeddings)
     schema, catalogue = coll.schema, coll.catalogue()
+    graph_store = None
+    graph: GraphContext | None = None
+    if schema.graph is not None:
+        # Relation conditions and entity mentions need the linked graph's entities (not resolved here).
+        from selfrag.kg import GraphContext, open_graph_store
+
+        graph_store = open_graph_store(settings.home, settings.graph.url)
+        graph = GraphContext.build(schema.graph, graph_store)
+    try:
+        _plan_all(questions, planner, schema, catalogue, graph, as_json=as_json, explain=explain)
+    finally:
+        if graph_store is not None:
+            graph_store.close()
+
+
+def _plan_all(
+    questions: list[str], planner: SelfQueryPlanner, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]],
+    graph: GraphContext | None, *, as_json: bool, explain: bool,
+) -> None:
     for q in questions:
-        p = planner.plan(q, schema, catalogue)
+        p = planner.plan(q, schema, catalogue, graph=graph)
         row: dict[str, object] = {"query": p.query.query, "filter": p.where, "limit": p.query.limit}
+        if p.terms or p.latest:
+            row.update(graph=[t.model_dump(mode="json") for t in p.terms], latest=p.latest)
         if explain:
             row.update(source=p.source, changes=[c.model_dump(mode="json") for c in p.changes], llm_error=p.llm_error)
         if as_json:
             typer.echo(json.dumps(row, ensure_ascii=False))
         else:
             out_console.print(f"[bold]{escape(q)}[/]\n  query  {escape(repr(p.query.query))}\n  filter {escape(str(p.where))}\n  limit  {p.query.limit}  ({p.source})", markup=True, soft_wrap=True)
+            for t in p.terms:
+                what = f"{t.relation}({t.value})" if t.relation else f"mentions {t.value}"
+                who = t.entity.name if t.entity else "ambiguous: " + ", ".join(c.name for c in t.candidates)
+                out_console.print(f"  graph  {escape(what)} → {escape(who)}", markup=True, soft_wrap=True)
+            if p.latest:
+                out_console.print("  latest first", markup=True)

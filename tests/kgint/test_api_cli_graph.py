@@ -125,6 +125,11 @@ def test_cli_ingest_sample_and_clarification_over_a_thread(tmp_path: Path, falko
     data = json.loads(replied.stdout)
     assert data["standalone_question"] == "Who supplies Mercury?"
     assert data["trace"]["plan"]["graph"]["resolutions"][0]["entity"]["name"] == "Mercury Motors"
+    planned = runner.invoke(app, ["plan", "What is the latest positive news about Graphwise?", "-c", "companies", "--json"])
+    assert planned.exit_code == 0, planned.output
+    row = json.loads(planned.stdout)
+    assert row["latest"] is True and row["filter"] == {"sentiment": {"$gt": 0.5}}
+    assert [(t["kind"], t["entity"]["name"]) for t in row["graph"]] == [("mention", "Graphwise")]
     # Graph down: a one-line error with its code, no traceback.
     monkeypatch.setenv("SELFRAG_GRAPH__URL", f"redis://127.0.0.1:{free_port()}")
     down = runner.invoke(app, ["ask", "Who supplies Halvard Motors?", "--collection", "companies"])
