@@ -15,12 +15,12 @@ import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from selfrag.errors import GraphDataError
-from selfrag.kg.schema import check_identifier
+from selfrag.kg.schema import NodeLabel, RelationshipType, check_identifier
 
 __all__ = ["RESERVED_PROPERTIES", "EdgeRecord", "NodeRecord", "read_edges", "read_nodes"]
 
@@ -47,19 +47,17 @@ def _check_properties(props: dict[str, Any]) -> dict[str, Any]:
     return props
 
 
+_Properties = Annotated[dict[str, Any], AfterValidator(_check_properties)]
+
+
 class NodeRecord(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(min_length=1, max_length=200)
-    label: str
+    label: NodeLabel
     name: str = Field(min_length=1, max_length=_MAX_TEXT)
     aliases: tuple[str, ...] = ()
-    properties: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("label")
-    @classmethod
-    def _label(cls, v: str) -> str:
-        return check_identifier(v, "node label")
+    properties: _Properties = Field(default_factory=dict)
 
     @field_validator("aliases")
     @classmethod
@@ -68,29 +66,14 @@ class NodeRecord(BaseModel):
             raise ValueError(f"aliases must be non-empty strings of at most {_MAX_TEXT} characters")
         return v
 
-    @field_validator("properties")
-    @classmethod
-    def _props(cls, v: dict[str, Any]) -> dict[str, Any]:
-        return _check_properties(v)
-
 
 class EdgeRecord(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     source: str = Field(min_length=1, max_length=200)
-    type: str
+    type: RelationshipType
     target: str = Field(min_length=1, max_length=200)
-    properties: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("type")
-    @classmethod
-    def _type(cls, v: str) -> str:
-        return check_identifier(v, "relationship type")
-
-    @field_validator("properties")
-    @classmethod
-    def _props(cls, v: dict[str, Any]) -> dict[str, Any]:
-        return _check_properties(v)
+    properties: _Properties = Field(default_factory=dict)
 
 
 def _lines(path: Path) -> Iterator[tuple[int, Any]]:

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 import simplemma
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from selfrag.kg.schema import check_identifier
+from selfrag.kg.schema import AttributeName
 
 __all__ = ["NamedRange", "RangeCondition", "find_named_ranges"]
 
@@ -27,15 +27,10 @@ class NamedRange(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    attribute: str
+    attribute: AttributeName
     words: tuple[str, ...] = Field(min_length=1)
     comparator: Comparator
     value: float
-
-    @field_validator("attribute")
-    @classmethod
-    def _attribute(cls, v: str) -> str:
-        return check_identifier(v, "attribute name")
 
     @property
     def name(self) -> str:

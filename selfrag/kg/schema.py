@@ -19,13 +19,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from selfrag.errors import SchemaError
 
-__all__ = ["IDENTIFIER", "GraphLink", "Hop", "MentionAttribute", "Relation", "check_identifier", "load_graph_link"]
+__all__ = [
+    "IDENTIFIER",
+    "AttributeName",
+    "NodeLabel",
+    "RelationshipType", "GraphLink", "Hop", "MentionAttribute", "Relation", "check_identifier",
+    "load_graph_link",
+]
 
 IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,62}")
 """What a label, a relationship type, a relation or an attribute name may be: ASCII letters,
@@ -43,28 +49,30 @@ def check_identifier(value: str, what: str) -> str:
     return value
 
 
+def _identifier(what: str) -> AfterValidator:
+    return AfterValidator(lambda v: check_identifier(v, what))
+
+
+# Each name that reaches Cypher as text (labels, types) or a Chroma filter (attributes) is one of these.
+NodeLabel = Annotated[str, _identifier("node label")]
+RelationshipType = Annotated[str, _identifier("relationship type")]
+AttributeName = Annotated[str, _identifier("attribute name")]
+_RelationName = Annotated[str, _identifier("relation name")]
+_GraphName = Annotated[str, _identifier("graph name")]
+
+
 class Hop(BaseModel):
     """One relationship step of a relation's path."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    type: str
+    type: RelationshipType
     """The relationship type, e.g. ``SUPPLIES``."""
     direction: Literal["out", "in", "both"]
     """``out``: (previous)-[:type]->(next); ``in``: (previous)<-[:type]-(next); ``both``: either
     way, for symmetric relationships stored once (``COMPETES_WITH``)."""
-    label: str
+    label: NodeLabel
     """The label of the node this hop reaches."""
-
-    @field_validator("type")
-    @classmethod
-    def _type(cls, v: str) -> str:
-        return check_identifier(v, "relationship type")
-
-    @field_validator("label")
-    @classmethod
-    def _label(cls, v: str) -> str:
-        return check_identifier(v, "node label")
 
 
 class Relation(BaseModel):
@@ -72,22 +80,12 @@ class Relation(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str
+    name: _RelationName
     description: str = Field(min_length=1, max_length=500)
     """What the relation means, in words: the offline recogniser and the model read it."""
-    start: str
+    start: NodeLabel
     """The label of the entity the condition's value names."""
     path: tuple[Hop, ...] = Field(min_length=1, max_length=4)
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return check_identifier(v, "relation name")
-
-    @field_validator("start")
-    @classmethod
-    def _start(cls, v: str) -> str:
-        return check_identifier(v, "node label")
 
     @property
     def result_label(self) -> str:
@@ -108,18 +106,8 @@ class MentionAttribute(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    attribute: str
-    label: str
-
-    @field_validator("attribute")
-    @classmethod
-    def _attribute(cls, v: str) -> str:
-        return check_identifier(v, "attribute name")
-
-    @field_validator("label")
-    @classmethod
-    def _label(cls, v: str) -> str:
-        return check_identifier(v, "node label")
+    attribute: AttributeName
+    label: NodeLabel
 
 
 class GraphLink(BaseModel):
@@ -127,14 +115,9 @@ class GraphLink(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    graph: str
+    graph: _GraphName
     mentions: tuple[MentionAttribute, ...] = Field(min_length=1)
     relations: tuple[Relation, ...] = ()
-
-    @field_validator("graph")
-    @classmethod
-    def _graph(cls, v: str) -> str:
-        return check_identifier(v, "graph name")
 
     @model_validator(mode="after")
     def _consistent(self) -> GraphLink:

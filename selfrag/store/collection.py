@@ -489,13 +489,7 @@ class Collection:
         """
         if k < 1:
             raise UsageError(f"k must be at least 1, got {k}")
-        where = where or None  # Chroma rejects an empty filter
-        if where is not None:
-            try:
-                validate_where(cast(Any, where))
-                _check_field_names(where)
-            except (ValueError, TypeError) as exc:
-                raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
+        where = _checked_where(where)
         vector = self._embeddings.embed_query(query)
         self._check_dimension(vector)
         hits = self._index_search(vector, k) if where is None else self._filtered_search(vector, where, k)
@@ -608,13 +602,7 @@ class Collection:
         info = self._record.schema.attribute(attribute)
         if info is None or info.type != "date":
             raise UsageError(f"{attribute!r} is not a date attribute of collection {self.name!r}")
-        where = where or None
-        if where is not None:
-            try:
-                validate_where(cast(Any, where))
-                _check_field_names(where)
-            except (ValueError, TypeError) as exc:
-                raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
+        where = _checked_where(where)
         anchor = today or date.today()
         ids: list[str] = []
         for days in (*_WINDOWS_DAYS, None):
@@ -747,6 +735,23 @@ def _top(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores, best first (partition, then sort only those)."""
     part = np.argpartition(-scores, k - 1)[:k]
     return part[np.argsort(-scores[part], kind="stable")]
+
+
+
+def _checked_where(where: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``where`` validated as Chroma will read it (None for no filter: Chroma rejects an empty one).
+
+    Raises:
+        InvalidFilter: ``where`` is not a valid filter.
+    """
+    where = where or None
+    if where is not None:
+        try:
+            validate_where(cast(Any, where))
+            _check_field_names(where)
+        except (ValueError, TypeError) as exc:
+            raise InvalidFilter(f"invalid filter {json.dumps(where, default=str)}: {exc}") from None
+    return where
 
 
 def _check_field_names(where: Mapping[str, Any]) -> None:
