@@ -30,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from _tutorial_graph import build_tutorial_graph  # noqa: E402
 from langchain_core.messages import BaseMessage  # noqa: E402
 
-from selfrag.schema import CollectionSchema  # noqa: E402
+from selfrag.schema import AttributeInfo, CollectionSchema  # noqa: E402
 from selfrag.settings import Settings  # noqa: E402
 from selfrag.store.types import Hit  # noqa: E402
 from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel  # noqa: E402
@@ -71,12 +71,21 @@ def latency_model(latency: float) -> ScriptedChatModel:
     })
 
 
+# A collection with declared attributes, as every real one has: with none, the planner has nothing
+# to filter on and skips the model, which would take the self-query call off the path measured here.
+SCHEMA = CollectionSchema(attributes=[
+    AttributeInfo(name="company", type="string", description="the company the report is about"),
+    AttributeInfo(name="year", type="integer", description="fiscal year of the report"),
+    AttributeInfo(name="quarter", type="string", allowed_values=["Q1", "Q2", "Q3", "Q4"]),
+])
+
+
 def collection(k: int) -> FakeCollection:
     hits = [
         Hit(id=f"d{i}", text=f"Report {i}: supply chain risk rose in the quarter, section {i}.", metadata={}, score=0.9 - i / 100)
         for i in range(k)
     ]
-    return FakeCollection("reports", CollectionSchema(), search_fn=lambda q, w, n: hits[:n])
+    return FakeCollection("reports", SCHEMA, search_fn=lambda q, w, n: hits[:n])
 
 
 def run_options(settings: Settings) -> RunOptions:
