@@ -100,6 +100,11 @@ class StoreSettings(BaseModel):
     """The most candidates a filtered search through the index keeps (its ``ef`` for that query; a
     fifth of the filter's matches below that): a filter hides most of the graph's neighbourhood, so
     the collection's ``ef_search`` misses true hits. Measured by ``bench/filtered_retrieval.py``."""
+    filter_cache: bool = True
+    """Resolve filters from an in-memory copy of an embedded collection's metadata columns (kept
+    exact by Chroma's write counter; rebuilt in the background after a write) instead of Chroma's
+    SQLite, which groups every metadata row: milliseconds instead of 40-230 ms at 100,000 chunks,
+    for ~10 bytes per chunk and attribute. A Chroma server is always asked directly."""
     hnsw: HnswSettings = Field(default_factory=HnswSettings)
 
 

@@ -86,6 +86,7 @@ class Store:
             write_batch=self._settings.write_batch_size,
             exact_limit=self._settings.exact_search_limit,
             filtered_breadth=self._settings.filtered_search_breadth,
+            filter_cache=self._settings.filter_cache,
         )
 
     def index_configuration(self, schema: CollectionSchema) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from langchain_core.embeddings import Embeddings
 
 from selfrag.errors import ConfigError, IngestError, InvalidFilter, StoreError, UsageError
 from selfrag.schema import CollectionSchema
+from selfrag.store._column_cache import column_cache
 from selfrag.store._errors import chroma_errors
 from selfrag.store._lookup import check_chunk_ids, documents_from, groups, same_version, scan, stored_chunks
 from selfrag.store._record import CollectionRecord
@@ -97,6 +98,7 @@ class Collection:
         write_batch: int = WRITE_BATCH,
         exact_limit: int = EXACT_LIMIT,
         filtered_breadth: int = FILTERED_BREADTH,
+        filter_cache: bool = True,
     ) -> None:
         if batch_size < 1 or write_batch < 1 or filtered_breadth < 1 or exact_limit < 0:
             raise ValueError("batch_size, write_batch and filtered_breadth must be at least 1, exact_limit at least 0")
@@ -109,6 +111,7 @@ class Collection:
         self._batch_size = batch_size
         self._write_batch = write_batch
         self._record = CollectionRecord.decode(chroma.name, chroma.metadata)
+        self._columns = column_cache(chroma) if filter_cache else None
 
     @property
     def schema(self) -> CollectionSchema:
@@ -500,17 +503,30 @@ class Collection:
     def _filtered_search(self, vector: Sequence[float], where: dict[str, Any], k: int) -> list[Hit]:
         """Top ``k`` of the chunks matching ``where``: their ids first, then exact scoring or the index.
 
-        Chroma's cost for a filter is evaluating it (SQLite reads every row of each clause: ~230 ms
-        for a year range over 100,000 chunks, ~40 ms for any clause of ~5,000 rows), whatever is asked
-        after. So the filter is evaluated once, for its ids: a few (``exact_limit``) have their
-        vectors read and scored exactly, faster than a filtered HNSW walk, which meets so few
-        matching nodes that it crosses most of the graph; more go to the index restricted to those
-        ids, asking for ``filtered_breadth`` of them (see ``_index_search``). Asking the index with
-        ``where`` instead would evaluate the filter a second time, and at a few thousand ids it is
-        slower than the id-restricted search. Measured by ``bench/filtered_retrieval.py``.
+        Chroma's cost for a filter is evaluating it (SQLite groups every metadata row of each
+        record: ~230 ms for a year range over 100,000 chunks, ~40 ms for any clause of ~5,000 rows),
+        whatever is asked after. So the ids come from the process's column cache of the collection
+        when it is current (a few milliseconds; ``_column_cache`` says how it stays exact), else
+        from Chroma, once. A few (``exact_limit``) have their vectors read and scored exactly,
+        faster than a filtered HNSW walk, which meets so few matching nodes that it crosses most of
+        the graph; more go to the index restricted to those ids, asking for ``filtered_breadth`` of
+        them (see ``_index_search``). Measured by ``bench/filtered_retrieval.py``.
         """
+        snapshot = self._columns.fresh() if self._columns is not None else None
+        if snapshot is not None:
+            mask = snapshot.columns.matches(where)
+            if mask is not None:
+                hits = self._search_ids(vector, snapshot.columns.ids_where(mask), k, where)
+                # A write since the snapshot (this process or another) may have deleted or changed a
+                # chunk among these hits: then the answer is Chroma's, from its current data.
+                if self._columns is not None and self._columns.stamp() == snapshot.stamp:
+                    return hits
         with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
             ids = self._chroma.get(where=cast(Any, where), include=[])["ids"]
+        return self._search_ids(vector, ids, k, where)
+
+    def _search_ids(self, vector: Sequence[float], ids: list[str], k: int, where: dict[str, Any]) -> list[Hit]:
+        """Top ``k`` of ``ids`` (the chunks ``where`` matched): exactly when they are few, else by the index."""
         if not ids:
             return []
         if len(ids) <= self._exact_limit:

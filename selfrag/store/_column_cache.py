@@ -1,0 +1,214 @@
+"""Per-process column caches of embedded Chroma collections, exact by Chroma's own write counter.
+
+A filtered search resolves its filter from :class:`~selfrag.store._columns.Columns` instead of
+asking Chroma's SQLite to group every metadata row (``_columns`` says why). A cache must never
+answer for a collection that changed since it was read, whoever changed it (this process, another
+``Collection`` object, another process on the same files), so it is keyed by the collection's
+*metadata segment* and stamped with that segment's ``max_seq_id``: the embedded Chroma raises it
+in the same SQLite transaction that applies any add, upsert, update or delete to the segment, and
+never lowers it. Reading that one row costs tens of microseconds; a search uses the cache only if
+the stamp equals the current value, read before the filter is evaluated and again after the hits
+are read (see ``Collection._filtered_search``).
+
+The cache is built from the same SQLite file, read-only, a page of records at a time (Chroma keeps
+it in rollback-journal mode, where a reader holds off writers for as long as one statement runs, so
+no statement runs long), between two readings of the counter: if they differ, a write landed during
+the read and the snapshot is discarded. It is built off the caller's thread: a stale or missing
+cache sends the search to Chroma, which is always right, while one background thread rebuilds it.
+Only the embedded client has such a file; a Chroma server has no cheap change signal, so
+collections there are always asked directly.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from chromadb.api.models.Collection import Collection as ChromaCollection
+
+from selfrag.store._columns import Columns, Row
+
+__all__ = ["ColumnCache", "Snapshot", "column_cache"]
+
+_CACHES = 8
+"""Collections whose columns one process keeps (least recently used dropped first)."""
+
+
+class Snapshot(NamedTuple):
+    """A collection's columns as of one value of its write counter."""
+
+    columns: Columns
+    stamp: int
+
+
+class ColumnCache:
+    """The columns of one embedded collection, rebuilt in the background when it changes."""
+
+    def __init__(self, db: Path, collection_id: str) -> None:
+        self._db = db
+        self._collection_id = collection_id
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._segment: str | None = None
+        self._snapshot: Snapshot | None = None
+        self._building = False
+        self.builds = 0
+        """How many snapshots were built (tests and the bench look)."""
+
+    def stamp(self) -> int | None:
+        """The collection's write counter now (None: cannot be read, so nothing may be cached)."""
+        try:
+            with self._lock:
+                conn, segment = self._connect()
+                row = conn.execute("SELECT seq_id FROM max_seq_id WHERE segment_id = ?", (segment,)).fetchone()
+        except (sqlite3.Error, LookupError):
+            return None
+        return int(row[0]) if row is not None else 0
+
+    def fresh(self) -> Snapshot | None:
+        """The snapshot if it is current; otherwise None, and a rebuild is started if none runs."""
+        stamp = self.stamp()
+        if stamp is None:
+            return None
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.stamp == stamp:
+            return snapshot
+        self._start_build()
+        return None
+
+    def build(self) -> Snapshot | None:
+        """Read the collection's columns now (in the caller's thread); None if a write landed meanwhile
+        or they could not be read."""
+        try:
+            before = self.stamp()
+            with self._lock:
+                conn, segment = self._connect()
+                records, scalars, arrays = _read(conn, segment)
+            after = self.stamp()
+        except (sqlite3.Error, LookupError):
+            return None
+        if before is None or before != after:
+            return None
+        snapshot = Snapshot(Columns([user_id for _, user_id in records], scalars, arrays), before)
+        self._snapshot = snapshot
+        self.builds += 1
+        return snapshot
+
+    def _start_build(self) -> None:
+        with self._lock:
+            if self._building:
+                return
+            self._building = True
+
+        def run() -> None:
+            try:
+                self.build()
+            finally:
+                with self._lock:
+                    self._building = False
+
+        threading.Thread(target=run, name=f"selfrag-columns-{self._collection_id[:8]}", daemon=True).start()
+
+    def wait(self) -> None:
+        """Block until no rebuild runs (tests and the bench, to time the cached path)."""
+        while True:
+            with self._lock:
+                if not self._building:
+                    return
+            threading.Event().wait(0.01)
+
+    def _connect(self) -> tuple[sqlite3.Connection, str]:
+        """The read-only connection and the metadata segment's id (LookupError: not usable)."""
+        if self._conn is None:
+            conn = sqlite3.connect(f"{self._db.as_uri()}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+            row = conn.execute(
+                "SELECT id FROM segments WHERE collection = ? AND scope = 'METADATA'", (self._collection_id,)
+            ).fetchone()
+            if row is None:
+                conn.close()
+                raise LookupError("no metadata segment")
+            self._conn, self._segment = conn, str(row[0])
+        assert self._segment is not None
+        return self._conn, self._segment
+
+
+def _read(conn: sqlite3.Connection, segment: str) -> tuple[list[tuple[int, str]], list[Row], list[Row]]:
+    """The segment's records (offset id, user id) in Chroma's order, and their metadata rows, a page
+    of records per statement."""
+    arrays_table = _has_table(conn, "embedding_metadata_array")
+    records: list[tuple[int, str]] = []
+    scalars: list[Row] = []
+    arrays: list[Row] = []
+    last = -1
+    while True:
+        page = conn.execute(
+            "SELECT id, embedding_id FROM embeddings WHERE segment_id = ? AND id > ? ORDER BY id LIMIT ?",
+            (segment, last, _PAGE),
+        ).fetchall()
+        if not page:
+            break
+        start = len(records)
+        records += [(int(offset), str(user_id)) for offset, user_id in page]
+        position = {offset: start + i for i, (offset, _) in enumerate(page)}
+        first, last = int(page[0][0]), int(page[-1][0])
+        scalars += _rows(conn, "embedding_metadata", first, last, position)
+        if arrays_table:
+            arrays += _rows(conn, "embedding_metadata_array", first, last, position)
+        if len(page) < _PAGE:
+            break
+    return records, scalars, arrays
+
+
+_PAGE = 5000
+"""Records per statement while building (each statement holds SQLite's shared lock while it runs)."""
+
+
+def _rows(conn: sqlite3.Connection, table: str, first: int, last: int, position: dict[int, int]) -> list[Row]:
+    """Metadata rows of ``table`` for records ``first``..``last`` of the page (``position``: offset id →
+    place); Chroma's own keys (the document) left out."""
+    cursor = conn.execute(
+        f"SELECT id, key, string_value, int_value, float_value, bool_value FROM {table} "  # noqa: S608 (table is ours)
+        "WHERE id BETWEEN ? AND ? AND key NOT LIKE 'chroma:%'",
+        (first, last),
+    )
+    return [(position[r[0]], r[1], r[2], r[3], r[4], r[5]) for r in cursor if r[0] in position]
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
+
+
+_REGISTRY: OrderedDict[tuple[Path, str], ColumnCache] = OrderedDict()
+_REGISTRY_LOCK = threading.Lock()
+
+
+def column_cache(chroma: ChromaCollection) -> ColumnCache | None:
+    """The process's cache for this collection, or None when it is not an embedded, persisted one."""
+    db = _database(chroma)
+    if db is None:
+        return None
+    key = (db, str(chroma.id))
+    with _REGISTRY_LOCK:
+        cache = _REGISTRY.get(key)
+        if cache is None:
+            cache = _REGISTRY[key] = ColumnCache(db, str(chroma.id))
+            while len(_REGISTRY) > _CACHES:
+                _REGISTRY.popitem(last=False)
+        _REGISTRY.move_to_end(key)
+        return cache
+
+
+def _database(chroma: ChromaCollection) -> Path | None:
+    """The SQLite file of an embedded, persisted client (a server's or an in-memory one has none)."""
+    client: Any = getattr(chroma, "_client", None)
+    try:
+        settings = client.get_settings()
+    except AttributeError:
+        return None
+    if not getattr(settings, "is_persistent", False) or "fastapi" in str(getattr(settings, "chroma_api_impl", "")).lower():
+        return None
+    path = Path(str(settings.persist_directory)) / "chroma.sqlite3"
+    return path.resolve() if path.exists() else None
