@@ -396,18 +396,26 @@ class Collection:
 
     def _write_window(self, chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
         """Write whole documents over their stored versions (``old``: their stored chunks' metadata),
-        then delete the stored chunks they lack. The background writer's work, in order."""
+        then delete the stored chunks they lack. The background writer's work, in order.
+
+        A chunk id not in ``old`` is stored nowhere (``check_chunk_ids`` refused any id another
+        document or a loose chunk holds), so it is *added*: Chroma's upsert first looks every id
+        up, and cost ~1.5x an add per row here (1,000-row writes).
+        """
         kept = {c.id for c in chunks}
         stale = [cid for cid in old if cid not in kept]
+        new = [i for i, c in enumerate(chunks) if c.id not in old]
+        stored = [i for i, c in enumerate(chunks) if c.id in old]
         with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
-            for start in range(0, len(chunks), self._write_batch):
-                part = chunks[start : start + self._write_batch]
-                self._chroma.upsert(
-                    ids=[c.id for c in part],
-                    embeddings=cast(Any, vectors[start : start + self._write_batch]),
-                    documents=[c.text for c in part],
-                    metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in part]),
-                )
+            for rows, write in ((new, self._chroma.add), (stored, self._chroma.upsert)):
+                for start in range(0, len(rows), self._write_batch):
+                    part = [chunks[i] for i in rows[start : start + self._write_batch]]
+                    write(
+                        ids=[c.id for c in part],
+                        embeddings=cast(Any, [vectors[i] for i in rows[start : start + self._write_batch]]),
+                        documents=[c.text for c in part],
+                        metadatas=cast(Any, [_replacing(old.get(c.id, {}), c.metadata) for c in part]),
+                    )
             for start in range(0, len(stale), _DELETE):
                 self._chroma.delete(ids=stale[start : start + _DELETE])
         if self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema):

@@ -68,10 +68,16 @@ class LedgerChroma:
         return getattr(self._chroma, name)
 
     def upsert(self, **kwargs: Any) -> Any:
+        return self._write(self._chroma.upsert, kwargs)
+
+    def add(self, **kwargs: Any) -> Any:  # new chunks are added, stored ones upserted: both are writes
+        return self._write(self._chroma.add, kwargs)
+
+    def _write(self, write: Any, kwargs: dict[str, Any]) -> Any:
         self._ledger.upserts += 1
         if self._ledger.upserts == self._ledger.fail_at:
             raise RuntimeError("disk full")
-        result = self._chroma.upsert(**kwargs)
+        result = write(**kwargs)
         self._ledger.written += len(kwargs["ids"])
         return result
 
