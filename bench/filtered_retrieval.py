@@ -18,7 +18,11 @@ timed through selfrag, through *before* (selfrag's search path before issue 12, 
 ``count()``, then one Chroma query with the filter and ``n_results=k``), through the bare Chroma
 query (unfiltered only: what selfrag adds on top), and exactly with numpy on the same vectors; the
 variants are interleaved query by query, so ``selfrag_over_before`` is a ratio under the same load.
-Recall@4 (of selfrag and of *before*) is against the exact top 4.
+Recall@4 (of selfrag and of *before*) is against the exact top 4. For filters matching at most
+``--crossover-max`` chunks, the two ways of searching a resolved id set (exact scoring, the
+id-restricted index query) are also timed apart, which places ``store.exact_search_limit``.
+The column cache a long-lived process keeps (``selfrag/store/_column_cache.py``) is built before
+the timings and its build time reported.
 Vectors are added straight to Chroma (this bench is about search; ``ingest_speed.py`` measures writes).
 """
 
