@@ -223,3 +223,35 @@ def test_no_cache_for_a_client_without_a_database_file() -> None:
     client = chromadb.EphemeralClient(settings=chroma_settings())
     raw = client.get_or_create_collection("ephemeral-columns")
     assert column_cache(raw) is None
+
+
+def test_searches_beside_a_writer_never_return_a_chunk_deleted_before_they_started(tmp_path: Path) -> None:
+    import threading
+
+    coll = open_store(tmp_path / "chroma", cache=True).create_collection("films", SCHEMA)
+    coll.add(chunks(120))
+    warm(coll)
+    where = {"genre": {"$in": ["noir", "drama"]}}
+    victims = [h.id for h in coll.search("river", where=where, k=80)]
+    deleted: list[str] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        # Deletes through the raw Chroma collection, as another writer would: the cache is never told.
+        for cid in victims[:30]:
+            coll._chroma.delete(ids=[cid])
+            deleted.append(cid)
+        done.set()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    searches = 0
+    while not done.is_set() or searches < 5:
+        gone = set(deleted)  # deleted before this search started
+        hits = coll.search("river", where=where, k=80)
+        assert not gone & {h.id for h in hits}
+        searches += 1
+    thread.join()
+    coll._columns.wait()
+    direct = open_store(tmp_path / "chroma", cache=False).get_collection("films")
+    assert [h.id for h in coll.search("river", where=where, k=80)] == [h.id for h in direct.search("river", where=where, k=80)]
