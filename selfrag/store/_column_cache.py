@@ -64,9 +64,9 @@ class ColumnCache:
             with self._lock:
                 conn, segment = self._connect()
                 row = conn.execute("SELECT seq_id FROM max_seq_id WHERE segment_id = ?", (segment,)).fetchone()
-        except (sqlite3.Error, LookupError):
+            return int(row[0]) if row is not None else 0
+        except (sqlite3.Error, LookupError, TypeError, ValueError):  # not the schema this was written for
             return None
-        return int(row[0]) if row is not None else 0
 
     def fresh(self) -> Snapshot | None:
         """The snapshot if it is current; otherwise None, and a rebuild is started if none runs."""
@@ -85,10 +85,15 @@ class ColumnCache:
         try:
             before = self.stamp()
             with self._lock:
-                conn, segment = self._connect()
+                _, segment = self._connect()
+            # Its own connection: searches keep reading the stamp (under the lock) while this runs.
+            conn = self._open()
+            try:
                 records, scalars, arrays = _read(conn, segment)
+            finally:
+                conn.close()
             after = self.stamp()
-        except (sqlite3.Error, LookupError):
+        except (sqlite3.Error, LookupError, TypeError, ValueError):
             return None
         if before is None or before != after:
             return None
@@ -120,10 +125,13 @@ class ColumnCache:
                     return
             threading.Event().wait(0.01)
 
+    def _open(self) -> sqlite3.Connection:
+        return sqlite3.connect(f"{self._db.as_uri()}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+
     def _connect(self) -> tuple[sqlite3.Connection, str]:
         """The read-only connection and the metadata segment's id (LookupError: not usable)."""
         if self._conn is None:
-            conn = sqlite3.connect(f"{self._db.as_uri()}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+            conn = self._open()
             row = conn.execute(
                 "SELECT id FROM segments WHERE collection = ? AND scope = 'METADATA'", (self._collection_id,)
             ).fetchone()
