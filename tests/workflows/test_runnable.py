@@ -10,6 +10,7 @@ from uuid import UUID
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document as LCDocument
+from langchain_core.runnables import RunnableLambda
 
 from selfrag.errors import UsageError
 from tests.workflows.conftest import grade, happy
@@ -143,3 +144,10 @@ def test_a_failing_run_reports_the_error_to_the_callbacks(make_engine: Any) -> N
     with pytest.raises(UsageError):
         engine.as_runnable(collection="nope").invoke("toys?", {"callbacks": [OnError()]})
     assert [e.code for e in errors if isinstance(e, UsageError)] == ["collection_not_found"]
+
+
+def test_it_composes_in_lcel_invoked_and_streamed(runnable: EngineRunnable) -> None:
+    chain = runnable | RunnableLambda(lambda out: f"{out['outcome']}: {out['answer']}")
+    assert chain.invoke("Which movie has toys?") == "answered: An answer [1]."
+    # Streamed, the next step sees the node chunks fold into the last one: the output.
+    assert list(chain.stream("Which movie has toys?")) == ["answered: An answer [1]."]
