@@ -3,6 +3,7 @@
 from workflows.components import Components
 from workflows.condense import Condenser
 from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine, ThreadInfo
+from workflows.extras import Extra, Extras, FinalState
 from workflows.generation import AnswerGenerator, Generation
 from workflows.graph import build_graph, mermaid
 from workflows.nodes import NODES, NodeSpec, recursion_limit_for
@@ -11,13 +12,16 @@ from workflows.outcomes import Citation, LLMUsage, Outcome, Result, Trace
 from workflows.records import (
     CitedDocument,
     Document,
+    ExtraFailure,
     GeneratedAnswer,
     GradedDocument,
     Relaxation,
     RewriteRecord,
     Timing,
 )
+from workflows.retriever import EngineRetriever, build_retrieval_graph
 from workflows.rewrite import QueryRewriter
+from workflows.runnable import EngineRunnable, RunnableInput
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
 
@@ -30,6 +34,12 @@ __all__ = [
     "Components",
     "Condenser",
     "Document",
+    "EngineRetriever",
+    "EngineRunnable",
+    "Extra",
+    "ExtraFailure",
+    "Extras",
+    "FinalState",
     "GeneratedAnswer",
     "Generation",
     "GradedDocument",
@@ -43,6 +53,7 @@ __all__ = [
     "Result",
     "RewriteRecord",
     "RunOptions",
+    "RunnableInput",
     "SelfRagEngine",
     "SelfRagState",
     "ThreadInfo",
@@ -50,6 +61,7 @@ __all__ = [
     "Trace",
     "Turn",
     "build_graph",
+    "build_retrieval_graph",
     "mermaid",
     "recursion_limit_for",
 ]

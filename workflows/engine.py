@@ -11,17 +11,23 @@ the later write would drop the earlier turn. So a turn holds its thread's lock (
 in-process, and across processes when the factory gives it a shared layer) from reading the
 history to the final checkpoint, and a turn that cannot get it within ``RunOptions.turn_wait_s``
 raises ``ThreadBusy`` without running.
+
+A run without a thread may be given its conversation instead (``history``: a stateless client,
+such as an OpenAI-style chat, that sends the whole conversation each time); nothing is stored.
+``extras`` (``workflows.extras``) add fields to the result; ``callbacks`` (LangChain handlers or
+a parent run's manager) see the graph run and every model call, as children of the caller's run.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from langchain_core.callbacks import BaseCallbackManager, Callbacks
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
@@ -30,6 +36,7 @@ from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy
 from selfrag.locking import KeyedLocks
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
+from workflows.extras import Extra, Extras, check_extras, final_state, run_extras
 from workflows.graph import build_graph
 from workflows.nodes import recursion_limit_for
 from workflows.options import RunOptions
@@ -37,6 +44,10 @@ from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.routing import decide_outcome
 from workflows.state import Turn, per_turn_reset
 from workflows.trace import UsageCounter
+
+if TYPE_CHECKING:
+    from workflows.retriever import EngineRetriever
+    from workflows.runnable import EngineRunnable
 
 __all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine", "ThreadInfo"]
 
@@ -69,43 +80,60 @@ class SelfRagEngine:
         defaults: RunOptions = RunOptions(),
         today: Callable[[], date] = date.today,
         turn_locks: KeyedLocks | None = None,
+        extras: Extras | None = None,
     ) -> None:
         self.components = components
+        self.extras = check_extras(extras)
+        """Extras every run computes (a run's own ``extras`` are added to them, and win on a name)."""
         self.defaults = defaults
         self.checkpointer = checkpointer
+        self.today = today
         self.turn_locks = turn_locks if turn_locks is not None else KeyedLocks()
         """One turn per thread at a time; see the module docstring."""
         self._graph = build_graph(components, today=today)
         self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
 
     # -- public API ------------------------------------------------------------------------------
-    def run(self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None) -> Result:
+    def run(
+        self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None,
+        history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
+    ) -> Result:
         result: Result | None = None
-        for event in self.stream(question, collection=collection, thread_id=thread_id, options=options):
+        for event in self.stream(question, collection=collection, thread_id=thread_id, options=options,
+                                 history=history, extras=extras, callbacks=callbacks):
             if isinstance(event, Result):
                 result = event
         assert result is not None
         return result
 
     def stream(
-        self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None
+        self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None,
+        history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
     ) -> Iterator[NodeEvent | Result]:
         """Yield a ``NodeEvent`` as each node finishes, then the ``Result``.
 
+        Args:
+            history: the conversation so far, for a run without ``thread_id`` (not stored).
+            extras: fields to add to the result (``workflows.extras``), beside the engine's own.
+            callbacks: LangChain callbacks, or a parent run's callback manager.
+
         Raises:
-            InvalidQuestion, CollectionNotFound: before any work.
+            InvalidQuestion, CollectionNotFound, UsageError: before any work.
             ThreadBusy: another turn of ``thread_id`` ran for longer than ``turn_wait_s``.
         """
-        question = self._check_question(question)
+        question = self.check_question(question)
         self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
+        run_extras_ = {**self.extras, **check_extras(extras)}
         opts = options or self.defaults
         if thread_id is None:
-            yield from self._stream(question, collection, None, opts)
+            yield from self._stream(question, collection, None, opts, list(history or []), run_extras_, callbacks)
             return
+        if history is not None:
+            raise InvalidQuestion("give a thread_id (its stored history is used) or a history, not both")
         if self._thread_graph is None:
             raise InvalidQuestion("thread memory needs a checkpointer; this engine was built without one")
         with self._turn(thread_id, opts.turn_wait_s):
-            yield from self._stream(question, collection, thread_id, opts)
+            yield from self._stream(question, collection, thread_id, opts, None, run_extras_, callbacks)
 
     def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[None]:
         def busy() -> ThreadBusy:
@@ -116,12 +144,15 @@ class SelfRagEngine:
 
         return self.turn_locks.hold(thread_id, wait_s, busy=busy)
 
-    def _stream(self, question: str, collection: str, thread_id: str | None, opts: RunOptions) -> Iterator[NodeEvent | Result]:
+    def _stream(
+        self, question: str, collection: str, thread_id: str | None, opts: RunOptions, history: list[Turn] | None,
+        extras: dict[str, Extra], callbacks: Callbacks,
+    ) -> Iterator[NodeEvent | Result]:
         graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
         counter = UsageCounter()
         config: RunnableConfig = {
             "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
-            "callbacks": [counter],
+            "callbacks": _with_handler(callbacks, counter),
         }
         if thread_id is not None:
             config["configurable"] = {"thread_id": thread_id}
@@ -132,6 +163,8 @@ class SelfRagEngine:
             "max_rewrites": opts.max_rewrites,
             "max_generations": opts.max_generations,
         }
+        if history:
+            inputs["history"] = history
         state: dict[str, Any] = dict(inputs)
         if thread_id is not None:
             state["history"] = self.history(thread_id)
@@ -156,7 +189,12 @@ class SelfRagEngine:
             # extractive answers), so a dead model would otherwise look like "nothing relevant".
             raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
         total_ms = (time.perf_counter() - start) * 1000
-        yield self._result(state, thread_id, counter, total_ms)
+        result = self._result(state, thread_id, counter, total_ms)
+        if extras:
+            values, failures = run_extras(extras, final_state(result, state["relevant"], state["documents"]))
+            result.extras = values
+            result.trace.extras = failures
+        yield result
 
     def history(self, thread_id: str) -> list[Turn]:
         """The turns of a thread so far (empty for an unknown thread)."""
@@ -191,9 +229,30 @@ class SelfRagEngine:
     def with_options(self, **overrides: Any) -> RunOptions:
         return replace(self.defaults, **{k: v for k, v in overrides.items() if v is not None})
 
+    # -- LangChain faces -------------------------------------------------------------------------
+    def as_runnable(self, *, collection: str | None = None, extras: Extras | None = None) -> EngineRunnable:
+        """This engine as a LangChain ``Runnable`` (``workflows.runnable``): invoke it with a question
+        (asked of ``collection``) or a dict of options; it returns ``{"question", "answer", "outcome",
+        "context", "citations", ...extras}``."""
+        from workflows.runnable import EngineRunnable
+
+        return EngineRunnable(self, collection=collection, extras=extras)
+
+    def as_retriever(self, *, collection: str, options: RunOptions | None = None) -> EngineRetriever:
+        """The retrieval half (self-query, graph filter, retrieve) as a LangChain ``BaseRetriever``
+        returning ``Document``s without generating an answer (``workflows.retriever``)."""
+        from workflows.retriever import EngineRetriever
+
+        return EngineRetriever.of(self, collection=collection, options=options)
+
     # -- internals -------------------------------------------------------------------------------
     @staticmethod
-    def _check_question(question: str) -> str:
+    def check_question(question: str) -> str:
+        """The question with its white space folded.
+
+        Raises:
+            InvalidQuestion: it is empty or longer than ``MAX_QUESTION_CHARS``.
+        """
         q = " ".join((question or "").split())
         if not q:
             raise InvalidQuestion("the question is empty")
@@ -241,3 +300,15 @@ class SelfRagEngine:
             clarification=state.get("clarification") if state["outcome"] == Outcome.NEEDS_CLARIFICATION.value else None,
             trace=trace,
         )
+
+
+def _with_handler(callbacks: Callbacks, handler: UsageCounter) -> Callbacks:
+    """The caller's callbacks (a list, or a parent run's manager) plus ``handler``, without
+    changing the caller's own list or manager."""
+    if callbacks is None:
+        return [handler]
+    if isinstance(callbacks, BaseCallbackManager):
+        manager = callbacks.copy()
+        manager.add_handler(handler, inherit=True)
+        return manager
+    return [*callbacks, handler]

@@ -12,7 +12,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from graders.verdicts import Verdict
-from workflows.records import Clarification, GeneratedAnswer, GradedDocument, Relaxation, RewriteRecord, Timing
+from workflows.records import (
+    Clarification,
+    ExtraFailure,
+    GeneratedAnswer,
+    GradedDocument,
+    Relaxation,
+    RewriteRecord,
+    Timing,
+)
 
 __all__ = ["Citation", "LLMUsage", "Outcome", "Result", "Trace"]
 
@@ -63,6 +71,8 @@ class Trace(BaseModel):
     stop_reason: str | None = None
     llm: LLMUsage = Field(default_factory=LLMUsage)
     total_ms: float = 0.0
+    extras: list[ExtraFailure] = Field(default_factory=list)
+    """Extras (Python API) that raised: name, error type, one-line message; the answer stands."""
 
 
 class Result(BaseModel):
@@ -80,3 +90,5 @@ class Result(BaseModel):
     clarification: Clarification | None = None
     """With ``needs_clarification``: the name, the candidates and what tells them apart."""
     trace: Trace = Field(default_factory=Trace)
+    extras: dict[str, Any] = Field(default_factory=dict)
+    """The values of the extras asked for (Python API), by name; one that raised is absent."""

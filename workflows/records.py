@@ -18,6 +18,7 @@ __all__ = [
     "CitedDocument",
     "Clarification",
     "Document",
+    "ExtraFailure",
     "GeneratedAnswer",
     "GradedDocument",
     "Relaxation",
@@ -114,3 +115,13 @@ class Timing(TypedDict):
 
     node: str
     ms: float
+
+
+class ExtraFailure(TypedDict):
+    """An extra (``workflows.extras``) that raised: the answer stands, its field is missing."""
+
+    name: str
+    error: str
+    """The exception's type name."""
+    message: str
+    """Its text on one line, cut short."""

@@ -28,7 +28,7 @@ from selfrag.service.models import AnswerRequest, AnswerResponse
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
-from workflows import NodeEvent, Result, RunOptions, SelfRagEngine
+from workflows import NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
 
 __all__ = ["PreparedRun", "Service"]
@@ -50,6 +50,8 @@ class PreparedRun:
     include_trace: bool
     deadline: float
     """``time.monotonic()`` by which the run must finish (queueing included)."""
+    history: list[Turn] | None = None
+    """The conversation a stateless client sent (the chat face), for a run without ``thread_id``."""
 
 
 class Service:
@@ -122,7 +124,8 @@ class Service:
         def source() -> Iterator[NodeEvent | Result]:
             try:
                 yield from self.engine.stream(
-                    prepared.question, collection=prepared.collection, thread_id=thread_key, options=prepared.options
+                    prepared.question, collection=prepared.collection, thread_id=thread_key, options=prepared.options,
+                    history=prepared.history,
                 )
             finally:
                 self.metrics.in_flight.dec()

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from selfrag import errors as e
 from selfrag.service.request_id import current_request_id
 
-__all__ = ["client_message", "error_response", "install_handlers", "log_failure", "status_for"]
+__all__ = ["client_message", "error_for", "error_response", "install_handlers", "log_failure", "status_for"]
 
 log = logging.getLogger("selfrag.service")
 
@@ -102,6 +102,18 @@ def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         "%s %s: unexpected error (request %s)", request.method, request.url.path, current_request_id(), exc_info=exc
     )
     return error_response(500, "internal", f"internal error (request {current_request_id()}); the server log has the details")
+
+
+def error_for(request: Request, exc: Exception) -> JSONResponse | None:
+    """The response the app's handlers give ``exc`` (None for an unexpected exception), for a
+    route that reshapes its errors (the OpenAI-compatible face)."""
+    if isinstance(exc, e.SelfRagError):
+        return _selfrag_error(request, exc)
+    if isinstance(exc, RequestValidationError):
+        return _validation_error(request, exc)
+    if isinstance(exc, StarletteHTTPException):
+        return _http_error(request, exc)
+    return None
 
 
 def install_handlers(app: FastAPI) -> None:

@@ -24,7 +24,7 @@ def test_every_endpoint_has_a_curl_example() -> None:
     text = "\n".join(_curl_block())
     for path in ("/v1/answers ", "/v1/answers/stream", "/v1/threads/", "/v1/collections ", "/v1/collections/acme-movies ",
                  "/v1/collections/acme-movies/documents ", "-X DELETE $SELFRAG_URL/v1/collections/acme-movies/documents/",
-                 "-X DELETE $SELFRAG_URL/v1/threads/", "/healthz", "/readyz", "/metrics"):
+                 "-X DELETE $SELFRAG_URL/v1/threads/", "/v1/models", "/v1/chat/completions", "/healthz", "/readyz", "/metrics"):
         assert path in text, path
 
 
@@ -32,7 +32,7 @@ def test_the_readme_curl_examples_work(make_live: Callable[..., Live]) -> None:
     keys, secret = KeyFile().add(key_id="readme", tenant="acme", read=[], write=["acme-*"])
     live = make_live(keys=keys, seed=False)
     env = {**os.environ, "SELFRAG_URL": live.url, "KEY": secret}
-    assert len(_curl_block()) == 13
+    assert len(_curl_block()) == 15
     for line in _curl_block():
         # --fail-with-body: any HTTP error fails the command (and shows the JSON error).
         command = line.replace("curl ", "curl --fail-with-body --max-time 60 ", 1)
@@ -40,5 +40,8 @@ def test_the_readme_curl_examples_work(make_live: Callable[..., Live]) -> None:
         assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
         if "/v1/answers/stream" in line:
             assert "event: result" in done.stdout, done.stdout
+        if "/v1/chat/completions" in line:
+            assert '"outcome":"answered"' in done.stdout.replace(" ", ""), done.stdout
+            assert '"content":"' in done.stdout.replace(" ", ""), done.stdout
         if line.rstrip().endswith("/v1/answers") or '"thread_id": "chat-1", "filter"' in line:
             assert '"outcome":"answered"' in done.stdout.replace(" ", ""), done.stdout

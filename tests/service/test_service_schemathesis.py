@@ -48,6 +48,8 @@ OPERATIONS = [
     ("GET", "/v1/graphs"),
     ("GET", "/v1/graphs/{name}"),
     ("DELETE", "/v1/graphs/{name}"),
+    ("POST", "/v1/chat/completions"),
+    ("GET", "/v1/models"),
     ("GET", "/healthz"),
     ("HEAD", "/healthz"),
     ("GET", "/readyz"),
@@ -94,17 +96,28 @@ def strategies(operation: APIOperation) -> list[SearchStrategy[Case]]:
     known = {"name": "movies", "thread_id": THREAD, "doc_id": "dino"}
     path_parameters = {k: v for k, v in known.items() if f"{{{k}}}" in operation.path}
     asks = operation.path.startswith("/v1/answers")
-    if not path_parameters and not asks:
+    chats = operation.path == "/v1/chat/completions"
+    if not path_parameters and not asks and not chats:
         return [generated]
     aimed = operation.as_strategy(GenerationMode.POSITIVE, path_parameters=path_parameters or None)
     if asks:
         aimed = aimed.map(_ask_the_movies)
+    if chats:
+        aimed = aimed.map(_chat_about_the_movies)
     return [generated, aimed]
 
 
 def _ask_the_movies(case: Case) -> Case:
     if isinstance(case.body, dict):
         case.body["collection"] = "movies"
+    return case
+
+
+def _chat_about_the_movies(case: Case) -> Case:
+    # Generated conversations rarely end with the user's message: end them with a question.
+    if isinstance(case.body, dict):
+        case.body["model"] = "movies"
+        case.body["messages"] = [*case.body.get("messages", [])[:-1], {"role": "user", "content": "Which movie has dinosaurs?"}]
     return case
 
 
@@ -137,6 +150,17 @@ def assert_event_stream(response: schemathesis.Response) -> list[tuple[str, Any]
     return events
 
 
+def assert_chat_stream(response: schemathesis.Response) -> None:
+    """OpenAI's stream: data lines holding chunks, ending with ``[DONE]`` or an error chunk."""
+    data = [line[6:] for line in response.content.decode().splitlines() if line.startswith("data: ")]
+    assert data, response.content
+    *chunks, last = data
+    assert all(json.loads(c)["object"] == "chat.completion.chunk" for c in chunks), data
+    if last != "[DONE]":
+        error = json.loads(last)["error"]
+        assert isinstance(error["code"], str) and isinstance(error["message"], str), data
+
+
 def _is_json(response: schemathesis.Response) -> bool:
     return "json" in (response.headers.get("content-type") or [""])[0]
 
@@ -160,7 +184,9 @@ def check_response(case: Case) -> None:
     response = case.call(timeout=30)
     assert response.status_code < 500, f"{case.as_curl_command()}\n→ {response.status_code} {response.text[:500]}"
     assert_error_shape(case, response)
-    if _is_stream(response):
+    if _is_stream(response) and case.path == "/v1/chat/completions":
+        assert_chat_stream(response)
+    elif _is_stream(response):
         assert_event_stream(response)
     case.validate_response(response)
 

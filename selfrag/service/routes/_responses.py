@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from selfrag.service.models import ErrorResponse
 
 __all__ = ["errors"]
@@ -23,5 +25,6 @@ _DESCRIPTIONS = {
 }
 
 
-def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
+def errors(*statuses: int, model: type[BaseModel] = ErrorResponse) -> dict[int | str, dict[str, Any]]:
+    """``statuses`` described, each with the error body ``model`` (the OpenAI face has its own)."""
+    return {s: {"model": model, "description": _DESCRIPTIONS[s]} for s in statuses}

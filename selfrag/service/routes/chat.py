@@ -1,0 +1,215 @@
+"""``POST /v1/chat/completions`` and ``GET /v1/models``: the OpenAI-compatible face
+(``selfrag.service.chat`` says how a chat maps onto the engine)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
+
+from selfrag.errors import DeadlineExceeded, SelfRagError
+from selfrag.service.auth import Principal
+from selfrag.service.chat import (
+    AssistantMessage,
+    ChatCompletion,
+    ChatCompletionChunk,
+    ChatRequest,
+    Choice,
+    ChunkChoice,
+    Delta,
+    ModelCard,
+    ModelList,
+    OpenAIErrorResponse,
+    SelfragExtra,
+    Usage,
+    collections_of,
+    completion_id,
+    conversation,
+    error_type,
+    single_collection,
+)
+from selfrag.service.context import PreparedRun, Service
+from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.models import AnswerRequest
+from selfrag.service.problems import client_message, error_for, log_failure, status_for
+from selfrag.service.request_id import current_request_id
+from selfrag.service.routes._responses import errors
+from selfrag.service.routes.answers import CLIENT_CLOSED_REQUEST, CLIENT_GONE, _cancel_on_disconnect
+from workflows import NodeEvent, Result
+
+__all__ = ["router"]
+
+log = logging.getLogger("selfrag.service")
+
+
+def openai_shaped(response: JSONResponse) -> JSONResponse:
+    """Our ``{"error": {"code", "message"}}`` as OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
+    error = json.loads(bytes(response.body))["error"]
+    body = {"error": {"message": error["message"], "type": error_type(response.status_code), "param": None,
+                      "code": error["code"]}}
+    headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")}
+    return JSONResponse(body, status_code=response.status_code, headers=headers)
+
+
+class OpenAIErrorRoute(APIRoute):
+    """A route whose errors (auth, validation, the engine's) come in OpenAI's shape, same codes."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def route(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except Exception as exc:
+                response = error_for(request, exc)
+                if response is None:
+                    raise  # unexpected: the app's handler logs it and answers 500 internal
+                return openai_shaped(response)
+
+        return route
+
+
+router = APIRouter(prefix="/v1", tags=["openai"], route_class=OpenAIErrorRoute)
+
+_CHUNK_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {"data": {"type": "string", "description": "A ChatCompletionChunk as JSON, an error, or [DONE]."}},
+}
+
+
+def _prepare(service: Service, body: ChatRequest, principal: Principal, started: float) -> PreparedRun:
+    names = collections_of(body.model)
+    for name in names:  # scopes first: a forbidden name is a 403 whether or not it exists
+        principal.require_read(name)
+    collection = single_collection(names)
+    question, history = conversation(body.messages)
+    service.engine.check_question(question)  # 400 question_invalid rather than a validation error
+    request = AnswerRequest(question=question[:4000], collection=collection, thread_id=body.thread_id)
+    prepared = service.prepare(request, principal, started=started)
+    return dataclasses.replace(prepared, question=question, history=None if body.thread_id else history)
+
+
+def _extra(result: Result, prepared: PreparedRun) -> SelfragExtra:
+    return SelfragExtra.model_validate({
+        "outcome": result.outcome.value,
+        "citations": [c.model_dump(mode="json") for c in result.citations],
+        "collection": result.collection,
+        "thread_id": prepared.thread_id,
+        "standalone_question": result.standalone_question,
+        "trace_id": current_request_id(),
+    })
+
+
+def _usage(result: Result) -> Usage:
+    llm = result.trace.llm
+    return Usage(prompt_tokens=llm.input_tokens, completion_tokens=llm.output_tokens, total_tokens=llm.total_tokens)
+
+
+@router.post(
+    "/chat/completions",
+    response_model=ChatCompletion,
+    responses={
+        200: {
+            "description": "The answer (JSON), or with stream=true Server-Sent Events: OpenAI chunks, the last "
+            "carrying finish_reason, usage and selfrag, then data: [DONE].",
+            "content": {"text/event-stream": {"itemSchema": _CHUNK_SCHEMA}},
+        },
+        **errors(400, 401, 403, 404, 409, 413, 422, 429, 503, 504, model=OpenAIErrorResponse),
+    },
+)
+async def chat_completions(
+    body: ChatRequest, request: Request, service: CurrentService, principal: CurrentPrincipal
+) -> ChatCompletion | Response:
+    """Answer the last user message from the collection ``model`` names (OpenAI's chat API)."""
+    started = time.monotonic()
+    prepared = await run_in_threadpool(_prepare, service, body, principal, started)
+    run = await service.start(prepared)
+    cid, created = completion_id()
+    if body.stream:
+        return EventSourceResponse(_chunks(service, prepared, run, body.model, cid, created), ping=15,
+                                   headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    watcher = asyncio.create_task(_cancel_on_disconnect(request, run))
+    result: Result | None = None
+    try:
+        async for event in run.events():
+            if isinstance(event, Result):
+                result = event
+    except SelfRagError as exc:
+        service.record_failure(exc.code)
+        raise
+    finally:
+        client_left = watcher.done()
+        watcher.cancel()
+    if result is None:
+        if client_left:
+            service.record_failure(CLIENT_GONE)
+            return Response(status_code=CLIENT_CLOSED_REQUEST)
+        service.record_failure(DeadlineExceeded.code)
+        raise DeadlineExceeded("the run did not finish within the request's deadline; it was stopped")
+    service.respond(result, prepared)  # the run's metrics
+    return ChatCompletion(
+        id=cid, created=created, model=body.model,
+        choices=[Choice(message=AssistantMessage(content=result.answer))],
+        usage=_usage(result), selfrag=_extra(result, prepared),
+    )
+
+
+async def _chunks(
+    service: Service, prepared: PreparedRun, run: Any, model: str, cid: str, created: int
+) -> AsyncIterator[ServerSentEvent]:
+    def chunk(delta: Delta, **fields: Any) -> ServerSentEvent:
+        body = ChatCompletionChunk(id=cid, created=created, model=model, choices=[ChunkChoice(delta=delta)], **fields)
+        return ServerSentEvent(data=body.model_dump_json(exclude_none=True))
+
+    try:
+        yield chunk(Delta(role="assistant", content=""))
+        async for event in run.events():
+            if isinstance(event, NodeEvent):
+                # Progress as an SSE comment: clients skip it, and it keeps idle proxies from closing.
+                yield ServerSentEvent(comment=f"node {event.node}")
+            elif isinstance(event, Result):
+                service.respond(event, prepared)
+                yield chunk(Delta(content=event.answer))
+                last = ChatCompletionChunk(
+                    id=cid, created=created, model=model, choices=[ChunkChoice(delta=Delta(), finish_reason="stop")],
+                    usage=_usage(event), selfrag=_extra(event, prepared),
+                )
+                yield ServerSentEvent(data=last.model_dump_json(exclude_none=True))
+                yield ServerSentEvent(data="[DONE]")
+    except SelfRagError as exc:
+        service.record_failure(exc.code)
+        status = status_for(exc)
+        log_failure("POST", "/v1/chat/completions", exc, status)
+        yield _error_event(exc.code, client_message(exc, status), status)
+    except asyncio.CancelledError:
+        service.record_failure(CLIENT_GONE)
+        raise
+    except Exception:
+        log.exception("stream of a chat completion failed")
+        service.record_failure("internal")
+        yield _error_event("internal", "internal error; the server log has the details", 500)
+    finally:
+        run.cancel()
+
+
+def _error_event(code: str, message: str, status: int) -> ServerSentEvent:
+    error = {"message": message, "type": error_type(status), "param": None, "code": code}
+    return ServerSentEvent(data=json.dumps({"error": error}, ensure_ascii=False))
+
+
+@router.get("/models", response_model=ModelList, responses=errors(401, 403, 503, model=OpenAIErrorResponse))
+def list_models(service: CurrentService, principal: CurrentPrincipal) -> ModelList:
+    """The collections this key may read, as OpenAI models (``model`` in a chat request)."""
+    names = [n for n in service.store.list_collections() if principal.can_read(n)]
+    return ModelList(data=[ModelCard(id=n) for n in names])
