@@ -17,6 +17,8 @@ from workflows.records import (
     RewriteRecord,
     Timing,
 )
+from workflows.resources import Resource, ResourceSearch
+from workflows.retrieval import RetrievalStage
 from workflows.rewrite import QueryRewriter
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
@@ -40,7 +42,10 @@ __all__ = [
     "Outcome",
     "QueryRewriter",
     "Relaxation",
+    "Resource",
+    "ResourceSearch",
     "Result",
+    "RetrievalStage",
     "RewriteRecord",
     "RunOptions",
     "SelfRagEngine",
