@@ -263,7 +263,10 @@ def merge_resources(lists: Sequence[tuple[str, Sequence[FusedHit]]], method: str
     Each fused hit keeps the retrievers that ranked it within its resource (dense, lexical) rather
     than the cross-resource list, whose only retriever is the resource itself.
     """
-    known: Mapping[tuple[str, str], FusedHit] = {(name, h.id): h for name, hits in lists for h in hits}
+    known: dict[tuple[str, str], FusedHit] = {}
+    for name, hits in lists:
+        for h in hits:
+            known.setdefault((name, h.id), h)  # a chunk listed twice counts at its best place
     ranked = [RankedList(name, name, [Hit(h.id, h.text, h.metadata, h.score) for h in hits]) for name, hits in lists]
     fused = fuse(ranked, "rrf" if method == "rrf" else "min_max")
     return [replace(f, sources=known[(f.resource, f.id)].sources) for f in fused]
