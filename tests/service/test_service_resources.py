@@ -3,6 +3,7 @@ checked for each collection before anything runs, and the lexical index kept in 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -130,3 +131,21 @@ def _source(live: Live, name: str) -> Any:
     from workflows.retrieval import chunk_source
 
     return chunk_source(live.store.get_collection(name))
+
+
+def test_several_collections_stream_their_plans_and_result(two: Live) -> None:
+    with two.client() as http, http.stream("POST", "/v1/answers/stream",
+                                           json={"question": "Which story has dinosaurs?",
+                                                 "collections": ["movies", "books"]}) as reply:
+        assert reply.status_code == 200
+        events: list[tuple[str, dict[str, Any]]] = []
+        name = ""
+        for line in reply.iter_lines():
+            if line.startswith("event:"):
+                name = line.split(":", 1)[1].strip()
+            elif line.startswith("data:"):
+                events.append((name, json.loads(line.split(":", 1)[1])))
+    by_name = dict(events)
+    assert [r["resource"] for r in by_name["self_query"]["resources"]] == ["movies", "books"]
+    assert {d["resource"] for d in by_name["retrieve"]["documents"]} == {"movies", "books"}
+    assert by_name["result"]["collections"] == ["movies", "books"]
