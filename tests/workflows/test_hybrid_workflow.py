@@ -160,3 +160,20 @@ def test_llm_reranker_from_settings_through_the_workflow(store: Store, tmp_path:
     assert result.outcome is Outcome.ANSWERED
     doc = result.trace.documents[0]
     assert {s["retriever"] for s in doc["sources"]} <= {DENSE, LEXICAL}
+
+
+def test_settings_give_per_collection_defaults_and_check_the_rerank_backend(tmp_path: Path) -> None:
+    from pydantic import ValidationError
+
+    from workflows.factory import run_options
+    from workflows.resources import ResourceSearch
+
+    settings = Settings(home=tmp_path, collections={"movies": {"search": {"k": 6, "self_query": False}},
+                                                     "plain": {"search": {}}})
+    defaults = run_options(settings).search_defaults
+    assert defaults["movies"] == ResourceSearch(k=6, self_query=False)
+    assert defaults["plain"] == ResourceSearch()  # nothing set: the single-collection path stays
+    for bad in ({"backend": "cross_encoder"}, {"backend": "http"}, {"backend": "sideways"}, {"factor": 0}):
+        with pytest.raises(ValidationError):
+            RerankSettings(**bad)
+    assert build_retrieval(Settings(home=tmp_path, retrieval=RetrievalSettings(hybrid=False))).indexes is None
