@@ -8,7 +8,7 @@ A grading decision is ``graders.Verdict``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -65,8 +65,10 @@ class GradedDocument(TypedDict):
     """The retrieval similarity (the verdict's own ``score`` is the grader's signal)."""
     query: str
     """The search text that retrieved it."""
-    resource: str
-    sources: list[SourceRankRecord]
+    resource: NotRequired[str]
+    """Its resource; always written now, absent only in traces stored before resources existed."""
+    sources: NotRequired[list[SourceRankRecord]]
+    """The retrievers that ranked it (absent in traces stored before hybrid retrieval)."""
     relevant: bool
     """``grade.passed``, kept at the top for the readers that only filter."""
     grade: Verdict
@@ -79,7 +81,8 @@ class CitedDocument(TypedDict):
     id: str
     text: str
     metadata: dict[str, Any]
-    resource: str
+    resource: NotRequired[str]
+    """Always written now; absent only in traces stored before resources existed."""
 
 
 class GeneratedAnswer(TypedDict):
