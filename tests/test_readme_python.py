@@ -39,7 +39,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_python_section_has_the_quickstart_blocks() -> None:
     code = "\n".join(python_section_blocks())
-    for needle in ("build_engine(", "engine.run(", "engine.stream(", "extras=", "as_runnable(", "as_retriever(", "| prompt |"):
+    for needle in ("build_engine(", "engine.run(", "engine.stream(", "extras=", "resources=", "as_runnable(", "as_retriever(", "| prompt |"):
         assert needle in code, needle
 
 
@@ -57,6 +57,8 @@ def test_the_python_quickstart_runs(fake_models: None, capsys: pytest.CaptureFix
     # extras: the values, and the one that raised listed in the trace
     assert "1 [1993]" in out
     assert "[{'name': 'broken', 'error': 'ZeroDivisionError', 'message': 'division by zero'}]" in out
+    # several resources: both searched, every citation naming its resource
+    assert "['movies', 'filings'] ['movies']" in out
     # the Runnable
     assert "answered 1 ['jurassic-park']" in out
     assert len(namespace["outputs"]) == 2 and all(o["outcome"] == "answered" for o in namespace["outputs"])

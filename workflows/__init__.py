@@ -20,6 +20,8 @@ from workflows.records import (
     Timing,
 )
 from workflows.retriever import EngineRetriever, build_retrieval_graph
+from workflows.resources import Resource, ResourceSearch
+from workflows.retrieval import RetrievalStage
 from workflows.rewrite import QueryRewriter
 from workflows.runnable import EngineRunnable, RunnableInput
 from workflows.state import SelfRagState, Turn
@@ -50,7 +52,10 @@ __all__ = [
     "Outcome",
     "QueryRewriter",
     "Relaxation",
+    "Resource",
+    "ResourceSearch",
     "Result",
+    "RetrievalStage",
     "RewriteRecord",
     "RunOptions",
     "RunnableInput",

@@ -6,7 +6,7 @@ rewriter, condenser and self-query planner) and the store. Tests pass scripted f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -17,6 +17,7 @@ from selfrag.query import SelfQueryPlanner
 from selfrag.store import CollectionSource
 from workflows.condense import Condenser
 from workflows.generation import AnswerGenerator
+from workflows.retrieval import RetrievalStage
 from workflows.rewrite import QueryRewriter
 
 __all__ = ["Components"]
@@ -44,6 +45,8 @@ class Components:
     graphs: GraphContexts | None = None
     """The knowledge-graph store and per-graph contexts, for collections linked to a graph; None:
     a collection with a graph link fails with ``graph_unavailable``."""
+    retrieval: RetrievalStage = field(default_factory=RetrievalStage)
+    """Hybrid search and the rerank stage; the default is dense only, no reranker (what fakes get)."""
 
     @classmethod
     def from_model(
@@ -63,6 +66,7 @@ class Components:
         rules_only_text: bool = False,
         planner: SelfQueryPlanner | None = None,
         embeddings: Embeddings | None = None,
+        retrieval: RetrievalStage | None = None,
     ) -> Components:
         """Default components around one chat model; pass a ``GraderConfig`` to tune a grader.
 
@@ -88,6 +92,7 @@ class Components:
             extractive_fallback=extractive_fallback,
             extractive_only=extractive_only,
             model_label=getattr(model, "model_name", "") or type(model).__name__,
+            retrieval=retrieval or RetrievalStage(),
         )
 
 

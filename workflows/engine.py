@@ -41,6 +41,7 @@ from workflows.graph import build_graph
 from workflows.nodes import recursion_limit_for
 from workflows.options import RunOptions
 from workflows.outcomes import Citation, Outcome, Result, Trace
+from workflows.resources import Resource, resolve_resources
 from workflows.routing import decide_outcome
 from workflows.state import Turn, per_turn_reset
 from workflows.trace import UsageCounter
@@ -95,19 +96,23 @@ class SelfRagEngine:
 
     # -- public API ------------------------------------------------------------------------------
     def run(
-        self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None,
+        self, question: str, *, collection: str | None = None, resources: Sequence[str | Resource] | None = None,
+        thread_id: str | None = None, options: RunOptions | None = None,
         history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
     ) -> Result:
+        """Answer ``question`` from ``collection`` and/or ``resources`` (collection names, or
+        ``Resource`` objects with their own search settings or a LangChain retriever)."""
         result: Result | None = None
-        for event in self.stream(question, collection=collection, thread_id=thread_id, options=options,
-                                 history=history, extras=extras, callbacks=callbacks):
+        for event in self.stream(question, collection=collection, resources=resources, thread_id=thread_id,
+                                 options=options, history=history, extras=extras, callbacks=callbacks):
             if isinstance(event, Result):
                 result = event
         assert result is not None
         return result
 
     def stream(
-        self, question: str, *, collection: str, thread_id: str | None = None, options: RunOptions | None = None,
+        self, question: str, *, collection: str | None = None, resources: Sequence[str | Resource] | None = None,
+        thread_id: str | None = None, options: RunOptions | None = None,
         history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
     ) -> Iterator[NodeEvent | Result]:
         """Yield a ``NodeEvent`` as each node finishes, then the ``Result``.
@@ -122,9 +127,13 @@ class SelfRagEngine:
             ThreadBusy: another turn of ``thread_id`` ran for longer than ``turn_wait_s``.
         """
         question = self.check_question(question)
-        self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
         run_extras_ = {**self.extras, **check_extras(extras)}
         opts = options or self.defaults
+        collection, several = resolve_resources(collection, resources, opts.search_defaults)
+        if not several:
+            self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
+        # Several resources: one unknown or failing is recorded in the trace, the others answer.
+        opts = replace(opts, resources=several)
         if thread_id is None:
             yield from self._stream(question, collection, None, opts, list(history or []), run_extras_, callbacks)
             return
@@ -189,7 +198,7 @@ class SelfRagEngine:
             # extractive answers), so a dead model would otherwise look like "nothing relevant".
             raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
         total_ms = (time.perf_counter() - start) * 1000
-        result = self._result(state, thread_id, counter, total_ms)
+        result = self._result(state, thread_id, counter, total_ms, [r.name for r in opts.resources] or [collection])
         if extras:
             values, failures = run_extras(extras, final_state(result, state["relevant"], state["documents"]))
             result.extras = values
@@ -261,7 +270,9 @@ class SelfRagEngine:
         return q
 
     @staticmethod
-    def _result(state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float) -> Result:
+    def _result(
+        state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float, collections: list[str]
+    ) -> Result:
         # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is there.
         plan = state["plan"]
         timings = state["timings"]
@@ -270,6 +281,8 @@ class SelfRagEngine:
             timings=timings,
             plan=plan,
             relaxations=state["relaxations"],
+            resources=state["resource_plans"],
+            retrievals=state["retrievals"],
             documents=state["graded"],
             rewrites=state["rewrites"],
             generations=state["generations"],
@@ -291,6 +304,7 @@ class SelfRagEngine:
             question=state["question"],
             standalone_question=state["standalone_question"] or state["question"],
             collection=state["collection"],
+            collections=collections,
             thread_id=thread_id,
             answer=state["answer"],
             outcome=Outcome(state["outcome"] or Outcome.BUDGET_EXHAUSTED.value),

@@ -13,14 +13,30 @@ from selfrag.errors import ConfigError
 from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
+from selfrag.rerank import CrossEncoderReranker, HttpReranker, LLMReranker, Reranker
+from selfrag.retrieval import HybridConfig, LexicalIndexes
 from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
+from workflows.resources import ResourceSearch
+from workflows.retrieval import RetrievalStage
 
-__all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store", "run_options"]
+__all__ = [
+    "build_components",
+    "build_engine",
+    "build_reranker",
+    "build_retrieval",
+    "close_checkpointer",
+    "forget_lexical",
+    "lexical_indexes",
+    "open_checkpointer",
+    "open_store",
+    "refresh_lexical",
+    "run_options",
+]
 
 
 def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
@@ -85,10 +101,60 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         relevance=configs["relevance"],
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],
+        retrieval=build_retrieval(settings, model=model),
     )
     # Opened on first use only: a collection without a graph never starts a graph server.
     components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
     return components
+
+
+def build_reranker(settings: Settings, *, model: Any = None) -> Reranker | None:
+    """The configured rerank backend (``retrieval.rerank``); None for ``none``."""
+    r = settings.retrieval.rerank
+    if r.backend == "cross_encoder":
+        assert r.path is not None  # the settings require it
+        return CrossEncoderReranker(r.path)
+    if r.backend == "http":
+        assert r.base_url is not None
+        return HttpReranker(
+            r.base_url, model=r.model, api_key=r.api_key.get_secret_value() if r.api_key else None,
+            path="/rerank" if r.request_format == "tei" else "/v1/rerank", request_format=r.request_format,
+            timeout_s=r.timeout_s,
+        )
+    if r.backend == "llm":
+        return LLMReranker(model if model is not None else make_chat_model(settings.llm),
+                           method=settings.llm.structured_output_method)
+    return None
+
+
+def lexical_indexes(settings: Settings) -> LexicalIndexes | None:
+    """The lexical indexes under the data directory; None when hybrid retrieval is off."""
+    r = settings.retrieval
+    return LexicalIndexes(settings.home / "lexical", max_age_s=r.lexical_max_age_s) if r.hybrid else None
+
+
+def refresh_lexical(settings: Settings, collection: object) -> None:
+    """After a CLI write: bring the collection's lexical index file up to date (a running service
+    re-syncs its copy within ``retrieval.lexical_max_age_s``; a deleted chunk is never returned meanwhile)."""
+    RetrievalStage(indexes=lexical_indexes(settings)).refresh(collection)
+
+
+def forget_lexical(settings: Settings, name: str) -> None:
+    """After a CLI collection delete: drop its lexical index file."""
+    RetrievalStage(indexes=lexical_indexes(settings)).forget(name)
+
+
+def build_retrieval(settings: Settings, *, model: Any = None) -> RetrievalStage:
+    """Hybrid search over lexical indexes under the data directory, and the rerank stage."""
+    r = settings.retrieval
+    return RetrievalStage(
+        indexes=lexical_indexes(settings),
+        hybrid=HybridConfig(fusion=r.fusion, depth=r.depth),
+        reranker=build_reranker(settings, model=model),
+        factor=r.rerank.factor,
+        top_n=r.rerank.top_n,
+        resource_fusion=r.resource_fusion,
+    )
 
 
 def build_engine(settings: Settings, *, store: Store | None = None, memory: bool = True) -> SelfRagEngine:
@@ -106,4 +172,9 @@ def build_engine(settings: Settings, *, store: Store | None = None, memory: bool
 
 def run_options(settings: Settings) -> RunOptions:
     """The run defaults the settings give (grading concurrency depends on the provider)."""
-    return RunOptions.from_settings(settings.workflow, provider=settings.llm.provider)
+    defaults = {
+        name: ResourceSearch(k=c.search.k, min_score=c.search.min_score, where=c.search.where,
+                             self_query=None if c.search.self_query else False)
+        for name, c in settings.collections.items()
+    }
+    return RunOptions.from_settings(settings.workflow, provider=settings.llm.provider, search_defaults=defaults)

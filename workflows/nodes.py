@@ -19,10 +19,10 @@ from pydantic import TypeAdapter
 
 from graders import GradeResult, Verdict
 from graders.claims import check_claims
-from selfrag.errors import GraphUnavailable
+from selfrag.errors import GraphUnavailable, SelfRagError
 from selfrag.kg import Entity, GraphContext, mention_where, resolve_relation, resolve_reply
 from selfrag.kg.entities import Candidate
-from selfrag.query import FilterNode, and_where, relaxations, to_where
+from selfrag.query import FilterNode, and_where, to_where
 from selfrag.query.graph_terms import EntityChoice, GraphTerm
 from selfrag.schema import CollectionSchema
 from selfrag.store import SearchableCollection
@@ -33,6 +33,8 @@ from workflows.components import Components
 from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
+from workflows.resources import plan_resources, retrieve_resources
+from workflows.retrieval import to_document
 from workflows.rewrite import normalise_query
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
@@ -67,8 +69,10 @@ def _load(data: Any) -> Any:
     return None if data is None else _FILTER.validate_python(data)
 
 
-def _doc(hit: Any) -> rec.Document:
-    return rec.Document(id=hit.id, text=hit.text, metadata=dict(hit.metadata), score=round(float(hit.score), 4))
+def _doc(hit: Any, resource: str, rank: int, retriever: str) -> rec.Document:
+    score = round(float(hit.score), 4)
+    return rec.Document(id=hit.id, text=hit.text, metadata=dict(hit.metadata), score=score, resource=resource,
+                        sources=[rec.SourceRankRecord(retriever=retriever, rank=rank, score=score)])
 
 
 def _verdict(kind: str, generation: int, passed: bool, label: str, reason: str, *, failed: bool = False,
@@ -132,10 +136,23 @@ class SelfRagNodes:
                 return {"standalone_question": pending["question"], "clarification": None,
                         "resumed": {**chosen, "value": pending["value"]},
                         "plan": {"condense": {"source": "clarification", "error": None}}}
-        update = self._condense(state)
+        update = self._condense(state, runtime)
         return {**update, "clarification": None} if pending else update
 
-    def _condense(self, state: SelfRagState) -> dict[str, Any]:
+    def _condense_catalogue(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, list[str]]:
+        if not runtime.context.resources:
+            return self._collection(state).catalogue()
+        # Several resources: the first that opens lends its known values; a failing one is the
+        # retrieval's to report, not a reason to refuse the follow-up.
+        for res in runtime.context.resources:
+            if res.retriever is None:
+                try:
+                    return self.c.store.get_collection(res.name).catalogue()
+                except SelfRagError:
+                    continue
+        return {}
+
+    def _condense(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         history = state.get("history") or []
         remembered = recall(state["question"], history)
         if remembered is not None:
@@ -149,14 +166,19 @@ class SelfRagNodes:
             return {"standalone_question": state["question"], "plan": {"condense": {"source": "memory", "error": None}},
                     "generations": [answer], "generation_count": 1, "verdicts": [verdict],
                     "stop_reason": "answered from the conversation's memory"}
-        catalogue = self._collection(state).catalogue() if history else {}
+        catalogue = self._condense_catalogue(state, runtime) if history else {}
         out = self.c.condenser.condense(state["question"], history, catalogue)
         return {"standalone_question": out.question, "plan": {"condense": {"source": out.source, "error": out.error}}}
 
     # -- self_query: question → semantic query + validated filter + limit ------------------------
     def self_query(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
-        coll = self._collection(state)
         question = state["standalone_question"]
+        if runtime.context.resources:
+            plans = plan_resources(runtime.context.resources, question, store=self.c.store, planner=self.c.planner,
+                                   graphs=self.c.graphs, top_k=runtime.context.top_k, today=self.today())
+            return {"resource_plans": plans, "plan": {**state["plan"], "source": "resources", "resources": plans},
+                    "query": question, "queries_seen": [normalise_query(question)]}
+        coll = self._collection(state)
         plan = self.c.planner.plan(
             question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today(),
             graph=self._graph(coll.schema),
@@ -245,7 +267,7 @@ class SelfRagNodes:
         k = state["limit"] or opts.top_k
         where = and_where(and_where(opts.mandatory_where, state["graph_where"]), to_where(_load(state["query_filter"])))
         hits = coll.newest(attribute=date_attr.name, where=where, k=k, today=self.today())
-        docs = [_doc(h) for h in hits]
+        docs = [_doc(h, state["collection"], n, "latest") for n, h in enumerate(hits, 1)]
         plan = {**state["plan"], "latest": {"attribute": date_attr.name, "where": where, "k": k,
                                             "documents": [d["id"] for d in docs]}}
         return {"documents": docs, "where": where, "plan": plan,
@@ -254,28 +276,35 @@ class SelfRagNodes:
     # -- retrieve: filtered search, relaxing the filter step by step when it finds nothing -------
     def retrieve(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         opts = runtime.context
-        coll = self._collection(state)
-        k = state["limit"] or opts.top_k
-        node = _load(state["query_filter"])
-        # The graph's entity sets hold like the caller's mandatory filter: ANDed in, never relaxed.
-        fixed = and_where(opts.mandatory_where, state["graph_where"])
-        where = and_where(fixed, to_where(node))
-        # A self-query that moved every word into the filter leaves a search text like "highly":
-        # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
-        # the question itself then; the filter still selects.
-        text = state["query"] if len(content_terms(state["query"])) >= 2 else state["standalone_question"]
-        hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
-        relaxed = list(state["relaxations"])
-        if not hits and node is not None:
-            for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
-                where = and_where(fixed, to_where(looser))
-                hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
-                relaxed.append(rec.Relaxation(detail=change.detail, where=where, hits=len(hits)))
-                node = looser
-                if hits:
-                    break
-        docs = [_doc(h) for h in hits]
-        ids = sorted(d["id"] for d in docs)
+        stage = self.c.retrieval
+        if opts.resources:
+            rewritten = state["query"] if state["rewrite_count"] else None
+            hits, relaxed, record = retrieve_resources(
+                opts.resources, state["resource_plans"], store=self.c.store, stage=stage, query=rewritten,
+                question=state["standalone_question"], min_score=opts.min_score,
+            )
+            where, node, relaxed = None, None, [*state["relaxations"], *relaxed]
+        else:
+            start = time.perf_counter()
+            coll = self._collection(state)
+            k = state["limit"] or opts.top_k
+            # The graph's entity sets hold like the caller's mandatory filter: ANDed in, never relaxed.
+            fixed = and_where(opts.mandatory_where, state["graph_where"])
+            # A self-query that moved every word into the filter leaves a search text like "highly":
+            # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
+            # the question itself then; the filter still selects.
+            text = state["query"] if len(content_terms(state["query"])) >= 2 else state["standalone_question"]
+            found = stage.search_relaxing(coll, state["collection"], text, fixed=fixed,
+                                          node=_load(state["query_filter"]), k=stage.wide(k), min_score=opts.min_score)
+            hits, rerank = stage.rerank(state["standalone_question"], found.hits, stage.keep(k))
+            where, node, relaxed = found.where, found.node, [*state["relaxations"], *found.relaxations]
+            searched = rec.ResourceRetrieval(resource=state["collection"], query=text, where=where, k=k,
+                                             hits=len(found.hits), error=None, error_code=None,
+                                             ms=round((time.perf_counter() - start) * 1000, 2))
+            record = rec.RetrievalRecord(query=text, resources=[searched], rerank=rerank,
+                                         fusion=stage.hybrid.fusion if stage.indexes is not None else "dense")
+        docs = [to_document(h) for h in hits]
+        ids = sorted(f"{d['resource']}/{d['id']}" if opts.resources else d["id"] for d in docs)
         seen = state["retrieved_sets"]
         update: dict[str, Any] = {
             "documents": docs,
@@ -283,6 +312,7 @@ class SelfRagNodes:
             "query_filter": _dump(node),
             "relaxations": relaxed,
             "retrieved_sets": [*seen, ids],
+            "retrievals": [*state["retrievals"], record],
         }
         if seen and ids in seen:
             update["stop_reason"] = "no_progress: the search returned the same documents again"
@@ -292,8 +322,9 @@ class SelfRagNodes:
     def grade_documents(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         question = state["standalone_question"]
         graded = list(state["graded"])
-        known = {g["id"]: g for g in graded}  # same question, same document: reuse the verdict
-        todo = [d for d in state["documents"] if d["id"] not in known]
+        # Same question, same document: reuse the verdict (two resources may share a chunk id).
+        known = {(g["resource"], g["id"]): g for g in graded}
+        todo = [d for d in state["documents"] if (d["resource"], d["id"]) not in known]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
         if state["query_filter"] is not None and len(content_terms(state["query"])) < 2:
             # The self-query turned the whole question into its filter ("a science fiction film rated
@@ -305,10 +336,11 @@ class SelfRagNodes:
             ]
         for doc, res in zip(todo, results, strict=False):
             entry = rec.GradedDocument(id=doc["id"], metadata=doc["metadata"], score=doc["score"], query=state["query"],
-                                   relevant=res.passed, grade=res.record())
+                                       resource=doc["resource"], sources=doc["sources"], relevant=res.passed,
+                                       grade=res.record())
             graded.append(entry)
-            known[doc["id"]] = entry
-        relevant = [d for d in state["documents"] if known[d["id"]]["relevant"]]
+            known[(doc["resource"], doc["id"])] = entry
+        relevant = [d for d in state["documents"] if known[(d["resource"], d["id"])]["relevant"]]
         return {"graded": graded, "relevant": relevant}
 
     # -- rewrite: a better query, unless it repeats one already tried ----------------------------
@@ -349,7 +381,8 @@ class SelfRagNodes:
         else:
             out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
         cited = [
-            rec.CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"])
+            rec.CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"],
+                              resource=docs[n - 1]["resource"])
             for n in out.citations
         ]
         gens.append(rec.GeneratedAnswer(
@@ -422,10 +455,10 @@ class SelfRagNodes:
         if best is None and state["no_match"]:
             answer = state["no_match"]
         elif best is None:
-            answer = (
-                f"I don't know: no document in the collection {state['collection']!r} was relevant to this "
-                "question, so I won't guess."
-            )
+            names = [r.name for r in runtime.context.resources]
+            where = (f"the collection {state['collection']!r}" if len(names) < 2
+                     else "the resources " + ", ".join(map(repr, names)))
+            answer = f"I don't know: no document in {where} was relevant to this question, so I won't guess."
         elif not best["answer"]:
             # Every generation failed: say so rather than return nothing. Why it failed (the
             # model's or a parser's own text) is in the trace's generations, never in the answer.

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from selfrag.settings import WorkflowSettings
+from workflows.resources import Resource, ResourceSearch
 
 __all__ = ["API_GRADE_ROUND", "LOCAL_GRADE_CONCURRENCY", "RunOptions", "grade_concurrency_for"]
 
@@ -42,6 +44,11 @@ class RunOptions:
     turn_wait_s: float = 30.0
     """How long a turn on a thread waits for that thread's previous turn to finish before it is
     refused (``ThreadBusy``); turns of one thread run one at a time."""
+    resources: tuple[Resource, ...] = ()
+    """Several resources (or per-call search settings) for this question, the first being the
+    state's ``collection``; empty: the one collection, searched as always. The engine sets it."""
+    search_defaults: Mapping[str, ResourceSearch] = field(default_factory=dict)
+    """Per-collection search defaults (``[collections.<name>.search]``), under a call's own."""
 
     @classmethod
     def from_settings(cls, s: WorkflowSettings, *, provider: str = "local", **overrides: Any) -> RunOptions:

@@ -18,6 +18,8 @@ from workflows.records import (
     GeneratedAnswer,
     GradedDocument,
     Relaxation,
+    ResourcePlan,
+    RetrievalRecord,
     RewriteRecord,
     Timing,
 )
@@ -45,6 +47,8 @@ class Citation(BaseModel):
     id: str
     text: str
     metadata: dict[str, Any] = Field(default_factory=dict)
+    resource: str = ""
+    """The resource (collection or retriever) the cited document came from."""
 
 
 class LLMUsage(BaseModel):
@@ -62,6 +66,10 @@ class Trace(BaseModel):
     timings: list[Timing] = Field(default_factory=list)
     plan: dict[str, Any] = Field(default_factory=dict)
     relaxations: list[Relaxation] = Field(default_factory=list)
+    resources: list[ResourcePlan] = Field(default_factory=list)
+    """Several resources: each one's self-query (or why it failed)."""
+    retrievals: list[RetrievalRecord] = Field(default_factory=list)
+    """Each retrieval: resources searched, fusion, rerank."""
     documents: list[GradedDocument] = Field(default_factory=list)
     """Every graded document and its relevance verdict (all retrievals of the turn)."""
     rewrites: list[RewriteRecord] = Field(default_factory=list)
@@ -79,6 +87,9 @@ class Result(BaseModel):
     question: str
     standalone_question: str
     collection: str
+    """The first (or only) resource."""
+    collections: list[str] = Field(default_factory=list)
+    """Every resource the question targeted, in order."""
     thread_id: str | None = None
     answer: str
     outcome: Outcome

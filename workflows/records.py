@@ -8,7 +8,7 @@ A grading decision is ``graders.Verdict``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -22,9 +22,24 @@ __all__ = [
     "GeneratedAnswer",
     "GradedDocument",
     "Relaxation",
+    "RerankRecord",
+    "ResourcePlan",
+    "ResourceRetrieval",
+    "RetrievalRecord",
     "RewriteRecord",
+    "SourceRankRecord",
     "Timing",
 ]
+
+
+class SourceRankRecord(TypedDict):
+    """Where a retrieved document stood in one retriever's list (``dense``, ``lexical``, a user retriever)."""
+
+    retriever: str
+    rank: int
+    """1-based."""
+    score: float
+    """That retriever's own score (cosine similarity, BM25, ...)."""
 
 
 class Document(TypedDict):
@@ -34,7 +49,12 @@ class Document(TypedDict):
     text: str
     metadata: dict[str, Any]
     score: float
-    """Cosine similarity to the search text, rounded to 4 places."""
+    """Cosine similarity to the search text, rounded to 4 places (0.0 when only a non-dense
+    retriever found it: the relevance signal reads this as a cosine)."""
+    resource: str
+    """The resource (collection or named retriever) it came from."""
+    sources: list[SourceRankRecord]
+    """Every retriever that ranked it, and where."""
 
 
 class GradedDocument(TypedDict):
@@ -46,6 +66,10 @@ class GradedDocument(TypedDict):
     """The retrieval similarity (the verdict's own ``score`` is the grader's signal)."""
     query: str
     """The search text that retrieved it."""
+    resource: NotRequired[str]
+    """Its resource; always written now, absent only in traces stored before resources existed."""
+    sources: NotRequired[list[SourceRankRecord]]
+    """The retrievers that ranked it (absent in traces stored before hybrid retrieval)."""
     relevant: bool
     """``grade.passed``, kept at the top for the readers that only filter."""
     grade: Verdict
@@ -58,6 +82,8 @@ class CitedDocument(TypedDict):
     id: str
     text: str
     metadata: dict[str, Any]
+    resource: NotRequired[str]
+    """Always written now; absent only in traces stored before resources existed."""
 
 
 class GeneratedAnswer(TypedDict):
@@ -125,3 +151,58 @@ class ExtraFailure(TypedDict):
     """The exception's type name."""
     message: str
     """Its text on one line, cut short."""
+
+
+class ResourceRetrieval(TypedDict):
+    """One resource's part of a retrieval (``retrieve`` writes)."""
+
+    resource: str
+    query: str
+    """The search text sent to it."""
+    where: dict[str, Any] | None
+    k: int
+    hits: int
+    error: str | None
+    """Why it returned nothing (unknown collection, store error, ...); the others still answer."""
+    error_code: str | None
+    ms: float
+
+
+class RerankRecord(TypedDict):
+    """The reranking stage of one retrieval."""
+
+    backend: str
+    candidates: int
+    kept: list[str]
+    """Ids kept, best first."""
+    error: str | None
+    """Why the reranker failed; the fused order was kept."""
+    ms: float
+
+
+class RetrievalRecord(TypedDict):
+    """One retrieval: each resource searched, how the lists were fused, the rerank (``retrieve`` writes)."""
+
+    query: str
+    resources: list[ResourceRetrieval]
+    fusion: str
+    """``dense`` (one list), the hybrid fusion, or ``<method> across resources``."""
+    rerank: RerankRecord | None
+
+
+class ResourcePlan(TypedDict):
+    """One resource's self-query when a question targets several (``self_query`` writes, ``retrieve`` reads)."""
+
+    resource: str
+    query: str
+    """Its semantic search text (the question when self-query is off or for a LangChain retriever)."""
+    fixed: dict[str, Any] | None
+    """Its mandatory filter (the call's or the config's), never relaxed."""
+    filter: dict[str, Any] | None
+    """The self-queried ``FilterNode`` dump, relaxed when it finds nothing."""
+    k: int
+    source: str
+    """``llm``/``rules`` (the planner), ``off`` (self-query disabled) or ``retriever``."""
+    error: str | None
+    """Why this resource cannot answer (unknown collection, store error, ...); the others still do."""
+    error_code: str | None

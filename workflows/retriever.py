@@ -110,4 +110,4 @@ class EngineRetriever(BaseRetriever):
         state = self.graph.invoke(inputs, {"callbacks": run_manager.get_child()}, context=opts)
         if state["stop_reason"]:  # an ambiguous name or an empty entity set: nothing can match
             return []
-        return [to_langchain(d, self.collection, query=state["query"], where=state["where"]) for d in state["documents"]]
+        return [to_langchain(d, d["resource"], query=state["query"], where=state["where"]) for d in state["documents"]]

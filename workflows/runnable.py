@@ -7,7 +7,7 @@ Input: a question, or a dict of options::
 (``collections``: a list naming the collections to ask; see ``_collection``). Output, from
 ``invoke``/``ainvoke``/``batch``/``abatch``::
 
-    {"question", "answer", "outcome", "context", "citations", "collection", "thread_id", ...extras}
+    {"question", "answer", "outcome", "context", "citations", "collection", "collections", "thread_id", ...extras}
 
 ``context`` holds the documents the answer was generated from, as LangChain ``Document``s
 (metadata plus ``id``, ``score``, ``collection``); ``citations`` the cited ones as dicts.
@@ -59,7 +59,7 @@ class RunnableInput(TypedDict, total=False):
 @dataclasses.dataclass(frozen=True)
 class _Request:
     question: str
-    collection: str
+    collections: list[str]
     thread_id: str | None
     options: RunOptions
 
@@ -93,18 +93,17 @@ class EngineRunnable(Runnable[str | RunnableInput, dict[str, Any]]):
             raise UsageError(f"unknown options {bad}; known: {sorted(_OPTION_NAMES)}")
         return _Request(question, self._collection(value), value.get("thread_id"), self.engine.with_options(**options))
 
-    def _collection(self, value: Mapping[str, Any]) -> str:
+    def _collection(self, value: Mapping[str, Any]) -> list[str]:
+        """The collections asked: ``collection`` then ``collections`` (each once), else the default."""
         several = value.get("collections")
-        if several is not None:
-            names = list(dict.fromkeys(several))
-            if len(names) != 1:
-                # MERGE(resources): pass ``collections`` to the engine once it asks several at once.
-                raise UsageError("this engine asks one collection per question; name one in 'collections'")
-            return str(names[0])
-        name = value.get("collection") or self.collection
-        if not name:
+        if several is not None and (isinstance(several, str) or not all(isinstance(n, str) for n in several)):
+            raise UsageError("'collections' is a list of collection names")
+        names = list(dict.fromkeys([*([value["collection"]] if value.get("collection") else []), *(several or [])]))
+        if not names and self.collection:
+            names = [self.collection]
+        if not names:
             raise UsageError("no collection: give 'collection' in the input or to as_runnable(collection=...)")
-        return str(name)
+        return [str(n) for n in names]
 
     # -- output -----------------------------------------------------------------------------------
     @staticmethod
@@ -114,9 +113,10 @@ class EngineRunnable(Runnable[str | RunnableInput, dict[str, Any]]):
             "question": result.question,
             "answer": result.answer,
             "outcome": result.outcome.value,
-            "context": [to_langchain(d, result.collection) for d in context],
+            "context": [to_langchain(d, d["resource"]) for d in context],
             "citations": [c.model_dump(mode="json") for c in result.citations],
             "collection": result.collection,
+            "collections": result.collections,
             "thread_id": result.thread_id,
         }
 
@@ -147,7 +147,8 @@ class EngineRunnable(Runnable[str | RunnableInput, dict[str, Any]]):
             context: list[Document] = []
             output: dict[str, Any] = {}
             events = self.engine.stream(
-                request.question, collection=request.collection, thread_id=request.thread_id,
+                request.question, collection=request.collections[0], resources=request.collections[1:] or None,
+                thread_id=request.thread_id,
                 options=request.options, extras=self.extras, callbacks=run.get_child(),
             )
             for event in events:

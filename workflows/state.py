@@ -22,6 +22,8 @@ from workflows.records import (
     GeneratedAnswer,
     GradedDocument,
     Relaxation,
+    ResourcePlan,
+    RetrievalRecord,
     RewriteRecord,
     Timing,
 )
@@ -80,6 +82,8 @@ class SelfRagState(TypedDict, total=False):
     """Conditions through the knowledge graph (``GraphTerm`` dumps) for ``graph_resolve``."""
     latest: Annotated[bool, Fresh(False)]
     """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
+    resource_plans: Annotated[list[ResourcePlan], Fresh([])]
+    """Several resources: each one's own self-query (``workflows.resources``); empty for one collection."""
     # -- graph_resolve -------------------------------------------------------------------------
     graph_where: Annotated[dict[str, Any] | None, Fresh(None)]
     """The resolved entity sets as a where clause; ANDed into every search, never relaxed."""
@@ -93,6 +97,8 @@ class SelfRagState(TypedDict, total=False):
     relaxations: Annotated[list[Relaxation], Fresh([])]
     documents: Annotated[list[Document], Fresh([])]
     retrieved_sets: Annotated[list[list[str]], Fresh([])]
+    retrievals: Annotated[list[RetrievalRecord], Fresh([])]
+    """Each retrieval of the turn: per resource searched, fusion, rerank (for the trace)."""
     # -- grade_documents -----------------------------------------------------------------------
     graded: Annotated[list[GradedDocument], Fresh([])]
     """Every grading decision of the turn, across retrievals (for the trace)."""

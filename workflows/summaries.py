@@ -40,6 +40,13 @@ def condense(u: SelfRagState) -> NodeSummary:
 
 def self_query(u: SelfRagState) -> NodeSummary:
     plan = u["plan"]
+    plans = u.get("resource_plans")
+    if plans:  # several resources: one plan each
+        parts = [f"{p['resource']}: " + (f"failed ({p['error_code']})" if p["error"] else
+                                          f"filter {short(p['filter'], 40)} ({p['source']})") for p in plans]
+        return NodeSummary("; ".join(parts), {"query": u["query"], "resources": [
+            {"resource": p["resource"], "query": p["query"], "filter": p["filter"], "where": p["fixed"], "k": p["k"],
+             "source": p["source"], "error": p["error_code"]} for p in plans]})
     text = f"query {short(u['query'], 50)!r} filter {short(plan['where'], 70)} ({plan['source']})"
     return NodeSummary(text, {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]})
 
@@ -69,7 +76,7 @@ def retrieve(u: SelfRagState) -> NodeSummary:
     extra = f", relaxed filter {len(relax)}×" if relax else ""
     data = {
         "filter": u["where"],
-        "documents": [{"id": d["id"], "score": d["score"]} for d in docs],
+        "documents": [{"id": d["id"], "score": d["score"], "resource": d["resource"]} for d in docs],
         "relaxations": len(relax),
     }
     return NodeSummary(f"{len(docs)} documents{extra}{_stopped(u)}", data)

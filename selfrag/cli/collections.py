@@ -114,6 +114,10 @@ def delete_collection(
         count = store.get_collection(name).count()
         _confirm(f"Delete collection {name!r} and its {count} chunks?", yes)
         store.delete_collection(name)
+    from selfrag.settings import load_settings
+    from workflows.factory import forget_lexical
+
+    forget_lexical(load_settings(), name)
     err_console.print(f"deleted collection {name!r} ({count} chunks)", markup=False, soft_wrap=True)
 
 
@@ -151,4 +155,8 @@ def delete_document(
             raise DocumentNotFound(f"no document or chunk {doc_id!r} in collection {collection!r}")
         _confirm(f"Delete document {doc_id!r} ({len(chunks)} chunks) from {collection!r}?", yes)
         deleted = coll.delete(chunks)
+        from selfrag.settings import load_settings
+        from workflows.factory import refresh_lexical
+
+        refresh_lexical(load_settings(), coll)
     err_console.print(f"deleted {doc_id!r} from {collection!r} ({deleted} chunks)", markup=False, soft_wrap=True)

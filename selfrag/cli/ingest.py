@@ -50,7 +50,7 @@ def ingest(
     from selfrag.schema import CollectionSchema, load_schema_file
     from selfrag.settings import load_settings
     from selfrag.store import validate_collection_name
-    from workflows.factory import open_store
+    from workflows.factory import open_store, refresh_lexical
 
     if sample is not None:
         if paths or schema is not None or root is not None or prune:
@@ -67,6 +67,7 @@ def ingest(
             store = stack.enter_context(open_store(settings, _use(name)))
             progress = stack.enter_context(stage_progress(name, err_console))
             report = ingest_sample(store, sample, collection=collection, progress=progress, graph=graph, **_chunking(settings))
+            refresh_lexical(settings, store.get_collection(name))
         _print(name, report)
         return
     if not paths:
@@ -104,6 +105,7 @@ def ingest(
                 if existing is None and target.count() == 0:
                     store.delete_collection(collection)
                 raise
+            refresh_lexical(settings, target)
     _print(collection, report)
 
 

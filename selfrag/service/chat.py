@@ -49,7 +49,6 @@ __all__ = [
     "completion_id",
     "conversation",
     "error_type",
-    "single_collection",
 ]
 
 _NAME = COLLECTION_PATTERN.removeprefix("^").removesuffix("$")
@@ -113,7 +112,8 @@ class SelfragExtra(BaseModel):
 
     outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted | needs_clarification")
     citations: list[CitationOut] = Field(default_factory=list, description="The documents behind the answer's [n] markers.")
-    collection: str
+    collection: str = Field(description="The first collection the model names.")
+    collections: list[str] = Field(default_factory=list, description="Every collection searched (a model `a+b` names two).")
     thread_id: str | None = None
     standalone_question: str
     trace_id: str = Field(description="This request's id (X-Request-ID): the server's log lines about it name it.")
@@ -234,18 +234,6 @@ def conversation(messages: list[ChatMessage]) -> tuple[str, list[Turn]]:
 def _turn(question: str, answer: str) -> Turn:
     folded = " ".join(question.split())
     return Turn(question=folded, standalone_question=folded, answer=answer, outcome=CLIENT_TURN_OUTCOME)
-
-
-def single_collection(names: list[str]) -> str:
-    """The one collection a run asks.
-
-    Raises:
-        UsageError: several were named (checked after the scopes, so a forbidden name is a 403).
-    """
-    if len(names) != 1:
-        # MERGE(resources): pass every name to the engine once a run asks several collections.
-        raise UsageError(f"model names {len(names)} collections; this server answers from one collection per question")
-    return names[0]
 
 
 def error_type(status: int) -> str:

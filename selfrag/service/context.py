@@ -24,12 +24,13 @@ from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
 from selfrag.service.metrics import Metrics
-from selfrag.service.models import AnswerRequest, AnswerResponse
+from selfrag.service.models import AnswerRequest, AnswerResponse, SearchOptions
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
 from workflows import NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
+from workflows.resources import Resource, ResourceSearch
 
 __all__ = ["PreparedRun", "Service"]
 
@@ -47,6 +48,8 @@ class PreparedRun:
     thread_id: str | None
     """As the client named it; the engine sees the tenant-namespaced id."""
     options: RunOptions
+    resources: tuple[Resource, ...]
+    """Several collections or per-collection settings; empty: ``collection`` alone, as always."""
     include_trace: bool
     deadline: float
     """``time.monotonic()`` by which the run must finish (queueing included)."""
@@ -82,12 +85,18 @@ class Service:
             Forbidden: the key may not read the collection (checked before the name is looked up).
             CollectionNotFound, InvalidFilter, UsageError.
         """
-        principal.require_read(body.collection)
-        collection = self.store.get_collection(body.collection)
-        if body.filter is not None:
-            if not body.filter:
-                raise InvalidFilter("filter is empty; omit it or give a where clause")
-            parse_where(body.filter, collection.schema)
+        names = body.names()
+        for name in names:  # every scope before any lookup: a forbidden name gets no answer at all
+            principal.require_read(name)
+        resources: tuple[Resource, ...] = ()
+        if len(names) == 1 and not body.search:
+            collection = self.store.get_collection(names[0])
+            if body.filter is not None:
+                if not body.filter:
+                    raise InvalidFilter("filter is empty; omit it or give a where clause")
+                parse_where(body.filter, collection.schema)
+        else:
+            resources = tuple(self._resource(name, (body.search or {}).get(name), body.filter) for name in names)
         d = self.engine.defaults
         options = self.engine.with_options(
             max_rewrites=min(body.max_rewrites if body.max_rewrites is not None else d.max_rewrites, self.config.max_rewrites_cap),
@@ -101,7 +110,8 @@ class Service:
         return PreparedRun(
             principal=principal,
             question=body.question,
-            collection=body.collection,
+            collection=names[0],
+            resources=resources,
             thread_id=body.thread_id,
             options=options,
             include_trace=body.include_trace,
@@ -124,7 +134,8 @@ class Service:
         def source() -> Iterator[NodeEvent | Result]:
             try:
                 yield from self.engine.stream(
-                    prepared.question, collection=prepared.collection, thread_id=thread_key, options=prepared.options,
+                    prepared.question, collection=None if prepared.resources else prepared.collection,
+                    resources=prepared.resources or None, thread_id=thread_key, options=prepared.options,
                     history=prepared.history,
                 )
             finally:
@@ -146,6 +157,18 @@ class Service:
             "trace": t.model_dump(mode="json") if prepared.include_trace else None,
         })
 
+    def _resource(self, name: str, search: SearchOptions | None, where: dict[str, Any] | None) -> Resource:
+        """One requested collection with its search settings; its filter checked against its schema
+        when it exists (an unknown one is the engine's to report in the trace, beside the others' answer)."""
+        s = search or SearchOptions()
+        where = s.filter if s.filter is not None else where
+        if where is not None:
+            if not where:
+                raise InvalidFilter(f"the filter of {name!r} is empty; omit it or give a where clause")
+            if self.store.has_collection(name):
+                parse_where(where, self.store.get_collection(name).schema)
+        return Resource(name, ResourceSearch(k=s.k, min_score=s.min_score, where=where, self_query=s.self_query))
+
     def record_failure(self, code: str) -> None:
         self.metrics.runs.labels(f"error:{code}").inc()
 
@@ -160,7 +183,12 @@ class Service:
         so the catalogue it merges into is the one the previous writer saved."""
         principal.require_write(name)
         with self.locks.hold(name):
-            yield self.store.get_collection(name)
+            collection = self.store.get_collection(name)
+            try:
+                yield collection
+            finally:
+                # Inside the lock: the next writer's refresh starts from this one's index.
+                self.engine.components.retrieval.refresh(collection)
 
     # -- knowledge graphs --------------------------------------------------------------------------
     def graph_store(self) -> GraphStore:

@@ -7,9 +7,9 @@ the server accepts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from selfrag.kg.data import EdgeRecord, NodeRecord
 from selfrag.schema import CollectionSchema
@@ -36,6 +36,7 @@ __all__ = [
     "GraphList",
     "GraphLoaded",
     "IngestResult",
+    "SearchOptions",
     "ThreadOut",
     "TurnOut",
 ]
@@ -51,9 +52,30 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SearchOptions(_Strict):
+    """One collection's search settings for this request (over its configured defaults)."""
+
+    k: int | None = Field(None, ge=1, le=50, description="Documents retrieved from it.")
+    min_score: float | None = Field(None, ge=-1.0, le=1.0, description="Minimum cosine similarity of its dense hits.")
+    filter: dict[str, Any] | None = Field(
+        None, description="A mandatory Chroma where clause for this collection, never relaxed (checked: 422)."
+    )
+    self_query: bool | None = Field(None, description="false: search with the question as is, no model filter.")
+
+
 class AnswerRequest(_Strict):
     question: str = Field(min_length=1, max_length=4000, description="The question, 1 to 4,000 characters.")
-    collection: str = Field(pattern=COLLECTION_PATTERN, description="The collection to answer from.")
+    collection: str | None = Field(None, pattern=COLLECTION_PATTERN, description="The collection to answer from.")
+    collections: list[Annotated[str, Field(pattern=COLLECTION_PATTERN)]] | None = Field(
+        None, min_length=1, max_length=8,
+        description="Several collections, searched concurrently and merged (after `collection` when both are given). "
+        "One that fails (unknown, unreadable) is reported in the trace and the others answer; the key must be "
+        "allowed to read every one (403 otherwise, nothing answered).",
+    )
+    search: dict[str, SearchOptions] | None = Field(
+        None, description="Per-collection search settings, by collection name.",
+        examples=[{"movies": {"k": 8, "self_query": False}}],
+    )
     thread_id: str | None = Field(
         None, pattern=THREAD_PATTERN, description="Conversation id: follow-up questions see the thread's history."
     )
@@ -67,18 +89,36 @@ class AnswerRequest(_Strict):
     max_generations: int | None = Field(None, ge=1, le=10, description="Generations allowed (capped by the server).")
     include_trace: bool = Field(False, description="Return the full trace: nodes, timings, grades, rewrites, LLM usage.")
 
+    @model_validator(mode="after")
+    def _resources(self) -> AnswerRequest:
+        names = self.names()
+        if not names:
+            raise ValueError("give `collection` or `collections`")
+        unknown = sorted(set(self.search or {}) - set(names))
+        if unknown:
+            raise ValueError(f"search names collections the request does not target: {', '.join(unknown)}")
+        if self.filter is not None and len(names) > 1:
+            raise ValueError("with several collections, give each its filter in search.<name>.filter")
+        return self
+
+    def names(self) -> list[str]:
+        """Every targeted collection, in order, once."""
+        return list(dict.fromkeys([*([self.collection] if self.collection else []), *(self.collections or [])]))
+
 
 class CitationOut(BaseModel):
     number: int
     id: str
     text: str
     metadata: dict[str, Any] = Field(default_factory=dict)
+    resource: str | None = Field(None, description="The collection the cited document came from.")
 
 
 class AnswerResponse(BaseModel):
     question: str
     standalone_question: str
     collection: str
+    collections: list[str] = Field(default_factory=list, description="Every collection the question targeted.")
     thread_id: str | None = None
     answer: str
     outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted | needs_clarification")

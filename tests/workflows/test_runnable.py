@@ -16,7 +16,7 @@ from selfrag.errors import UsageError
 from tests.workflows.conftest import grade, happy
 from workflows import EngineRunnable
 
-KEYS = {"question", "answer", "outcome", "context", "citations", "collection", "thread_id"}
+KEYS = {"question", "answer", "outcome", "context", "citations", "collection", "collections", "thread_id"}
 
 
 class Recorder(BaseCallbackHandler):
@@ -78,13 +78,16 @@ def test_invoke_takes_a_dict_with_options(make_engine: Any) -> None:
     assert coll.searches[-1][2] == 1  # top_k reached the search
     one = chain.invoke({"question": "Which movie has toys?", "collections": ["movies"]})
     assert one["collection"] == "movies"
+    both = chain.invoke({"question": "Which movie has toys?", "collections": ["movies", "elsewhere"]})
+    # an unknown second collection is reported in the trace; the first still answers
+    assert both["outcome"] == "answered" and both["collection"] == "movies"
 
 
 @pytest.mark.parametrize("bad", [
     {"question": "toys?", "collection": "movies", "options": {"max_rewrite": 1}},
     {"question": "toys?", "collection": "movies", "colection": "x"},
     {"question": "toys?"},
-    {"question": "toys?", "collections": ["movies", "other"]},
+    {"question": "toys?", "collections": "movies"},
     {"collection": "movies"},
 ])
 def test_bad_input_is_a_usage_error_before_any_call(make_engine: Any, bad: dict[str, Any]) -> None:

@@ -36,7 +36,6 @@ from selfrag.service.chat import (
     completion_id,
     conversation,
     error_type,
-    single_collection,
 )
 from selfrag.service.context import PreparedRun, Service
 from selfrag.service.deps import CurrentPrincipal, CurrentService
@@ -92,10 +91,11 @@ def _prepare(service: Service, body: ChatRequest, principal: Principal, started:
     names = collections_of(body.model)
     for name in names:  # scopes first: a forbidden name is a 403 whether or not it exists
         principal.require_read(name)
-    collection = single_collection(names)
     question, history = conversation(body.messages)
     service.engine.check_question(question)  # 400 question_invalid rather than a validation error
-    request = AnswerRequest(question=question[:4000], collection=collection, thread_id=body.thread_id)
+    several = len(names) > 1
+    request = AnswerRequest(question=question[:4000], collection=None if several else names[0],
+                            collections=names if several else None, thread_id=body.thread_id)
     prepared = service.prepare(request, principal, started=started)
     return dataclasses.replace(prepared, question=question, history=None if body.thread_id else history)
 
@@ -105,6 +105,7 @@ def _extra(result: Result, prepared: PreparedRun) -> SelfragExtra:
         "outcome": result.outcome.value,
         "citations": [c.model_dump(mode="json") for c in result.citations],
         "collection": result.collection,
+        "collections": result.collections,
         "thread_id": prepared.thread_id,
         "standalone_question": result.standalone_question,
         "trace_id": current_request_id(),

@@ -98,6 +98,7 @@ def delete_collection(name: CollectionName, service: CurrentService, principal: 
     principal.require_write(name)
     with service.locks.hold(name):
         service.store.delete_collection(name)
+        service.engine.components.retrieval.forget(name)
 
 
 def _inline(schema: dict[str, Any]) -> dict[str, Any]:

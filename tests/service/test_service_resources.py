@@ -1,0 +1,151 @@
+"""Several collections per question over the API: merged answers, per-collection settings, scopes
+checked for each collection before anything runs, and the lexical index kept in step by API writes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from selfrag.retrieval import LexicalIndexes
+from selfrag.schema import AttributeInfo, CollectionSchema
+from selfrag.service import KeyFile
+from selfrag.store import Chunk
+from tests.service.conftest import MOVIES, Live
+from workflows import RetrievalStage
+
+BOOKS = CollectionSchema(description="Novels", attributes=[AttributeInfo(name="author", type="string")])
+
+
+def post(live: Live, body: dict[str, Any], key: str | None = None) -> tuple[int, dict[str, Any]]:
+    with live.client(key) as http:
+        reply = http.post("/v1/answers", json=body)
+    assert reply.headers["content-type"].startswith("application/json")
+    return reply.status_code, reply.json()
+
+
+@pytest.fixture
+def two(live: Live) -> Live:
+    live.store.create_collection("books", BOOKS).add(
+        [Chunk("raptor", "Dinosaurs roam a novel's island after scientists bring them back.", {"author": "Crichton"})]
+    )
+    return live
+
+
+def test_two_collections_answer_and_citations_name_their_collection(two: Live) -> None:
+    status, body = post(two, {"question": "Which story has dinosaurs?", "collections": ["movies", "books"],
+                              "include_trace": True})
+    assert status == 200, body
+    assert body["collection"] == "movies" and body["collections"] == ["movies", "books"]
+    assert body["outcome"] == "answered"
+    assert body["citations"] and all(c["resource"] in ("movies", "books") for c in body["citations"])
+    searched = [r["resource"] for r in body["trace"]["retrievals"][0]["resources"]]
+    assert searched == ["movies", "books"]
+    assert {d["resource"] for d in body["trace"]["documents"]} == {"movies", "books"}
+
+
+def test_a_single_collection_answer_names_its_collection(live: Live) -> None:
+    status, body = post(live, {"question": "Which movie has dinosaurs?", "collection": "movies"})
+    assert status == 200 and body["collections"] == ["movies"]
+    assert [c["resource"] for c in body["citations"]] == ["movies"]
+
+
+def test_an_unknown_collection_among_several_is_reported_and_the_other_answers(live: Live) -> None:
+    status, body = post(live, {"question": "Which movie has dinosaurs?", "collections": ["movies", "gone"],
+                               "include_trace": True})
+    assert status == 200, body
+    assert body["outcome"] == "answered"
+    plans = {p["resource"]: p for p in body["trace"]["resources"]}
+    assert plans["gone"]["error_code"] == "collection_not_found" and plans["movies"]["error"] is None
+
+
+def test_per_collection_search_settings(two: Live) -> None:
+    status, body = post(two, {
+        "question": "Which story has dinosaurs?", "collections": ["movies", "books"], "include_trace": True,
+        "search": {"movies": {"k": 1, "filter": {"year": {"$lt": 2000}}}, "books": {"self_query": False}},
+    })
+    assert status == 200, body
+    searched = {r["resource"]: r for r in body["trace"]["retrievals"][0]["resources"]}
+    assert searched["movies"]["k"] == 1 and searched["movies"]["hits"] <= 1
+    assert "2000" in str(searched["movies"]["where"])
+    assert {p["resource"]: p["source"] for p in body["trace"]["resources"]}["books"] == "off"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"search": {"books": {"k": 2}}}, 400, "invalid_request"),  # settings for an untargeted collection
+        ({"collections": ["movies", "books"], "filter": {"year": 1995}}, 400, "invalid_request"),
+        ({"collection": None}, 400, "invalid_request"),  # no collection at all
+        ({"collections": ["movies", "books"], "search": {"movies": {"filter": {"nope": 1}}}}, 422, "filter_invalid"),
+    ],
+    ids=["untargeted-search", "top-level-filter", "none", "bad-filter"],
+)
+def test_invalid_resource_requests(two: Live, body: dict[str, Any], status: int, code: str) -> None:
+    got, reply = post(two, {"question": "Which story has dinosaurs?", "collection": "movies", **body})
+    assert got == status, reply
+    assert reply["error"]["code"] == code
+
+
+def test_scopes_apply_to_every_collection(make_live: Callable[..., Live]) -> None:
+    keys, both = KeyFile().add(key_id="both", tenant="t", read=["movies", "books"], write=[])
+    keys, movies_only = keys.add(key_id="movies", tenant="t", read=["movies"], write=[])
+    live = make_live(keys=keys)
+    live.store.create_collection("books", BOOKS).add([Chunk("raptor", "Dinosaurs on an island.", {"author": "C"})])
+    question = {"question": "Which story has dinosaurs?", "collections": ["movies", "books"]}
+    status, body = post(live, question, movies_only)
+    assert status == 403 and body["error"]["code"] == "forbidden" and "books" in body["error"]["message"]
+    assert "answer" not in body
+    # The same 403 for a collection that does not exist: no existence oracle.
+    status, body = post(live, {**question, "collections": ["movies", "nowhere"]}, movies_only)
+    assert status == 403
+    with live.client(movies_only) as http:
+        streamed = http.post("/v1/answers/stream", json=question)
+        assert streamed.status_code == 403
+    status, body = post(live, question, both)
+    assert status == 200 and body["outcome"] == "answered"
+
+
+def test_api_ingest_and_delete_keep_the_lexical_index_in_step(live: Live) -> None:
+    indexes = LexicalIndexes(live.settings.home / "lexical", max_age_s=None)
+    live.engine.components.retrieval = RetrievalStage(indexes=indexes)
+    with live.client() as http:
+        reply = http.post("/v1/collections", json={"name": "notes", "schema": MOVIES.model_dump(mode="json")})
+        assert reply.status_code in (200, 201), reply.text
+        added = http.post("/v1/collections/notes/documents",
+                          json={"documents": [{"id": "memo", "text": "The quokka memo: budgets freeze in May."}]})
+        assert added.status_code in (200, 201), added.text
+        path = live.settings.home / "lexical" / "notes.json.gz"
+        assert path.is_file()
+        ids = {e.id for e in indexes.get(_source(live, "notes")).entries()}
+        assert ids and all(i.startswith("memo") for i in ids)
+        assert http.delete("/v1/collections/notes/documents/memo").status_code == 200
+        assert len(indexes.get(_source(live, "notes"))) == 0
+        assert http.delete("/v1/collections/notes").status_code == 204
+        assert not path.exists()
+
+
+def _source(live: Live, name: str) -> Any:
+    from workflows.retrieval import chunk_source
+
+    return chunk_source(live.store.get_collection(name))
+
+
+def test_several_collections_stream_their_plans_and_result(two: Live) -> None:
+    with two.client() as http, http.stream("POST", "/v1/answers/stream",
+                                           json={"question": "Which story has dinosaurs?",
+                                                 "collections": ["movies", "books"]}) as reply:
+        assert reply.status_code == 200
+        events: list[tuple[str, dict[str, Any]]] = []
+        name = ""
+        for line in reply.iter_lines():
+            if line.startswith("event:"):
+                name = line.split(":", 1)[1].strip()
+            elif line.startswith("data:"):
+                events.append((name, json.loads(line.split(":", 1)[1])))
+    by_name = dict(events)
+    assert [r["resource"] for r in by_name["self_query"]["resources"]] == ["movies", "books"]
+    assert {d["resource"] for d in by_name["retrieve"]["documents"]} == {"movies", "books"}
+    assert by_name["result"]["collections"] == ["movies", "books"]
