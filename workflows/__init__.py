@@ -19,9 +19,9 @@ from workflows.records import (
     RewriteRecord,
     Timing,
 )
-from workflows.retriever import EngineRetriever, build_retrieval_graph
 from workflows.resources import Resource, ResourceSearch
 from workflows.retrieval import RetrievalStage
+from workflows.retriever import EngineRetriever, build_retrieval_graph
 from workflows.rewrite import QueryRewriter
 from workflows.runnable import EngineRunnable, RunnableInput
 from workflows.state import SelfRagState, Turn

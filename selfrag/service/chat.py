@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from selfrag.errors import InvalidQuestion, UsageError
+from selfrag.errors import InvalidQuestion
 from selfrag.service.models import COLLECTION_PATTERN, THREAD_PATTERN, CitationOut
 from workflows import Turn
 
