@@ -7,7 +7,8 @@ Every model call sleeps L seconds then answers (relevant / grounded / useful), s
 by how many calls run one after another. selfrag runs with an API-provider configuration (the
 engine ``workflows.factory`` builds for ``llm.provider = "openai"``), with a self-query that asks
 the model. Its critical-path bound on the happy path is 4·L: self-query, one grading round,
-generate, one checks round. The tutorial graph (``bench/_tutorial_graph.py``) needs (k + 3)·L.
+generate, one checks round (speculation, which goes below the bound, is off here: see
+``bench/speculation.py``). The tutorial graph (``bench/_tutorial_graph.py``) needs (k + 3)·L.
 
 Runs are interleaved (selfrag and tutorial alternate, their order flipping each pass) and
 medians reported: the machine is shared, absolute times are noisy, ratios are what count.
@@ -95,7 +96,8 @@ def run_options(settings: Settings) -> RunOptions:
 
 
 def selfrag_run(latency: float, k: int) -> tuple[float, int]:
-    settings = Settings(llm={"provider": "openai", "api_key": "unused"})  # type: ignore[arg-type]
+    # Speculation off: this measures the critical path itself (bench/speculation.py goes below it).
+    settings = Settings(llm={"provider": "openai", "api_key": "unused"}, workflow={"speculate": False})  # type: ignore[arg-type]
     model = latency_model(latency)
     components = factory.build_components(settings, store=FakeStore(collection(k)), model=model)
     engine = SelfRagEngine(components, defaults=run_options(settings))

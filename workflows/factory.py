@@ -20,7 +20,7 @@ from workflows.components import Components
 from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
 
-__all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store", "run_options"]
+__all__ = ["build_components", "build_engine", "close_checkpointer", "open_checkpointer", "open_store", "run_options", "speculate"]
 
 
 def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
@@ -36,6 +36,13 @@ ANSWER_STRATEGIES: dict[str, str] = {"local": "extractive", "openai": "hybrid"}
 def answer_strategy(settings: Settings) -> str:
     chosen = settings.workflow.answer_strategy
     return ANSWER_STRATEGIES[settings.llm.provider] if chosen == "profile" else chosen
+
+
+def speculate(settings: Settings) -> bool:
+    """Whether runs speculate: the setting, else on for API providers (bench/results/speculation);
+    the embedded model runs one call at a time, so speculative calls would only queue before the plan's."""
+    chosen = settings.workflow.speculate
+    return settings.llm.provider != "local" if chosen is None else chosen
 
 
 def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
@@ -76,6 +83,7 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         planner=build_planner(settings, model=model, embeddings=embeddings),
         embeddings=embeddings,
         parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
+        speculate=speculate(settings),
         extractive_fallback=answer_strategy(settings) == "hybrid",
         extractive_only=answer_strategy(settings) == "extractive",
         # Extractive means no model writes text: rewrites and condensed follow-ups come from the

@@ -34,6 +34,7 @@ from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
 from workflows.rewrite import normalise_query
+from workflows.speculation import Speculation, departure, should_speculate
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
 
@@ -155,12 +156,36 @@ class SelfRagNodes:
 
     # -- self_query: question → semantic query + validated filter + limit ------------------------
     def self_query(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        opts = runtime.context
         coll = self._collection(state)
         question = state["standalone_question"]
-        plan = self.c.planner.plan(
-            question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today(),
-            graph=self._graph(coll.schema),
-        )
+        catalogue = coll.catalogue()
+        spec: Speculation | None = None
+        if self.c.speculate and should_speculate(self.c.planner, question, coll.schema, catalogue,
+                                                 resumed=state["resumed"] is not None, today=self.today()):
+            # Search and grade the question as it stands beside the model call (workflows.speculation).
+            spec = Speculation(coll, self.c.relevance, question, where=and_where(opts.mandatory_where, None),
+                               k=opts.top_k, min_score=opts.min_score, concurrency=opts.grade_concurrency,
+                               to_document=_doc)
+        try:
+            plan = self.c.planner.plan(
+                question, coll.schema, catalogue, mandatory_where=opts.mandatory_where, today=self.today(),
+                graph=self._graph(coll.schema),
+            )
+        except BaseException:
+            if spec is not None:
+                spec.drop("the self-query failed")
+            raise
+        # A plan that keeps the question searches the question itself: the model's rewording of a
+        # topical question only loses words (a tiny model's invented search text made it abstain).
+        changed = departure(plan, question, opts.top_k)
+        search_text = question if changed is None else plan.query.query or question
+        speculated = None
+        if spec is not None:
+            if changed is None:
+                speculated = spec.keep()
+            else:
+                spec.drop(changed)
         terms = list(plan.terms)
         resumed = state["resumed"]
         if resumed is not None:
@@ -177,17 +202,21 @@ class SelfRagNodes:
             "source": plan.source,
             "changes": [c.model_dump(mode="json") for c in plan.changes],
             "llm_error": plan.llm_error,
+            "kept_question": changed is None,
         }
         if graph_terms or plan.latest:
             record["graph"] = {"terms": graph_terms, "latest": plan.latest}
+        if spec is not None:
+            record["speculation"] = spec.record
         return {
             "graph_terms": graph_terms,
             "latest": plan.latest,
             "plan": record,
-            "query": plan.query.query or question,
+            "query": search_text,
             "query_filter": _dump(plan.query.filter),
             "limit": plan.query.limit,
-            "queries_seen": [normalise_query(plan.query.query or question)],
+            "queries_seen": [normalise_query(search_text)],
+            "speculated": speculated,
         }
 
     # -- graph_resolve: relation conditions → entity sets → a filter on the mention attributes ---
@@ -264,17 +293,21 @@ class SelfRagNodes:
         # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
         # the question itself then; the filter still selects.
         text = state["query"] if len(content_terms(state["query"])) >= 2 else state["standalone_question"]
-        hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
+        spec = state["speculated"]
+        if spec is not None and not state["retrieved_sets"] and (
+                (spec["text"], spec["where"], spec["k"], spec["min_score"]) == (text, where, k, opts.min_score)):
+            docs = spec["documents"]  # this very search, already run beside the self-query
+        else:
+            docs = [_doc(h) for h in coll.search(text, where=where, k=k, min_score=opts.min_score)]
         relaxed = list(state["relaxations"])
-        if not hits and node is not None:
+        if not docs and node is not None:
             for looser, change in relaxations(node, schema=coll.schema, catalogue=coll.catalogue()):
                 where = and_where(fixed, to_where(looser))
-                hits = coll.search(text, where=where, k=k, min_score=opts.min_score)
-                relaxed.append(rec.Relaxation(detail=change.detail, where=where, hits=len(hits)))
+                docs = [_doc(h) for h in coll.search(text, where=where, k=k, min_score=opts.min_score)]
+                relaxed.append(rec.Relaxation(detail=change.detail, where=where, hits=len(docs)))
                 node = looser
-                if hits:
+                if docs:
                     break
-        docs = [_doc(h) for h in hits]
         ids = sorted(d["id"] for d in docs)
         seen = state["retrieved_sets"]
         update: dict[str, Any] = {
@@ -293,6 +326,12 @@ class SelfRagNodes:
         question = state["standalone_question"]
         graded = list(state["graded"])
         known = {g["id"]: g for g in graded}  # same question, same document: reuse the verdict
+        spec = state["speculated"]
+        for entry in spec["graded"] if spec is not None else []:
+            # Graded beside the self-query against this same question (workflows.speculation).
+            if entry["id"] not in known and any(d["id"] == entry["id"] for d in state["documents"]):
+                graded.append(entry)
+                known[entry["id"]] = entry
         todo = [d for d in state["documents"] if d["id"] not in known]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
         if state["query_filter"] is not None and len(content_terms(state["query"])) < 2:

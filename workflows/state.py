@@ -23,6 +23,7 @@ from workflows.records import (
     GradedDocument,
     Relaxation,
     RewriteRecord,
+    SpeculativeWork,
     Timing,
 )
 
@@ -80,6 +81,9 @@ class SelfRagState(TypedDict, total=False):
     """Conditions through the knowledge graph (``GraphTerm`` dumps) for ``graph_resolve``."""
     latest: Annotated[bool, Fresh(False)]
     """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
+    speculated: Annotated[SpeculativeWork | None, Fresh(None)]
+    """The search and verdicts run beside the self-query, when the plan kept the question: the
+    first ``retrieve`` and ``grade_documents`` reuse them (``workflows.speculation``)."""
     # -- graph_resolve -------------------------------------------------------------------------
     graph_where: Annotated[dict[str, Any] | None, Fresh(None)]
     """The resolved entity sets as a where clause; ANDed into every search, never relaxed."""
