@@ -41,7 +41,12 @@ def condense(u: SelfRagState) -> NodeSummary:
 def self_query(u: SelfRagState) -> NodeSummary:
     plan = u["plan"]
     text = f"query {short(u['query'], 50)!r} filter {short(plan['where'], 70)} ({plan['source']})"
-    return NodeSummary(text, {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]})
+    data = {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]}
+    if "speculation" in plan:  # present only when the search and grading ran beside the plan
+        spec = plan["speculation"]
+        text += f"; speculative search {'kept' if spec['kept'] else 'dropped'}"
+        data["speculation"] = spec
+    return NodeSummary(text, data)
 
 
 def graph_resolve(u: SelfRagState) -> NodeSummary:

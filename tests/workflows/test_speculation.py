@@ -130,7 +130,7 @@ def test_a_failing_speculative_search_does_not_fail_the_run() -> None:
     assert len(coll.searches) == 2  # retrieve searched again, as without speculation
 
 
-def test_a_resumed_or_rules_only_turn_is_not_speculated() -> None:
+def test_a_plan_without_a_model_call_is_not_speculated() -> None:
     engine, model, _ = build(script(UNFILTERED), speculate=True, mode="rules")
     result = engine.run(TOPICAL, collection="movies")
     assert "speculation" not in result.trace.plan  # no model call to hide the work behind
