@@ -115,8 +115,8 @@ class Speculation:
             self._documents = docs
             if not self._dropped:
                 self._grades = [self._graders.submit(self._grade, d) for d in docs]
-        if not docs:
-            self._finished_at = time.perf_counter()
+            if not docs:
+                self._finished_at = time.perf_counter()
 
     def _grade(self, doc: rec.Document) -> GradeResult:
         with self._lock:
@@ -126,7 +126,8 @@ class Speculation:
         try:
             return self._relevance.grade(self.question, doc)
         finally:
-            self._finished_at = max(self._finished_at, time.perf_counter())
+            with self._lock:
+                self._finished_at = max(self._finished_at, time.perf_counter())
 
     def keep(self) -> rec.SpeculativeWork | None:
         """The plan keeps the question: wait for the work and hand it over (None, and dropped, if

@@ -113,6 +113,32 @@ def test_a_filter_the_model_adds_drops_the_speculative_work() -> None:
     assert outcomes[0] == outcomes[1]
 
 
+def test_dropped_work_is_counted_as_discarded_calls() -> None:
+    both_graded = threading.Event()
+    lock, count = threading.Lock(), {"n": 0}
+
+    def relevance(messages: list[Any]) -> str:
+        with lock:
+            count["n"] += 1
+            if count["n"] == 2:
+                both_graded.set()
+        return '{"verdict": "relevant", "reason": "on topic"}'
+
+    def self_query(messages: list[Any]) -> str:
+        assert both_graded.wait(timeout=5)  # the speculative work finished before the plan
+        return ANIMATED
+
+    engine, model, _ = build({**script(self_query), "RelevanceGrade": relevance}, speculate=True, mode="llm",
+                             search_fn=lambda q, w, k: hits("toys", "dream"))
+    result = engine.run(TOPICAL, collection="movies")
+    record = result.trace.plan["speculation"]
+    # Both calls started before the drop (a verdict may still be parsing: ``graded`` counts finished ones).
+    assert (record["kept"], record["discarded_calls"]) == (False, 2) and record["graded"] <= 2
+    # The filtered search was graded anew: the discarded verdicts were not reused.
+    assert len(model.calls_for("RelevanceGrade")) == 4
+    assert result.trace.llm.calls == len(model.calls)  # speculative calls are counted in the trace
+
+
 def test_a_failing_speculative_search_does_not_fail_the_run() -> None:
     calls = {"n": 0}
 
