@@ -189,3 +189,37 @@ def test_which_plans_keep_the_question() -> None:
     assert "filters" in (departure(_plan("supply chain risk", filter=year), question, 4) or "")
     assert not plan_keeps_question(_plan("supply chain risk", latest=True), question, 4)
     assert "logistic" in (departure(_plan("supply chain logistics risk"), question, 4) or "")
+
+
+def test_the_speculative_search_carries_the_mandatory_filter_and_is_reused() -> None:
+    mandatory = {"year": {"$gt": 1990}}
+    engine, model, coll = build(script(UNFILTERED), speculate=True,
+                                options=RunOptions(grade_concurrency=4, mandatory_where=mandatory))
+    result = engine.run(TOPICAL, collection="movies")
+    assert result.trace.plan["speculation"]["kept"] is True
+    assert coll.searches == [(TOPICAL, mandatory, 4)]  # one search: the speculative one, reused
+    assert {d["id"] for d in result.trace.documents} <= {"toys", "dino", "dream"}  # 1979's zone excluded
+
+
+def test_the_forecast_reads_filters_limits_and_dates_with_the_rules_only() -> None:
+    from datetime import date
+
+    from selfrag.query import SelfQueryPlanner
+
+    planner = SelfQueryPlanner(None, mode="rules")
+    catalogue = {"genre": ["animated", "drama", "science fiction"]}
+    today = date(2025, 6, 1)
+    assert planner.forecast(TOPICAL, SCHEMA, catalogue, today=today) is None
+    assert "filter" in (planner.forecast("Which animated movies are there?", SCHEMA, catalogue, today=today) or "")
+    assert "limit" in (planner.forecast("Give me 3 movies about toys", SCHEMA, catalogue, today=today) or "")
+    assert not planner.asks_model  # and so a rules-only planner is never speculated beside
+
+
+def test_the_progress_line_says_whether_the_speculative_search_was_kept() -> None:
+    from workflows import summaries
+
+    engine, _, _ = build(script(UNFILTERED), speculate=True)
+    result = engine.run(TOPICAL, collection="movies")
+    update: Any = {"plan": result.trace.plan, "query": TOPICAL, "limit": None}
+    line = summaries.self_query(update)
+    assert "speculative search kept" in line.text and line.data["speculation"]["kept"] is True
