@@ -131,6 +131,11 @@ class WorkflowSettings(BaseModel):
     """Documents graded at once. None: every retrieved document in one round for API providers (at
     most ``workflows.options.API_GRADE_ROUND`` at once, so one question cannot flood a rate limit);
     4 for the embedded model, which runs one call at a time anyway."""
+    speculate: bool | None = None
+    """Search and grade the question as it stands while the self-query model call runs, kept when
+    the plan keeps the question (no filter, same words): one model latency off topical questions,
+    wasted relevance calls when the plan narrows the question. None: on for API providers, off for
+    the embedded model, which runs one call at a time (see bench/results/speculation)."""
     grader_retries: int = Field(3, ge=1, le=10)
     answer_strategy: Literal["profile", "generate", "hybrid", "extractive"] = "profile"
     """How answers are written. ``generate``: the chat model writes every answer. ``hybrid``: it

@@ -41,6 +41,9 @@ class Components:
     """``hybrid``: the last allowed generation after only ungrounded ones quotes the documents."""
     extractive_only: bool = False
     """``extractive``: every answer quotes the documents; the chat model writes none."""
+    speculate: bool = False
+    """Search and grade the question as it stands while the self-query model call runs, and keep
+    that work when the plan keeps the question (``workflows.speculation``; costs calls when dropped)."""
     model_label: str = ""
     graphs: GraphContexts | None = None
     """The knowledge-graph store and per-graph contexts, for collections linked to a graph; None:
@@ -61,6 +64,7 @@ class Components:
         groundedness: GraderConfig | None = None,
         usefulness: GraderConfig | None = None,
         parallel_checks: bool = True,
+        speculate: bool = False,
         extractive_fallback: bool = True,
         extractive_only: bool = False,
         rules_only_text: bool = False,
@@ -89,6 +93,7 @@ class Components:
             rewriter=QueryRewriter(None if rules_only_text else model, embeddings=embeddings),
             condenser=Condenser(None if rules_only_text else model, embeddings=embeddings),
             parallel_checks=parallel_checks,
+            speculate=speculate,
             extractive_fallback=extractive_fallback,
             extractive_only=extractive_only,
             model_label=getattr(model, "model_name", "") or type(model).__name__,

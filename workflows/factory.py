@@ -36,6 +36,7 @@ __all__ = [
     "open_store",
     "refresh_lexical",
     "run_options",
+    "speculate",
 ]
 
 
@@ -52,6 +53,13 @@ ANSWER_STRATEGIES: dict[str, str] = {"local": "extractive", "openai": "hybrid"}
 def answer_strategy(settings: Settings) -> str:
     chosen = settings.workflow.answer_strategy
     return ANSWER_STRATEGIES[settings.llm.provider] if chosen == "profile" else chosen
+
+
+def speculate(settings: Settings) -> bool:
+    """Whether runs speculate: the setting, else on for API providers (bench/results/speculation);
+    the embedded model runs one call at a time, so speculative calls would only queue before the plan's."""
+    chosen = settings.workflow.speculate
+    return settings.llm.provider != "local" if chosen is None else chosen
 
 
 def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
@@ -92,6 +100,7 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         planner=build_planner(settings, model=model, embeddings=embeddings),
         embeddings=embeddings,
         parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
+        speculate=speculate(settings),
         extractive_fallback=answer_strategy(settings) == "hybrid",
         extractive_only=answer_strategy(settings) == "extractive",
         # Extractive means no model writes text: rewrites and condensed follow-ups come from the

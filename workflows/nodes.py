@@ -34,8 +34,9 @@ from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
 from workflows.resources import plan_resources, retrieve_resources
-from workflows.retrieval import to_document
+from workflows.retrieval import Searched, to_document
 from workflows.rewrite import normalise_query
+from workflows.speculation import Speculation, departure, should_speculate
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
 
@@ -123,6 +124,22 @@ class SelfRagNodes:
             raise GraphUnavailable("this collection filters through a knowledge graph, and no graph store is configured")
         return self.c.graphs.get(schema.graph)
 
+    def _search(
+        self, coll: SearchableCollection, resource: str, text: str, *, fixed: dict[str, Any] | None,
+        node: FilterNode | None, k: int, min_score: float | None, question: str,
+    ) -> tuple[list[rec.Document], Searched, rec.RetrievalRecord]:
+        """One collection's retrieval: search (dense or hybrid) relaxing ``node`` when nothing
+        matches, rerank, keep ``k``; with its trace record."""
+        stage = self.c.retrieval
+        start = time.perf_counter()
+        found = stage.search_relaxing(coll, resource, text, fixed=fixed, node=node, k=stage.wide(k), min_score=min_score)
+        hits, rerank = stage.rerank(question, found.hits, stage.keep(k))
+        searched = rec.ResourceRetrieval(resource=resource, query=text, where=found.where, k=k, hits=len(found.hits),
+                                         error=None, error_code=None, ms=round((time.perf_counter() - start) * 1000, 2))
+        record = rec.RetrievalRecord(query=text, resources=[searched], rerank=rerank,
+                                     fusion=stage.hybrid.fusion if stage.indexes is not None else "dense")
+        return [to_document(h) for h in hits], found, record
+
     # -- condense: follow-up + thread history → standalone question ------------------------------
     def condense(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         pending = state.get("clarification")
@@ -172,17 +189,46 @@ class SelfRagNodes:
 
     # -- self_query: question → semantic query + validated filter + limit ------------------------
     def self_query(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        opts = runtime.context
         question = state["standalone_question"]
-        if runtime.context.resources:
-            plans = plan_resources(runtime.context.resources, question, store=self.c.store, planner=self.c.planner,
-                                   graphs=self.c.graphs, top_k=runtime.context.top_k, today=self.today())
+        if opts.resources:
+            plans = plan_resources(opts.resources, question, store=self.c.store, planner=self.c.planner,
+                                   graphs=self.c.graphs, top_k=opts.top_k, today=self.today())
             return {"resource_plans": plans, "plan": {**state["plan"], "source": "resources", "resources": plans},
                     "query": question, "queries_seen": [normalise_query(question)]}
         coll = self._collection(state)
-        plan = self.c.planner.plan(
-            question, coll.schema, coll.catalogue(), mandatory_where=runtime.context.mandatory_where, today=self.today(),
-            graph=self._graph(coll.schema),
-        )
+        catalogue = coll.catalogue()
+        spec: Speculation | None = None
+        if self.c.speculate and should_speculate(self.c.planner, question, coll.schema, catalogue,
+                                                 resumed=state["resumed"] is not None, today=self.today()):
+            # Search and grade the question as it stands beside the model call (workflows.speculation):
+            # the very search ``retrieve`` would run for a plan that keeps the question.
+            certain = and_where(opts.mandatory_where, None)
+            spec = Speculation(
+                self.c.relevance, question,
+                search=lambda: self._search(coll, state["collection"], question, fixed=certain, node=None,
+                                            k=opts.top_k, min_score=opts.min_score, question=question)[::2],
+                where=certain, k=opts.top_k, min_score=opts.min_score, concurrency=opts.grade_concurrency,
+            )
+        try:
+            plan = self.c.planner.plan(
+                question, coll.schema, catalogue, mandatory_where=opts.mandatory_where, today=self.today(),
+                graph=self._graph(coll.schema),
+            )
+        except BaseException:
+            if spec is not None:
+                spec.drop("the self-query failed")
+            raise
+        # A plan that keeps the question searches the question itself: the model's rewording of a
+        # topical question only loses words (a tiny model's invented search text made it abstain).
+        changed = departure(plan, question, opts.top_k)
+        search_text = question if changed is None else plan.query.query or question
+        speculated = None
+        if spec is not None:
+            if changed is None:
+                speculated = spec.keep()
+            else:
+                spec.drop(changed)
         terms = list(plan.terms)
         resumed = state["resumed"]
         if resumed is not None:
@@ -199,17 +245,21 @@ class SelfRagNodes:
             "source": plan.source,
             "changes": [c.model_dump(mode="json") for c in plan.changes],
             "llm_error": plan.llm_error,
+            "kept_question": changed is None,
         }
         if graph_terms or plan.latest:
             record["graph"] = {"terms": graph_terms, "latest": plan.latest}
+        if spec is not None:
+            record["speculation"] = spec.record
         return {
             "graph_terms": graph_terms,
             "latest": plan.latest,
             "plan": record,
-            "query": plan.query.query or question,
+            "query": search_text,
             "query_filter": _dump(plan.query.filter),
             "limit": plan.query.limit,
-            "queries_seen": [normalise_query(plan.query.query or question)],
+            "queries_seen": [normalise_query(search_text)],
+            "speculated": speculated,
         }
 
     # -- graph_resolve: relation conditions → entity sets → a filter on the mention attributes ---
@@ -283,9 +333,9 @@ class SelfRagNodes:
                 opts.resources, state["resource_plans"], store=self.c.store, stage=stage, query=rewritten,
                 question=state["standalone_question"], min_score=opts.min_score,
             )
+            docs = [to_document(h) for h in hits]
             where, node, relaxed = None, None, [*state["relaxations"], *relaxed]
         else:
-            start = time.perf_counter()
             coll = self._collection(state)
             k = state["limit"] or opts.top_k
             # The graph's entity sets hold like the caller's mandatory filter: ANDed in, never relaxed.
@@ -294,16 +344,16 @@ class SelfRagNodes:
             # ranking (and the relevance signal, the retrieval cosine) would follow noise. Search with
             # the question itself then; the filter still selects.
             text = state["query"] if len(content_terms(state["query"])) >= 2 else state["standalone_question"]
-            found = stage.search_relaxing(coll, state["collection"], text, fixed=fixed,
-                                          node=_load(state["query_filter"]), k=stage.wide(k), min_score=opts.min_score)
-            hits, rerank = stage.rerank(state["standalone_question"], found.hits, stage.keep(k))
-            where, node, relaxed = found.where, found.node, [*state["relaxations"], *found.relaxations]
-            searched = rec.ResourceRetrieval(resource=state["collection"], query=text, where=where, k=k,
-                                             hits=len(found.hits), error=None, error_code=None,
-                                             ms=round((time.perf_counter() - start) * 1000, 2))
-            record = rec.RetrievalRecord(query=text, resources=[searched], rerank=rerank,
-                                         fusion=stage.hybrid.fusion if stage.indexes is not None else "dense")
-        docs = [to_document(h) for h in hits]
+            node = _load(state["query_filter"])
+            spec = state["speculated"]
+            if spec is not None and not state["retrieved_sets"] and node is None and (
+                    (spec["text"], spec["where"], spec["k"], spec["min_score"]) == (text, fixed, k, opts.min_score)):
+                # This very search (text, where, k, min_score), already run beside the self-query.
+                docs, where, record, relaxed = spec["documents"], fixed, spec["retrieval"], list(state["relaxations"])
+            else:
+                docs, found, record = self._search(coll, state["collection"], text, fixed=fixed, node=node, k=k,
+                                                   min_score=opts.min_score, question=state["standalone_question"])
+                where, node, relaxed = found.where, found.node, [*state["relaxations"], *found.relaxations]
         ids = sorted(f"{d['resource']}/{d['id']}" if opts.resources else d["id"] for d in docs)
         seen = state["retrieved_sets"]
         update: dict[str, Any] = {
@@ -324,6 +374,14 @@ class SelfRagNodes:
         graded = list(state["graded"])
         # Same question, same document: reuse the verdict (two resources may share a chunk id).
         known = {(g["resource"], g["id"]): g for g in graded}
+        spec = state["speculated"]
+        present = {(d["resource"], d["id"]) for d in state["documents"]}
+        for entry in spec["graded"] if spec is not None else []:
+            # Graded beside the self-query against this same question (workflows.speculation).
+            key = (entry["resource"], entry["id"])
+            if key not in known and key in present:
+                graded.append(entry)
+                known[key] = entry
         todo = [d for d in state["documents"] if (d["resource"], d["id"]) not in known]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
         if state["query_filter"] is not None and len(content_terms(state["query"])) < 2:

@@ -28,6 +28,8 @@ __all__ = [
     "RetrievalRecord",
     "RewriteRecord",
     "SourceRankRecord",
+    "SpeculationRecord",
+    "SpeculativeWork",
     "Timing",
 ]
 
@@ -206,3 +208,35 @@ class ResourcePlan(TypedDict):
     error: str | None
     """Why this resource cannot answer (unknown collection, store error, ...); the others still do."""
     error_code: str | None
+
+
+class SpeculationRecord(TypedDict):
+    """What ran while the self-query model call ran, and whether it was used (``self_query``
+    writes it as ``plan["speculation"]``; see ``workflows.speculation``)."""
+
+    kept: bool
+    """The plan kept the question, so the search and its verdicts were used."""
+    reason: str
+    """Why it was kept or dropped (an added filter, another search text, a failed search, ...)."""
+    documents: int
+    """Documents the speculative search returned."""
+    graded: int
+    """Relevance calls that finished before the plan came back or were awaited for a kept plan."""
+    discarded_calls: int
+    """Relevance calls started and then thrown away (their cost is the waste of speculating)."""
+    ms_saved: float
+    """Time taken off the critical path: the speculative work that overlapped the self-query."""
+
+
+class SpeculativeWork(TypedDict):
+    """The kept speculative work (``self_query`` writes; the first ``retrieve`` and
+    ``grade_documents`` reuse it). Identical to what they would fetch and decide themselves."""
+
+    text: str
+    where: dict[str, Any] | None
+    k: int
+    min_score: float | None
+    documents: list[Document]
+    graded: list[GradedDocument]
+    retrieval: RetrievalRecord
+    """The search's trace record (its rerank, its sources), as ``retrieve`` would have written it."""

@@ -25,6 +25,7 @@ from workflows.records import (
     ResourcePlan,
     RetrievalRecord,
     RewriteRecord,
+    SpeculativeWork,
     Timing,
 )
 
@@ -84,6 +85,9 @@ class SelfRagState(TypedDict, total=False):
     """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
     resource_plans: Annotated[list[ResourcePlan], Fresh([])]
     """Several resources: each one's own self-query (``workflows.resources``); empty for one collection."""
+    speculated: Annotated[SpeculativeWork | None, Fresh(None)]
+    """The search and verdicts run beside the self-query, when the plan kept the question: the
+    first ``retrieve`` and ``grade_documents`` reuse them (``workflows.speculation``)."""
     # -- graph_resolve -------------------------------------------------------------------------
     graph_where: Annotated[dict[str, Any] | None, Fresh(None)]
     """The resolved entity sets as a where clause; ANDed into every search, never relaxed."""

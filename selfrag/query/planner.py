@@ -111,6 +111,35 @@ class SelfQueryPlanner:
         self.embeddings = embeddings
         self.rules_reason = rules_reason
 
+    @property
+    def asks_model(self) -> bool:
+        """Whether ``plan`` calls the chat model (the one slow step of a plan)."""
+        return self.mode != "rules" and self.model is not None
+
+    def forecast(
+        self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], *, today: date | None = None
+    ) -> str | None:
+        """A rules-only guess at whether the plan will narrow ``question`` down: what the
+        deterministic readers find in it (a filter, a limit, a date or named range, "latest"),
+        or None when they find nothing, so the question is likely searched as it stands.
+
+        Milliseconds and no model call (word-to-value links reuse the embedding cache the plan
+        itself fills). A guess: the model may still add a condition the rules missed.
+        """
+        today = today or self.today or date.today()
+        scalar = schema.scalar_view()
+        reading = read_question(question, scalar, catalogue, today=today, embeddings=self.embeddings)
+        rules = validate_query(reading.query, scalar, catalogue, today=today, max_limit=self.max_limit, question=question)
+        if rules.query.filter is not None:
+            return f"the rules read a filter: {to_where(rules.query.filter)}"
+        if rules.query.limit is not None:
+            return f"the rules read a limit of {rules.query.limit}"
+        if has_graph_terms(schema):
+            extra = read_graph_terms(question, schema, None, today=today, topic_text=rules.query.query)
+            if extra.filter is not None or extra.latest:
+                return "the rules read a date or a named range"
+        return None
+
     def _ask(
         self, question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]], today: date,
         relations: Sequence[Relation] = (),

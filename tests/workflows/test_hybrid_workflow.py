@@ -177,3 +177,24 @@ def test_settings_give_per_collection_defaults_and_check_the_rerank_backend(tmp_
         with pytest.raises(ValidationError):
             RerankSettings(**bad)
     assert build_retrieval(Settings(home=tmp_path, retrieval=RetrievalSettings(hybrid=False))).indexes is None
+
+
+def test_speculation_reuses_exactly_the_hybrid_reranked_search(store: Store, tmp_path: Path) -> None:
+    # The model keeps the question (no filter): the search run beside the self-query must be the
+    # very hybrid search, fused and reranked, that retrieve would run; the result is the same.
+    question = "Which crew meets a deadly creature in deep space?"
+    keeps = json.dumps({"query": "crew deadly creature space", "filter": None, "limit": None})
+    rules = {**happy(RelevanceGrade=relevant_if("creature")), "StructuredQuery": keeps}
+    outcomes = []
+    for on in (False, True):
+        model = ScriptedChatModel.from_rules(rules)
+        stage = RetrievalStage(indexes=LexicalIndexes(tmp_path / "lexical"))
+        components = Components.from_model(model, store, retry=FAST, self_query_mode="llm", retrieval=stage, speculate=on)
+        result = SelfRagEngine(components, defaults=RunOptions(top_k=2)).run(question, collection="movies")
+        retrievals = [{**r, "resources": [{**x, "ms": 0} for x in r["resources"]]} for r in result.trace.retrievals]
+        outcomes.append((result, retrievals))
+    (off, off_retrievals), (on_, on_retrievals) = outcomes
+    assert on_.trace.plan["speculation"]["kept"] is True
+    assert on_retrievals == off_retrievals and on_retrievals[0]["fusion"] == "z"
+    assert [c.id for c in on_.citations] == [c.id for c in off.citations] == ["alien"]
+    assert on_.trace.documents == off.trace.documents

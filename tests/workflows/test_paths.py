@@ -56,9 +56,12 @@ def test_nothing_relevant_rewrites_then_answers(make_engine: Any) -> None:
 def test_nothing_ever_relevant_abstains_without_generating(make_engine: Any) -> None:
     engine, model, _ = make_engine({
         "RelevanceGrade": grade("irrelevant"),
-        "rewrite": ["toys first rewrite", "toys second rewrite"],
+        # Rewrites that stay on the question: the rules' fallback rewrite alternates between the
+        # question and its stripped words, and the first search is now the question itself.
+        "rewrite": ["movie where toys are coming alive", "film about toys that come alive"],
     }, search_fn=sequence_search(["dino"], ["zone"], ["dream"]))
     result = engine.run(Q, collection="movies")
+    assert [r["source"] for r in result.trace.rewrites] == ["llm", "llm"]
     assert result.outcome is Outcome.ABSTAINED
     assert "I don't know" in result.answer
     assert result.citations == []
