@@ -11,7 +11,9 @@ generate, one checks round (speculation, which goes below the bound, is off here
 ``bench/speculation.py``). The tutorial graph (``bench/_tutorial_graph.py``) needs (k + 3)·L.
 
 Runs are interleaved (selfrag and tutorial alternate, their order flipping each pass) and
-medians reported: the machine is shared, absolute times are noisy, ratios are what count.
+medians reported: the machine is shared, absolute times are noisy, ratios are what count. Each
+configuration's engine is built once and warmed by one question (as a service's is), and every
+timed run asks a question not asked before.
 """
 
 from __future__ import annotations
@@ -98,28 +100,55 @@ def run_options(settings: Settings) -> RunOptions:
     return make(settings) if make is not None else RunOptions.from_settings(settings.workflow)
 
 
+_ENGINES: dict[tuple[float, int], tuple[SelfRagEngine, ScriptedChatModel, RunOptions]] = {}
+_ASKED = iter(range(1_000_000))
+
+
+def asked() -> str:
+    """A question not asked before: no per-question cache (the planner's word embeddings) helps,
+    as in a service, where the engine and its schema-side caches outlive every question."""
+    return f"{QUESTION[:-1]} in section {next(_ASKED)}?"
+
+
+def _engine(latency: float, k: int) -> tuple[SelfRagEngine, ScriptedChatModel, RunOptions]:
+    """One engine per configuration, built once and warmed by one question, as the service and the
+    harness build theirs (building one, with its embedding model, is not part of a question)."""
+    if (latency, k) not in _ENGINES:
+        # Speculation off: this measures the critical path itself (bench/speculation.py goes below it).
+        settings = Settings(llm={"provider": "openai", "api_key": "unused"}, workflow={"speculate": False})  # type: ignore[arg-type]
+        model = latency_model(latency)
+        components = factory.build_components(settings, store=FakeStore(collection(k)), model=model)
+        engine = SelfRagEngine(components, defaults=run_options(settings))
+        opts = RunOptions(**{**run_options(settings).__dict__, "top_k": k})
+        engine.run(asked(), collection="reports", options=opts)
+        _ENGINES[(latency, k)] = (engine, model, opts)
+    return _ENGINES[(latency, k)]
+
+
 def selfrag_run(latency: float, k: int) -> tuple[float, int]:
-    # Speculation off: this measures the critical path itself (bench/speculation.py goes below it).
-    settings = Settings(llm={"provider": "openai", "api_key": "unused"}, workflow={"speculate": False})  # type: ignore[arg-type]
-    model = latency_model(latency)
-    components = factory.build_components(settings, store=FakeStore(collection(k)), model=model)
-    engine = SelfRagEngine(components, defaults=run_options(settings))
-    opts = RunOptions(**{**run_options(settings).__dict__, "top_k": k})
+    engine, model, opts = _engine(latency, k)
+    before = len(model.calls)
     start = time.perf_counter()
-    result = engine.run(QUESTION, collection="reports", options=opts)
+    result = engine.run(asked(), collection="reports", options=opts)
     elapsed = time.perf_counter() - start
     assert result.outcome.value == "answered", result.outcome
-    return elapsed, len(model.calls)
+    return elapsed, len(model.calls) - before
+
+
+_TUTORIALS: dict[tuple[float, int], tuple[Any, ScriptedChatModel]] = {}
 
 
 def tutorial_run(latency: float, k: int) -> tuple[float, int]:
-    model = latency_model(latency)
-    graph = build_tutorial_graph(model, collection(k), k=k)
+    if (latency, k) not in _TUTORIALS:  # built once per configuration too
+        model = latency_model(latency)
+        _TUTORIALS[(latency, k)] = (build_tutorial_graph(model, collection(k), k=k), model)
+    graph, model = _TUTORIALS[(latency, k)]
+    before = len(model.calls)
     start = time.perf_counter()
-    out = graph.invoke({"question": QUESTION})
+    out = graph.invoke({"question": asked()})
     elapsed = time.perf_counter() - start
     assert out["generation"], out
-    return elapsed, len(model.calls)
+    return elapsed, len(model.calls) - before
 
 
 def main() -> None:
@@ -132,7 +161,7 @@ def main() -> None:
 
     times: dict[tuple[str, float, int], list[float]] = {}
     calls: dict[tuple[str, float, int], int] = {}
-    selfrag_run(0.0, 4)  # warm imports and compiled graphs out of the first timed run
+    selfrag_run(0.0, 4)  # warm imports out of the first timed run
     for rep in range(args.repeat):
         for latency in args.latency:
             for k in args.k:
