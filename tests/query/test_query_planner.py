@@ -245,3 +245,20 @@ def test_an_ungrounded_model_search_text_is_replaced_by_the_question_minus_its_f
     plan = make(model, mode="llm").plan("Which movie is about toys that come alive?", schema, catalogue)
     assert plan.query.query == "toys that come alive"
     assert any(c.kind == "grounded_query" and "Slamdabra" in c.detail for c in plan.changes)
+
+
+def test_the_structured_output_runnable_is_built_once(make, schema, catalogue, monkeypatch):
+    # Building it renders StructuredQuery's JSON schema: CPU on every question's critical path.
+    model = ScriptedChatModel.from_rules({"StructuredQuery": reply("women", cmp("director", "eq", "greta gerwig"))})
+    built: list[object] = []
+    original = ScriptedChatModel.with_structured_output
+
+    def counting(self: ScriptedChatModel, *args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ScriptedChatModel, "with_structured_output", counting)
+    planner = make(model)
+    for question in ("Has Greta Gerwig directed any movies about women", "Movies by Greta Gerwig about women"):
+        assert planner.plan(question, schema, catalogue).source == "llm"
+    assert len(built) == 1 and len(model.calls) == 2
