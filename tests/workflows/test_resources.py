@@ -20,7 +20,8 @@ from selfrag.store.types import Hit
 from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel
 from tests.workflows.conftest import DOCS, FAST, SCHEMA, happy, relevant_if
 from workflows import Components, Outcome, Resource, ResourceSearch, RetrievalStage, RunOptions, SelfRagEngine
-from workflows.resources import merge_resources, parse_search, resolve_resources
+from workflows.resource_retrieval import merge_resources
+from workflows.resources import parse_search, resolve_resources
 
 BOOKS_SCHEMA = CollectionSchema(attributes=[AttributeInfo(name="author", type="string", allowed_values=["Lem", "Le Guin"])])
 BOOKS = [
