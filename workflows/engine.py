@@ -95,6 +95,11 @@ class SelfRagEngine:
         self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
 
     # -- public API ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release what the components hold (graph store, rerank client; ``Components.close``).
+        The checkpointer is its opener's to close (``workflows.factory.close_checkpointer``)."""
+        self.components.close()
+
     def run(
         self, question: str, *, collection: str | None = None, resources: Sequence[str | Resource] | None = None,
         thread_id: str | None = None, options: RunOptions | None = None,

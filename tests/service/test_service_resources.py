@@ -3,17 +3,24 @@ checked for each collection before anything runs, and the lexical index kept in 
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from selfrag.rerank import HttpReranker
 from selfrag.retrieval import LexicalIndexes
 from selfrag.schema import AttributeInfo, CollectionSchema
-from selfrag.service import KeyFile
+from selfrag.service import KeyFile, create_app
+from selfrag.settings import Settings
 from selfrag.store import Chunk
-from tests.service.conftest import MOVIES, Live
+from tests.rerank.test_rerank_http import RerankServer
+from tests.service.conftest import MOVIES, PLOTS, Live, ThreadedServer
+from tests.service.fake_server import scripted_engine, scripted_store
 from workflows import RetrievalStage
 
 BOOKS = CollectionSchema(description="Novels", attributes=[AttributeInfo(name="author", type="string")])
@@ -149,3 +156,36 @@ def test_several_collections_stream_their_plans_and_result(two: Live) -> None:
     assert [r["resource"] for r in by_name["self_query"]["resources"]] == ["movies", "books"]
     assert {d["resource"] for d in by_name["retrieve"]["documents"]} == {"movies", "books"}
     assert by_name["result"]["collections"] == ["movies", "books"]
+
+
+@pytest.fixture
+def rerank_server() -> Iterator[RerankServer]:
+    srv = RerankServer()
+    srv.thread.start()
+    yield srv
+    srv.server.shutdown()
+    srv.server.server_close()
+    srv.thread.join()
+
+
+def test_shutdown_closes_the_rerank_client(tmp_path: Path, rerank_server: RerankServer) -> None:
+    settings = Settings(home=tmp_path / "home")
+    store = scripted_store(settings)
+    store.create_collection("movies", MOVIES).add(PLOTS)
+    the_engine = scripted_engine(settings, store)
+    reranker = HttpReranker(rerank_server.url)
+    the_engine.components.retrieval = RetrievalStage(reranker=reranker)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ThreadedServer(create_app(settings, engine=the_engine, store=store)) as server:
+            live = Live(f"http://127.0.0.1:{server.port}", settings, store, the_engine)
+            status, body = post(live, {"question": "Which movie has dinosaurs?", "collections": ["movies"],
+                                       "include_trace": True})
+            assert status == 200, body
+            assert body["trace"]["retrievals"][0]["rerank"]["backend"] == "http" and rerank_server.requests
+            assert not reranker.closed
+        assert reranker.closed  # the lifespan's shutdown closed it
+        store.close()
+        del reranker, the_engine
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
