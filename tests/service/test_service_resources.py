@@ -189,3 +189,20 @@ def test_shutdown_closes_the_rerank_client(tmp_path: Path, rerank_server: Rerank
         del reranker, the_engine
         gc.collect()
     assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
+def test_a_thread_follow_up_over_several_collections(two: Live) -> None:
+    body = {"collections": ["movies", "books"], "thread_id": "multi", "include_trace": True}
+    status, first = post(two, {**body, "question": "Which story has dinosaurs?"})
+    assert status == 200, first
+    status, second = post(two, {**body, "question": "Which one is set on an island with dinosaurs?"})
+    assert status == 200, second
+    # The follow-up went through the condenser with the thread's history (the first turn had none).
+    assert first["trace"]["plan"]["condense"]["source"] != second["trace"]["plan"]["condense"]["source"]
+    assert second["trace"]["plan"]["condense"]["source"] == "llm"
+    assert second["thread_id"] == "multi" and second["collections"] == ["movies", "books"]
+    assert [p["resource"] for p in second["trace"]["resources"]] == ["movies", "books"]
+    assert [r["resource"] for r in second["trace"]["retrievals"][0]["resources"]] == ["movies", "books"]
+    with two.client() as http:
+        turns = http.get("/v1/threads/multi").json()["turns"]
+    assert [t["question"] for t in turns] == ["Which story has dinosaurs?", "Which one is set on an island with dinosaurs?"]
