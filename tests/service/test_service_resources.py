@@ -206,3 +206,22 @@ def test_a_thread_follow_up_over_several_collections(two: Live) -> None:
     with two.client() as http:
         turns = http.get("/v1/threads/multi").json()["turns"]
     assert [t["question"] for t in turns] == ["Which story has dinosaurs?", "Which one is set on an island with dinosaurs?"]
+
+
+def test_a_thread_over_several_collections_is_readable_only_by_a_key_reading_all_of_them(
+    make_live: Callable[..., Live],
+) -> None:
+    keys, both = KeyFile().add(key_id="both", tenant="t", read=["movies", "books"], write=[])
+    keys, movies_only = keys.add(key_id="movies", tenant="t", read=["movies"], write=[])
+    live = make_live(keys=keys)
+    live.store.create_collection("books", BOOKS).add([Chunk("raptor", "Dinosaurs on an island.", {"author": "C"})])
+    status, body = post(live, {"question": "Which story has dinosaurs?", "collections": ["movies", "books"],
+                               "thread_id": "shared"}, both)
+    assert status == 200, body
+    with live.client(both) as http:
+        reply = http.get("/v1/threads/shared")
+        assert reply.status_code == 200 and reply.json()["collections"] == ["movies", "books"]
+    # Its answers came from books too: a key of the same tenant that cannot read books finds no thread.
+    with live.client(movies_only) as http:
+        assert http.get("/v1/threads/shared").status_code == 404
+        assert http.delete("/v1/threads/shared").status_code == 404
