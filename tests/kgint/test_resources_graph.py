@@ -19,6 +19,7 @@ from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.samples import ingest_sample
 from selfrag.store import Store
 from selfrag.testing import ScriptedChatModel, verdict
+from tests.servers import free_port
 from workflows import Components, Outcome, Result, RunOptions, SelfRagEngine
 
 TODAY = date(2025, 12, 31)
@@ -35,13 +36,13 @@ def _dev(qid: str) -> dict[str, Any]:
 def engine(companies: Store, falkordb_url: str, tmp_path: Path) -> Callable[..., SelfRagEngine]:
     ingest_sample(companies, "movies")  # a second collection, linked to no graph
 
-    def build(**kwargs: Any) -> SelfRagEngine:
+    def build(*, url: str = falkordb_url, **kwargs: Any) -> SelfRagEngine:
         model = ScriptedChatModel.from_rules({
             "RelevanceGrade": verdict("relevant"), "generate": "An answer [1].",
             "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful"),
         })
         components = Components.from_model(model, companies, retry=FAST, self_query_mode="rules", parallel_checks=False)
-        components.graphs = GraphContexts(lambda: open_graph_store(tmp_path, falkordb_url))
+        components.graphs = GraphContexts(lambda: open_graph_store(tmp_path, url))
         return SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: TODAY, **kwargs)
 
     return build
@@ -93,3 +94,11 @@ def test_an_unusable_graph_condition_fails_only_that_resource_and_it_is_never_se
     # No clarification round across several resources: the question is answered from the others.
     assert result.clarification is None and result.outcome is not Outcome.NEEDS_CLARIFICATION
 
+
+
+def test_a_graph_server_that_is_down_fails_only_the_graph_resource(engine: Callable[..., SelfRagEngine]) -> None:
+    result = engine(url=f"redis://127.0.0.1:{free_port()}").run(_dev("c01")["question"], resources=BOTH)
+    plans, searched = _by_resource(result)
+    assert plans["companies"]["error_code"] == "graph_unavailable" and searched["companies"]["hits"] == 0
+    assert searched["movies"]["error"] is None and searched["movies"]["hits"] > 0
+    assert {d["resource"] for d in result.trace.documents} == {"movies"}
