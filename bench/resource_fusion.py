@@ -8,7 +8,7 @@ the project's own sets (``eval/sets/movies.jsonl``, ``filings.jsonl``) asked of 
 collections, and HaluEval QA dev (``--data``, first ``--rows``) with its passages split into two
 collections by row parity. Each resource is searched as the engine searches it
 (``workflows.retrieval.RetrievalStage``: hybrid = dense all-MiniLM-L6-v2 + BM25, z-fusion, depth 20;
-and dense only), k=4 each, then the lists are merged by ``workflows.resources.merge_resources`` with
+and dense only), k=4 each, then the lists are merged by ``workflows.resource_retrieval.merge_resources`` with
 ``rrf`` or ``min_max``. recall@4 and MRR@10 of the merged list; ms = the searches plus the merge.
 Writes ``results.json`` and prints a table; the README beside it is written by hand from it.
 """
@@ -53,7 +53,7 @@ def main() -> None:
     from selfrag.samples import ingest_sample
     from selfrag.schema import AttributeInfo, CollectionSchema
     from selfrag.store import Chunk, Store, chroma_settings
-    from workflows.resources import merge_resources
+    from workflows.resource_retrieval import merge_resources
     from workflows.retrieval import RetrievalStage, chunk_source
 
     home = Path(tempfile.mkdtemp(prefix="selfrag-resource-fusion-"))

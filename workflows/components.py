@@ -51,6 +51,13 @@ class Components:
     retrieval: RetrievalStage = field(default_factory=RetrievalStage)
     """Hybrid search and the rerank stage; the default is dense only, no reranker (what fakes get)."""
 
+    def close(self) -> None:
+        """Release the connections these components opened themselves: the graph store (reopened
+        on next use) and the rerank client. The store and the checkpointer are their opener's."""
+        if self.graphs is not None:
+            self.graphs.close()
+        self.retrieval.close()
+
     @classmethod
     def from_model(
         cls,

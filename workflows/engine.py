@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -65,11 +65,13 @@ class NodeEvent:
 
 @dataclass(frozen=True)
 class ThreadInfo:
-    """A stored conversation: the collection of its last turn and its turns, oldest first."""
+    """A stored conversation: the collection(s) of its last turn and its turns, oldest first."""
 
     thread_id: str
     collection: str | None
     turns: list[Turn]
+    collections: list[str] = field(default_factory=list)
+    """Every collection its last turn targeted (``collection`` first)."""
 
 
 class SelfRagEngine:
@@ -95,6 +97,11 @@ class SelfRagEngine:
         self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
 
     # -- public API ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release what the components hold (graph store, rerank client; ``Components.close``).
+        The checkpointer is its opener's to close (``workflows.factory.close_checkpointer``)."""
+        self.components.close()
+
     def run(
         self, question: str, *, collection: str | None = None, resources: Sequence[str | Resource] | None = None,
         thread_id: str | None = None, options: RunOptions | None = None,
@@ -169,6 +176,7 @@ class SelfRagEngine:
             **per_turn_reset(),
             "question": question,
             "collection": collection,
+            "collections": [r.name for r in opts.resources] or [collection],
             "max_rewrites": opts.max_rewrites,
             "max_generations": opts.max_generations,
         }
@@ -222,7 +230,10 @@ class SelfRagEngine:
         values = snapshot.values or {}
         if not values:
             return None
-        return ThreadInfo(thread_id, values.get("collection"), list(values.get("history") or []))
+        collection = values.get("collection")
+        # A checkpoint written before turns recorded their collections has only the first.
+        collections = list(values.get("collections") or ([collection] if collection else []))
+        return ThreadInfo(thread_id, collection, list(values.get("history") or []), collections)
 
     def forget(self, thread_id: str) -> None:
         """Delete every checkpoint of a thread (after its running turn, if any: a turn finishing

@@ -33,7 +33,8 @@ from workflows.components import Components
 from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
-from workflows.resources import plan_resources, retrieve_resources
+from workflows.resource_retrieval import retrieve_resources
+from workflows.resources import plan_resources
 from workflows.retrieval import Searched, to_document
 from workflows.rewrite import normalise_query
 from workflows.speculation import Speculation, departure, should_speculate

@@ -208,6 +208,9 @@ class ResourcePlan(TypedDict):
     error: str | None
     """Why this resource cannot answer (unknown collection, store error, ...); the others still do."""
     error_code: str | None
+    resolutions: list[dict[str, Any]]
+    """Its graph conditions resolved in the knowledge graph (as ``plan["graph"]["resolutions"]`` on
+    the single path: the relation, the entity, the entity set); ANDed into ``fixed``. Empty without."""
 
 
 class SpeculationRecord(TypedDict):

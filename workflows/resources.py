@@ -1,18 +1,18 @@
-"""Several resources per question: each self-queried against its own schema, searched concurrently
-with its own settings, merged into one ranked list whose documents keep their resource's name.
+"""Several resources per question: what a resource is (a collection with its search settings, or a
+LangChain retriever), how a call names them, and each one's plan — self-queried against its own
+schema, its graph conditions resolved — made concurrently.
 
 A resource is a collection of the store or, from the Python API, any LangChain ``BaseRetriever``
 (searched with the question as is: it has no schema to self-query). One resource failing (an
-unknown or removed collection, a store error, a graph it cannot reach) is recorded in its
-``ResourcePlan``/``ResourceRetrieval`` and the others still answer; all failing or empty leads to
+unknown or removed collection, a store error, a graph it cannot reach, a graph condition it cannot
+have) is recorded in its ``ResourcePlan`` and the others still answer; all failing or empty leads to
 the usual abstention. A question naming one collection with no per-call settings never comes here
-(``workflows.nodes`` keeps that path as it always was).
+(``workflows.nodes`` keeps that path as it always was). Searching and merging the planned resources
+is ``workflows.resource_retrieval``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -22,16 +22,15 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 from pydantic import TypeAdapter
 
-from selfrag.errors import SelfRagError, UsageError, describe
-from selfrag.kg import Entity, GraphContexts, mention_where, resolve_relation
+from selfrag.errors import SelfRagError, UsageError
+from selfrag.kg import Entity, GraphContext, GraphContexts, mention_where, resolve_relation
 from selfrag.query import FilterNode, SelfQueryPlanner, and_where
-from selfrag.retrieval import FusedHit, RankedList, fuse
-from selfrag.store import CollectionSource, Hit
+from selfrag.query.graph_terms import GraphTerm
+from selfrag.store import CollectionSource
 from workflows import records as rec
-from workflows.retrieval import RetrievalStage
 
-__all__ = ["MAX_RESOURCES", "Resource", "ResourceSearch", "merge_resources", "parse_search", "plan_resources",
-           "resolve_resources", "retrieve_resources"]
+__all__ = ["MAX_RESOURCES", "Resource", "ResourceSearch", "concurrently", "parse_search", "plan_resources",
+           "resolve_resources"]
 
 MAX_RESOURCES = 8
 """Resources one question may target (each costs a self-query and a search)."""
@@ -110,7 +109,8 @@ def parse_search(text: str) -> tuple[str, ResourceSearch]:
     return name, ResourceSearch(**values)
 
 
-def _concurrently(fn: Callable[[Resource], T], resources: Sequence[Resource]) -> list[T]:
+def concurrently(fn: Callable[[Resource], T], resources: Sequence[Resource]) -> list[T]:
+    """``fn`` of each resource, in their order, at most four at once."""
     # ContextThreadPoolExecutor carries the run's callbacks (LLM usage, tracing) into the workers.
     if len(resources) == 1:
         return [fn(resources[0])]
@@ -118,10 +118,12 @@ def _concurrently(fn: Callable[[Resource], T], resources: Sequence[Resource]) ->
         return list(pool.map(fn, resources))
 
 
-def _failed(res: Resource, question: str, k: int, exc: SelfRagError | str, code: str | None = None) -> rec.ResourcePlan:
+def _failed(res: Resource, question: str, k: int, exc: SelfRagError | str, code: str | None = None, *,
+            resolutions: list[dict[str, Any]] | None = None) -> rec.ResourcePlan:
     error = exc if isinstance(exc, str) else str(exc)
     return rec.ResourcePlan(resource=res.name, query=question, fixed=res.search.where, filter=None, k=k, source="none",
-                            error=error, error_code=code if isinstance(exc, str) else exc.code)
+                            error=error, error_code=code if isinstance(exc, str) else exc.code,
+                            resolutions=resolutions or [])
 
 
 def plan_resources(
@@ -133,7 +135,8 @@ def plan_resources(
     def one(res: Resource) -> rec.ResourcePlan:
         k = res.search.k or top_k
         off = rec.ResourcePlan(resource=res.name, query=question, fixed=res.search.where, filter=None, k=k,
-                               source="retriever" if res.retriever is not None else "off", error=None, error_code=None)
+                               source="retriever" if res.retriever is not None else "off", error=None, error_code=None,
+                               resolutions=[])
         if res.retriever is not None:
             return off
         try:
@@ -150,11 +153,12 @@ def plan_resources(
             plan = planner.plan(question, coll.schema, coll.catalogue(), mandatory_where=res.search.where, today=today,
                                 graph=graph)
             fixed = res.search.where
+            resolutions: list[dict[str, Any]] = []
             if plan.terms:
                 assert graph is not None and graphs is not None
-                graph_where, why = _graph_where(graphs, graph, plan.terms)
+                graph_where, resolutions, why = _graph_where(graphs, graph, plan.terms)
                 if why is not None:
-                    return _failed(res, question, k, why, "graph_condition")
+                    return _failed(res, question, k, why, "graph_condition", resolutions=resolutions)
                 fixed = and_where(fixed, graph_where)
         except SelfRagError as exc:
             return _failed(res, question, k, exc)
@@ -162,114 +166,46 @@ def plan_resources(
         return rec.ResourcePlan(
             resource=res.name, query=plan.query.query or question, fixed=fixed,
             filter=None if node is None else _FILTER.dump_python(node, mode="json"),
-            k=plan.query.limit or k, source=plan.source, error=None, error_code=None,
+            k=plan.query.limit or k, source=plan.source, error=None, error_code=None, resolutions=resolutions,
         )
 
-    return _concurrently(one, resources)
+    return concurrently(one, resources)
 
 
-def _graph_where(graphs: GraphContexts, context: Any, terms: Sequence[Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """The graph conditions of one resource's plan as a where clause, or why it cannot have one.
+def _graph_where(
+    graphs: GraphContexts, context: GraphContext, terms: Sequence[GraphTerm],
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str | None]:
+    """One resource's graph conditions as a where clause, each term's resolution (for the trace, as
+    ``graph_resolve`` records them on the single path), and why it cannot have the clause, if so.
 
     An ambiguous name cannot be asked back across several resources (the clarification belongs to
     one collection's thread), and an empty relation means nothing there can match: both make this
     resource fail, never search without the condition.
     """
     clauses: list[dict[str, Any]] = []
+    resolutions: list[dict[str, Any]] = []
     for term in terms:
         if term.ambiguous or term.entity is None:
-            return None, f"{term.value!r} names several entities; ask this collection alone to choose"
-        if term.kind == "mention":
+            resolutions.append({"kind": "ambiguous", "value": term.value, "relation": term.relation,
+                                "candidates": [c.model_dump(mode="json") for c in term.candidates]})
+            return None, resolutions, f"{term.value!r} names several entities; ask this collection alone to choose"
+        if term.kind == "mention" or term.relation is None:
             names = [term.entity.name]
+            resolutions.append({"kind": "mention", "entity": term.entity.model_dump(mode="json"),
+                                "attribute": term.attribute, "entities": names})
         else:
             entity = context.index.get(term.entity.id) or Entity(term.entity.id, term.entity.label, term.entity.name)
             res = resolve_relation(graphs.store, context.link, term.relation, entity)
+            resolutions.append({"kind": "relation", **res.model_dump(mode="json")})
             if not res.entities:
-                return None, f"in the graph, {term.entity.name} has nothing through {term.relation!r}"
+                return None, resolutions, f"in the graph, {term.entity.name} has nothing through {term.relation!r}"
             names = res.names
         clause = mention_where(term.attribute, names)
         if clause is not None:
             clauses.append(clause)
     if not clauses:
-        return None, None
-    return (clauses[0] if len(clauses) == 1 else {"$and": clauses}), None
-
-
-def _retriever_hits(retriever: BaseRetriever, text: str, k: int) -> list[Hit]:
-    docs = retriever.invoke(text)
-    hits = []
-    for doc in docs[:k]:
-        doc_id = doc.id or str(doc.metadata.get("id") or "") or hashlib.sha256(doc.page_content.encode()).hexdigest()[:16]
-        meta = {key: v for key, v in doc.metadata.items() if isinstance(v, (str, int, float, bool))}
-        score = doc.metadata.get("score")
-        hits.append(Hit(id=doc_id, text=doc.page_content, metadata=meta,
-                        score=float(score) if isinstance(score, (int, float)) else 0.0))
-    return hits
-
-
-def retrieve_resources(
-    resources: Sequence[Resource], plans: Sequence[rec.ResourcePlan], *, store: CollectionSource, stage: RetrievalStage,
-    query: str | None, question: str, min_score: float | None,
-) -> tuple[list[FusedHit], list[rec.Relaxation], rec.RetrievalRecord]:
-    """Search every resource that planned without error (concurrently), merge, rerank.
-
-    Args:
-        query: A rewritten search text for every resource; None: each resource's own planned query.
-        min_score: The run's threshold, for resources that set none.
-    """
-    by_name = {p["resource"]: p for p in plans}
-
-    def one(res: Resource) -> tuple[list[FusedHit], list[rec.Relaxation], rec.ResourceRetrieval]:
-        plan = by_name[res.name]
-        text = query or plan["query"]
-        start = time.perf_counter()
-        hits: list[FusedHit] = []
-        relaxed: list[rec.Relaxation] = []
-        where: dict[str, Any] | None = None
-        error, code = plan["error"], plan["error_code"]
-        if error is None:
-            try:
-                k = stage.wide(plan["k"])
-                if res.retriever is not None:
-                    hits = fuse([RankedList(res.name, res.name, _retriever_hits(res.retriever, text, k))], "rrf")
-                else:
-                    coll = store.get_collection(res.name)
-                    node = None if plan["filter"] is None else _FILTER.validate_python(plan["filter"])
-                    found = stage.search_relaxing(coll, res.name, text, fixed=plan["fixed"], node=node, k=k,
-                                                  min_score=res.search.min_score if res.search.min_score is not None
-                                                  else min_score)
-                    hits, where, relaxed = found.hits, found.where, found.relaxations
-            except SelfRagError as exc:
-                error, code = str(exc), exc.code
-            except Exception as exc:  # a user's retriever may raise anything: it must not sink the others
-                error, code = describe(exc, 300), "resource_failed"
-        record = rec.ResourceRetrieval(resource=res.name, query=text, where=where, k=plan["k"], hits=len(hits),
-                                       error=error, error_code=code, ms=round((time.perf_counter() - start) * 1000, 2))
-        return hits, relaxed, record
-
-    outs = _concurrently(one, resources)
-    merged = merge_resources([(r.name, hits) for r, (hits, _, _) in zip(resources, outs, strict=True)],
-                             stage.resource_fusion)
-    keep = sum(p["k"] for p in plans if p["error"] is None) or 1
-    kept, rerank = stage.rerank(question, merged, stage.keep(keep))
-    record = rec.RetrievalRecord(query=query or question, resources=[o[2] for o in outs],
-                                 fusion=f"{stage.resource_fusion} across resources", rerank=rerank)
-    return kept, [r for o in outs for r in o[1]], record
-
-
-def merge_resources(lists: Sequence[tuple[str, Sequence[FusedHit]]], method: str = "rrf") -> list[FusedHit]:
-    """Several resources' ranked lists as one, deduplicated by (resource, chunk id).
-
-    Each fused hit keeps the retrievers that ranked it within its resource (dense, lexical) rather
-    than the cross-resource list, whose only retriever is the resource itself.
-    """
-    known: dict[tuple[str, str], FusedHit] = {}
-    for name, hits in lists:
-        for h in hits:
-            known.setdefault((name, h.id), h)  # a chunk listed twice counts at its best place
-    ranked = [RankedList(name, name, [Hit(h.id, h.text, h.metadata, h.score) for h in hits]) for name, hits in lists]
-    fused = fuse(ranked, "rrf" if method == "rrf" else "min_max")
-    return [replace(f, sources=known[(f.resource, f.id)].sources) for f in fused]
+        return None, resolutions, None
+    return (clauses[0] if len(clauses) == 1 else {"$and": clauses}), resolutions, None
 
 
 def resolve_resources(

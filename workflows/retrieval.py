@@ -133,6 +133,14 @@ class RetrievalStage:
                                   error=error, ms=round((time.perf_counter() - start) * 1000, 2))
         return kept, record
 
+    def close(self) -> None:
+        """Release what the reranker holds (the ``http`` backend's connection pool); idempotent.
+        Backends that hold nothing have no ``close`` (it is not part of the ``Reranker`` Protocol,
+        so a user's reranker need not write one)."""
+        close = getattr(self.reranker, "close", None)
+        if callable(close):
+            close()
+
     def refresh(self, collection: object) -> None:
         """Bring a collection's lexical index up to date after a write (ingest, delete)."""
         source = chunk_source(collection)

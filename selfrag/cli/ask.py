@@ -82,8 +82,7 @@ def ask(
         finally:
             if engine.checkpointer is not None:
                 close_checkpointer(engine.checkpointer)
-            if engine.components.graphs is not None:
-                engine.components.graphs.close()
+            engine.close()
     assert result is not None
     if as_json:
         typer.echo(result.model_dump_json(indent=2))

@@ -71,8 +71,7 @@ def demo() -> None:
             out_console.print(f"[bold]{name}[/]: {report.summary()}", markup=True, soft_wrap=True)
         _ask_all(engine, started)
     finally:
-        if graphs is not None:
-            graphs.close()
+        engine.close()  # its graph store and rerank client
 
 
 def _ask_all(engine: SelfRagEngine, started: float) -> None:

@@ -100,11 +100,26 @@ class HttpReranker:
         self._client = httpx.Client(timeout=timeout_s, headers=headers, transport=transport)
 
     def close(self) -> None:
+        """Close the connection pool (idempotent). Whoever builds the reranker closes it: the
+        engine's components (``Components.close``), the service at shutdown, the CLI after a run."""
         self._client.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._client.is_closed
+
+    def __enter__(self) -> HttpReranker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def rerank(self, query: str, documents: Sequence[str], top_n: int | None = None) -> list[Reranked]:
         if not documents:
             return []
+        if self.closed:
+            # httpx would raise a bare RuntimeError; the rerank stage keeps the fused order on ours.
+            raise ProviderError("the rerank client is closed", detail=self.url)
         body: dict[str, object]
         if self.request_format == "tei":
             body = {"query": query, "texts": list(documents)}

@@ -263,7 +263,6 @@ class Service:
         return await asyncio.get_running_loop().run_in_executor(self.ingests, functools.partial(context.run, fn, *args))
 
     def close(self) -> None:
-        if self.engine.components.graphs is not None:
-            self.engine.components.graphs.close()
+        self.engine.close()  # its graph store and rerank client
         self.slots.shutdown()
         self.ingests.shutdown(wait=False, cancel_futures=True)

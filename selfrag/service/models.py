@@ -144,6 +144,7 @@ class TurnOut(BaseModel):
 class ThreadOut(BaseModel):
     thread_id: str
     collection: str | None
+    collections: list[str] = Field(default_factory=list, description="Every collection its last turn targeted.")
     turns: list[TurnOut]
 
 

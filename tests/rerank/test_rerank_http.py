@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -152,3 +154,19 @@ def test_bad_configuration() -> None:
         HttpReranker("127.0.0.1:8080")
     with pytest.raises(ConfigError):
         HttpReranker("http://127.0.0.1:8080", request_format="jina")  # type: ignore[arg-type]
+
+
+def test_closing_leaves_no_open_connection(server: RerankServer) -> None:
+    # A reranker left open keeps its kept-alive socket until the collector finds it (ResourceWarning:
+    # "unclosed <socket.socket ...>"); closed, nothing is left and a late call is a provider error.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with HttpReranker(server.url, retry=FAST) as reranker:
+            assert reranker.rerank("wormhole", DOCS, top_n=1) and not reranker.closed
+        assert reranker.closed
+        reranker.close()  # idempotent
+        with pytest.raises(ProviderError, match="the rerank client is closed"):
+            reranker.rerank("wormhole", DOCS)
+        del reranker
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []

@@ -3,17 +3,24 @@ checked for each collection before anything runs, and the lexical index kept in 
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from selfrag.rerank import HttpReranker
 from selfrag.retrieval import LexicalIndexes
 from selfrag.schema import AttributeInfo, CollectionSchema
-from selfrag.service import KeyFile
+from selfrag.service import KeyFile, create_app
+from selfrag.settings import Settings
 from selfrag.store import Chunk
-from tests.service.conftest import MOVIES, Live
+from tests.rerank.test_rerank_http import RerankServer
+from tests.service.conftest import MOVIES, PLOTS, Live, ThreadedServer
+from tests.service.fake_server import scripted_engine, scripted_store
 from workflows import RetrievalStage
 
 BOOKS = CollectionSchema(description="Novels", attributes=[AttributeInfo(name="author", type="string")])
@@ -149,3 +156,72 @@ def test_several_collections_stream_their_plans_and_result(two: Live) -> None:
     assert [r["resource"] for r in by_name["self_query"]["resources"]] == ["movies", "books"]
     assert {d["resource"] for d in by_name["retrieve"]["documents"]} == {"movies", "books"}
     assert by_name["result"]["collections"] == ["movies", "books"]
+
+
+@pytest.fixture
+def rerank_server() -> Iterator[RerankServer]:
+    srv = RerankServer()
+    srv.thread.start()
+    yield srv
+    srv.server.shutdown()
+    srv.server.server_close()
+    srv.thread.join()
+
+
+def test_shutdown_closes_the_rerank_client(tmp_path: Path, rerank_server: RerankServer) -> None:
+    settings = Settings(home=tmp_path / "home")
+    store = scripted_store(settings)
+    store.create_collection("movies", MOVIES).add(PLOTS)
+    the_engine = scripted_engine(settings, store)
+    reranker = HttpReranker(rerank_server.url)
+    the_engine.components.retrieval = RetrievalStage(reranker=reranker)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ThreadedServer(create_app(settings, engine=the_engine, store=store)) as server:
+            live = Live(f"http://127.0.0.1:{server.port}", settings, store, the_engine)
+            status, body = post(live, {"question": "Which movie has dinosaurs?", "collections": ["movies"],
+                                       "include_trace": True})
+            assert status == 200, body
+            assert body["trace"]["retrievals"][0]["rerank"]["backend"] == "http" and rerank_server.requests
+            assert not reranker.closed
+        assert reranker.closed  # the lifespan's shutdown closed it
+        store.close()
+        del reranker, the_engine
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
+def test_a_thread_follow_up_over_several_collections(two: Live) -> None:
+    body = {"collections": ["movies", "books"], "thread_id": "multi", "include_trace": True}
+    status, first = post(two, {**body, "question": "Which story has dinosaurs?"})
+    assert status == 200, first
+    status, second = post(two, {**body, "question": "Which one is set on an island with dinosaurs?"})
+    assert status == 200, second
+    # The follow-up went through the condenser with the thread's history (the first turn had none).
+    assert first["trace"]["plan"]["condense"]["source"] != second["trace"]["plan"]["condense"]["source"]
+    assert second["trace"]["plan"]["condense"]["source"] == "llm"
+    assert second["thread_id"] == "multi" and second["collections"] == ["movies", "books"]
+    assert [p["resource"] for p in second["trace"]["resources"]] == ["movies", "books"]
+    assert [r["resource"] for r in second["trace"]["retrievals"][0]["resources"]] == ["movies", "books"]
+    with two.client() as http:
+        turns = http.get("/v1/threads/multi").json()["turns"]
+    assert [t["question"] for t in turns] == ["Which story has dinosaurs?", "Which one is set on an island with dinosaurs?"]
+
+
+def test_a_thread_over_several_collections_is_readable_only_by_a_key_reading_all_of_them(
+    make_live: Callable[..., Live],
+) -> None:
+    keys, both = KeyFile().add(key_id="both", tenant="t", read=["movies", "books"], write=[])
+    keys, movies_only = keys.add(key_id="movies", tenant="t", read=["movies"], write=[])
+    live = make_live(keys=keys)
+    live.store.create_collection("books", BOOKS).add([Chunk("raptor", "Dinosaurs on an island.", {"author": "C"})])
+    status, body = post(live, {"question": "Which story has dinosaurs?", "collections": ["movies", "books"],
+                               "thread_id": "shared"}, both)
+    assert status == 200, body
+    with live.client(both) as http:
+        reply = http.get("/v1/threads/shared")
+        assert reply.status_code == 200 and reply.json()["collections"] == ["movies", "books"]
+    # Its answers came from books too: a key of the same tenant that cannot read books finds no thread.
+    with live.client(movies_only) as http:
+        assert http.get("/v1/threads/shared").status_code == 404
+        assert http.delete("/v1/threads/shared").status_code == 404

@@ -3,13 +3,16 @@ real lexical index files, a real rerank server on 127.0.0.1 and a tiny cross-enc
 
 from __future__ import annotations
 
+import gc
 import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from selfrag.rerank import HttpReranker
 from selfrag.retrieval import DENSE, LEXICAL, LexicalIndexes
 from selfrag.settings import RerankSettings, RetrievalSettings, Settings
 from selfrag.store import Store
@@ -115,6 +118,30 @@ def test_http_reranker_from_settings_through_the_workflow(store: Store, tmp_path
     rerank = result.trace.retrievals[0]["rerank"]
     assert rerank is not None and rerank["backend"] == "http" and rerank["error"] is None
     assert [body["documents"].index(MOVIES[i][0]) for i in rerank["kept"]] == sorted(range(4), key=lambda i: -scores[i])[:2]
+
+
+def test_closing_the_engine_closes_the_rerank_client_the_factory_built(
+    store: Store, tmp_path: Path, rerank_server: RerankServer,
+) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        stage = build_retrieval(_settings(tmp_path, backend="http", base_url=rerank_server.url, factor=2))
+        reranker = stage.reranker
+        assert isinstance(reranker, HttpReranker)
+        hybrid, _ = engine(store, stage, happy())
+        hybrid.run("Which film has dinosaurs on a remote island?", collection="movies", options=RunOptions(top_k=2))
+        assert rerank_server.requests and not reranker.closed
+        hybrid.close()
+        assert reranker.closed
+        hybrid.close()  # twice is harmless
+        # A closed client is a failed rerank: the fused order is kept and the trace says why.
+        again = hybrid.run("Which film has dinosaurs on a remote island?", collection="movies",
+                           options=RunOptions(top_k=2))
+        rerank = again.trace.retrievals[0]["rerank"]
+        assert rerank is not None and "closed" in (rerank["error"] or "")
+        del hybrid, stage, reranker
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 def test_http_reranker_down_keeps_the_fused_order(store: Store, tmp_path: Path, rerank_server: RerankServer) -> None:

@@ -3,6 +3,7 @@ own settings, merged; one failing or empty never sinks the others; documents kee
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document as LCDocument
 from langchain_core.retrievers import BaseRetriever
+from langgraph.checkpoint.memory import InMemorySaver
 
 from selfrag.errors import StoreError, UsageError
 from selfrag.rerank import Reranked
@@ -20,7 +22,8 @@ from selfrag.store.types import Hit
 from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel
 from tests.workflows.conftest import DOCS, FAST, SCHEMA, happy, relevant_if
 from workflows import Components, Outcome, Resource, ResourceSearch, RetrievalStage, RunOptions, SelfRagEngine
-from workflows.resources import merge_resources, parse_search, resolve_resources
+from workflows.resource_retrieval import merge_resources
+from workflows.resources import parse_search, resolve_resources
 
 BOOKS_SCHEMA = CollectionSchema(attributes=[AttributeInfo(name="author", type="string", allowed_values=["Lem", "Le Guin"])])
 BOOKS = [
@@ -278,3 +281,28 @@ def test_a_failing_reranker_keeps_the_fused_order_and_says_so() -> None:
     assert rerank is not None and "provider_unavailable" in (rerank["error"] or "")
     fused_order = [h.id for h in m.search("Which movie is about toys coming alive?", k=4)]
     assert rerank["kept"] == fused_order[:2]
+
+
+def test_a_thread_follow_up_is_condensed_with_its_history_and_searches_the_same_collections() -> None:
+    m, b = movies(), books()
+    model = ScriptedChatModel.from_rules(happy(
+        condense=["Which story by Le Guin has toys that come alive?"], RelevanceGrade=relevant_if("Toys"),
+    ))
+    components = Components.from_model(model, FakeStore(m, b), retry=FAST, self_query_mode="rules")
+    engine = SelfRagEngine(components, defaults=RunOptions(), checkpointer=InMemorySaver())
+    first = engine.run("Which story has toys that come alive?", resources=["movies", "books"], thread_id="t")
+    assert first.outcome is Outcome.ANSWERED and model.calls_for("condense") == []  # nothing to condense yet
+    second = engine.run("and by Le Guin?", resources=["movies", "books"], thread_id="t")
+    # Condensed with the thread's history: the model saw the first turn, the run searched its answer.
+    [call] = model.calls_for("condense")
+    assert "Which story has toys that come alive?" in call.prompt and "and by Le Guin?" in call.prompt
+    assert second.standalone_question == "Which story by Le Guin has toys that come alive?"
+    # The same collections, each planned against its own schema and searched once per turn.
+    assert [p["resource"] for p in second.trace.resources] == ["movies", "books"]
+    assert all(p["error"] is None for p in second.trace.resources)
+    assert [r["resource"] for r in second.trace.retrievals[0]["resources"]] == ["movies", "books"]
+    assert len(m.searches) == 2 and len(b.searches) == 2
+    books_plan = next(p for p in second.trace.resources if p["resource"] == "books")
+    assert "Le Guin" in json.dumps(books_plan["filter"])  # the condensed question's condition, on books only
+    assert second.collections == ["movies", "books"]
+    assert [t["question"] for t in engine.history("t")] == ["Which story has toys that come alive?", "and by Le Guin?"]

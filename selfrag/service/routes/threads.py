@@ -28,7 +28,8 @@ ThreadId = Annotated[str, PathParam(pattern=THREAD_PATTERN, description="Convers
 
 def _find(service: Service, principal: Principal, thread_id: str) -> ThreadInfo:
     info = service.engine.thread(principal.thread_key(thread_id))
-    if info is None or (info.collection is not None and not principal.can_read(info.collection)):
+    # Its answers came from every collection of its last turn: a key must be able to read them all.
+    if info is None or not all(principal.can_read(name) for name in info.collections):
         raise ThreadNotFound(f"no thread {thread_id!r}")
     return info
 
@@ -37,7 +38,7 @@ def _find(service: Service, principal: Principal, thread_id: str) -> ThreadInfo:
 def get_thread(thread_id: ThreadId, service: CurrentService, principal: CurrentPrincipal) -> ThreadOut:
     """The conversation so far: each turn's question, standalone question, answer and outcome."""
     info = _find(service, principal, thread_id)
-    return ThreadOut(thread_id=thread_id, collection=info.collection, turns=[TurnOut(**t) for t in info.turns])
+    return ThreadOut(thread_id=thread_id, collection=info.collection, collections=info.collections, turns=[TurnOut(**t) for t in info.turns])
 
 
 @router.delete("/{thread_id}", status_code=204, responses=errors(400, 401, 403, 404, 409, 503))
