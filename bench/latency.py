@@ -64,6 +64,7 @@ def main() -> None:
                 "answer": result.answer,
             })
             print(f"{rows[-1]['seconds']:7.2f} s  {rows[-1]['llm_calls']:3d} calls  {rows[-1]['outcome']:<16} {question}")
+    engine.close()
     secs = [r["seconds"] for r in rows]
     calls = [r["llm_calls"] for r in rows]
     summary = {

@@ -209,7 +209,12 @@ def run_eval(
         ]
         label = str(getattr(getattr(engine, "components", None), "model_label", "") or "")
         manifest["model"] = label or None
-        rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
+        try:
+            rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
+        finally:
+            close = getattr(engine, "close", None)  # a SelfRagEngine holds a graph store and rerank clients
+            if callable(close):
+                close()
     records = [r for r, _ in rows]
     summary = summarize(records, seed=seed)
     manifest["duration_s"] = round(time.perf_counter() - started, 3)

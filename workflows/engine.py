@@ -172,11 +172,16 @@ class SelfRagEngine:
         }
         if thread_id is not None:
             config["configurable"] = {"thread_id": thread_id}
+        collections = [r.name for r in opts.resources] or [collection]
+        if thread_id is not None and (known := self.thread(thread_id)) is not None:
+            # The thread's history holds answers from every collection it ever drew on: its readers
+            # must be allowed to read all of them, not only this turn's.
+            collections = list(dict.fromkeys([*known.collections, *collections]))
         inputs: dict[str, Any] = {
             **per_turn_reset(),
             "question": question,
             "collection": collection,
-            "collections": [r.name for r in opts.resources] or [collection],
+            "collections": collections,
             "max_rewrites": opts.max_rewrites,
             "max_generations": opts.max_generations,
         }

@@ -64,7 +64,8 @@ class SelfRagState(TypedDict, total=False):
     question: Annotated[str, Input]
     collection: Annotated[str, Input]
     collections: Annotated[list[str], Input]
-    """Every collection the turn targets (``collection`` first); what a thread's readers must be allowed to read."""
+    """Every collection the thread's turns have targeted so far (this turn's ``collection`` among
+    them): what a thread's readers, and a key continuing it, must be allowed to read."""
     max_rewrites: Annotated[int, Input]
     max_generations: Annotated[int, Input]
     # -- memory (finalize appends; persisted by the checkpointer per thread) ---------------------

@@ -88,6 +88,11 @@ class Service:
         names = body.names()
         for name in names:  # every scope before any lookup: a forbidden name gets no answer at all
             principal.require_read(name)
+        if body.thread_id is not None:
+            # Continuing a thread reads its history, answers drawn from every collection it used.
+            known = self.engine.thread(principal.thread_key(body.thread_id))
+            for name in known.collections if known is not None else ():
+                principal.require_read(name)
         resources: tuple[Resource, ...] = ()
         if len(names) == 1 and not body.search:
             collection = self.store.get_collection(names[0])

@@ -225,3 +225,16 @@ def test_a_thread_over_several_collections_is_readable_only_by_a_key_reading_all
     with live.client(movies_only) as http:
         assert http.get("/v1/threads/shared").status_code == 404
         assert http.delete("/v1/threads/shared").status_code == 404
+    # Nor may it continue the thread through a collection it can read: the history holds books answers.
+    status, body = post(live, {"question": "And which one is older?", "collection": "movies", "thread_id": "shared"},
+                        movies_only)
+    assert status == 403 and body["error"]["code"] == "forbidden", body
+    # A later movies-only turn by the key reading both keeps books among the thread's collections.
+    status, body = post(live, {"question": "Which movie has dinosaurs?", "collection": "movies", "thread_id": "shared"},
+                        both)
+    assert status == 200, body
+    with live.client(both) as http:
+        reply = http.get("/v1/threads/shared").json()
+        assert reply["collections"] == ["movies", "books"] and len(reply["turns"]) == 2
+    with live.client(movies_only) as http:
+        assert http.get("/v1/threads/shared").status_code == 404
