@@ -72,7 +72,8 @@ class RerankServer:
 
 
 @pytest.fixture
-def server() -> Iterator[RerankServer]:
+def rerank_server() -> Iterator[RerankServer]:
+    """A running rerank server on 127.0.0.1 (other test modules import this fixture)."""
     srv = RerankServer()
     srv.thread.start()
     yield srv
@@ -84,36 +85,36 @@ def server() -> Iterator[RerankServer]:
 FAST = HttpRetry(attempts=3, initial_s=0.01, max_s=0.02)
 
 
-def test_cohere_style_endpoint(server: RerankServer) -> None:
-    reranker = HttpReranker(server.url, model="bge-reranker-v2-m3", api_key="sk-test", retry=FAST)
+def test_cohere_style_endpoint(rerank_server: RerankServer) -> None:
+    reranker = HttpReranker(rerank_server.url, model="bge-reranker-v2-m3", api_key="sk-test", retry=FAST)
     ranking = reranker.rerank("astronauts wormhole", DOCS, top_n=2)
     assert [(r.index, r.score) for r in ranking] == [(3, 1.0), (1, 0.5)]
-    path, headers, body = server.requests[0]
+    path, headers, body = rerank_server.requests[0]
     assert path == "/v1/rerank" and headers["Authorization"] == "Bearer sk-test"
     assert body == {"query": "astronauts wormhole", "documents": DOCS, "top_n": 2, "model": "bge-reranker-v2-m3"}
     reranker.close()
 
 
-def test_tei_endpoint_with_an_unsorted_bare_list(server: RerankServer) -> None:
-    reranker = HttpReranker(server.url + "/", path="/rerank", request_format="tei", retry=FAST)
+def test_tei_endpoint_with_an_unsorted_bare_list(rerank_server: RerankServer) -> None:
+    reranker = HttpReranker(rerank_server.url + "/", path="/rerank", request_format="tei", retry=FAST)
     ranking = reranker.rerank("dinosaurs island cat", DOCS)
     assert [r.index for r in ranking] == [2, 0, 1, 3]  # by score; ties in the order given
-    assert server.requests[0][1].get("Authorization") is None
-    assert server.requests[0][2] == {"query": "dinosaurs island cat", "texts": DOCS}
-    assert reranker.rerank("x", []) == [] and len(server.requests) == 1
+    assert rerank_server.requests[0][1].get("Authorization") is None
+    assert rerank_server.requests[0][2] == {"query": "dinosaurs island cat", "texts": DOCS}
+    assert reranker.rerank("x", []) == [] and len(rerank_server.requests) == 1
 
 
-def test_overloaded_server_is_retried(server: RerankServer) -> None:
-    server.script = lambda n: (503, b"busy") if n == 1 else ((429, b"slow down") if n == 2 else None)
-    ranking = HttpReranker(server.url, retry=FAST).rerank("wormhole", DOCS, top_n=1)
-    assert [r.index for r in ranking] == [1] and len(server.requests) == 3
+def test_overloaded_server_is_retried(rerank_server: RerankServer) -> None:
+    rerank_server.script = lambda n: (503, b"busy") if n == 1 else ((429, b"slow down") if n == 2 else None)
+    ranking = HttpReranker(rerank_server.url, retry=FAST).rerank("wormhole", DOCS, top_n=1)
+    assert [r.index for r in ranking] == [1] and len(rerank_server.requests) == 3
 
 
-def test_server_errors_after_retries_are_one_line_errors(server: RerankServer) -> None:
-    server.script = lambda n: (500, b'{"error": "CUDA out of memory at /srv/model"}')
+def test_server_errors_after_retries_are_one_line_errors(rerank_server: RerankServer) -> None:
+    rerank_server.script = lambda n: (500, b'{"error": "CUDA out of memory at /srv/model"}')
     with pytest.raises(ProviderError) as err:
-        HttpReranker(server.url, retry=FAST).rerank("wormhole", DOCS)
-    assert len(server.requests) == 3
+        HttpReranker(rerank_server.url, retry=FAST).rerank("wormhole", DOCS)
+    assert len(rerank_server.requests) == 3
     assert err.value.code == "provider_unavailable" and err.value.status == 503
     assert err.value.one_line() == "the rerank server failed (HTTP 500) after 3 attempt(s)"
     assert "CUDA" in (err.value.detail or "") and "/srv" not in err.value.message
@@ -128,25 +129,25 @@ def test_server_errors_after_retries_are_one_line_errors(server: RerankServer) -
         (200, b"not json", "the rerank server answered with something that is not a ranking"),
     ],
 )
-def test_bad_answers_are_not_retried(server: RerankServer, status: int, payload: bytes, message: str) -> None:
-    server.script = lambda n: (status, payload)
+def test_bad_answers_are_not_retried(rerank_server: RerankServer, status: int, payload: bytes, message: str) -> None:
+    rerank_server.script = lambda n: (status, payload)
     with pytest.raises(ProviderError) as err:
-        HttpReranker(server.url, retry=FAST).rerank("wormhole", DOCS)
-    assert err.value.one_line() == message and len(server.requests) == 1
+        HttpReranker(rerank_server.url, retry=FAST).rerank("wormhole", DOCS)
+    assert err.value.one_line() == message and len(rerank_server.requests) == 1
 
 
-def test_timeout_and_unreachable(server: RerankServer) -> None:
-    server.delay_s = 0.5
+def test_timeout_and_unreachable(rerank_server: RerankServer) -> None:
+    rerank_server.delay_s = 0.5
     with pytest.raises(ProviderError, match="did not answer in time after 2 attempt"):
-        HttpReranker(server.url, timeout_s=0.1, retry=HttpRetry(2, 0.01, 0.02)).rerank("wormhole", DOCS)
-    server.delay_s = 0.0
-    server.server.shutdown()
-    server.server.server_close()
+        HttpReranker(rerank_server.url, timeout_s=0.1, retry=HttpRetry(2, 0.01, 0.02)).rerank("wormhole", DOCS)
+    rerank_server.delay_s = 0.0
+    rerank_server.server.shutdown()
+    rerank_server.server.server_close()
     with pytest.raises(ProviderError, match="cannot be reached after 1 attempt"):
-        HttpReranker(server.url, retry=HttpRetry(1)).rerank("wormhole", DOCS)
-    server.server = ThreadingHTTPServer(("127.0.0.1", 0), server.server.RequestHandlerClass)  # for the fixture
-    server.thread = threading.Thread(target=server.server.serve_forever, daemon=True)
-    server.thread.start()
+        HttpReranker(rerank_server.url, retry=HttpRetry(1)).rerank("wormhole", DOCS)
+    rerank_server.server = ThreadingHTTPServer(("127.0.0.1", 0), rerank_server.server.RequestHandlerClass)  # for the fixture
+    rerank_server.thread = threading.Thread(target=rerank_server.server.serve_forever, daemon=True)
+    rerank_server.thread.start()
 
 
 def test_bad_configuration() -> None:
@@ -156,12 +157,12 @@ def test_bad_configuration() -> None:
         HttpReranker("http://127.0.0.1:8080", request_format="jina")  # type: ignore[arg-type]
 
 
-def test_closing_leaves_no_open_connection(server: RerankServer) -> None:
+def test_closing_leaves_no_open_connection(rerank_server: RerankServer) -> None:
     # A reranker left open keeps its kept-alive socket until the collector finds it (ResourceWarning:
     # "unclosed <socket.socket ...>"); closed, nothing is left and a late call is a provider error.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with HttpReranker(server.url, retry=FAST) as reranker:
+        with HttpReranker(rerank_server.url, retry=FAST) as reranker:
             assert reranker.rerank("wormhole", DOCS, top_n=1) and not reranker.closed
         assert reranker.closed
         reranker.close()  # idempotent

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import json
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from selfrag.service import KeyFile, create_app
 from selfrag.settings import Settings
 from selfrag.store import Chunk
 from tests.rerank.test_rerank_http import RerankServer
+from tests.rerank.test_rerank_http import rerank_server as rerank_server  # noqa: PLC0414 - the fixture
 from tests.service.conftest import MOVIES, PLOTS, Live, ThreadedServer
 from tests.service.fake_server import scripted_engine, scripted_store
 from workflows import RetrievalStage
@@ -158,14 +159,6 @@ def test_several_collections_stream_their_plans_and_result(two: Live) -> None:
     assert by_name["result"]["collections"] == ["movies", "books"]
 
 
-@pytest.fixture
-def rerank_server() -> Iterator[RerankServer]:
-    srv = RerankServer()
-    srv.thread.start()
-    yield srv
-    srv.server.shutdown()
-    srv.server.server_close()
-    srv.thread.join()
 
 
 def test_shutdown_closes_the_rerank_client(tmp_path: Path, rerank_server: RerankServer) -> None:

@@ -20,6 +20,7 @@ from selfrag.testing import HashEmbeddings, ScriptedChatModel
 from tests.rerank.test_rerank_cross_encoder import WORDS, logits
 from tests.rerank.test_rerank_cross_encoder import tiny_model as tiny_model  # noqa: PLC0414 - the fixture
 from tests.rerank.test_rerank_http import RerankServer, overlap_scores
+from tests.rerank.test_rerank_http import rerank_server as rerank_server  # noqa: PLC0414 - the fixture
 from tests.retrieval.conftest import MOVIES, movie_doc
 from tests.workflows.conftest import FAST, happy, relevant_if
 from workflows import Components, Outcome, RetrievalStage, RunOptions, SelfRagEngine
@@ -93,14 +94,6 @@ def test_cli_refresh_and_forget_keep_the_index_file_in_step(store: Store, tmp_pa
     assert not path.exists()
 
 
-@pytest.fixture
-def rerank_server() -> Iterator[RerankServer]:
-    srv = RerankServer()
-    srv.thread.start()
-    yield srv
-    srv.server.shutdown()
-    srv.server.server_close()
-    srv.thread.join()
 
 
 def _settings(tmp_path: Path, **rerank: Any) -> Settings:

@@ -14,6 +14,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
 from selfrag.errors import DeadlineExceeded, SelfRagError
+from selfrag.service.context import Service
 from selfrag.service.deps import CurrentPrincipal, CurrentService
 from selfrag.service.events import EVENT_NAMES, STREAMED_NODES, node_event
 from selfrag.service.models import AnswerRequest, AnswerResponse
@@ -56,6 +57,18 @@ async def answer(
     started = time.monotonic()
     prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
     run = await service.start(prepared)
+    result = await final_result(request, service, run)
+    return result if isinstance(result, Response) else service.respond(result, prepared)
+
+
+async def final_result(request: Request, service: Service, run: Run) -> Result | Response:
+    """The run's ``Result``, stopping the run if the client disconnects first (then a 499 response
+    to record; nobody receives it).
+
+    Raises:
+        SelfRagError: the run failed (recorded in the metrics).
+        DeadlineExceeded: the run was stopped at the request's deadline.
+    """
     watcher = asyncio.create_task(_cancel_on_disconnect(request, run))
     result: Result | None = None
     try:
@@ -75,7 +88,7 @@ async def answer(
             return Response(status_code=CLIENT_CLOSED_REQUEST)
         service.record_failure(DeadlineExceeded.code)
         raise DeadlineExceeded("the run did not finish within the request's deadline; it was stopped")
-    return service.respond(result, prepared)
+    return result
 
 
 async def _cancel_on_disconnect(request: Request, run: Run) -> None:

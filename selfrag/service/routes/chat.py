@@ -17,7 +17,7 @@ from fastapi.routing import APIRoute
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from selfrag.errors import DeadlineExceeded, SelfRagError
+from selfrag.errors import SelfRagError
 from selfrag.service.auth import Principal
 from selfrag.service.chat import (
     AssistantMessage,
@@ -43,7 +43,7 @@ from selfrag.service.models import AnswerRequest
 from selfrag.service.problems import client_message, error_for, log_failure, status_for
 from selfrag.service.request_id import current_request_id
 from selfrag.service.routes._responses import errors
-from selfrag.service.routes.answers import CLIENT_CLOSED_REQUEST, CLIENT_GONE, _cancel_on_disconnect
+from selfrag.service.routes.answers import CLIENT_GONE, final_result
 from workflows import NodeEvent, Result
 
 __all__ = ["router"]
@@ -140,24 +140,9 @@ async def chat_completions(
     if body.stream:
         return EventSourceResponse(_chunks(service, prepared, run, body.model, cid, created), ping=15,
                                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    watcher = asyncio.create_task(_cancel_on_disconnect(request, run))
-    result: Result | None = None
-    try:
-        async for event in run.events():
-            if isinstance(event, Result):
-                result = event
-    except SelfRagError as exc:
-        service.record_failure(exc.code)
-        raise
-    finally:
-        client_left = watcher.done()
-        watcher.cancel()
-    if result is None:
-        if client_left:
-            service.record_failure(CLIENT_GONE)
-            return Response(status_code=CLIENT_CLOSED_REQUEST)
-        service.record_failure(DeadlineExceeded.code)
-        raise DeadlineExceeded("the run did not finish within the request's deadline; it was stopped")
+    result = await final_result(request, service, run)
+    if isinstance(result, Response):
+        return result
     service.respond(result, prepared)  # the run's metrics
     return ChatCompletion(
         id=cid, created=created, model=body.model,
