@@ -20,6 +20,7 @@ written, so a corpus is never held in memory whole. The core never prints: progr
 from __future__ import annotations
 
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from selfrag.errors import UsageError
@@ -84,23 +85,17 @@ def store_batch(
     """
     prefixes = _prune_prefixes(batch) if prune else ()
     to_embed = collection.check_documents(batch.plans)  # all of it, before the first write
-    written = collection.write_documents(
-        batch.documents,
-        progress=None if progress is None else lambda done, total: progress("embedding", done, total),
-        total=to_embed,
-    )
+    # The lookup of what the batch supersedes runs beside the encoder rather than after the last
+    # write, where it would add to the wall time (see ``_superseded`` for why it may run early).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-superseded-{collection.name}") as lookup:
+        superseded = lookup.submit(_superseded, collection, batch, prefixes)
+        written = collection.write_documents(
+            batch.documents,
+            progress=None if progress is None else lambda done, total: progress("embedding", done, total),
+            total=to_embed,
+        )
+        stale = superseded.result()
     # After the writes, so that a document never goes missing while its new version is stored.
-    in_batch: dict[str, set[str]] = {}
-    for plan in batch.plans:
-        in_batch.setdefault(plan.source, set()).add(plan.id)
-    names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
-    stale: set[str] = set()
-    for stored_source, ids in collection.documents_from(names).items():
-        stale |= ids - in_batch.get(names[stored_source], set())
-    if prefixes:
-        for stored in collection.documents():
-            if stored.id not in stale and stored.source not in batch.seen and stored.source.startswith(prefixes):
-                stale.add(stored.id)
     removed = collection.delete_documents(sorted(stale)) if stale else []
     return IngestReport(
         files=batch.files,
@@ -113,6 +108,25 @@ def store_batch(
         skipped=tuple(batch.skipped),
         ignored=tuple(batch.ignored),
     )
+
+
+def _superseded(collection: Collection, batch: ReadBatch, prefixes: tuple[str, ...]) -> set[str]:
+    """Stored documents the batch supersedes: those stored from its files (under any of their names)
+    that the files no longer hold, and with ``prefixes`` those from walked folders whose files are gone.
+
+    Exact whenever it runs, before, during or after the batch's writes: a write only stores
+    documents of the batch, under the source of the file that holds them now, which is read and
+    found; so a document of the batch is never stale, and every other document keeps the source it
+    had. Each document of the batch is excluded, under whatever source it was stored before.
+    """
+    in_batch = {plan.id for plan in batch.plans}
+    names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
+    stale = {i for ids in collection.documents_from(names).values() for i in ids}
+    if prefixes:
+        stale.update(
+            stored.id for stored in collection.documents() if stored.source not in batch.seen and stored.source.startswith(prefixes)
+        )
+    return stale - in_batch
 
 
 def _prune_prefixes(batch: ReadBatch) -> tuple[str, ...]:
