@@ -88,13 +88,19 @@ def store_batch(
     # The lookup of what the batch supersedes runs beside the encoder rather than after the last
     # write, where it would add to the wall time (see ``_superseded`` for why it may run early).
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-superseded-{collection.name}") as lookup:
-        superseded = lookup.submit(_superseded, collection, batch, prefixes)
+        superseded = lookup.submit(_superseded, collection, batch)
         written = collection.write_documents(
             batch.documents,
             progress=None if progress is None else lambda done, total: progress("embedding", done, total),
             total=to_embed,
         )
         stale = superseded.result()
+    if prefixes:
+        # After the writes: the scan reads in pages, which rows deleted meanwhile (a document's
+        # stale chunks) would shift. A document of the batch now has a source that was found.
+        for stored in collection.documents():
+            if stored.source not in batch.seen and stored.source.startswith(prefixes):
+                stale.add(stored.id)
     # After the writes, so that a document never goes missing while its new version is stored.
     removed = collection.delete_documents(sorted(stale)) if stale else []
     return IngestReport(
@@ -110,23 +116,17 @@ def store_batch(
     )
 
 
-def _superseded(collection: Collection, batch: ReadBatch, prefixes: tuple[str, ...]) -> set[str]:
-    """Stored documents the batch supersedes: those stored from its files (under any of their names)
-    that the files no longer hold, and with ``prefixes`` those from walked folders whose files are gone.
+def _superseded(collection: Collection, batch: ReadBatch) -> set[str]:
+    """Stored documents from the batch's files (under any of their names) that the files no longer hold.
 
     Exact whenever it runs, before, during or after the batch's writes: a write only stores
-    documents of the batch, under the source of the file that holds them now, which is read and
-    found; so a document of the batch is never stale, and every other document keeps the source it
-    had. Each document of the batch is excluded, under whatever source it was stored before.
+    documents of the batch, under the source of the file that holds them now, and every other
+    document keeps the source it had; so the documents of the batch are excluded, under whatever
+    source they were stored before, and the rest is the same at any time.
     """
-    in_batch = {plan.id for plan in batch.plans}
     names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
     stale = {i for ids in collection.documents_from(names).values() for i in ids}
-    if prefixes:
-        stale.update(
-            stored.id for stored in collection.documents() if stored.source not in batch.seen and stored.source.startswith(prefixes)
-        )
-    return stale - in_batch
+    return stale - {plan.id for plan in batch.plans}
 
 
 def _prune_prefixes(batch: ReadBatch) -> tuple[str, ...]:
