@@ -24,6 +24,13 @@ RSS also counts Chroma's in-memory index, which grows with the collection whatev
 does); a streaming ingest's heap does not grow with the corpus. ``--rss-before DIR``
 runs the same with the selfrag package found in ``DIR`` (a checkout of an older commit) for
 comparison. ``--skip-speed`` runs only this part.
+
+Overhead (``--overhead 0.02``, alone): what ingest adds to the encoder, measured so that the
+machine's load hardly matters. The same folders are ingested with an encoder that only waits
+(that many seconds per text, no CPU; random unit vectors) and per folder the bench reports the
+wall time before the first embedding call (reading, checking: the encoder idle), after the last
+one returned (the writes and lookups left), and the CPU seconds of the whole process (every
+thread: reading, checks, Chroma's writes), which a real encoder using every core has to share.
 """
 
 from __future__ import annotations
@@ -114,6 +121,60 @@ def measure_rss(sizes: list[int], before: Path | None) -> dict[str, Any]:
     return rows
 
 
+def measure_overhead(docs: int, slices: int, per_text: float) -> dict[str, Any]:
+    """Per folder: head, tail and CPU seconds of ``ingest_paths`` around an encoder that only waits."""
+    import chromadb
+    import numpy as np
+    from langchain_core.embeddings import Embeddings
+
+    from selfrag.ingest import ingest_paths
+    from selfrag.schema import CollectionSchema
+    from selfrag.store import Store
+    from selfrag.store.client import chroma_settings
+
+    class Paced(Embeddings):
+        def __init__(self) -> None:
+            self.rng = np.random.default_rng(0)
+            self.calls: list[tuple[float, float]] = []
+
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            start = time.perf_counter()
+            time.sleep(per_text * len(texts))
+            vectors = self.rng.standard_normal((len(texts), 384)).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            self.calls.append((start, time.perf_counter()))
+            return [list(map(float, v)) for v in vectors]
+
+        def embed_query(self, text: str) -> list[float]:
+            return self.embed_documents([text])[0]
+
+    work = Path(tempfile.mkdtemp(prefix="selfrag-ingest-overhead-"))
+    rows: list[dict[str, float]] = []
+    try:
+        per_slice = -(-docs // slices)
+        embeddings = Paced()
+        store = Store(chromadb.PersistentClient(path=str(work / "chroma"), settings=chroma_settings()), embeddings)
+        coll = store.create_collection("overhead", CollectionSchema())
+        for n in range(slices):
+            folder = work / "corpus" / f"part{n:02d}"
+            folder.mkdir(parents=True)
+            write_corpus(folder, min(per_slice, docs - n * per_slice), seed=7 + n)
+            embeddings.calls.clear()
+            start, cpu = time.perf_counter(), time.process_time()
+            ingest_paths(coll, [folder], root=folder.parent)
+            end, cpu = time.perf_counter(), time.process_time() - cpu
+            rows.append({"wall_s": end - start, "head_s": embeddings.calls[0][0] - start,
+                         "tail_s": end - embeddings.calls[-1][1], "cpu_s": cpu})
+            print(f"part {n + 1}/{slices}: " + ", ".join(f"{k} {v:.3f}" for k, v in rows[-1].items()), flush=True)
+        store.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    total = {key: round(sum(r[key] for r in rows), 3) for key in rows[0]}
+    return {"seconds_per_text": per_text, "total": total,
+            "median": {key: round(statistics.median(r[key] for r in rows), 3) for key in rows[0]},
+            "per_part": [{k: round(v, 3) for k, v in r.items()} for r in rows]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=2000)
@@ -123,10 +184,19 @@ def main() -> None:
     parser.add_argument("--rss-docs", default="", help="comma-separated corpus sizes for the memory measurement")
     parser.add_argument("--rss-before", type=Path, default=None, help="a checkout whose selfrag/ to compare with")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--overhead", type=float, default=None, metavar="SECONDS_PER_TEXT",
+                        help="measure only head, tail and CPU around an encoder that waits this long per text")
     parser.add_argument("--rss-child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rss_child:
         rss_child(*args.rss_child)
+        return
+    if args.overhead is not None:
+        overhead = measure_overhead(args.docs, args.slices, args.overhead)
+        print(json.dumps({k: v for k, v in overhead.items() if k != "per_part"}, indent=2))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"command": "bench/ingest_speed.py " + " ".join(sys.argv[1:]),
+                                        "overhead": overhead}, indent=2) + "\n")
         return
     memory = measure_rss([int(n) for n in args.rss_docs.split(",") if n], args.rss_before) if args.rss_docs else None
     if args.skip_speed:

@@ -20,6 +20,7 @@ written, so a corpus is never held in memory whole. The core never prints: progr
 from __future__ import annotations
 
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from selfrag.errors import UsageError
@@ -84,23 +85,23 @@ def store_batch(
     """
     prefixes = _prune_prefixes(batch) if prune else ()
     to_embed = collection.check_documents(batch.plans)  # all of it, before the first write
-    written = collection.write_documents(
-        batch.documents,
-        progress=None if progress is None else lambda done, total: progress("embedding", done, total),
-        total=to_embed,
-    )
-    # After the writes, so that a document never goes missing while its new version is stored.
-    in_batch: dict[str, set[str]] = {}
-    for plan in batch.plans:
-        in_batch.setdefault(plan.source, set()).add(plan.id)
-    names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
-    stale: set[str] = set()
-    for stored_source, ids in collection.documents_from(names).items():
-        stale |= ids - in_batch.get(names[stored_source], set())
+    # The lookup of what the batch supersedes runs beside the encoder rather than after the last
+    # write, where it would add to the wall time (see ``_superseded`` for why it may run early).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-superseded-{collection.name}") as lookup:
+        superseded = lookup.submit(_superseded, collection, batch)
+        written = collection.write_documents(
+            batch.documents,
+            progress=None if progress is None else lambda done, total: progress("embedding", done, total),
+            total=to_embed,
+        )
+        stale = superseded.result()
     if prefixes:
+        # After the writes: the scan reads in pages, which rows deleted meanwhile (a document's
+        # stale chunks) would shift. A document of the batch now has a source that was found.
         for stored in collection.documents():
-            if stored.id not in stale and stored.source not in batch.seen and stored.source.startswith(prefixes):
+            if stored.source not in batch.seen and stored.source.startswith(prefixes):
                 stale.add(stored.id)
+    # After the writes, so that a document never goes missing while its new version is stored.
     removed = collection.delete_documents(sorted(stale)) if stale else []
     return IngestReport(
         files=batch.files,
@@ -113,6 +114,19 @@ def store_batch(
         skipped=tuple(batch.skipped),
         ignored=tuple(batch.ignored),
     )
+
+
+def _superseded(collection: Collection, batch: ReadBatch) -> set[str]:
+    """Stored documents from the batch's files (under any of their names) that the files no longer hold.
+
+    Exact whenever it runs, before, during or after the batch's writes: a write only stores
+    documents of the batch, under the source of the file that holds them now, and every other
+    document keeps the source it had; so the documents of the batch are excluded, under whatever
+    source they were stored before, and the rest is the same at any time.
+    """
+    names = {alias: source for source, aliases in batch.sources.items() for alias in (source, *aliases)}
+    stale = {i for ids in collection.documents_from(names).values() for i in ids}
+    return stale - {plan.id for plan in batch.plans}
 
 
 def _prune_prefixes(batch: ReadBatch) -> tuple[str, ...]:

@@ -371,9 +371,13 @@ class Collection:
         Sorting the whole window keeps padding as low as the encoder's own sorting; handing each
         document over as soon as its last chunk is embedded lets the writer work beside the encoder
         instead of after it: only the last batch's documents are written on the critical path.
+        Longest first (as ``SentenceTransformer.encode`` sorts), so that the last batch holds the
+        shortest chunks: in ascending order it holds the full-size chunks of every long document,
+        which then all complete at the very end (on ``bench/ingest_speed.py``'s folders the rows
+        left to write after the last batch fall from 22–97 to 9–78, their text by 60–95 %).
         """
         flat = [(d, j) for d, item in enumerate(todo) for j in range(len(item.chunks))]
-        order = sorted(range(len(flat)), key=lambda i: len(todo[flat[i][0]].chunks[flat[i][1]].text))
+        order = sorted(range(len(flat)), key=lambda i: -len(todo[flat[i][0]].chunks[flat[i][1]].text))
         remaining = [len(item.chunks) for item in todo]
         vectors: list[list[list[float]]] = [[[] for _ in item.chunks] for item in todo]
         for start in range(0, len(order), self._batch_size):

@@ -142,3 +142,36 @@ def test_bad_input_leaves_the_collection_unchanged(
 def test_inconsistent_chunking_is_a_usage_error(collection: Collection, corpus: Path) -> None:
     with pytest.raises(UsageError, match="chunk_overlap < chunk_size"):
         ingest_paths(collection, [corpus], chunk_size=100, chunk_overlap=100)
+
+
+def _jsonl(path: Path, *records: tuple[str, str]) -> None:
+    path.write_text("".join(json.dumps({"id": i, "text": text}) + "\n" for i, text in records))
+
+
+def test_a_document_moved_to_another_file_of_the_batch_is_kept(collection: Collection, tmp_path: Path) -> None:
+    # What a batch supersedes is looked up beside the writes: a document it stores under a new
+    # source must not be taken for one its old file no longer holds.
+    root = tmp_path / "corpus"
+    root.mkdir()
+    _jsonl(root / "a.jsonl", ("moved", "Acme moved this memo."), ("gone", "Acme dropped this memo."))
+    _jsonl(root / "b.jsonl", ("stays", "Acme kept this memo."))
+    ingest_paths(collection, [root])
+    _jsonl(root / "a.jsonl", ("new", "Acme wrote a new memo."))
+    _jsonl(root / "b.jsonl", ("stays", "Acme kept this memo."), ("moved", "Acme moved this memo, now in b."))
+    report = ingest_paths(collection, [root])
+    assert (report.added, report.replaced, report.unchanged, report.removed) == (("new",), ("moved",), ("stays",), ("gone",))
+    assert {c.id: c.metadata["source"] for c in collection.get(["moved", "new", "stays", "gone"])} == {
+        "moved": "corpus/b.jsonl", "new": "corpus/a.jsonl", "stays": "corpus/b.jsonl"
+    }
+
+
+def test_prune_keeps_a_document_whose_file_left_when_another_file_holds_it(collection: Collection, tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    (root / "docs").mkdir(parents=True)
+    _jsonl(root / "docs" / "a.jsonl", ("moved", "Acme moved this memo."), ("gone", "Acme dropped this memo."))
+    ingest_paths(collection, [root / "docs"], root=root)
+    (root / "docs" / "a.jsonl").unlink()
+    _jsonl(root / "docs" / "b.jsonl", ("moved", "Acme moved this memo, now in b."))
+    report = ingest_paths(collection, [root / "docs"], root=root, prune=True)
+    assert (report.replaced, report.removed) == (("moved",), ("gone",))
+    assert [c.metadata["source"] for c in collection.get(["moved", "gone"])] == ["docs/b.jsonl"]
