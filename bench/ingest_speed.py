@@ -186,8 +186,6 @@ def main() -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--overhead", type=float, default=None, metavar="SECONDS_PER_TEXT",
                         help="measure only head, tail and CPU around an encoder that waits this long per text")
-    parser.add_argument("--modes", default="child,in_process",
-                        help="ingest with the model in a child process (the default settings), in this process, or both")
     parser.add_argument("--rss-child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rss_child:
@@ -212,8 +210,7 @@ def main() -> None:
     from selfrag.ingest import ingest_paths
     from selfrag.ingest.files import collect_files
     from selfrag.ingest.prepare import read_inputs
-    from selfrag.providers import make_embeddings
-    from selfrag.providers.embeddings import MINILM_SHA256, _load, default_minilm_dir
+    from selfrag.providers.embeddings import MINILM_SHA256, LocalEmbeddings, _load, default_minilm_dir
     from selfrag.schema import CollectionSchema
     from selfrag.settings import EmbeddingSettings
     from selfrag.store import Store
@@ -233,57 +230,47 @@ def main() -> None:
     texts = [[c.text for d in read_inputs(schema, collect_files([f], root=corpus)).documents for c in d.chunks]
              for f in folders]
     batch = EmbeddingSettings().batch_size
-    # What `selfrag ingest` uses (the model in a child process), and the model in this process.
-    modes = {"child": make_embeddings(EmbeddingSettings(local_process=True)),
-             "in_process": make_embeddings(EmbeddingSettings(local_process=False))}
-    modes = {name: modes[name] for name in args.modes.split(",")}
-    for embeddings in modes.values():
-        embeddings.embed_documents(["warm up"])
-    model = _load(default_minilm_dir(), MINILM_SHA256).model  # the raw encoder: this process's copy
+    embeddings = LocalEmbeddings(batch_size=batch)
+    model = _load(default_minilm_dir(), MINILM_SHA256).model
     model.encode(["warm up"], show_progress_bar=False)
 
-    seconds: dict[str, list[float]] = {"encoder": [], **{name: [] for name in modes}}
-    steps = list(seconds)
+    ingest_s: list[float] = []
+    encoder_s: list[float] = []
     try:
         for rep in range(args.repeat):
-            stores = {name: Store(chromadb.PersistentClient(path=str(work / f"{name}{rep}"), settings=chroma_settings()),
-                                  embeddings, batch_size=batch) for name, embeddings in modes.items()}
-            colls = {name: store.create_collection("bench", schema) for name, store in stores.items()}
+            path = work / f"chroma{rep}"
+            store = Store(chromadb.PersistentClient(path=str(path), settings=chroma_settings()), embeddings, batch_size=batch)
+            coll = store.create_collection("bench", schema)
             for n, folder in enumerate(folders):
-                shift = (rep * len(folders) + n) % len(steps)  # every step goes first, second... in turn
-                for step in steps[shift:] + steps[:shift]:
+                for step in ("ingest", "encoder") if (rep + n) % 2 == 0 else ("encoder", "ingest"):
                     start = time.perf_counter()
-                    if step == "encoder":
-                        model.encode(texts[n], batch_size=batch, normalize_embeddings=True, show_progress_bar=False)
-                    else:
-                        report = ingest_paths(colls[step], [folder], root=corpus)
+                    if step == "ingest":
+                        report = ingest_paths(coll, [folder], root=corpus)
+                        ingest_s.append(time.perf_counter() - start)
                         assert report.embedded == len(texts[n]), (report.embedded, len(texts[n]))
-                    seconds[step].append(time.perf_counter() - start)
+                    else:
+                        model.encode(texts[n], batch_size=batch, normalize_embeddings=True, show_progress_bar=False)
+                        encoder_s.append(time.perf_counter() - start)
                 print(f"pass {rep + 1} part {n + 1}/{len(folders)}: {len(texts[n])} chunks, "
-                      + ", ".join(f"{step} {seconds[step][-1]:.1f} s" for step in steps), flush=True)
-            for store in stores.values():
-                store.close()
+                      f"ingest {ingest_s[-1]:.1f} s, encoder {encoder_s[-1]:.1f} s", flush=True)
+            store.close()
+            shutil.rmtree(path, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     chunks = sum(len(t) for t in texts) * args.repeat
-    encoder_s = seconds["encoder"]
-    summary: dict[str, Any] = {
+    ratios = [e / i for i, e in zip(ingest_s, encoder_s, strict=True)]
+    summary = {
         "command": "bench/ingest_speed.py " + " ".join(sys.argv[1:]),
         "documents": args.docs, "chunks_per_pass": chunks // args.repeat, "characters": chars,
         "slices": args.slices, "repeat": args.repeat,
+        "ingest_chunks_per_s": round(chunks / sum(ingest_s), 1),
         "encoder_chunks_per_s": round(chunks / sum(encoder_s), 1),
-        "raw_encoder_s": [round(x, 2) for x in encoder_s],
+        "ingest_over_encoder_total": round(sum(encoder_s) / sum(ingest_s), 3),
+        "ingest_over_encoder_p50": round(statistics.median(ratios), 3),
+        "ingest_over_encoder_per_part": [round(r, 3) for r in ratios],
+        "raw_ingest_s": [round(s, 2) for s in ingest_s], "raw_encoder_s": [round(s, 2) for s in encoder_s],
     }
-    for name in modes:
-        ratios = [e / i for i, e in zip(seconds[name], encoder_s, strict=True)]
-        summary[name] = {
-            "ingest_chunks_per_s": round(chunks / sum(seconds[name]), 1),
-            "ingest_over_encoder_total": round(sum(encoder_s) / sum(seconds[name]), 3),
-            "ingest_over_encoder_p50": round(statistics.median(ratios), 3),
-            "ingest_over_encoder_per_part": [round(r, 3) for r in ratios],
-            "raw_ingest_s": [round(x, 2) for x in seconds[name]],
-        }
     if memory is not None:
         summary["peak_rss"] = memory
     print(json.dumps(summary, indent=2))

@@ -62,11 +62,6 @@ class EmbeddingSettings(BaseModel):
     base_url: str | None = None
     api_key: SecretStr | None = None
     batch_size: int = 64
-    local_process: bool = True
-    """``local`` only: run the model in a child process (``selfrag.providers.encoder_process``).
-    Chroma's embedded client holds the GIL for the whole of a write, which stops an encoder in the
-    same process; in a child the two overlap (``bench/ingest_speed.py``). ``false``: load the model
-    in this process (one process fewer)."""
 
 
 class HnswSettings(BaseModel):

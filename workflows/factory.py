@@ -16,7 +16,7 @@ from selfrag.query.profiles import build_planner
 from selfrag.rerank import CrossEncoderReranker, HttpReranker, LLMReranker, Reranker
 from selfrag.retrieval import HybridConfig, LexicalIndexes
 from selfrag.settings import Settings
-from selfrag.store import Preloading, Store, StoreUse
+from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
@@ -92,8 +92,6 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
     configs = _grader_configs(settings, method, retry)
     # The collections' own embedding model (a local one is loaded once per process and shared).
     embeddings = make_embeddings(settings.embeddings)
-    if isinstance(embeddings, Preloading):  # a child process loads it while the rest is built
-        embeddings.start()
     components = Components.from_model(
         model,
         store if store is not None else Store.from_settings(settings, embeddings),

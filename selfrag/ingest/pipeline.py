@@ -65,7 +65,6 @@ def ingest_paths(
         IngestError: bad input; nothing has been written.
         StoreError, ProviderError: Chroma or the embeddings failed while writing.
     """
-    collection.warm_up()  # a model loading in another process meanwhile
     inputs = collect_files(paths, root=root)
     batch = read_inputs(
         collection.schema, inputs, strict=strict, chunk_size=chunk_size, chunk_overlap=chunk_overlap, progress=progress,

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from langchain_core.embeddings import Embeddings
 
 from selfrag.errors import ModelIntegrityError, ProviderError
-from selfrag.providers.encoder_process import encoder_process
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -118,48 +117,21 @@ class LocalEmbeddings(Embeddings):
     """
 
     def __init__(
-        self,
-        model_dir: Path | None = None,
-        *,
-        batch_size: int = 64,
-        expected_sha256: str = MINILM_SHA256,
-        process: bool = False,
+        self, model_dir: Path | None = None, *, batch_size: int = 64, expected_sha256: str = MINILM_SHA256
     ) -> None:
-        """Args:
-        process: run the model in a child process shared by the instances of this process (see
-            ``selfrag.providers.encoder_process``): Chroma's writes then run beside the encoder
-            instead of stopping it. What ``make_embeddings`` builds by default.
-        """
         self.model_dir = model_dir
         self.batch_size = batch_size
         self.expected_sha256 = expected_sha256
-        self.process = process
         self._default_dir: Path | None = None
-
-    def start(self) -> None:
-        """Begin loading the model in the background when it runs in a child process (a no-op
-        otherwise): a caller with other work first (reading the files of an ingest) overlaps the two.
-
-        Raises:
-            ProviderError: the model package is not installed.
-        """
-        if self.process:
-            encoder_process(self._model_dir(), self.expected_sha256).start()
-
-    def _model_dir(self) -> Path:
-        if self.model_dir is None and self._default_dir is None:
-            # Found once: ``find_spec`` walks sys.path (~5-30 ms), which every embedding batch and
-            # every query paid (0.4 % of an ingest's time).
-            self._default_dir = default_minilm_dir()
-        return self.model_dir or cast(Path, self._default_dir)
 
     def _encode(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        if self.process:
-            matrix = encoder_process(self._model_dir(), self.expected_sha256).encode(texts, self.batch_size)
-            return cast(list[list[float]], matrix.tolist())
-        loaded = _load(self._model_dir(), self.expected_sha256)
+        if self.model_dir is None and self._default_dir is None:
+            # Found once: ``find_spec`` walks sys.path (~5-30 ms), which every embedding batch and
+            # every query paid (0.4 % of an ingest's time).
+            self._default_dir = default_minilm_dir()
+        loaded = _load(self.model_dir or cast(Path, self._default_dir), self.expected_sha256)
         with loaded.lock:
             vectors: Any = loaded.model.encode(
                 texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False

@@ -40,7 +40,6 @@ from selfrag.store.types import (
     DocumentVersion,
     Hit,
     MetadataValue,
-    Preloading,
     ProgressCallback,
     StoredDocument,
 )
@@ -131,12 +130,6 @@ class Collection:
     def catalogue_complete(self, attribute: str) -> bool:
         """False when the attribute hit the catalogue's bound, so unknown values may still be stored."""
         return attribute not in self._record.catalogue.incomplete
-
-    def warm_up(self) -> None:
-        """Let the embeddings begin loading their model in the background, when they can
-        (``Preloading``): what the caller does next (reading an ingest's files) overlaps it."""
-        if isinstance(self._embeddings, Preloading):
-            self._embeddings.start()
 
     def count(self) -> int:
         with chroma_errors(f"cannot count collection {self.name!r}", collection=self.name):

@@ -24,7 +24,6 @@ __all__ = [
     "Hit",
     "MetadataValue",
     "CollectionSource",
-    "Preloading",
     "ProgressCallback",
     "SearchableCollection",
     "StoredDocument",
@@ -175,14 +174,4 @@ class CollectionSource(Protocol):
         Raises:
             CollectionNotFound: no collection has that name.
         """
-        ...
-
-
-@runtime_checkable
-class Preloading(Protocol):
-    """Embeddings that can begin loading their model in the background (``LocalEmbeddings`` in a
-    child process): a caller with other work first starts them, and the two overlap."""
-
-    def start(self) -> None:
-        """Begin loading; return at once."""
         ...

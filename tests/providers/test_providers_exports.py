@@ -11,6 +11,6 @@ def test_all_names_are_importable() -> None:
 
 
 def test_every_public_attribute_is_listed() -> None:
-    modules = {"embeddings", "encoder_process", "factory", "local_chat"}
+    modules = {"embeddings", "factory", "local_chat"}
     public = {n for n in vars(providers) if not n.startswith("_") and n not in modules}
     assert public == set(providers.__all__)
