@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _load_harness() -> Any:
     """This checkout's eval.plan_sets / probes / plan_eval, whatever ``selfrag`` is importable."""
+    # This checkout's ``eval`` as a bare package: its __init__ imports the harness modules in an
+    # order that loading them one by one here would break (a partly initialised plan_sets).
+    package = types.ModuleType("eval")
+    package.__path__ = [str(ROOT / "eval")]
+    sys.modules["eval"] = package
     mods = {}
     for name in ("plan_sets", "probes", "plan_eval"):
         spec = importlib.util.spec_from_file_location(f"eval.{name}", ROOT / "eval" / f"{name}.py")

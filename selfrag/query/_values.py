@@ -11,9 +11,11 @@ In order of trust:
    of the runner-up ("veggie" → vegetarian, "flats" → apartment, "lactose free" → dairy_free).
    Proper-name attributes are excluded: a name is never "similar" to another name.
 4. **Unknown proper names** for name-like attributes, when the question clearly names one: a
-   capitalised name after "by", "from", "at" or "in" ("by Agnès Varda", "at Anthropic"), kept as
-   written. Which attribute: places take "in"; otherwise the one whose known values the name is
-   most similar to.
+   capitalised name after a cue ("by Agnès Varda", "at Anthropic", "from Villeneuve") or right
+   before the collection's item noun ("Fairphone phones"), kept as written. Which attribute:
+   places take "in"; otherwise the one whose known values the name is most similar to. A name
+   nothing ties to such an attribute (a title, a ship, a character: "What is Solaris about?")
+   stays in the search text: a filter on a value the collection does not know selects nothing.
 
 Negation ("not", "except", "aren't", "other than", "non-", "no", "without") marks the mentions it
 governs, and carries over a list of values of the same attribute ("not in Paris or London").
@@ -230,7 +232,7 @@ class _Finder:
             follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
             # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
             coined = not any(simplemma.is_known(t.norm, lang="en") for t in self.tokens[k:j])
-            named = cue in _NAME_CUES or (coined and (k > 0 or follows_item)) or (follows_item and k > 0)
+            named = cue in _NAME_CUES or (follows_item and (coined or k > 0))
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
             if not named or self._ambiguous_surname(text):

@@ -195,6 +195,30 @@ def test_another_person_is_kept_as_written_not_snapped_to_a_known_one(ask, quest
     assert where_of(ask(question)) == {"director": {"$eq": name}}
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is Solaris about?",
+        "Which movie features the Nostromo?",
+        "What does Ripley do on the Nostromo?",
+        "Which film has a character named Deckard?",
+        "What did HAL 9000 do?",
+    ],
+)
+def test_an_unknown_name_that_no_cue_ties_to_a_person_stays_in_the_search_text(ask, question):
+    # A title, a ship, a character: nothing says the name is a director's, and a filter on a value
+    # the collection does not know would select nothing; the name is what the search looks for.
+    sq = ask(question)
+    assert sq.filter is None
+    assert all(word in sq.query for word in ("Solaris", "Nostromo", "Deckard", "HAL") if word in question)
+
+
+@pytest.mark.parametrize(("question", "name"), [("films from Villeneuve", "Villeneuve"),
+                                               ("movies directed by Denis Villeneuve", "Denis Villeneuve")])  # fmt: skip
+def test_an_unknown_name_after_a_cue_is_still_a_value(ask, question, name):
+    assert where_of(ask(question)) == {"director": {"$eq": name}}
+
+
 def test_ambiguous_surname_is_not_matched(schema, today):
     catalogue = {"director": ["Joel Coen", "Ethan Coen", "Sofia Coppola"]}
     assert rule_based_query("a Coen movie", schema, catalogue, today=today).filter is None
