@@ -47,7 +47,10 @@ BOOLEAN_FLOOR = 0.73
 MARGIN = 0.05
 """How far the best embedding match must lead the runner-up (another value or attribute)."""
 
-_NAME_CUES = {"by", "from", "at", "in", "with", "for", "of"}
+_NAME_CUES = {"by", "from", "at", "in"}
+"""Words after which an unknown name is a value: maker, origin, employer, place. Not "of", "for" or
+"with": they tie a name to the question ("the rating of Parasite", "a sequel for Alien", "movies
+with Keanu Reeves"), not to a name-like attribute, and an unknown value filters everything out."""
 _PARTICLES = {"de", "da", "del", "della", "di", "van", "von", "der", "den", "la", "le", "du", "bin", "al", "el", "and", "&"}
 _BOOL_MODIFIERS = frozenset({"friendly", "free", "included", "include", "includes", "including", "allowed", "allow",
                              "allows", "accepted", "accept", "accepts", "welcome", "ok", "okay", "available",

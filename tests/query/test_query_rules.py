@@ -203,14 +203,25 @@ def test_another_person_is_kept_as_written_not_snapped_to_a_known_one(ask, quest
         "What does Ripley do on the Nostromo?",
         "Which film has a character named Deckard?",
         "What did HAL 9000 do?",
+        "What is the rating of Parasite?",
+        "Is there a sequel for Alien?",
+        "movies with Keanu Reeves",
     ],
 )
 def test_an_unknown_name_that_no_cue_ties_to_a_person_stays_in_the_search_text(ask, question):
-    # A title, a ship, a character: nothing says the name is a director's, and a filter on a value
-    # the collection does not know would select nothing; the name is what the search looks for.
+    # A title, a ship, a character, an actor: nothing says the name is a director's ("of", "for"
+    # and "with" tie it to the question, not to an attribute), and a filter on a value the
+    # collection does not know would select nothing; the name is what the search looks for.
     sq = ask(question)
     assert sq.filter is None
-    assert all(word in sq.query for word in ("Solaris", "Nostromo", "Deckard", "HAL") if word in question)
+    names = ("Solaris", "Nostromo", "Deckard", "HAL", "Parasite", "Alien", "Keanu Reeves")
+    assert all(name in sq.query for name in names if name in question)
+
+
+def test_an_actor_is_not_taken_for_the_director_but_the_other_constraints_stay(ask):
+    sq = ask("films with Tom Hanks from the 90s")
+    assert where_of(sq) == {"$and": [{"year": {"$gte": 1990}}, {"year": {"$lte": 1999}}]}
+    assert "Tom Hanks" in sq.query
 
 
 @pytest.mark.parametrize(("question", "name"), [("films from Villeneuve", "Villeneuve"),
