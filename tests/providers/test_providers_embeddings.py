@@ -106,3 +106,74 @@ def test_minilm_is_safe_to_share_across_threads(minilm: LocalEmbeddings) -> None
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda t: minilm.embed_query(t), texts))
     assert all(math.isclose(_cos(a, b), 1.0, abs_tol=1e-4) for a, b in zip(expected, got, strict=False))
+
+
+class _EncodeSpy:
+    """Records the texts of every forward pass the shared model is asked for."""
+
+    def __init__(self, model: object) -> None:
+        self.encode = model.encode  # type: ignore[attr-defined]
+        self.passes: list[list[str]] = []
+
+    def __call__(self, texts: list[str], **kwargs: object) -> object:
+        self.passes.append(list(texts))
+        return self.encode(texts, **kwargs)
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, embeddings: LocalEmbeddings) -> tuple[_EncodeSpy, object]:
+    model = emb_module._load(default_minilm_dir(), MINILM_SHA256).model
+    spy = _EncodeSpy(model)
+    monkeypatch.setattr(model, "encode", spy)
+    return spy, model
+
+
+_MIXED = [
+    "Revenue rose.",
+    " ".join(["The quarterly report describes supply chain risk in Europe and Asia."] * 12),  # past 256 tokens
+    "A cat sleeps on the sofa while the rain falls outside.",
+    " ".join(["Operating margin improved as costs fell."] * 4),
+    "Dividends.",
+    " ".join(["Inventory levels grew ahead of the holiday season in every region."] * 2),
+]
+
+
+@pytest.mark.integration
+def test_token_budget_passes_fit_the_budget_longest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    embeddings = LocalEmbeddings(batch_size=4, max_batch_tokens=96)
+    texts = _MIXED * 3
+    spy, model = _spy(monkeypatch, embeddings)
+    vectors = embeddings.embed_documents(texts)
+    tokens = {t: len(ids) for t, ids in zip(texts, model.tokenizer(texts, truncation=True, max_length=256)["input_ids"], strict=True)}  # type: ignore[attr-defined]
+    assert len(vectors) == len(texts) and sum(len(p) for p in spy.passes) == len(texts)
+    lengths = [tokens[t] for p in spy.passes for t in p]
+    assert lengths == sorted(lengths, reverse=True)  # longest first, so each pass pads to its first text
+    for part in spy.passes:
+        assert len(part) <= 4
+        assert len(part) == 1 or len(part) * tokens[part[0]] <= 96
+    assert any(len(p) > 1 for p in spy.passes)  # short texts share a pass
+
+
+@pytest.mark.integration
+def test_token_batched_vectors_equal_one_encode_call_in_the_order_given() -> None:
+    texts = _MIXED * 2
+    batched = LocalEmbeddings(max_batch_tokens=64).embed_documents(texts)
+    plain = LocalEmbeddings(max_batch_tokens=None).embed_documents(texts)
+    assert len(batched) == len(plain) == len(texts)
+    for a, b in zip(batched, plain, strict=True):
+        assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-5
+    assert _cos(batched[0], batched[6]) == pytest.approx(1.0, abs=1e-5)  # same text, same vector, other pass
+
+
+@pytest.mark.integration
+def test_without_a_token_budget_the_encoder_batches_by_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    embeddings = LocalEmbeddings(batch_size=5, max_batch_tokens=None)
+    spy, _ = _spy(monkeypatch, embeddings)
+    embeddings.embed_documents(_MIXED)
+    assert spy.passes == [_MIXED]  # one call: SentenceTransformer.encode cuts its own batches of 5
+
+
+def test_batch_limits_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        LocalEmbeddings(max_batch_tokens=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        LocalEmbeddings(batch_size=0)

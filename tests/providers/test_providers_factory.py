@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from langchain_openai import ChatOpenAI, OpenAIEmbeddings
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 
 from selfrag.errors import ConfigError
 from selfrag.providers import (
@@ -16,7 +16,7 @@ from selfrag.providers import (
     make_chat_model,
     make_embeddings,
 )
-from selfrag.settings import EmbeddingSettings, LLMSettings
+from selfrag.settings import MAX_BATCH_TOKENS, EmbeddingSettings, LLMSettings
 
 
 def test_local_chat_model_takes_the_settings() -> None:
@@ -64,8 +64,17 @@ def test_environment_key_is_not_picked_up_silently(monkeypatch: pytest.MonkeyPat
 
 
 def test_local_embeddings() -> None:
-    emb = make_embeddings(EmbeddingSettings(batch_size=16))
-    assert isinstance(emb, LocalEmbeddings) and emb.batch_size == 16
+    emb = make_embeddings(EmbeddingSettings(batch_size=16, max_batch_tokens=512))
+    assert isinstance(emb, LocalEmbeddings) and emb.batch_size == 16 and emb.max_batch_tokens == 512
+    assert make_embeddings(EmbeddingSettings(max_batch_tokens=None)).max_batch_tokens is None  # type: ignore[union-attr]
+    assert make_embeddings(EmbeddingSettings()).max_batch_tokens == MAX_BATCH_TOKENS  # type: ignore[union-attr]
+
+
+def test_embedding_batch_limits_are_validated() -> None:
+    with pytest.raises(ValidationError):
+        EmbeddingSettings(max_batch_tokens=8)
+    with pytest.raises(ValidationError):
+        EmbeddingSettings(batch_size=0)
 
 
 def test_openai_embeddings() -> None:

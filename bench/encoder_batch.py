@@ -1,0 +1,118 @@
+"""How the local encoder's batching changes its throughput (all-MiniLM-L6-v2 on this CPU).
+
+Usage: .venv/bin/python bench/encoder_batch.py [--repeat 3] [--texts 400]
+                                               [--out bench/results/encoder-batch/batching.json]
+
+Encodes the same texts with each candidate and reports throughput relative to ``batch_size=64``
+(the default before this bench). Candidates:
+
+- ``count N``: ``SentenceTransformer.encode(texts, batch_size=N)``: the encoder's own length
+  sorting (by characters), N texts a forward pass, each pass padded to its longest text;
+- ``tokens T``: what ``LocalEmbeddings`` does with ``max_batch_tokens=T``: texts sorted by their
+  token count, each forward pass as many texts as fit in T padded tokens.
+
+Two text sets, since the best batch depends on sequence length (activations grow with texts ×
+tokens): *mixed*, the chunks of ``bench/ingest_speed.py``'s generated folders (one sentence to a
+full chunk; median ~75 tokens), and *full*, chunks of long generated documents (nearly all a full
+``chunk_size`` chunk, ~200 tokens). Every round runs each candidate once on each set, in an order
+that rotates, so all see the same load; the figures are ratios of total times and the median of
+the per-round ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ingest_speed import write_corpus  # noqa: E402
+
+
+def _chunks(folder: Path, docs: int, sentences: int | None) -> list[str]:
+    from selfrag.ingest.files import collect_files
+    from selfrag.ingest.prepare import read_inputs
+    from selfrag.schema import CollectionSchema
+
+    folder.mkdir(parents=True)
+    if sentences is None:
+        write_corpus(folder, docs)
+    else:
+        write_corpus(folder, docs, seed=11)
+        for path in folder.iterdir():  # long documents: every chunk but the last is full size
+            path.write_text(" ".join([path.read_text(encoding="utf-8")] * sentences), encoding="utf-8")
+    batch = read_inputs(CollectionSchema(), collect_files([folder], root=folder.parent))
+    return [c.text for d in batch.documents for c in d.chunks]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--texts", type=int, default=400, help="texts per set")
+    parser.add_argument("--counts", default="8,16,32,64")
+    parser.add_argument("--budgets", default="1024,2048,4096")
+    parser.add_argument("--out", type=Path, default=Path("bench/results/encoder-batch/batching.json"))
+    args = parser.parse_args()
+
+    from selfrag.providers.embeddings import MINILM_SHA256, LocalEmbeddings, _load, default_minilm_dir
+
+    work = Path(tempfile.mkdtemp(prefix="selfrag-encoder-batch-"))
+    sets = {"mixed": _chunks(work / "mixed", 300, None)[: args.texts],
+            "full": _chunks(work / "full", 60, 8)[: args.texts]}
+    model = _load(default_minilm_dir(), MINILM_SHA256).model
+    tokens = {name: [len(ids) for ids in model.tokenizer(texts, truncation=True, max_length=model.max_seq_length)["input_ids"]]
+              for name, texts in sets.items()}
+    model.encode(["warm up"], show_progress_bar=False)
+
+    candidates: dict[str, Callable[[list[str]], Any]] = {}
+    for n in (int(x) for x in args.counts.split(",") if x):
+        candidates[f"count {n}"] = lambda texts, n=n: model.encode(
+            texts, batch_size=n, normalize_embeddings=True, show_progress_bar=False)
+    for t in (int(x) for x in args.budgets.split(",") if x):
+        candidates[f"tokens {t}"] = LocalEmbeddings(max_batch_tokens=t).embed_documents
+    reference = "count 64"
+    if reference not in candidates:
+        raise SystemExit("--counts must include 64, the reference")
+
+    times: dict[str, dict[str, list[float]]] = {s: {c: [] for c in candidates} for s in sets}
+    names = list(candidates)
+    for rep in range(args.repeat):
+        for k, (set_name, texts) in enumerate(sets.items()):
+            shift = (rep * len(sets) + k) % len(names)
+            for name in names[shift:] + names[:shift]:
+                start = time.perf_counter()
+                candidates[name](texts)
+                times[set_name][name].append(time.perf_counter() - start)
+            ref = times[set_name][reference]
+            print(f"round {rep + 1} {set_name}: " + ", ".join(
+                f"{c} {ref[-1] / v[-1]:.2f}" for c, v in times[set_name].items()), flush=True)
+
+    result: dict[str, Any] = {"command": "bench/encoder_batch.py " + " ".join(sys.argv[1:]),
+                              "threads": __import__("torch").get_num_threads(), "sets": {}}
+    for set_name, per in times.items():
+        ref = per[reference]
+        result["sets"][set_name] = {
+            "texts": len(sets[set_name]),
+            "tokens_p50": statistics.median(tokens[set_name]), "tokens_max": max(tokens[set_name]),
+            "texts_per_s": {c: round(len(sets[set_name]) * len(v) / sum(v), 1) for c, v in per.items()},
+            "speed_vs_count_64_total": {c: round(sum(ref) / sum(v), 3) for c, v in per.items()},
+            "speed_vs_count_64_p50": {c: round(statistics.median(r / x for r, x in zip(ref, v, strict=True)), 3)
+                                      for c, v in per.items()},
+        }
+    print(json.dumps(result, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
