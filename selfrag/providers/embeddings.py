@@ -39,6 +39,9 @@ class _Loaded(NamedTuple):
     """Held while encoding: a fast tokenizer shared across threads can fail with "Already borrowed"."""
 
 
+_COUNT_SLICE = 256
+"""Texts tokenized at a time to count their tokens: a caller may pass a whole corpus in one call."""
+
 _VERIFIED: set[tuple[str, int, int, str]] = set()
 _MODELS: dict[str, _Loaded] = {}
 _LOCK = threading.Lock()
@@ -160,12 +163,15 @@ class LocalEmbeddings(Embeddings):
     def _encode_by_tokens(self, model: SentenceTransformer, texts: list[str], budget: int) -> list[list[float]]:
         """Encode in passes of at most ``budget`` padded tokens, longest texts first; in the order given."""
         limit = model.max_seq_length
-        ids = model.tokenizer(texts, truncation=limit is not None, max_length=limit)["input_ids"]
-        order = sorted(range(len(texts)), key=lambda i: -len(ids[i]))
+        tokens: list[int] = []
+        for start in range(0, len(texts), _COUNT_SLICE):  # only the counts are kept, not the token ids
+            ids = model.tokenizer(texts[start : start + _COUNT_SLICE], truncation=limit is not None, max_length=limit)
+            tokens += [len(i) for i in ids["input_ids"]]
+        order = sorted(range(len(texts)), key=lambda i: -tokens[i])
         out: list[list[float]] = [[] for _ in texts]
         start = 0
         while start < len(order):
-            longest = max(1, len(ids[order[start]]))  # the pass pads to its first (longest) text
+            longest = max(1, tokens[order[start]])  # the pass pads to its first (longest) text
             part = order[start : start + max(1, min(self.batch_size, budget // longest))]
             vectors: Any = model.encode(
                 [texts[i] for i in part], batch_size=len(part), normalize_embeddings=True, show_progress_bar=False

@@ -177,3 +177,12 @@ def test_batch_limits_must_be_positive() -> None:
         LocalEmbeddings(max_batch_tokens=0)
     with pytest.raises(ValueError, match="at least 1"):
         LocalEmbeddings(batch_size=0)
+
+
+@pytest.mark.integration
+def test_a_call_larger_than_a_counting_slice_keeps_every_text_in_its_place() -> None:
+    texts = [f"note {i}: " + "rivers and mountains " * (i % 7) for i in range(emb_module._COUNT_SLICE + 40)]
+    batched = LocalEmbeddings().embed_documents(texts)
+    singles = [LocalEmbeddings().embed_query(texts[i]) for i in (0, 5, emb_module._COUNT_SLICE + 3)]
+    for i, single in zip((0, 5, emb_module._COUNT_SLICE + 3), singles, strict=True):
+        assert _cos(batched[i], single) == pytest.approx(1.0, abs=1e-5)
