@@ -59,8 +59,8 @@ MAX_BATCH_TOKENS = 2048
 """Padded tokens in one forward pass of the local encoder (see ``LocalEmbeddings``).
 
 Chosen with ``bench/encoder_batch.py`` on a 2-core CPU: a pass's activations grow with texts ×
-tokens, and past a few thousand tokens they leave the CPU's caches; 64 full-size chunks a pass
-(~13,000 tokens) ran 15-25 % slower than passes of ~2,000 tokens."""
+tokens, and past a few thousand tokens they leave the CPU's caches; passes of 64 chunks (5,000-
+10,000 tokens) ran 1.24-1.40x slower than passes of ~2,000 tokens."""
 
 
 class EmbeddingSettings(BaseModel):

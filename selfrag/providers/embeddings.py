@@ -123,7 +123,8 @@ class LocalEmbeddings(Embeddings):
     as many as fit in ``max_batch_tokens`` padded tokens, at most ``batch_size`` of them. Sizing
     passes by tokens rather than by texts keeps each one in the CPU's caches whatever the chunk
     length; sorting by tokens (rather than characters) keeps padding near zero. The vectors are the
-    same as from one ``encode`` call: each text is encoded on its own row, whatever its batch.
+    same as from one ``encode`` call up to float rounding: padding is masked, so a text's vector
+does not depend on the other texts of its pass.
     ``max_batch_tokens=None`` leaves batching to ``SentenceTransformer.encode`` (``batch_size``
     texts a pass, sorted by characters).
     """
