@@ -129,6 +129,10 @@ does not depend on the other texts of its pass.
     texts a pass, sorted by characters).
     """
 
+    computes_in_process = True
+    """The model runs on this process's CPU and needs the GIL between its operations: a collection
+    writes a window of chunks in one call rather than beside the encoder (see ``Collection``)."""
+
     def __init__(
         self,
         model_dir: Path | None = None,

@@ -14,7 +14,7 @@ import json
 import math
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -75,8 +75,17 @@ WRITE_BATCH = 1000
 log, the index), so 64-row writes reach a third of the throughput of 1,000-row ones; Chroma's own
 ceiling (``get_max_batch_size``, ~5,000 embedded) is never approached. ``write_documents`` takes
 documents this many chunks at a time (a window, sorted by length for the encoder) and writes them
-in the background as the encoder completes them, where the fixed cost is hidden; ``add`` writes
-this many at a time. Also bounds the chunks and vectors held at once."""
+as the encoder completes them, or each window in one call when the encoder computes in this
+process (see ``Collection._embed_window``); ``add`` writes this many at a time. Also bounds the
+chunks and vectors held at once."""
+
+
+def _writes_stop_encoder(embeddings: Embeddings) -> bool:
+    """Whether the encoder computes in this process (``computes_in_process = True``, as
+    ``LocalEmbeddings`` declares): then it needs the GIL between its operations, which an
+    embedded Chroma write holds throughout. Anything else (an API client, a wrapper that does not
+    say) is taken to wait on I/O, beside which writes run freely."""
+    return getattr(embeddings, "computes_in_process", False) is True
 
 
 class Collection:
@@ -260,11 +269,12 @@ class Collection:
         document missing or doubled (between the two calls it may see a stale tail chunk).
 
         The documents are taken a window at a time (whole documents, about ``write_batch``
-        chunks): a window is checked, then embedded in length-sorted batches, and each document
-        goes to one background writer as soon as its last chunk is embedded, so Chroma's writes
-        run beside the encoder instead of after it. At most a window is being embedded and a
-        window's worth of chunks is being written: a stream (any iterable that is not a sequence)
-        is consumed as it goes and never held whole.
+        chunks): a window is checked, then embedded in length-sorted batches, and its documents go
+        to one background writer: each as soon as its last chunk is embedded when the encoder
+        waits on a remote service (the writes run beside it), the window in one piece when the
+        encoder computes in this process (a write would stop it anyway; see ``_embed_window``).
+        At most a window is being embedded and a window's worth of chunks is being written: a
+        stream (any iterable that is not a sequence) is consumed as it goes and never held whole.
 
         What is checked before the first write: a *sequence* of documents is checked whole
         (metadata against the schema, each document named once, each chunk id used once and not by
@@ -273,8 +283,10 @@ class Collection:
         ``check_documents`` on the stream's plans first keeps bad input from writing anything, and
         gives ``total``.
 
-        ``progress(done, total)`` counts the chunks embedded and written (unchanged documents are not
-        counted); ``total`` is computed for a sequence, taken from the argument for a stream.
+        ``progress(done, total)`` counts the chunks embedded (unchanged documents are not counted),
+        after each embedding batch; it shows ``total`` only once everything is written. ``total``
+        is computed for a sequence, taken from the argument for a stream (without it, progress is
+        reported once, at the end).
 
         Raises:
             IngestError: a document is named twice, or a chunk's id or metadata is unusable.
@@ -289,7 +301,8 @@ class Collection:
             stream = self._prepared(documents)
         written = _Written()
         owner: dict[str, str] = {}
-        done = 0
+        done = 0  # chunks written
+        embedded = 0  # chunks embedded; progress follows these, and shows the total once written
         if progress is not None and total:
             progress(0, total)
         pending: deque[tuple[Future[int], int]] = deque()  # writes handed to the writer, and their sizes
@@ -299,10 +312,15 @@ class Collection:
             nonlocal done
             while pending and sum(n for _, n in pending) > keep:
                 done += pending.popleft()[0].result()
-                if progress is not None:
-                    progress(done, max(done, total or 0))
+
+        def embedding(count: int) -> None:
+            nonlocal embedded
+            embedded += count
+            if progress is not None and embedded < (total or 0):
+                progress(embedded, total or 0)
 
         failed = threading.Event()
+        whole = _writes_stop_encoder(self._embeddings)
 
         def write(chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
             if failed.is_set():  # an earlier write failed: nothing after it may be written
@@ -316,7 +334,8 @@ class Collection:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"selfrag-write-{self.name}") as writer:
             try:
                 for group in groups(stream, self._write_batch):
-                    for chunks, vectors, old in self._embed_documents(self._plan_window(group, owner, written)):
+                    todo = self._plan_window(group, owner, written)
+                    for chunks, vectors, old in self._embed_window(todo, embedding, whole=whole):
                         # In this thread: the first write records the dimension in the collection's metadata.
                         self._check_dimension(vectors[0] if vectors else [], record=True)
                         pending.append((writer.submit(write, chunks, vectors, old), len(chunks)))
@@ -326,6 +345,8 @@ class Collection:
             finally:
                 if pending:  # this thread failed: let the writes under way end before raising
                     wait([f for f, _ in pending])
+        if progress is not None and done:
+            progress(done, max(done, total or 0))
         if written.catalogue_may_be_stale():
             self._rebuild_catalogue()
         return DocumentsWritten(
@@ -362,34 +383,43 @@ class Collection:
                 written.after.update((n, chunk.metadata[n]) for n in strings if isinstance(chunk.metadata.get(n), str))
         return todo
 
-    def _embed_documents(
-        self, todo: list[_ToWrite]
+    def _embed_window(
+        self, todo: list[_ToWrite], embedded: Callable[[int], None], *, whole: bool
     ) -> Iterator[tuple[list[Chunk], list[list[float]], dict[str, dict[str, Any]]]]:
-        """Embed a window's chunks in length-sorted batches; after each batch, yield the documents it
-        completed (their chunks, vectors, and stored chunks' metadata), ready to write.
+        """Embed a window's chunks in length-sorted batches, longest first (as
+        ``SentenceTransformer.encode`` sorts; padding stays near zero); yield documents ready to
+        write (their chunks, vectors, and stored chunks' metadata). ``embedded(n)`` follows each batch.
 
-        Sorting the whole window keeps padding as low as the encoder's own sorting; handing each
-        document over as soon as its last chunk is embedded lets the writer work beside the encoder
-        instead of after it: only the last batch's documents are written on the critical path.
-        Longest first (as ``SentenceTransformer.encode`` sorts), so that the last batch holds the
-        shortest chunks: in ascending order it holds the full-size chunks of every long document,
-        which then all complete at the very end (on ``bench/ingest_speed.py``'s folders the rows
-        left to write after the last batch fall from 22–97 to 9–78, their text by 60–95 %).
+        When to hand documents to the writer depends on the encoder (see ``_writes_stop_encoder``):
+
+        - one that waits on a remote service leaves the process idle, so each batch's completed
+          documents are yielded at once and written while the next batches are embedded; only the
+          last batch's are written after the encoder. Longest first, that last batch holds the
+          shortest chunks (on ``bench/ingest_speed.py``'s folders, 9-78 rows left to write against
+          22-97 in ascending order);
+        - one that computes in this process needs the GIL between its operations, and the embedded
+          Chroma holds it for the whole of a write (``bench/chroma_gil.py``): a write beside the
+          encoder stops it, and each write costs ~10-25 ms whatever its size. So the window is
+          yielded once, whole (``whole``): on ``bench/ingest_speed.py``'s folders, 8-9 writes a
+          folder became one, and what ingest adds to the encoder fell from 0.54 to 0.34 s a folder
+          (medians of eight).
         """
         flat = [(d, j) for d, item in enumerate(todo) for j in range(len(item.chunks))]
         order = sorted(range(len(flat)), key=lambda i: -len(todo[flat[i][0]].chunks[flat[i][1]].text))
         remaining = [len(item.chunks) for item in todo]
         vectors: list[list[list[float]]] = [[[] for _ in item.chunks] for item in todo]
+        complete: list[int] = []
         for start in range(0, len(order), self._batch_size):
             part = [flat[i] for i in order[start : start + self._batch_size]]
-            embedded = self._embeddings.embed_documents([todo[d].chunks[j].text for d, j in part])
-            complete = []
-            for (d, j), vector in zip(part, embedded, strict=True):
+            for (d, j), vector in zip(
+                part, self._embeddings.embed_documents([todo[d].chunks[j].text for d, j in part]), strict=True
+            ):
                 vectors[d][j] = list(vector)
                 remaining[d] -= 1
                 if remaining[d] == 0:
                     complete.append(d)
-            if complete:
+            embedded(len(part))
+            if complete and (not whole or start + self._batch_size >= len(order)):
                 yield (
                     [c for d in complete for c in todo[d].chunks],
                     [v for d in complete for v in vectors[d]],
@@ -397,6 +427,7 @@ class Collection:
                 )
                 for d in complete:
                     vectors[d] = []
+                complete = []
 
     def _write_window(self, chunks: list[Chunk], vectors: list[list[float]], old: dict[str, dict[str, Any]]) -> int:
         """Write whole documents over their stored versions (``old``: their stored chunks' metadata),

@@ -1,4 +1,4 @@
-"""Writing a stream of documents: window by window, the write beside the encoder, memory bounded.
+"""Writing a stream of documents: window by window, one write a window, memory bounded.
 
 A stream is consumed as it is written: the documents held at any time (read but not yet written)
 stay under two write windows whatever the stream's length, and ids and per-document replace
@@ -101,6 +101,55 @@ def test_a_stream_is_held_a_window_or_two_at_a_time_whatever_its_length(chroma_c
     # to close a window and the last one handed over (3 chunks at most each).
     assert max(ledger.held) <= 2 * WRITE + 2 * 3
     assert ledger.upserts >= chunks // WRITE  # it really went window by window
+
+
+class InProcessEmbeddings(LedgerEmbeddings):
+    computes_in_process = True  # as LocalEmbeddings declares: a model on this process's CPU
+
+
+def windows_of(docs: list[DocumentVersion]) -> int:
+    windows, size = 0, 0
+    for d in docs:
+        if size and size + len(d.chunks) > WRITE:
+            windows, size = windows + 1, 0
+        size += len(d.chunks)
+    return windows + 1
+
+
+def test_an_encoder_in_this_process_gets_one_write_a_window(chroma_client: ClientAPI) -> None:
+    """An embedded Chroma write holds the GIL throughout and costs ~10-25 ms whatever its size,
+    so beside an encoder that needs the GIL a window is written in one call once it is embedded."""
+    ledger = Ledger()
+    coll = open_collection(chroma_client, ledger)
+    coll._embeddings = InProcessEmbeddings(ledger)
+    docs = [doc(n) for n in range(30)]  # 1-3 chunks each: windows of whole documents, up to 8 chunks
+    written = coll.write_documents(ledger.stream(docs))
+    assert written.embedded == sum(len(d.chunks) for d in docs) == coll.count()
+    assert ledger.upserts == windows_of(docs)
+
+
+def test_an_encoder_that_waits_on_a_service_gets_writes_beside_it(chroma_client: ClientAPI) -> None:
+    ledger = Ledger()
+    coll = open_collection(chroma_client, ledger)
+    docs = [doc(n) for n in range(30)]
+    written = coll.write_documents(ledger.stream(docs))
+    assert written.embedded == coll.count()
+    # Documents go to the writer as their last chunk is embedded: several writes a window.
+    assert ledger.upserts > windows_of(docs)
+
+
+@pytest.mark.parametrize("embeddings", [LedgerEmbeddings, InProcessEmbeddings])
+def test_progress_follows_the_encoder_and_reaches_the_total_once_written(
+    chroma_client: ClientAPI, embeddings: type[LedgerEmbeddings]
+) -> None:
+    ledger = Ledger()
+    coll = open_collection(chroma_client, ledger)
+    coll._embeddings = embeddings(ledger)
+    docs = [doc(n, parts=2) for n in range(4)]  # one window of 8 chunks, embedded 2 at a time
+    seen: list[tuple[int, int, int]] = []
+    coll.write_documents(docs, progress=lambda done, total: seen.append((done, total, ledger.written)))
+    assert [(done, total) for done, total, _ in seen] == [(0, 8), (2, 8), (4, 8), (6, 8), (8, 8)]
+    assert seen[-1][2] == 8  # the total only once everything is stored
 
 
 def test_a_stream_replaces_exactly_like_a_list(chroma_client: ClientAPI) -> None:
