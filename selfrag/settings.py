@@ -103,7 +103,8 @@ class StoreSettings(BaseModel):
     write_batch_size: int = Field(1000, ge=1, le=5000)
     """The most chunks per Chroma write (embedding batches follow ``embeddings.batch_size``): a write
     has a fixed cost, so 64-row writes run at a third of the speed of 1,000-row ones. Ingest embeds
-    windows of this many chunks, and writes each document in the background once it is embedded."""
+    windows of this many chunks; with the local encoder each window is written in one call once
+    embedded, with a remote one each document is written in the background once it is embedded."""
     exact_search_limit: int = Field(1000, ge=0, le=100_000)
     """A filter matching at most this many chunks is searched exactly (every candidate scored)
     instead of through the approximate index; 0: never. The measured crossover in time."""

@@ -95,7 +95,10 @@ def ingest(
             mentions = MentionExtractor.from_store(graph, target_schema.graph)
         with stage_progress(collection, err_console) as progress:
             inputs = collect_files(paths, root=root)
-            batch = read_inputs(target_schema, inputs, strict=strict, progress=progress, mentions=mentions, **_chunking(settings))
+            batch = read_inputs(
+                target_schema, inputs, strict=strict, progress=progress, mentions=mentions,
+                keep=settings.store.write_batch_size, **_chunking(settings),
+            )
             # Created only now that the input has been read: a refused ingest leaves no empty
             # collection behind to block a retry with another --schema.
             target = existing or store.create_collection(collection, declared or CollectionSchema())

@@ -4,8 +4,9 @@ A document's identity is its id (given in a jsonl line or the API, else its file
 the ingest root). Ingesting a document again replaces what was stored under its id: unchanged
 documents cost nothing, edited ones are re-embedded and their stale chunks deleted. Everything is
 read, split and checked *before* the first write (``read_inputs``, then ``Collection.check_documents``),
-so bad input never leaves a half-written collection; the files are then read again as they are
-written, so a corpus is never held in memory whole. The core never prints: progress goes to an optional
+so bad input never leaves a half-written collection; the first window's documents are kept from
+that read and the other files read again as they are written, so a corpus is never held in memory
+whole. The core never prints: progress goes to an optional
 ``progress(stage, done, total)`` callback (see ``stage_progress``).
 
 "Removed" has two deliberate, narrow meanings; nothing else is ever deleted by an ingest:
@@ -68,7 +69,7 @@ def ingest_paths(
     inputs = collect_files(paths, root=root)
     batch = read_inputs(
         collection.schema, inputs, strict=strict, chunk_size=chunk_size, chunk_overlap=chunk_overlap, progress=progress,
-        mentions=mentions,
+        mentions=mentions, keep=collection.write_batch,
     )
     return store_batch(collection, batch, prune=prune, progress=progress)
 

@@ -3,11 +3,13 @@
 Nothing here writes. What is read becomes a ``ReadBatch`` that ``store_batch`` writes, so a caller
 can read (and refuse bad input) before it creates a collection.
 
-Files are read twice and never held whole: ``read_inputs`` reads each file, checks it and keeps
-only a ``DocumentPlan`` per document (its ids and fingerprint); writing reads the files again one
-at a time (``FileDocuments``), so memory stays bounded by one file and the store's write windows,
-whatever the corpus size. A file that changed in between fails the write rather than storing a
-version nobody checked.
+Files are never held whole: ``read_inputs`` reads each file, checks it and keeps a
+``DocumentPlan`` per document (its ids and fingerprint), plus the documents of the first files up
+to one write window (``keep`` chunks); writing takes those as they are and reads the other files
+again one at a time (``FileDocuments``), so memory stays bounded by one file and the store's write
+windows, whatever the corpus size, and an ingest of one window reads each file once. A file that
+changed in between (a kept file: its size, modification time or inode differ) is read again, and
+fails the write rather than storing a version nobody checked.
 
 Which failures stop the run: a file named explicitly must load (else nothing is written, and the
 error names the file); a file found by walking a folder that cannot be read — binary, not text,
@@ -114,9 +116,12 @@ def read_inputs(
     chunk_overlap: int = _DEFAULTS.chunk_overlap,
     progress: StageProgress | None = None,
     mentions: MentionExtractor | None = None,
+    keep: int = _DEFAULTS.write_batch_size,
 ) -> ReadBatch:
     """Read the files of ``inputs`` for a collection of ``schema``; ``progress("reading", done, total)``
     after each file. ``mentions`` fills the graph mention attributes a document's metadata lacks.
+    The documents of the first files, up to ``keep`` chunks (the store's write window), are kept
+    for the write instead of being read again (0: read every file again).
 
     Raises:
         IngestError: a named file (or, with ``strict``, any file) cannot be read, or nothing could be.
@@ -129,10 +134,23 @@ def read_inputs(
     total = len(inputs.files)
     if progress is not None:
         progress("reading", 0, total)
+    kept: dict[int, _Kept] = {}  # index in ``read`` → the file's documents, the first files only
+    room = keep
     for done, file in enumerate(inputs.files, start=1):
         batch.seen.add(file.source)
+        # Taken before reading: an edit during the read changes it, and the file is read again.
+        signature = _signature(file.path) if room > 0 else None
+        documents: list[DocumentVersion] | None = [] if signature is not None else None
+        plans: list[DocumentPlan] = []
+        chunks = 0
         try:
-            plans = [DocumentPlan.of(doc) for doc in _read(prepare, file, origin)]
+            for doc in _read(prepare, file, origin):
+                plans.append(DocumentPlan.of(doc))
+                chunks += len(doc.chunks)
+                if documents is not None:
+                    documents.append(doc)
+                    if chunks > room:  # past the window: this file is read again
+                        documents = None
         except IngestError as exc:
             if file.listed or strict:
                 raise
@@ -140,6 +158,11 @@ def read_inputs(
         else:
             batch.plans.extend(plans)
             origin.update((p.id, file.name) for p in plans)
+            if documents is not None and signature is not None:
+                kept[len(read)] = _Kept(signature, documents)
+                room -= chunks
+            else:
+                room = 0  # only the first files: what is kept is the first window
             read.append(file)
             batch.sources[file.source] = _legacy_names(file.path)
         if progress is not None:
@@ -149,27 +172,58 @@ def read_inputs(
         why = f" (e.g. {first.name}: {first.reason})" if first else ""
         raise IngestError(f"nothing to ingest: no file could be read{why}")
     batch.files = len(read)
-    batch.documents = FileDocuments(prepare, read, batch.plans)
+    batch.documents = FileDocuments(prepare, read, batch.plans, kept)
     return batch
 
 
-class FileDocuments:
-    """The documents of files already read and checked, read again one file at a time.
+@dataclass(frozen=True)
+class _Kept:
+    signature: tuple[int, int, int]
+    documents: list[DocumentVersion]
 
-    Iterable any number of times; nothing is kept between iterations. Each document must be the
-    one planned (same id, fingerprint and chunk ids, in the same order): a file edited, removed or
-    replaced since it was checked fails the iteration with an ``IngestError``.
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    """What changes when a file is edited, replaced or moved over: modification time, size, inode."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
+class FileDocuments:
+    """The documents of files already read and checked: those ``read_inputs`` kept (the first
+    window), then the other files read again one at a time.
+
+    Kept documents are handed out once, and only if their file looks unchanged (same modification
+    time, size and inode); any other file is read again, by later iterations too. Each document
+    must be the one planned (same id, fingerprint and chunk ids, in the same order): a file edited,
+    removed or replaced since it was checked fails the iteration with an ``IngestError``.
     """
 
-    def __init__(self, prepare: _Preparer, files: Sequence[InputFile], plans: Sequence[DocumentPlan]) -> None:
+    def __init__(
+        self,
+        prepare: _Preparer,
+        files: Sequence[InputFile],
+        plans: Sequence[DocumentPlan],
+        kept: dict[int, _Kept] | None = None,
+    ) -> None:
         self._prepare = prepare
         self._files = list(files)
         self._plans = plans
+        self._kept = dict(kept or {})
 
     def __iter__(self) -> Iterator[DocumentVersion]:
         expected = iter(self._plans)
-        for file in self._files:
+        for index, file in enumerate(self._files):
             changed = f"{file.name} changed while it was being ingested; ingest it again"
+            kept = self._kept.pop(index, None)  # released as it is handed out: memory stays a window
+            if kept is not None and _signature(file.path) == kept.signature:
+                for doc in kept.documents:
+                    if DocumentPlan.of(doc) != next(expected, None):
+                        raise IngestError(changed)
+                    yield doc
+                continue
             try:
                 for doc in _read(self._prepare, file, {}):
                     if DocumentPlan.of(doc) != next(expected, None):

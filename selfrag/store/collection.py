@@ -123,6 +123,11 @@ class Collection:
         self._columns = column_cache(chroma) if filter_cache else None
 
     @property
+    def write_batch(self) -> int:
+        """Chunks per write window (``store.write_batch_size``): what ingest embeds, then writes, at a time."""
+        return self._write_batch
+
+    @property
     def schema(self) -> CollectionSchema:
         """The attribute schema declared when the collection was created."""
         return self._record.schema
@@ -400,9 +405,10 @@ class Collection:
         - one that computes in this process needs the GIL between its operations, and the embedded
           Chroma holds it for the whole of a write (``bench/chroma_gil.py``): a write beside the
           encoder stops it, and each write costs ~10-25 ms whatever its size. So the window is
-          yielded once, whole (``whole``): on ``bench/ingest_speed.py``'s folders, 8-9 writes a
-          folder became one, and what ingest adds to the encoder fell from 0.54 to 0.34 s a folder
-          (medians of eight).
+          yielded once, whole (``whole``): on ``bench/ingest_speed.py``'s folders, what ingest
+          adds to the encoder falls from 0.57 to 0.43 s a folder (``bench/ingest_writes.py``,
+          medians of ten folders: the writes inside the encoder's span and the gaps they cause
+          give way to one write of ~0.3 s after it).
         """
         flat = [(d, j) for d, item in enumerate(todo) for j in range(len(item.chunks))]
         order = sorted(range(len(flat)), key=lambda i: -len(todo[flat[i][0]].chunks[flat[i][1]].text))

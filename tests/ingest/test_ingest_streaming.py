@@ -1,10 +1,14 @@
-"""A large corpus is never held whole: files are checked, then read again as they are written."""
+"""A large corpus is never held whole: files are checked, then written from the first window kept
+and the rest read again."""
 
 from __future__ import annotations
 
 import json
+import os
 import weakref
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,6 +63,53 @@ def test_a_file_edited_after_it_was_checked_fails_the_write(collection: Collecti
     with pytest.raises(IngestError, match="doc0001.txt changed while it was being ingested; ingest it again"):
         store_batch(collection, batch)
     assert "edited" not in " ".join(c.text for c in collection.get(["corpus/doc0001.txt"]))
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    reads: Counter[str] = Counter()
+    original = prepare_module.load_file
+
+    def counted(path: Path, **kwargs: Any) -> Any:
+        reads[Path(path).name] += 1
+        return original(path, **kwargs)
+
+    monkeypatch.setattr(prepare_module, "load_file", counted)
+    return reads
+
+
+def test_an_ingest_of_one_window_reads_each_file_once(
+    collection: Collection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = count_reads(monkeypatch)
+    write_corpus(tmp_path / "corpus", 5)
+    report = ingest_paths(collection, [tmp_path / "corpus"])
+    assert len(report.added) == 5 and collection.count() == 5
+    assert reads == {f"doc{n:04d}.txt": 1 for n in range(5)}  # checked and written from one read
+
+
+def test_files_past_the_first_window_are_read_again(
+    collection: Collection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = count_reads(monkeypatch)
+    write_corpus(tmp_path / "corpus", 5)
+    batch = read_inputs(collection.schema, collect_files([tmp_path / "corpus"]), keep=2)  # one chunk a file
+    store_batch(collection, batch)
+    assert collection.count() == 5
+    assert reads == {"doc0000.txt": 1, "doc0001.txt": 1, "doc0002.txt": 2, "doc0003.txt": 2, "doc0004.txt": 2}
+
+
+def test_a_kept_file_edited_to_the_same_size_still_fails_the_write(collection: Collection, tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    write_corpus(root, 3)
+    batch = read_inputs(collection.schema, collect_files([root]))  # all three kept: one window
+    path = root / "doc0001.txt"
+    before = path.stat()
+    path.write_text(path.read_text().replace("Acme", "Zeta"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))  # a coarse clock could hide it
+    assert path.stat().st_size == before.st_size
+    with pytest.raises(IngestError, match="doc0001.txt changed while it was being ingested; ingest it again"):
+        store_batch(collection, batch)
+    assert "Zeta" not in " ".join(c.text for c in collection.get(["corpus/doc0001.txt"]))
 
 
 def test_a_chunk_id_clash_in_a_streamed_ingest_writes_nothing(collection: Collection, tmp_path: Path) -> None:
