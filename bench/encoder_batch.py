@@ -1,15 +1,19 @@
 """How the local encoder's batching changes its throughput (all-MiniLM-L6-v2 on this CPU).
 
-Usage: .venv/bin/python bench/encoder_batch.py [--repeat 3] [--texts 400]
+Usage: .venv/bin/python bench/encoder_batch.py [--repeat 3] [--texts 400] [--counts 8,16,32,64]
+                                               [--budgets 1024,2048,4096] [--pass-texts 64]
+                                               [--reference "count 64"]
                                                [--out bench/results/encoder-batch/batching.json]
 
-Encodes the same texts with each candidate and reports throughput relative to ``batch_size=64``
-(the default before this bench). Candidates:
+Encodes the same texts with each candidate and reports throughput relative to ``--reference``
+(``batch_size=64``, the default before this bench; ``count 16`` is ``bench/ingest_speed.py``'s raw
+encoder). Candidates:
 
 - ``count N``: ``SentenceTransformer.encode(texts, batch_size=N)``: the encoder's own length
   sorting (by characters), N texts a forward pass, each pass padded to its longest text;
-- ``tokens T``: what ``LocalEmbeddings`` does with ``max_batch_tokens=T``: texts sorted by their
-  token count, each forward pass as many texts as fit in T padded tokens.
+- ``tokens T texts M``: what ``LocalEmbeddings`` does with ``max_batch_tokens=T`` and
+  ``max_batch_texts=M`` (``--budgets`` × ``--pass-texts``): texts tokenized once and sorted by
+  their token count, each forward pass as many texts as fit in T padded tokens, at most M.
 
 Two text sets, since the best batch depends on sequence length (activations grow with texts ×
 tokens): *mixed*, the chunks of ``bench/ingest_speed.py``'s generated folders (one sentence to a
@@ -61,6 +65,8 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=400, help="texts per set")
     parser.add_argument("--counts", default="8,16,32,64")
     parser.add_argument("--budgets", default="1024,2048,4096")
+    parser.add_argument("--pass-texts", default="64", help="LocalEmbeddings max_batch_texts values")
+    parser.add_argument("--reference", default="count 64", help="the candidate others are compared with")
     parser.add_argument("--out", type=Path, default=Path("bench/results/encoder-batch/batching.json"))
     args = parser.parse_args()
 
@@ -79,10 +85,11 @@ def main() -> None:
         candidates[f"count {n}"] = lambda texts, n=n: model.encode(
             texts, batch_size=n, normalize_embeddings=True, show_progress_bar=False)
     for t in (int(x) for x in args.budgets.split(",") if x):
-        candidates[f"tokens {t}"] = LocalEmbeddings(max_batch_tokens=t).embed_documents
-    reference = "count 64"
+        for m in (int(x) for x in args.pass_texts.split(",") if x):
+            candidates[f"tokens {t} texts {m}"] = LocalEmbeddings(max_batch_tokens=t, max_batch_texts=m).embed_documents
+    reference = args.reference
     if reference not in candidates:
-        raise SystemExit("--counts must include 64, the reference")
+        raise SystemExit(f"--reference {reference!r} is not among the candidates: {', '.join(candidates)}")
 
     times: dict[str, dict[str, list[float]]] = {s: {c: [] for c in candidates} for s in sets}
     names = list(candidates)
@@ -105,9 +112,10 @@ def main() -> None:
             "texts": len(sets[set_name]),
             "tokens_p50": statistics.median(tokens[set_name]), "tokens_max": max(tokens[set_name]),
             "texts_per_s": {c: round(len(sets[set_name]) * len(v) / sum(v), 1) for c, v in per.items()},
-            "speed_vs_count_64_total": {c: round(sum(ref) / sum(v), 3) for c, v in per.items()},
-            "speed_vs_count_64_p50": {c: round(statistics.median(r / x for r, x in zip(ref, v, strict=True)), 3)
-                                      for c, v in per.items()},
+            "reference": reference,
+            "speed_vs_reference_total": {c: round(sum(ref) / sum(v), 3) for c, v in per.items()},
+            "speed_vs_reference_p50": {c: round(statistics.median(r / x for r, x in zip(ref, v, strict=True)), 3)
+                                       for c, v in per.items()},
         }
     print(json.dumps(result, indent=2))
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -14,8 +14,8 @@ of a fresh embedded Chroma, one folder at a time, and pairs every folder with th
   ``--encoder-batch`` texts a pass (default 16, the fastest fixed batch on this machine's CPU in
   ``bench/encoder_batch.py``; sentence-transformers' default is 32): what the hardware can do;
 - *batched*: ``LocalEmbeddings.embed_documents`` of the same texts, one call: the encoder with
-  exactly the batching ingest uses (passes of ``max_batch_tokens``), so that ingest against it
-  is what the pipeline itself costs.
+  exactly the batching ingest uses (passes of ``max_batch_tokens``, at most ``max_batch_texts``
+  texts), so that ingest against it is what the pipeline itself costs.
 
 The three rotate which goes first, folder by folder, so all see the same load on a shared
 machine. Reports the ratios of total times (ingest's share of each encoder's throughput) and the
@@ -278,7 +278,7 @@ def main() -> None:
         "command": "bench/ingest_speed.py " + " ".join(sys.argv[1:]),
         "documents": args.docs, "chunks_per_pass": chunks // args.repeat, "characters": chars,
         "slices": args.slices, "repeat": args.repeat, "encoder_batch": args.encoder_batch,
-        "max_batch_tokens": embeddings.max_batch_tokens,
+        "max_batch_tokens": embeddings.max_batch_tokens, "max_batch_texts": embeddings.max_batch_texts,
         "ingest_chunks_per_s": round(chunks / sum(ingest_s), 1),
         "encoder_chunks_per_s": round(chunks / sum(encoder_s), 1),
         "batched_encoder_chunks_per_s": round(chunks / sum(batched_s), 1),

@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
+__all__ = ["MAX_BATCH_TEXTS", "MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
@@ -62,6 +62,14 @@ Chosen with ``bench/encoder_batch.py`` on a 2-core CPU: a pass's activations gro
 tokens, and past a few thousand tokens they leave the CPU's caches; passes of 64 chunks (5,000-
 10,000 tokens) ran 1.24-1.40x slower than passes of ~2,000 tokens."""
 
+MAX_BATCH_TEXTS = 8
+"""The most texts in one forward pass of the local encoder (see ``LocalEmbeddings``).
+
+Chosen with ``bench/encoder_batch.py`` on a 2-core CPU (``bench/results/encoder-batch/pass-texts.json``):
+with a 2,048-token budget, passes of at most 8 texts ran 1.06-1.09x the speed of
+``SentenceTransformer.encode`` at 16 a pass; at most 16, about the same; at most 64, 1.03-1.07x
+(short chunks fill a 2,048-token pass with ~25 texts); at most 4, 0.94-1.05x."""
+
 
 class EmbeddingSettings(BaseModel):
     provider: Literal["local", "openai"] = "local"
@@ -70,9 +78,13 @@ class EmbeddingSettings(BaseModel):
     base_url: str | None = None
     api_key: SecretStr | None = None
     batch_size: int = Field(64, ge=1)
-    """Texts per embedding call (an API request; for the local encoder, the most in one forward pass)."""
+    """Texts per embedding call: an API request, or a collection's call to the local encoder (which
+    cuts it into forward passes by ``max_batch_tokens`` and ``max_batch_texts``)."""
     max_batch_tokens: int | None = Field(MAX_BATCH_TOKENS, ge=16)
-    """Local encoder only: padded tokens in one forward pass (``None``: ``batch_size`` texts a pass)."""
+    """Local encoder only: padded tokens in one forward pass (``None``: sentence-transformers'
+    own batching, ``batch_size`` texts a pass)."""
+    max_batch_texts: int = Field(MAX_BATCH_TEXTS, ge=1)
+    """Local encoder only: the most texts in one forward pass (with ``max_batch_tokens``)."""
 
 
 class HnswSettings(BaseModel):

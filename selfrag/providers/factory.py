@@ -90,7 +90,9 @@ def make_embeddings(emb: EmbeddingSettings) -> Embeddings:
         ConfigError: ``openai`` against api.openai.com without an API key.
     """
     if emb.provider == "local":
-        return LocalEmbeddings(batch_size=emb.batch_size, max_batch_tokens=emb.max_batch_tokens)
+        return LocalEmbeddings(
+            batch_size=emb.batch_size, max_batch_tokens=emb.max_batch_tokens, max_batch_texts=emb.max_batch_texts
+        )
     from langchain_openai import OpenAIEmbeddings
 
     return OpenAIEmbeddings(  # type: ignore[call-arg]  # base_url and api_key are the documented aliases

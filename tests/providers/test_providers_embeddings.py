@@ -8,6 +8,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,20 +138,50 @@ _MIXED = [
 ]
 
 
+class _ForwardSpy:
+    """Records the token count of every text in every forward pass of the shared model."""
+
+    def __init__(self, model: object) -> None:
+        self.forward = model.forward  # type: ignore[attr-defined]
+        self.passes: list[list[int]] = []
+
+    def __call__(self, features: dict[str, Any], **kwargs: object) -> object:
+        self.passes.append([int(n) for n in features["attention_mask"].sum(dim=1)])
+        return self.forward(features, **kwargs)
+
+
 @pytest.mark.integration
 def test_token_budget_passes_fit_the_budget_longest_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    embeddings = LocalEmbeddings(batch_size=4, max_batch_tokens=96)
+    embeddings = LocalEmbeddings(max_batch_tokens=96, max_batch_texts=4)
     texts = _MIXED * 3
-    spy, model = _spy(monkeypatch, embeddings)
+    model = emb_module._load(default_minilm_dir(), MINILM_SHA256).model
+    spy = _ForwardSpy(model)
+    monkeypatch.setattr(model, "forward", spy)
     vectors = embeddings.embed_documents(texts)
-    tokens = {t: len(ids) for t, ids in zip(texts, model.tokenizer(texts, truncation=True, max_length=256)["input_ids"], strict=True)}  # type: ignore[attr-defined]
-    assert len(vectors) == len(texts) and sum(len(p) for p in spy.passes) == len(texts)
-    lengths = [tokens[t] for p in spy.passes for t in p]
-    assert lengths == sorted(lengths, reverse=True)  # longest first, so each pass pads to its first text
+    tokens = sorted((len(ids) for ids in model.tokenizer(texts, truncation=True, max_length=256)["input_ids"]), reverse=True)  # type: ignore[attr-defined]
+    assert len(vectors) == len(texts)
+    assert [n for p in spy.passes for n in p] == tokens  # every text once, longest first: a pass pads to its first
     for part in spy.passes:
         assert len(part) <= 4
-        assert len(part) == 1 or len(part) * tokens[part[0]] <= 96
+        assert len(part) == 1 or len(part) * part[0] <= 96
     assert any(len(p) > 1 for p in spy.passes)  # short texts share a pass
+    assert any(len(p) == 4 for p in spy.passes)  # and the text cap binds when the budget would allow more
+
+
+@pytest.mark.integration
+def test_each_text_is_tokenized_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = emb_module._load(default_minilm_dir(), MINILM_SHA256).model
+    tokenizer_type = type(model.tokenizer)  # type: ignore[attr-defined]
+    tokenize = tokenizer_type.__call__
+    seen: list[str] = []
+
+    def counting(self: object, text: Any = None, *args: Any, **kwargs: Any) -> Any:
+        seen.extend([text] if isinstance(text, str) else list(text or []))
+        return tokenize(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(tokenizer_type, "__call__", counting)
+    LocalEmbeddings(max_batch_tokens=96).embed_documents(_MIXED * 3)
+    assert sorted(seen) == sorted(_MIXED * 3)
 
 
 @pytest.mark.integration
@@ -177,12 +208,14 @@ def test_batch_limits_must_be_positive() -> None:
         LocalEmbeddings(max_batch_tokens=0)
     with pytest.raises(ValueError, match="at least 1"):
         LocalEmbeddings(batch_size=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        LocalEmbeddings(max_batch_texts=0)
 
 
 @pytest.mark.integration
 def test_a_call_larger_than_a_counting_slice_keeps_every_text_in_its_place() -> None:
-    texts = [f"note {i}: " + "rivers and mountains " * (i % 7) for i in range(emb_module._COUNT_SLICE + 40)]
+    texts = [f"note {i}: " + "rivers and mountains " * (i % 7) for i in range(emb_module._TOKENIZE_SLICE + 40)]
     batched = LocalEmbeddings().embed_documents(texts)
-    singles = [LocalEmbeddings().embed_query(texts[i]) for i in (0, 5, emb_module._COUNT_SLICE + 3)]
-    for i, single in zip((0, 5, emb_module._COUNT_SLICE + 3), singles, strict=True):
+    singles = [LocalEmbeddings().embed_query(texts[i]) for i in (0, 5, emb_module._TOKENIZE_SLICE + 3)]
+    for i, single in zip((0, 5, emb_module._TOKENIZE_SLICE + 3), singles, strict=True):
         assert _cos(batched[i], single) == pytest.approx(1.0, abs=1e-5)
