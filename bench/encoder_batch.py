@@ -13,7 +13,10 @@ encoder). Candidates:
   sorting (by characters), N texts a forward pass, each pass padded to its longest text;
 - ``tokens T texts M``: what ``LocalEmbeddings`` does with ``max_batch_tokens=T`` and
   ``max_batch_texts=M`` (``--budgets`` × ``--pass-texts``): texts tokenized once and sorted by
-  their token count, each forward pass as many texts as fit in T padded tokens, at most M.
+  their token count, each forward pass as many texts as fit in T padded tokens, at most M;
+- ``encode passes T texts M`` (``--encode-passes T:M,...``): the same passes, made the way
+  ``LocalEmbeddings`` made them before session 11: texts tokenized to count their tokens, then
+  each pass handed to ``SentenceTransformer.encode``, which tokenizes it again.
 
 Two text sets, since the best batch depends on sequence length (activations grow with texts ×
 tokens): *mixed*, the chunks of ``bench/ingest_speed.py``'s generated folders (one sentence to a
@@ -59,6 +62,22 @@ def _chunks(folder: Path, docs: int, sentences: int | None) -> list[str]:
     return [c.text for d in batch.documents for c in d.chunks]
 
 
+def _encode_passes(model: Any, texts: list[str], budget: int, most: int) -> list[Any]:
+    """Token-sorted passes through ``SentenceTransformer.encode`` (``LocalEmbeddings`` before session 11)."""
+    tokens = [len(i) for i in model.tokenizer(texts, truncation=True, max_length=model.max_seq_length)["input_ids"]]
+    order = sorted(range(len(texts)), key=lambda i: -tokens[i])
+    out: list[Any] = [None] * len(texts)
+    start = 0
+    while start < len(order):
+        part = order[start : start + max(1, min(most, budget // max(1, tokens[order[start]])))]
+        vectors = model.encode([texts[i] for i in part], batch_size=len(part), normalize_embeddings=True,
+                               show_progress_bar=False)
+        for i, vector in zip(part, vectors, strict=True):
+            out[i] = vector
+        start += len(part)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -66,6 +85,7 @@ def main() -> None:
     parser.add_argument("--counts", default="8,16,32,64")
     parser.add_argument("--budgets", default="1024,2048,4096")
     parser.add_argument("--pass-texts", default="64", help="LocalEmbeddings max_batch_texts values")
+    parser.add_argument("--encode-passes", default="", help="T:M,... token-sorted passes through encode")
     parser.add_argument("--reference", default="count 64", help="the candidate others are compared with")
     parser.add_argument("--out", type=Path, default=Path("bench/results/encoder-batch/batching.json"))
     args = parser.parse_args()
@@ -87,6 +107,9 @@ def main() -> None:
     for t in (int(x) for x in args.budgets.split(",") if x):
         for m in (int(x) for x in args.pass_texts.split(",") if x):
             candidates[f"tokens {t} texts {m}"] = LocalEmbeddings(max_batch_tokens=t, max_batch_texts=m).embed_documents
+    for spec in (x for x in args.encode_passes.split(",") if x):
+        t, m = (int(v) for v in spec.split(":"))
+        candidates[f"encode passes {t} texts {m}"] = lambda texts, t=t, m=m: _encode_passes(model, texts, t, m)
     reference = args.reference
     if reference not in candidates:
         raise SystemExit(f"--reference {reference!r} is not among the candidates: {', '.join(candidates)}")
