@@ -126,7 +126,8 @@ class LocalEmbeddings(Embeddings):
     tokens (rather than characters) keeps padding near zero; small passes ran fastest on this CPU
     (``bench/encoder_batch.py``). The token ids go straight to the model, not through
     ``SentenceTransformer.encode``, which would tokenize every text a second time and spends more
-    per pass on its generic input handling: with the same passes, 1.04-1.06x the speed.
+    per pass on its generic input handling: with the same passes, 1.01-1.04x the speed; with the
+    default limits, 1.02-1.04x the speed of before (``bench/results/encoder-batch``).
 
     The vectors are the same as from one ``encode`` call up to float rounding: padding is masked,
     so a text's vector does not depend on the other texts of its pass.
