@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv lint clean
+.PHONY: demo test venv lint clean weights
 
 venv: $(STAMP)
 
@@ -26,6 +26,15 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+# Rebuild the reader-critic's weights from the pinned data, seeded, in two stages (about an hour on
+# two cores; never run by demo or test): every head from the base model, then the reader (yes/no
+# answers four times over) and the support judgement once more from the first stage's weights.
+JUDGE := selfrag/reading/weights/minilm-judge-v1
+weights: $(STAMP)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out build/judge-stage1
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out $(JUDGE) --init-from build/judge-stage1 \
+		--reader-epochs 1.5 --critic-epochs 1 --tasks support --yes-no-oversample 4 --seed-offset 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check selfrag graders workflows eval bench tests

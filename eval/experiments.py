@@ -32,6 +32,7 @@ from eval.variants import Variant, VariantsError, default_variants, load_variant
 from graders import GRADERS, Combine, GraderConfig, GradeResult, RetryPolicy, model_label
 from selfrag.errors import UsageError
 from selfrag.providers.factory import make_chat_model
+from selfrag.reading import Critic, default_judge
 from selfrag.settings import LLMSettings
 
 __all__ = [
@@ -77,6 +78,7 @@ def run_grader_experiment(
     resamples: int = 1000,
     seed: int = 0,
     progress: Progress | None = None,
+    critic: Critic | None = None,
 ) -> ExperimentResult:
     """Grade ``cases`` of ``kind`` (in ``split``, or all) with every variant and measure each.
 
@@ -84,6 +86,7 @@ def run_grader_experiment(
         variants: None runs ``default_variants(kind)``.
         llm: base settings the variants' ``llm`` overrides apply to (default: ``LLMSettings()``).
         model_factory: builds each LLM group's model instead of ``make_chat_model``.
+        critic: the signal every non-``llm`` variant combines with (default: the shipped reader-critic).
         cache: a LangChain cache attached to every model; an ``eval.cache.SQLiteLLMCache`` is
             scoped by the model's fingerprint (``with_cache``) so two local GGUF files never share replies.
 
@@ -106,7 +109,9 @@ def run_grader_experiment(
         if v.prompt is not None:
             v.prompt.check(kind)
     cls, base = GRADERS[kind], llm or LLMSettings()
-    signal_grader = cls(None, GraderConfig(combine=Combine.SIGNAL, threshold=0.0))
+    if critic is None and cls.critic_task is not None:
+        critic = default_judge()
+    signal_grader = cls(None, GraderConfig(combine=Combine.SIGNAL, threshold=0.0), critic=critic)
     scores = [grade_case(signal_grader, c).score for c in chosen]
 
     members: dict[str, list[Variant]] = {}

@@ -38,6 +38,7 @@ from workflows.records import GradedDocument
 
 __all__ = [
     "ContainsReference",
+    "Correct",
     "ExactMatch",
     "FilterAccuracy",
     "Groundedness",
@@ -48,6 +49,8 @@ __all__ = [
     "ReciprocalRank",
     "TokenF1",
     "contains_reference",
+    "is_correct",
+    "short_answer",
     "exact_match",
     "is_chunk_of",
     "normalize_answer",
@@ -118,6 +121,20 @@ def contains_reference(answer: str, reference: str) -> bool:
     return bool(ref) and f" {ref} " in f" {normalize_answer(strip_citations(answer))} "
 
 
+def short_answer(result: Result) -> str:
+    """What exact match and F1 score: the reader's short answer when the engine gave one (the
+    quote after it is evidence, not the answer), else the whole answer."""
+    return result.short_answer or result.answer
+
+
+def is_correct(answer: str, short: str | None, reference: str) -> bool:
+    """A right answer: the short answer matches the reference (contains it, or token F1 >= 0.5
+    either way round: "Prince" for "Prince and The Revolution"); without one, the answer contains it."""
+    if short:
+        return contains_reference(short, reference) or token_f1(short, reference) >= 0.5
+    return contains_reference(answer, reference)
+
+
 @dataclass(frozen=True)
 class ExactMatch:
     name: str = "answer_exact"
@@ -125,7 +142,7 @@ class ExactMatch:
     def evaluate(self, case: E2ECase, result: Result) -> MetricValue:
         if case.reference_answer is None:
             return MetricValue(None, "no reference answer")
-        ok = exact_match(result.answer, case.reference_answer)
+        ok = exact_match(short_answer(result), case.reference_answer)
         return MetricValue(float(ok), "normalised answer equals the reference" if ok else "normalised answer differs")
 
 
@@ -136,8 +153,21 @@ class TokenF1:
     def evaluate(self, case: E2ECase, result: Result) -> MetricValue:
         if case.reference_answer is None:
             return MetricValue(None, "no reference answer")
-        f1 = token_f1(result.answer, case.reference_answer)
+        f1 = token_f1(short_answer(result), case.reference_answer)
         return MetricValue(f1, f"token F1 {f1:.3f} against the reference")
+
+
+@dataclass(frozen=True)
+class Correct:
+    """Whether the answer is right (``is_correct``); with the outcome, this gives wrong among answered."""
+
+    name: str = "answer_correct"
+
+    def evaluate(self, case: E2ECase, result: Result) -> MetricValue:
+        if case.reference_answer is None or not normalize_answer(case.reference_answer):
+            return MetricValue(None, "no reference answer")
+        ok = is_correct(result.answer, result.short_answer, case.reference_answer)
+        return MetricValue(float(ok), "the answer matches the reference" if ok else "the answer does not match the reference")
 
 
 @dataclass(frozen=True)

@@ -81,9 +81,12 @@ def case_record(
         "split": case.split,
         "reference_answer": case.reference_answer,
         "answer": None if result is None else result.answer,
+        "short_answer": None if result is None else result.short_answer,
+        "confidence": None if result is None else result.confidence,
         "outcome": None if result is None else result.outcome.value,
     }
-    for name in ("answer_exact", "answer_f1", "answer_contains", "recall_at_4", "mrr", "filter_ok", "grounded"):
+    for name in ("answer_exact", "answer_f1", "answer_contains", "answer_correct", "recall_at_4", "mrr", "filter_ok",
+                 "grounded"):
         value = values[name].value if name in values else None
         row[name] = None if value is None else round(value, 4)
     extra = {n: v for n, v in values.items() if n not in row}

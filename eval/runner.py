@@ -32,6 +32,7 @@ from eval.datasets import Document, E2ECase, dataset_hash, load_e2e
 from eval.manifest import build_manifest
 from eval.metrics import (
     ContainsReference,
+    Correct,
     ExactMatch,
     FilterAccuracy,
     Groundedness,
@@ -204,11 +205,12 @@ def run_eval(
         corpora, known = _prepare_corpora(todo, settings, run_store, path)
         engine = (engine_factory or default_engine)(settings, run_store, run_cache)
         metrics: list[Metric] = [
-            ExactMatch(), TokenF1(), ContainsReference(), RecallAtK(4), ReciprocalRank(),
+            ExactMatch(), TokenF1(), ContainsReference(), Correct(), RecallAtK(4), ReciprocalRank(),
             FilterAccuracy(MetadataCache(run_store, known)), Groundedness(),
         ]
         label = str(getattr(getattr(engine, "components", None), "model_label", "") or "")
         manifest["model"] = label or None
+        manifest["judge"] = getattr(engine, "judge_label", None)
         try:
             rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
         finally:

@@ -8,7 +8,9 @@ Conventions, so a summary can be recomputed from ``cases.jsonl`` alone:
   (``n``). A metric no case could be scored on is null.
 - 0/1 metrics are rates with a Wilson interval; graded ones (F1, recall, MRR) are means with a
   seeded percentile-bootstrap interval. Every interval is ``{"value", "ci_low", "ci_high", "n"}``.
-- Outcome rates are over the cases that finished; all four outcomes are always listed.
+- Outcome rates are over the cases that finished; every outcome is always listed.
+- ``wrong_among_answered`` is the share of ``answered`` cases with a reference whose answer is not
+  right (``answer_correct`` false): what a client trusting ``answered`` would get wrong.
 - Latency percentiles, calls and tokens per case are over the cases that finished. ``llm_calls``
   and ``tokens`` count what the workflow asked for, served from the cache or not; ``cache``
   says how much of it the cache served.
@@ -27,6 +29,7 @@ __all__ = ["MEAN_METRICS", "RATE_METRICS", "summarize"]
 RATE_METRICS = {
     "answer_exact": "answer_exact",
     "answer_contains": "answer_contains",
+    "answer_correct": "answer_correct",
     "filter_accuracy": "filter_ok",
     "groundedness_rate": "grounded",
 }
@@ -54,6 +57,8 @@ def summarize(records: Sequence[Mapping[str, Any]], *, seed: int = 0) -> dict[st
         summary[key] = _dict(rate_interval(r.get(field) for r in done))
     outcomes = {o.value: sum(1 for r in done if r.get("outcome") == o.value) for o in Outcome}
     summary["outcomes"] = outcomes
+    answered = [r for r in done if r.get("outcome") == Outcome.ANSWERED.value and r.get("answer_correct") is not None]
+    summary["wrong_among_answered"] = _dict(rate_interval(1.0 - float(r["answer_correct"]) for r in answered))
     summary["outcome_rates"] = {k: (_dict(wilson(v, len(done))) if done else None) for k, v in outcomes.items()}
     latencies = [float(r["latency_s"]) for r in done if r.get("latency_s") is not None]
     summary["latency_p50_s"] = round(percentile(latencies, 50), 4) if latencies else None

@@ -164,11 +164,10 @@ def load_variants(path: str | Path, *, kind: str | None = None) -> list[Variant]
 
 
 def default_variants(kind: str) -> list[Variant]:
-    """The shipped prompt alone, the signal alone, and both combinations at the local profile's threshold."""
-    _, threshold = GRADERS[kind].profiles.get("local", ("llm", 0.5))
+    """The shipped prompt alone, the critic alone, and both combinations at the critic's own threshold."""
     return [
         Variant(name="llm", combine=Combine.LLM),
-        Variant(name="signal", combine=Combine.SIGNAL, threshold=threshold),
-        Variant(name="both", combine=Combine.BOTH, threshold=threshold),
-        Variant(name="either", combine=Combine.EITHER, threshold=threshold),
+        Variant(name="signal", combine=Combine.SIGNAL),
+        Variant(name="both", combine=Combine.BOTH),
+        Variant(name="either", combine=Combine.EITHER),
     ]

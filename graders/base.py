@@ -1,8 +1,10 @@
 """The shared machinery of the three graders: prompt → structured call → retries → policy → combine.
 
-Each grader subclass only declares its kind, output schema, positive label, default prompt and
-(optionally) a deterministic signal. Graders are thread-safe and stateless between calls, so the
-workflow can grade many documents at once.
+Each grader subclass only declares its kind, output schema, positive label, default prompt and its
+signal: the trained critic's calibrated probability (``selfrag.reading``) for its judgement. The
+critic decides alone offline (``combine=signal``) and is the floor under an API model's verdicts
+(``both``). Every result names who decided: the critic's artifact, the model, or both. Graders are
+thread-safe and stateless between calls, so the workflow can grade many documents at once.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from graders.policy import FailurePolicy
 from graders.prompts import PromptSpec
 from graders.verdicts import GradeResult, GraderKind
 from selfrag.errors import GraderError, describe
+from selfrag.reading import Critic, CriticTask
 from selfrag.retry import Attempts, RetryPolicy, call_with_retries
 
 __all__ = ["CaseInputs", "Combine", "GraderConfig", "StructuredGrader", "model_label"]
@@ -48,8 +51,8 @@ class GraderConfig(NamedTuple):
     prompt: PromptSpec | None = None
     """Overrides the grader's default prompt (tuning experiments)."""
     combine: Combine = Combine.LLM
-    threshold: float = 0.5
-    """Signal threshold for SIGNAL / BOTH / EITHER."""
+    threshold: float | None = None
+    """Signal threshold for SIGNAL / BOTH / EITHER; None takes the critic's own, chosen on dev."""
 
 
 class CaseInputs(NamedTuple):
@@ -84,8 +87,10 @@ class StructuredGrader:
     default_prompt: ClassVar[PromptSpec]
     fields: ClassVar[frozenset[str]]
     """The template fields its prompt is filled with; a tuned prompt may use these and no others."""
-    profiles: ClassVar[Mapping[str, tuple[str, float]]] = {}
-    """Default ``(combine, threshold)`` per provider (``llm.provider``) when the settings leave them unset."""
+    critic_task: ClassVar[CriticTask | None] = None
+    """The critic judgement that is this grader's signal; None for a grader with a signal of its own."""
+    profiles: ClassVar[Mapping[str, str]] = {}
+    """Default ``combine`` per provider (``llm.provider``) when the settings leave it unset."""
 
     def grade_case(self, case: CaseInputs) -> GradeResult:
         """Grade a labelled case's inputs (the harness's one way to call any grader)."""
@@ -96,10 +101,14 @@ class StructuredGrader:
         """Why a case with these inputs cannot be graded by this grader (None: it can)."""
         raise NotImplementedError
 
-    def __init__(self, model: BaseChatModel | None, config: GraderConfig = GraderConfig()) -> None:
+    def __init__(self, model: BaseChatModel | None, config: GraderConfig = GraderConfig(),
+                 critic: Critic | None = None) -> None:
         if model is None and config.combine is not Combine.SIGNAL:
             raise ValueError(f"{self.kind} grader needs a chat model unless combine=signal")
+        if critic is None and config.combine is not Combine.LLM and self.critic_task is not None:
+            raise ValueError(f"{self.kind} grader needs a critic for combine={config.combine.value}")
         self.model = model
+        self.critic = critic
         self.config = config
         self.prompt = config.prompt or self.default_prompt
         self._runnable = (
@@ -114,19 +123,45 @@ class StructuredGrader:
         """The rendered prompt; public so experiments and caches can key on it."""
         return [SystemMessage(self.prompt.system.format()), HumanMessage(self.prompt.user.format(**fields))]
 
+    @property
+    def threshold(self) -> float:
+        """The signal's threshold: the configured one, else the critic's own (chosen on dev)."""
+        if self.config.threshold is not None:
+            return self.config.threshold
+        if self.critic is not None and self.critic_task is not None:
+            return self.critic.threshold(self.critic_task)
+        return 0.5
+
     def _signal(self, raw: Mapping[str, Any]) -> float | None:
         return None
 
-    def _grade(self, fields: Mapping[str, str], raw: Mapping[str, Any], *, subject: str | None = None) -> GradeResult:
-        score = self._signal(raw)
-        common = dict(kind=self.kind, prompt_version=self.prompt.version, model=model_label(self.model), subject=subject)
+    def _signal_name(self) -> str:
+        return f"critic {self.critic_task}" if self.critic_task is not None else "signal"
+
+    def _decider(self) -> str:
+        """Who decides a verdict: the critic alone, the model alone, or both."""
+        critic = self.critic.name if self.critic is not None else ("none" if self.critic_task else "signal")
+        if self.config.combine is Combine.SIGNAL:
+            return critic
+        if self.config.combine is Combine.LLM:
+            return model_label(self.model)
+        return f"{model_label(self.model)}+{critic}"
+
+    def _grade(self, fields: Mapping[str, str], raw: Mapping[str, Any], *, subject: str | None = None,
+               score: float | None = None) -> GradeResult:
+        """One verdict; ``score`` is the signal when the caller computed it already (batched)."""
+        if score is None and self.config.combine is not Combine.LLM:
+            score = self._signal(raw)
+        common = dict(kind=self.kind, prompt_version=self.prompt.version, model=self._decider(), subject=subject)
+        threshold = self.threshold
         if self.config.combine is Combine.SIGNAL:
             if score is None:
                 raise ValueError(f"{self.kind} grader has no signal to grade with")
-            ok = score >= self.config.threshold
+            ok = score >= threshold
             return GradeResult(
                 passed=ok, label=self.positive if ok else self.negative, attempts=0, score=score,
-                reason=f"signal {score:.2f} {'>=' if ok else '<'} threshold {self.config.threshold}", **common,  # type: ignore[arg-type]
+                reason=f"{self._signal_name()} {score:.2f} {'>=' if ok else '<'} threshold {threshold:.2f}",
+                **common,  # type: ignore[arg-type]
             )
         assert self._runnable is not None
         runnable = self._runnable
@@ -141,15 +176,21 @@ class StructuredGrader:
         label = str(verdict.verdict)
         llm_ok = label == self.positive
         ok = self._combine(llm_ok, score)
+        reason = str(getattr(verdict, "reason", ""))
+        if ok != llm_ok and score is not None:
+            # The critic overrode the model: say so, with both sides, so the trace explains it.
+            said = f"the model said {label}" + (f" ({reason})" if reason else "")
+            reason = (f"{self._signal_name()} {score:.2f} {'>=' if ok else '<'} threshold {threshold:.2f} "
+                      f"overrode the model's verdict; {said}")
         return GradeResult(
-            passed=ok, label=self.positive if ok else self.negative, reason=str(getattr(verdict, "reason", "")),
+            passed=ok, label=self.positive if ok else self.negative, reason=reason,
             attempts=attempts, score=score, llm_label=label, **common,  # type: ignore[arg-type]
         )
 
     def _combine(self, llm_ok: bool, score: float | None) -> bool:
         if score is None or self.config.combine is Combine.LLM:
             return llm_ok
-        sig_ok = score >= self.config.threshold
+        sig_ok = score >= self.threshold
         if self.config.combine is Combine.BOTH:
             return llm_ok and sig_ok
         return llm_ok or sig_ok

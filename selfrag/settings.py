@@ -163,11 +163,10 @@ class WorkflowSettings(BaseModel):
     grader_retries: int = Field(3, ge=1, le=10)
     answer_strategy: Literal["profile", "generate", "hybrid", "extractive"] = "profile"
     """How answers are written. ``generate``: the chat model writes every answer. ``hybrid``: it
-    writes the first; after only ungrounded ones, the last allowed attempt quotes the documents.
-    ``extractive``: quote the document sentences that best answer the question, with citations;
-    no model writes any text (rewrites and condensed follow-ups come from the rules as well).
-    ``profile``: the provider profile decides (``local``: extractive, measured best for the
-    embedded 135M model — see bench/results/answer-strategy; ``openai``: hybrid)."""
+    writes the first; after only ungrounded ones, the last allowed attempt is the trained reader's.
+    ``extractive``: the trained reader answers (short answer, supporting quote, citation); no
+    model writes any text (rewrites and condensed follow-ups come from the rules as well).
+    ``profile``: the provider profile decides (``local``: extractive; ``openai``: hybrid)."""
     self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"
     """``profile``: the provider profile decides (``local``: rules only, measured best; ``openai``: auto).
     ``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
@@ -176,15 +175,26 @@ class WorkflowSettings(BaseModel):
     is refused (``thread_busy``). The service caps it at the request's deadline."""
 
 
+class JudgeSettings(BaseModel):
+    """The trained reader and critic (``selfrag.reading``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: Path | None = None
+    """An artifact folder (``judge.json`` + ``weights.safetensors``) from ``python -m eval.training``;
+    None: the shipped one, checksum-pinned."""
+
+
 class GraderSettings(BaseModel):
-    """One grader's failure policy and how its LLM verdict combines with its deterministic signal."""
+    """One grader's failure policy and how its LLM verdict combines with the critic's probability."""
 
     policy: Literal["fail_closed", "fail_open", "raise"] = "fail_closed"
     combine: Literal["llm", "signal", "both", "either"] | None = None
-    """None: ``llm`` for API models; ``both`` for the embedded small model, whose verdicts alone
-    are too lenient (it calls nearly everything relevant, grounded and useful)."""
-    threshold: float | None = Field(None, ge=-1.0, le=1.0)
-    """Signal threshold; None takes the provider profile's value (see ``workflows.factory``)."""
+    """None: the grader's profile for the provider: the critic alone (``signal``) for the embedded
+    model, whose verdicts are too lenient; for API models ``llm`` (relevance) or ``both`` (the
+    critic as the floor under the model's groundedness and usefulness verdicts)."""
+    threshold: float | None = Field(None, ge=0.0, le=1.0)
+    """The critic probability a verdict must clear; None: the critic's own, chosen on dev."""
 
 
 class GradersSettings(BaseModel):
@@ -328,6 +338,7 @@ class Settings(BaseSettings):
     checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
     workflow: WorkflowSettings = Field(default_factory=WorkflowSettings)
     graders: GradersSettings = Field(default_factory=GradersSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
     service: ServiceSettings = Field(default_factory=ServiceSettings)
     graph: GraphSettings = Field(default_factory=GraphSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)

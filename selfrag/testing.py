@@ -31,6 +31,7 @@ from pydantic import ConfigDict, PrivateAttr
 
 from selfrag.providers._structured import JsonSchemaStructuredOutput
 from selfrag.providers._tasks import TASK_METADATA_KEY
+from selfrag.reading import Reading
 from selfrag.schema import CollectionSchema
 from selfrag.store.types import Chunk, Hit
 
@@ -42,7 +43,9 @@ __all__ = [
     "Reply",
     "Script",
     "ScriptedChatModel",
+    "ScriptedJudge",
     "matches_where",
+    "reading_of",
     "verdict",
 ]
 
@@ -307,3 +310,64 @@ class FakeStore:
         if name not in self.collections:
             raise CollectionNotFound(name)
         return self.collections[name]
+
+
+JudgeScore = Callable[[str, str, str], float]
+"""``(task, first, second) -> probability``: a scripted critic judgement."""
+JudgeRead = Callable[[str, list[str]], Reading]
+"""``(question, passages) -> Reading``: a scripted reader."""
+
+
+def _no_read(question: str, passages: list[str]) -> Reading:
+    return Reading("none", "", -1)
+
+
+class ScriptedJudge:
+    """A reader-critic whose scores and readings come from functions; every call is recorded.
+
+    The default critic scores 1.0 (everything relevant, supported, useful) and the default reader
+    finds nothing; tests script what a path needs (``reading_of`` makes a span reading).
+    """
+
+    def __init__(self, score: JudgeScore | None = None, read: JudgeRead | None = None, *,
+                 thresholds: Mapping[str, float] | None = None, name: str = "scripted-judge") -> None:
+        self._score = score or (lambda task, first, second: 1.0)
+        self._read = read or _no_read
+        self.thresholds = dict(thresholds or {})
+        self._name = name
+        self.calls: list[tuple[str, str, str]] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def version(self) -> str:
+        return self._name
+
+    def score(self, task: str, firsts: list[str], seconds: list[str]) -> list[float]:
+        self.calls += [(task, f, s) for f, s in zip(firsts, seconds, strict=True)]
+        return [self._score(task, f, s) for f, s in zip(firsts, seconds, strict=True)]
+
+    def read(self, question: str, passages: list[str]) -> Reading:
+        self.calls.append(("read", question, str(len(passages))))
+        return self._read(question, list(passages))
+
+    def threshold(self, key: str, default: float = 0.5) -> float:
+        return self.thresholds.get(key, default)
+
+
+def reading_of(answer: str, passages: list[str], *, probability: float = 0.9, kind: str = "span") -> Reading:
+    """A reading of ``answer`` where it first occurs in ``passages``, its sentence as support
+    (``kind`` yes/no: the first passage's first sentence); a none reading if it occurs nowhere."""
+    from selfrag.reading import sentence_spans
+
+    if kind in ("yes", "no"):
+        first = sentence_spans(passages[0])[0]
+        return Reading(kind, "Yes" if kind == "yes" else "No", 0, -1, -1, ((first.start, first.end),), 0.0, probability)  # type: ignore[arg-type]
+    for n, text in enumerate(passages):
+        at = text.find(answer)
+        if at >= 0:
+            sentence = next(s for s in sentence_spans(text) if s.start <= at < s.end)
+            return Reading("span", answer, n, at, at + len(answer), ((sentence.start, sentence.end),), 0.0, probability)
+    return Reading("none", "", -1)

@@ -21,6 +21,7 @@ PACKAGES = [
     "selfrag.store",
     "selfrag.ingest",
     "selfrag.providers",
+    "selfrag.reading",
     "graders",
     "workflows",
     "eval",

@@ -14,6 +14,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from graders import GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
 from selfrag.kg import GraphContexts
 from selfrag.query import SelfQueryPlanner
+from selfrag.reading import ReaderCritic
 from selfrag.store import CollectionSource
 from workflows.condense import Condenser
 from workflows.generation import AnswerGenerator
@@ -38,9 +39,9 @@ class Components:
     parallel_checks: bool = True
     """Run groundedness and usefulness at once (saves latency; costs a usefulness call on ungrounded answers)."""
     extractive_fallback: bool = True
-    """``hybrid``: the last allowed generation after only ungrounded ones quotes the documents."""
+    """``hybrid``: the last allowed generation after only ungrounded ones is the reader's answer."""
     extractive_only: bool = False
-    """``extractive``: every answer quotes the documents; the chat model writes none."""
+    """``extractive``: the trained reader writes every answer; the chat model writes none."""
     speculate: bool = False
     """Search and grade the question as it stands while the self-query model call runs, and keep
     that work when the plan keeps the question (``workflows.speculation``; costs calls when dropped)."""
@@ -48,6 +49,9 @@ class Components:
     graphs: GraphContexts | None = None
     """The knowledge-graph store and per-graph contexts, for collections linked to a graph; None:
     a collection with a graph link fails with ``graph_unavailable``."""
+    judge: ReaderCritic | None = None
+    """The trained reader-critic the graders and the reader use (named in every trace); None in
+    tests whose graders combine with no signal."""
     retrieval: RetrievalStage = field(default_factory=RetrievalStage)
     """Hybrid search and the rerank stage; the default is dense only, no reranker (what fakes get)."""
 
@@ -78,8 +82,12 @@ class Components:
         planner: SelfQueryPlanner | None = None,
         embeddings: Embeddings | None = None,
         retrieval: RetrievalStage | None = None,
+        judge: ReaderCritic | None = None,
     ) -> Components:
         """Default components around one chat model; pass a ``GraderConfig`` to tune a grader.
+
+        ``judge`` (the trained reader-critic) reads answers and is the graders' signal; a grader
+        whose config combines with a signal needs it.
 
         ``embeddings`` (the collections' embedding model) lets the planner link words to known
         values and lets the planner, rewriter and condenser check that their text stays on the question.
@@ -93,10 +101,11 @@ class Components:
         return cls(
             store=store,
             planner=planner,
-            relevance=RelevanceGrader(model, relevance or base),
-            groundedness=GroundednessGrader(model, groundedness or base),
-            usefulness=UsefulnessGrader(model, usefulness or base),
-            generator=AnswerGenerator(model, retry=RetryPolicy(attempts=min(2, retry.attempts), initial_wait_s=retry.initial_wait_s, max_wait_s=retry.max_wait_s)),
+            relevance=RelevanceGrader(model, relevance or base, critic=judge),
+            groundedness=GroundednessGrader(model, groundedness or base, critic=judge),
+            usefulness=UsefulnessGrader(model, usefulness or base, critic=judge),
+            generator=AnswerGenerator(model, retry=RetryPolicy(attempts=min(2, retry.attempts), initial_wait_s=retry.initial_wait_s, max_wait_s=retry.max_wait_s),
+                                      reader=judge, critic=judge),
             rewriter=QueryRewriter(None if rules_only_text else model, embeddings=embeddings),
             condenser=Condenser(None if rules_only_text else model, embeddings=embeddings),
             parallel_checks=parallel_checks,
@@ -105,6 +114,7 @@ class Components:
             extractive_only=extractive_only,
             model_label=getattr(model, "model_name", "") or type(model).__name__,
             retrieval=retrieval or RetrievalStage(),
+            judge=judge,
         )
 
 

@@ -211,7 +211,8 @@ class SelfRagEngine:
             # extractive answers), so a dead model would otherwise look like "nothing relevant".
             raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
         total_ms = (time.perf_counter() - start) * 1000
-        result = self._result(state, thread_id, counter, total_ms, [r.name for r in opts.resources] or [collection])
+        result = self._result(state, thread_id, counter, total_ms, [r.name for r in opts.resources] or [collection],
+                              judge=self.judge_label)
         if extras:
             values, failures = run_extras(extras, final_state(result, state["relevant"], state["documents"]))
             result.extras = values
@@ -285,9 +286,16 @@ class SelfRagEngine:
             raise InvalidQuestion(f"the question is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}")
         return q
 
+    @property
+    def judge_label(self) -> str | None:
+        """``name@sha256[:12]`` of the reader-critic these runs use, for traces and run manifests."""
+        judge = self.components.judge
+        return None if judge is None else judge.version
+
     @staticmethod
     def _result(
-        state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float, collections: list[str]
+        state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float, collections: list[str],
+        judge: str | None = None,
     ) -> Result:
         # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is there.
         plan = state["plan"]
@@ -312,6 +320,7 @@ class SelfRagEngine:
             stop_reason=state["stop_reason"],
             llm=counter.usage(),
             total_ms=round(total_ms, 2),
+            judge=judge,
         )
         structured = dict(plan.get("structured_query") or {})  # absent when memory answered
         if structured:
@@ -324,6 +333,8 @@ class SelfRagEngine:
             thread_id=thread_id,
             answer=state["answer"],
             outcome=Outcome(state["outcome"] or Outcome.BUDGET_EXHAUSTED.value),
+            short_answer=state.get("short_answer"),
+            confidence=state.get("confidence"),
             citations=[Citation(**c) for c in state["citations"]],
             query=structured,
             filter=state["where"],

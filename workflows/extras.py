@@ -37,7 +37,7 @@ class FinalState:
     """The question as asked."""
     answer: str
     outcome: str
-    """``answered``, ``abstained``, ``ungrounded``, ``budget_exhausted`` or ``needs_clarification``."""
+    """``answered``, ``unverified``, ``abstained``, ``ungrounded``, ``budget_exhausted``, ``no_progress`` or ``needs_clarification``."""
     documents: tuple[Document, ...]
     """The documents the answer was generated from (the last retrieval's relevant ones)."""
     retrieved: tuple[Document, ...]

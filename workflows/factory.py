@@ -13,6 +13,7 @@ from selfrag.errors import ConfigError
 from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
+from selfrag.reading import default_judge
 from selfrag.rerank import CrossEncoderReranker, HttpReranker, LLMReranker, Reranker
 from selfrag.retrieval import HybridConfig, LexicalIndexes
 from selfrag.settings import Settings
@@ -66,7 +67,7 @@ def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict
     """Each registered grader's config: its settings, else its own profile for the provider.
 
     The embedded 135M model says "relevant"/"grounded"/"useful" to nearly everything, so the
-    local profiles make its verdicts clear a deterministic signal (see each grader's ``profiles``).
+    local profiles let the trained critic decide alone (see each grader's ``profiles``).
     """
     unknown = sorted(set(settings.graders.kinds()) - set(GRADERS))
     if unknown:
@@ -74,13 +75,13 @@ def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict
     configs = {}
     for kind, grader in GRADERS.items():
         g = settings.graders.for_kind(kind)
-        combine, threshold = grader.profiles.get(settings.llm.provider, ("llm", 0.5))
+        combine = grader.profiles.get(settings.llm.provider, "llm")
         configs[kind] = GraderConfig(
             method=method,
             retry=retry,
             policy=FailurePolicy(g.policy),
             combine=Combine(g.combine or combine),
-            threshold=threshold if g.threshold is None else g.threshold,
+            threshold=g.threshold,
         )
     return configs
 
@@ -111,6 +112,7 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],
         retrieval=build_retrieval(settings, model=model),
+        judge=default_judge(settings.judge.path),
     )
     # Opened on first use only: a collection without a graph never starts a graph server.
     components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))

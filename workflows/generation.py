@@ -25,8 +25,9 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from selfrag.errors import describe
 from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from selfrag.providers import for_task
+from selfrag.reading import Critic, Reader, split_sentences
 from selfrag.retry import Attempts, RetryPolicy, call_with_retries
-from workflows.extractive import attribute, extract, split_sentences
+from workflows.reading import attribute, read_answer
 
 __all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "is_degenerate", "tidy"]
 
@@ -70,10 +71,14 @@ class Generation:
     """1-based numbers into the documents given, validated."""
     attempts: int
     strategy: str = "llm"
-    """``llm`` or ``extractive``."""
+    """``llm`` or ``reader``."""
     citation_source: str = "model"
-    """``model`` (markers the model wrote), ``attributed`` (added by overlap) or ``none``."""
+    """``model`` (markers the model wrote), ``attributed`` (added by the critic), ``reader`` or ``none``."""
     error: str | None = None
+    short_answer: str | None = None
+    """The reader's short answer (a span, "Yes", "No"); None for a model's answer."""
+    probability: float | None = None
+    """The reader's calibrated probability that ``short_answer`` is right."""
 
     @property
     def failed(self) -> bool:
@@ -82,11 +87,16 @@ class Generation:
 
 class AnswerGenerator:
     def __init__(
-        self, model: BaseChatModel, *, retry: RetryPolicy = RetryPolicy(attempts=2), max_tokens: int = 256
+        self, model: BaseChatModel, *, retry: RetryPolicy = RetryPolicy(attempts=2), max_tokens: int = 256,
+        reader: Reader | None = None, critic: Critic | None = None,
     ) -> None:
         self.model = model
         self.retry = retry
         self.max_tokens = max_tokens
+        self.reader = reader
+        """Answers ``read``; None: no reader answers (a run that needs one fails)."""
+        self.critic = critic
+        """Cites an unmarked model answer's sentences; None: such an answer cites nothing."""
 
     def messages(self, question: str, documents: Sequence[Mapping[str, Any]], feedback: str | None) -> list[BaseMessage]:
         user = f"{fence_documents(documents)}\n\n{fence('question', question)}\n\nAnswer the question from the documents, citing them."
@@ -125,10 +135,16 @@ class AnswerGenerator:
         if valid:
             return Generation(answer, valid, attempts)
         answer = _MARKER.sub("", answer).strip()  # markers pointing nowhere are noise
-        attributed = attribute(answer, documents)
+        attributed = attribute(self.critic, answer, documents) if self.critic is not None else []
         return Generation(answer, attributed, attempts, citation_source="attributed" if attributed else "none")
 
-    @staticmethod
-    def extractive(question: str, documents: Sequence[Mapping[str, Any]]) -> Generation:
-        answer, cited = extract(question, documents)
-        return Generation(answer, cited, 0, strategy="extractive", error=None if answer else "no sentence to quote")
+    def read(self, question: str, documents: Sequence[Mapping[str, Any]]) -> Generation:
+        """The trained reader's answer: short answer, supporting quote, citation, probability."""
+        if self.reader is None:
+            return Generation("", [], 0, strategy="reader", error="no reader is configured")
+        out = read_answer(self.reader, question, documents)
+        if not out.answer:
+            return Generation("", [], 0, strategy="reader", error="the reader found no answer in the documents",
+                              probability=out.probability)
+        return Generation(out.answer, out.citations, 0, strategy="reader", citation_source="reader",
+                          short_answer=out.short_answer, probability=out.probability)

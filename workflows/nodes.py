@@ -18,7 +18,6 @@ from langgraph.runtime import Runtime
 from pydantic import TypeAdapter
 
 from graders import GradeResult, Verdict
-from graders.claims import check_claims
 from selfrag.errors import GraphUnavailable, SelfRagError
 from selfrag.kg import Entity, GraphContext, mention_where, resolve_relation, resolve_reply
 from selfrag.kg.entities import Candidate
@@ -30,7 +29,6 @@ from selfrag.text import content_terms
 from workflows import records as rec
 from workflows import summaries
 from workflows.components import Components
-from workflows.extractive import is_verbatim
 from workflows.memory import recall
 from workflows.options import RunOptions
 from workflows.resource_retrieval import retrieve_resources
@@ -178,6 +176,7 @@ class SelfRagNodes:
             answer = rec.GeneratedAnswer(
                 number=1, answer=remembered, citations=[], documents=[], query="", attempts=0,
                 error=None, grounded=True, useful=True, strategy="memory", citation_source="none",
+                short_answer=None, probability=None, verified=None,
             )
             verdict = _verdict("groundedness", 1, True, "grounded", "quoted from this conversation's history",
                                prompt_version="memory/v1")
@@ -384,8 +383,15 @@ class SelfRagNodes:
                 graded.append(entry)
                 known[key] = entry
         todo = [d for d in state["documents"] if (d["resource"], d["id"]) not in known]
+        filtered = state["query_filter"] is not None or state["graph_where"] is not None
+        if filtered and len(content_terms(state["query"])) >= 2:
+            # A filter (self-queried or from the graph) already holds the question's conditions
+            # ("positive reviews", "films by directors born in Ohio"): what is left to judge is the
+            # search text, the question minus those conditions. The full question would ask the
+            # critic for conditions the document's text need not state.
+            question = state["query"]
         results = self.c.relevance.grade_many(question, todo, concurrency=runtime.context.grade_concurrency)
-        if state["query_filter"] is not None and len(content_terms(state["query"])) < 2:
+        if filtered and len(content_terms(state["query"])) < 2:
             # The self-query turned the whole question into its filter ("a science fiction film rated
             # above 8.5"): every document the filter selected is an answer, whatever its text says.
             results = [
@@ -434,9 +440,11 @@ class SelfRagNodes:
         if gens and gens[-1]["grounded"] is False:
             feedback = next((v["reason"] for v in reversed(last_verdicts) if v["kind"] == "groundedness"), None)
         budget_left = state["max_generations"] - state["generation_count"]
-        only_ungrounded = bool(gens) and all(g["grounded"] is False for g in gens if g["documents"] == [d["id"] for d in docs])
-        if self.c.extractive_only or (self.c.extractive_fallback and budget_left == 1 and only_ungrounded):
-            out = self.c.generator.extractive(state["standalone_question"], docs)
+        same_documents = [g for g in gens if g["documents"] == [d["id"] for d in docs]]
+        only_ungrounded = bool(same_documents) and all(g["grounded"] is False for g in same_documents)
+        fallback = self.c.extractive_fallback and self.c.generator.reader is not None
+        if self.c.extractive_only or (fallback and budget_left == 1 and only_ungrounded):
+            out = self.c.generator.read(state["standalone_question"], docs)
         else:
             out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
         cited = [
@@ -447,7 +455,8 @@ class SelfRagNodes:
         gens.append(rec.GeneratedAnswer(
             number=len(gens) + 1, answer=out.answer, citations=cited, documents=[d["id"] for d in docs],
             query=state["query"], attempts=out.attempts, error=out.error, grounded=None, useful=None,
-            strategy=out.strategy, citation_source=out.citation_source,
+            strategy=out.strategy, citation_source=out.citation_source, short_answer=out.short_answer,
+            probability=out.probability, verified=None,
         ))
         return {"generations": gens, "generation_count": state["generation_count"] + 1}
 
@@ -462,39 +471,46 @@ class SelfRagNodes:
             current.update({"grounded": False, "useful": False})
             return {"generations": gens, "verdicts": verdicts}
         docs = state["relevant"]
-        question, answer = state["standalone_question"], current["answer"]
-        if current["strategy"] == "extractive" and is_verbatim(answer, docs):
-            # A verbatim quote is grounded by construction: verify it, don't ask a model.
-            useful_only = self.c.usefulness.grade(question, answer, docs)
-            # Quoted text is in the documents by construction, but a quote can still be the wrong
-            # answer to this question: a report dated 2020 quoted for "in 2015", a figure stated
-            # about something else. The claim check decides, as for generated answers.
-            claims = check_claims(answer, docs, question)
-            failing = [c for c in claims if not c.supported]
-            ok = not failing
-            verdicts.append(_verdict(
-                "groundedness", current["number"], ok, "grounded" if ok else "ungrounded",
-                "verbatim quote of the documents (checked)" if ok else f"claim not supported: {failing[0].reason}",
-                prompt_version="verbatim/v2", claims=[c.to_dict() for c in claims],
-            ))
-            verdicts.append(useful_only.record(current["number"]))
-            current.update({"grounded": ok, "useful": useful_only.passed})
-            return {"generations": gens, "verdicts": verdicts}
+        question, answer, short = state["standalone_question"], current["answer"], current["short_answer"]
+        usefulness_question = self._usefulness_question(state)
+        if current["probability"] is not None:
+            # The reader's own calibrated probability: an answer it is unsure of is shown, flagged.
+            p = current["probability"]
+            threshold = self.c.generator.reader.threshold("reader") if self.c.generator.reader is not None else 1.0
+            ok = p >= threshold
+            verdicts.append(_verdict("reader", current["number"], ok, "verified" if ok else "unverified",
+                                     f"reader probability {p:.2f} {'>=' if ok else '<'} threshold {threshold:.2f}",
+                                     model=self._reader_name(), prompt_version="reader/v1"))
+            current["verified"] = ok
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:
-                g_future = pool.submit(self.c.groundedness.grade, answer, docs, question)
-                u_future = pool.submit(self.c.usefulness.grade, question, answer, docs)
+                g_future = pool.submit(self.c.groundedness.grade, answer, docs, question, short_answer=short)
+                u_future = pool.submit(self.c.usefulness.grade, usefulness_question, answer, docs, short_answer=short)
                 grounded, useful = g_future.result(), u_future.result()
         else:
-            grounded = self.c.groundedness.grade(answer, docs, question)
-            useful = self.c.usefulness.grade(question, answer, docs) if grounded.passed else None
+            grounded = self.c.groundedness.grade(answer, docs, question, short_answer=short)
+            useful = (self.c.usefulness.grade(usefulness_question, answer, docs, short_answer=short)
+                      if grounded.passed else None)
         results: list[GradeResult | None] = [grounded, useful]
         for res in results:
             if res is not None:
                 verdicts.append(res.record(current["number"]))
         current.update({"grounded": grounded.passed, "useful": None if useful is None else useful.passed})
         return {"generations": gens, "verdicts": verdicts}
+
+    def _reader_name(self) -> str:
+        reader = self.c.generator.reader
+        return str(getattr(reader, "name", "reader")) if reader is not None else "none"
+
+    @staticmethod
+    def _usefulness_question(state: SelfRagState) -> str:
+        """What the answer must address: the search text when a filter already holds the question's
+        conditions (an answer need not repeat "positive" or "latest" to be useful), else the question."""
+        filtered = state["query_filter"] is not None or state["graph_where"] is not None
+        if filtered and len(content_terms(state["query"])) >= 2:
+            return state["query"]
+        return state["standalone_question"]
 
     # -- finalize: a typed outcome and the best answer ------------------------------------------
     def finalize(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
@@ -529,6 +545,8 @@ class SelfRagNodes:
                     answer=answer, outcome=outcome)
         return {
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
+            "short_answer": best["short_answer"] if best is not None and best["answer"] else None,
+            "confidence": best["probability"] if best is not None and best["answer"] else None,
             "history": [*(state.get("history") or []), turn],
         }
 

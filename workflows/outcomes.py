@@ -34,8 +34,15 @@ class Outcome(StrEnum):
     """No relevant document was found; the answer says so and invents nothing."""
     UNGROUNDED = "ungrounded"
     """The best answer could not be verified against the documents; flagged as unsupported."""
+    UNVERIFIED = "unverified"
+    """An answer that passed the critic's checks but that the reader was not confident enough in
+    (its calibrated probability is below the threshold chosen on dev for at most 5 % wrong among
+    answered): shown, flagged, not to be relied upon."""
     BUDGET_EXHAUSTED = "budget_exhausted"
-    """Loop budgets (or lack of progress) ended the run before a useful answer; best so far, flagged."""
+    """The rewrite or generation budget ran out before a useful answer; best so far, flagged."""
+    NO_PROGRESS = "no_progress"
+    """The run stopped early because the next step would repeat one already tried (a rewrite to
+    a query already searched, a search returning the same documents); best so far, flagged."""
     NEEDS_CLARIFICATION = "needs_clarification"
     """A name in the question means several entities; the answer asks which (``Result.clarification``),
     and the next turn on the thread may reply with a name, an alias or an ordinal."""
@@ -81,6 +88,9 @@ class Trace(BaseModel):
     total_ms: float = 0.0
     extras: list[ExtraFailure] = Field(default_factory=list)
     """Extras (Python API) that raised: name, error type, one-line message; the answer stands."""
+    judge: str | None = None
+    """The trained reader-critic's artifact (``name@sha256-prefix``) behind the reader's answer and
+    the critic's verdicts; None when none was used."""
 
 
 class Result(BaseModel):
@@ -93,6 +103,12 @@ class Result(BaseModel):
     thread_id: str | None = None
     answer: str
     outcome: Outcome
+    short_answer: str | None = None
+    """The reader's short answer (a span, "Yes", "No") that ``answer`` leads with; None when a
+    model wrote the answer or none was found."""
+    confidence: float | None = None
+    """The reader's calibrated probability that ``short_answer`` is right (``answered`` needs it
+    to clear the threshold chosen on dev)."""
     citations: list[Citation] = Field(default_factory=list)
     query: dict[str, Any] = Field(default_factory=dict)
     """The structured query used last: semantic text, filter tree, limit."""

@@ -104,8 +104,14 @@ class GeneratedAnswer(TypedDict):
     useful: bool | None
     """None until checked, and when the groundedness check failed first (sequential checks)."""
     strategy: str
-    """``generate``, ``extractive`` or ``memory``."""
+    """``llm``, ``reader`` or ``memory``."""
     citation_source: str
+    short_answer: str | None
+    """The reader's short answer (a span, "Yes", "No"); None for a model's answer."""
+    probability: float | None
+    """The reader's calibrated probability that ``short_answer`` is right; None for a model's answer."""
+    verified: bool | None
+    """``check``: the reader's probability cleared its threshold (None: no reader probability)."""
 
 
 RewriteRecord = TypedDict(

@@ -61,6 +61,10 @@ def after_check(state: SelfRagState) -> Literal["generate", "rewrite", "finalize
     if last["grounded"] and last["useful"]:
         return "finalize"
     if not last["grounded"]:
+        if last["strategy"] == "reader":
+            # The reader is deterministic: the same documents would give the same answer. Other
+            # documents might not.
+            return "rewrite" if _rewrites_left(state) and _gens_left(state) else "finalize"
         return "generate" if _gens_left(state) else "finalize"
     # grounded but not useful: the documents were the wrong ones; look again
     return "rewrite" if _rewrites_left(state) and _gens_left(state) else "finalize"
@@ -70,13 +74,19 @@ def decide_outcome(state: SelfRagState) -> tuple[str, GeneratedAnswer | None, st
     """The outcome, the generation to answer with (None when abstaining) and why the run stopped."""
     gens = state["generations"]
     stop = state["stop_reason"]
-    for g in gens:
-        if g["grounded"] and g["useful"]:
+    checked = [g for g in gens if g["grounded"] and g["useful"]]
+    for g in checked:
+        if g["verified"] is not False:
             return Outcome.ANSWERED.value, g, stop or "answered"
+    if checked:
+        best = max(checked, key=lambda g: g["probability"] or 0.0)
+        return Outcome.UNVERIFIED.value, best, stop or "the reader's probability is below its threshold"
     if not gens:
         return Outcome.ABSTAINED.value, None, stop or "no relevant documents within the rewrite budget"
     grounded = [g for g in gens if g["grounded"]]
     if grounded:
+        if stop is not None and stop.startswith("no_progress"):
+            return Outcome.NO_PROGRESS.value, grounded[-1], stop
         reason = stop or "rewrite or generation budget spent before a useful answer"
         return Outcome.BUDGET_EXHAUSTED.value, grounded[-1], reason
     with_text = [g for g in gens if g["answer"]] or gens

@@ -124,6 +124,8 @@ class SelfRagState(TypedDict, total=False):
     # -- finalize ------------------------------------------------------------------------------
     outcome: Annotated[str, Fresh("")]
     answer: Annotated[str, Fresh("")]
+    short_answer: Annotated[str | None, Fresh(None)]
+    confidence: Annotated[float | None, Fresh(None)]
     citations: Annotated[list[dict[str, Any]], Fresh([])]
     # -- every node (timed wrapper) ------------------------------------------------------------
     timings: Annotated[list[Timing], Fresh([])]

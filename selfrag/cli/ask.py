@@ -27,8 +27,9 @@ def print_result(console: Console, result: object) -> None:
         console.print(f"   [{c.number}] {escape(source + c.id[:16])}  {escape(c.text[:100])}  [dim]{escape(meta)}[/]",
                       markup=True, soft_wrap=True)
     t = result.trace
+    sure = f"  ·  reader p={result.confidence:.2f}" if result.confidence is not None else ""
     console.print(
-        f"[dim]   filter {result.filter}  ·  {len(t.path)} steps  ·  {t.llm.calls} LLM calls, "
+        f"[dim]   filter {result.filter}{sure}  ·  {len(t.path)} steps  ·  {t.llm.calls} LLM calls, "
         f"{t.llm.total_tokens} tokens  ·  {t.total_ms / 1000:.1f} s[/]", markup=True, soft_wrap=True,
     )
 

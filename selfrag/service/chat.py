@@ -110,7 +110,7 @@ class ChatRequest(BaseModel):
 class SelfragExtra(BaseModel):
     """What the answer rests on: the extension field ``selfrag``."""
 
-    outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted | needs_clarification")
+    outcome: str = Field(description="answered | unverified | abstained | ungrounded | budget_exhausted | no_progress | needs_clarification")
     citations: list[CitationOut] = Field(default_factory=list, description="The documents behind the answer's [n] markers.")
     collection: str = Field(description="The first collection the model names.")
     collections: list[str] = Field(default_factory=list, description="Every collection searched (a model `a+b` names two).")

@@ -121,7 +121,7 @@ class AnswerResponse(BaseModel):
     collections: list[str] = Field(default_factory=list, description="Every collection the question targeted.")
     thread_id: str | None = None
     answer: str
-    outcome: str = Field(description="answered | abstained | ungrounded | budget_exhausted | needs_clarification")
+    outcome: str = Field(description="answered | unverified | abstained | ungrounded | budget_exhausted | no_progress | needs_clarification")
     citations: list[CitationOut] = Field(default_factory=list)
     query: dict[str, Any] = Field(default_factory=dict, description="The structured query used: text, filter tree, limit.")
     filter: dict[str, Any] | None = Field(None, description="The final Chroma where clause.")

@@ -9,13 +9,12 @@ Each kind has a four-case set built so that the LLM and the signal make differen
     d     no     0.0     no         ✓    ✓       ✓     ✓
 
 so ``both`` is right on all four while each part is wrong on one: accuracy 0.75, 0.75, 1.0, 0.5.
-Signals, worked by hand (see graders/signals.py):
+The signal is a scripted critic (``CRITIC``, patched in for the shipped one):
 
-* relevance: question terms {film, greta, gerwig, direct}; a and b contain all four ("directed"
-  stems to "direct"), c and d none.
-* groundedness: every term of a's and b's answers is in their document (b's drops the "not");
-  c's answer has costco of {costco, revenue, 254 (×2), billion} and none of its one number → 0.
-* usefulness: question terms {capital, france}; a's and b's answers hold both, c's and d's none.
+* relevance: 1.0 when the document names Gerwig (a and b), else 0.
+* groundedness: support 1.0 for the Walmart claims (a, b: b's 700 is in its document, "not"
+  and all), 0 for c and d (and c's 254 is not in its document: the figure guard says 0 too).
+* usefulness: 1.0 for answers naming Paris or "every country" (a, b), 0 for c and d.
 """
 
 from __future__ import annotations
@@ -43,9 +42,27 @@ from eval.experiments import (
 from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy, UsefulnessGrader
 from selfrag.errors import GraderError, UsageError
 from selfrag.settings import LLMSettings
-from selfrag.testing import ScriptedChatModel
+from selfrag.testing import ScriptedChatModel, ScriptedJudge
 
 NO_WAIT = RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0)
+
+
+def _critic_score(task: str, first: str, second: str) -> float:
+    if task == "relevance":
+        return 1.0 if "Gerwig" in second else 0.0
+    if task == "support":
+        return 1.0 if "Walmart" in first else 0.0
+    if "made Little Women" in second:
+        return 0.5
+    return 1.0 if any(k in second for k in ("Paris", "every country", "1889")) else 0.0
+
+
+CRITIC = ScriptedJudge(_critic_score)
+
+
+@pytest.fixture(autouse=True)
+def _scripted_critic(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("eval.experiments.default_judge", lambda folder=None: CRITIC)
 Q_FILM = "Which films did Greta Gerwig direct?"
 Q_FRANCE = "What is the capital of France?"
 
@@ -148,7 +165,7 @@ def test_either_beats_each_part_when_the_parts_miss_different_positives() -> Non
 @pytest.mark.parametrize("reply", ["useful", "not_useful", "not json"])
 @pytest.mark.parametrize("policy", [FailurePolicy.FAIL_CLOSED, FailurePolicy.FAIL_OPEN])
 def test_shared_verdicts_decide_like_a_standalone_grader(reply: str, policy: FailurePolicy) -> None:
-    # Signal 0.5: "made" is not "direct", so 2 of {movy, greta, gerwig, direct}.
+    # The scripted critic says 0.5 for this answer (see _critic_score).
     question, answer = "Which movies did Greta Gerwig direct?", "Greta Gerwig made Little Women"
     text = reply if reply == "not json" else json.dumps({"verdict": reply, "reason": "r"})
     variants = [
@@ -161,10 +178,12 @@ def test_shared_verdicts_decide_like_a_standalone_grader(reply: str, policy: Fai
     for v in variants:
         alone = UsefulnessGrader(
             ScriptedChatModel.from_rules({"UsefulnessGrade": text}),
-            GraderConfig(policy=policy, retry=NO_WAIT, combine=v.combine, threshold=v.threshold),
+            GraderConfig(policy=policy, retry=NO_WAIT, combine=v.combine, threshold=v.threshold), critic=CRITIC,
         ).grade(question, answer)
         outcome = result.variant(v.name).outcomes[0]
-        assert (outcome.predicted, outcome.score, outcome.failed) == (alone.passed, alone.score, alone.failed), v.name
+        assert (outcome.predicted, outcome.failed) == (alone.passed, alone.failed), v.name
+        if v.combine is not Combine.LLM:  # a model-only grader does not ask the critic
+            assert outcome.score == alone.score, v.name
     assert len(model.calls) == 1
 
 
@@ -256,7 +275,7 @@ def test_threshold_sweep_and_worst_misses() -> None:
     assert sig.points[0].metrics["balanced_accuracy"] == 0.5  # at 0 everything passes
     assert sig.best.threshold == 0.05 and sig.best.metrics["balanced_accuracy"] == pytest.approx(5 / 6)
     both = result.variant("both").sweep
-    assert both is not None and both.best.metrics["balanced_accuracy"] == 1.0 and both.current == 0.3
+    assert both is not None and both.best.metrics["balanced_accuracy"] == 1.0 and both.current == 0.5
     # either's false positives: b (signal 1.0, backs the mistake fully) before c (signal 0.0).
     assert [o.id for o in result.variant("either").misses("fp")] == ["b", "c"]
     assert result.variant("either").misses("fn") == []
@@ -376,9 +395,10 @@ def test_missing_variants_file(tmp_path: Path) -> None:
         load_variants(tmp_path / "nope.toml")
 
 
-def test_default_variants_use_the_local_profile_thresholds() -> None:
+def test_default_variants_compare_the_model_the_critic_and_both_combinations() -> None:
+    # The critic's probabilities are calibrated: 0.5 is where a sweep starts from.
     assert [(v.name, v.combine.value, v.threshold) for v in default_variants("groundedness")] == [
-        ("llm", "llm", 0.5), ("signal", "signal", 1.0), ("both", "both", 1.0), ("either", "either", 1.0),
+        ("llm", "llm", 0.5), ("signal", "signal", 0.5), ("both", "both", 0.5), ("either", "either", 0.5),
     ]
 
 
@@ -408,7 +428,7 @@ def test_write_experiment_and_summary_line(tmp_path: Path) -> None:
     assert data["variants"][2]["confusion"] == {"tp": 1, "fp": 0, "tn": 3, "fn": 0}
     assert [o["id"] for o in data["variants"][3]["worst_misses"]["fp"]] == ["b", "c"]
     report = (out / "report.md").read_text()
-    for fragment in ("# Grader experiment: relevance", "| both | both @ 0.3, prompt default | 4 | 1.000 [1.000, 1.000]",
+    for fragment in ("# Grader experiment: relevance", "| both | both @ 0.5, prompt default | 4 | 1.000 [1.000, 1.000]",
                      "| either | 1 | 2 | 1 | 0 |", "![both](sweep-03-both.png)", "### either: false positives",
                      "## Chosen on dev, evaluated on test"):
         assert fragment in report

@@ -35,7 +35,7 @@ class ConcisenessGrader(StructuredGrader):
     negative = "verbose"
     default_prompt = PromptSpec("conciseness/v1", "Is the answer concise?", "{answer}")
     fields = frozenset({"answer"})
-    profiles = {"local": ("signal", 0.5)}
+    profiles = {"local": "signal"}
 
     def grade_case(self, case: CaseInputs) -> GradeResult:
         return self._grade({"answer": fence("answer", case.answer)}, {"answer": case.answer})
@@ -67,7 +67,7 @@ def test_a_registered_grader_is_picked_up_by_the_harness(conciseness: type[Conci
     assert {v.name: v.report.value("accuracy") for v in result.variants} == {
         "llm": 1.0, "signal": 1.0, "both": 1.0, "either": 1.0,
     }
-    assert [v.variant.threshold for v in result.variants if v.name != "llm"] == [0.5, 0.5, 0.5]  # its own profile
+    assert [v.variant.threshold for v in result.variants if v.name != "llm"] == [0.5, 0.5, 0.5]
 
 
 def test_its_cases_and_prompts_are_checked_by_its_own_declaration(conciseness: type[ConcisenessGrader]) -> None:
@@ -101,7 +101,7 @@ def test_settings_and_the_factory_find_a_registered_grader(
     settings = Settings(home=tmp_path)
     configs = _grader_configs(settings, "json_schema", NO_WAIT)
     assert configs["conciseness"].policy.value == "fail_open"
-    assert (configs["conciseness"].combine.value, configs["conciseness"].threshold) == ("signal", 0.5)  # its local profile
+    assert (configs["conciseness"].combine.value, configs["conciseness"].threshold) == ("signal", None)  # its local profile
     typo = Settings(home=tmp_path, graders={"concisenes": {"policy": "fail_open"}})
     with pytest.raises(ConfigError, match="'concisenes'"):
         _grader_configs(typo, "json_schema", NO_WAIT)

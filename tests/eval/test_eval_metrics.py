@@ -9,6 +9,7 @@ import pytest
 from eval.datasets import E2ECase
 from eval.metrics import (
     ContainsReference,
+    Correct,
     ExactMatch,
     FilterAccuracy,
     Groundedness,
@@ -39,7 +40,8 @@ def graded(id: str, query: str) -> GradedDocument:
 
 def generated(grounded: bool) -> GeneratedAnswer:
     return GeneratedAnswer(number=1, answer="a", citations=[], documents=[], query="q", attempts=1, error=None,
-                           grounded=grounded, useful=True, strategy="generate", citation_source="markers")
+                           grounded=grounded, useful=True, strategy="generate", citation_source="markers",
+                           short_answer=None, probability=None, verified=None)
 
 
 def result(answer: str = "", *, documents: list[GradedDocument] | None = None, where: Any = None,
@@ -219,8 +221,36 @@ def test_summary_leaves_failed_cases_out_of_every_metric() -> None:
     assert s["answer_exact"]["value"] == 0.5 and s["answer_exact"]["n"] == 2
     assert s["answer_f1"]["value"] == 0.75
     assert s["recall_at_4"] is None and s["filter_accuracy"] is None
-    assert s["outcomes"] == {"answered": 1, "abstained": 1, "ungrounded": 0, "budget_exhausted": 0, "needs_clarification": 0}
+    assert s["outcomes"] == {"answered": 1, "unverified": 0, "abstained": 1, "ungrounded": 0, "budget_exhausted": 0,
+                             "no_progress": 0, "needs_clarification": 0}
     assert set(s["outcome_rates"]["ungrounded"]) == {"value", "ci_low", "ci_high", "n"}
     assert (s["latency_p50_s"], s["latency_p95_s"]) == (2.0, 2.9)
     assert (s["llm_calls_per_case"], s["tokens_per_case"]) == (3.0, 15.0)
     assert s["cache"] == {"hits": 4, "model_calls": 2}
+
+
+# -- the reader's short answer and wrong among answered ------------------------------------------------
+def test_exact_match_and_f1_score_the_short_answer_not_the_quote_after_it() -> None:
+    r = result("Prince. The album is by Prince and The Revolution [1].").model_copy(update={"short_answer": "Prince"})
+    c = case(reference_answer="Prince")
+    assert ExactMatch().evaluate(c, r).value == 1.0 and TokenF1().evaluate(c, r).value == 1.0
+    assert ExactMatch().evaluate(c, result("Prince. The album is by Prince [1].")).value == 0.0  # no short answer
+
+
+def test_a_correct_short_answer_contains_or_overlaps_the_reference() -> None:
+    c = case(reference_answer="Prince and The Revolution")
+    short = result("x").model_copy(update={"short_answer": "Prince and The Revolution band"})
+    wrong = result("Prince and The Revolution made it [1]").model_copy(update={"short_answer": "Michael Jackson"})
+    assert Correct().evaluate(c, short).value == 1.0
+    assert Correct().evaluate(c, wrong).value == 0.0  # the quote names it; the answer does not
+
+
+def test_wrong_among_answered_counts_only_answered_cases_with_a_reference() -> None:
+    records = [
+        {"id": "a", "outcome": "answered", "answer_correct": 1.0, "latency_s": 1.0},
+        {"id": "b", "outcome": "answered", "answer_correct": 0.0, "latency_s": 1.0},
+        {"id": "c", "outcome": "unverified", "answer_correct": 0.0, "latency_s": 1.0},
+        {"id": "d", "outcome": "answered", "answer_correct": None, "latency_s": 1.0},
+    ]
+    s = summarize(records)
+    assert s["wrong_among_answered"]["value"] == 0.5 and s["wrong_among_answered"]["n"] == 2

@@ -11,6 +11,7 @@ from langchain_core.exceptions import OutputParserException
 from pydantic import ValidationError
 
 from graders import (
+    Combine,
     FailurePolicy,
     GraderConfig,
     GroundednessGrader,
@@ -22,7 +23,7 @@ from graders import (
     is_retryable,
 )
 from selfrag.errors import GraderError, ProviderError
-from selfrag.testing import ScriptedChatModel
+from selfrag.testing import ScriptedChatModel, ScriptedJudge
 
 NO_WAIT = RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0)
 GOOD = json.dumps({"verdict": "relevant", "reason": "fine"})
@@ -84,10 +85,12 @@ def test_a_non_retryable_error_is_not_retried_and_the_record_says_so() -> None:
     assert info.value.detail == "PermissionError: bad key"
 
 
-def test_a_failed_grade_still_records_its_signal() -> None:
+def test_a_failed_grade_still_records_the_critic_s_probability() -> None:
     model = ScriptedChatModel.from_rules({"RelevanceGrade": "junk"})
-    result = RelevanceGrader(model, config(attempts=1)).grade("toys", {"text": "toys", "score": 0.1})
-    assert result.failed and result.score == 1.0  # term overlap 1/1 beats the 0.1 similarity
+    judge = ScriptedJudge(lambda task, first, second: 0.8)
+    grader = RelevanceGrader(model, config(attempts=1)._replace(combine=Combine.BOTH), critic=judge)
+    result = grader.grade("toys", {"text": "toys"})
+    assert result.failed and not result.passed and result.score == 0.8  # fail-closed, the critic's view kept
 
 
 # -- call_with_retries ---------------------------------------------------------------------------

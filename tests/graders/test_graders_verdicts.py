@@ -98,7 +98,7 @@ def test_record_is_what_the_trace_records() -> None:
     record = RelevanceGrader(model, FAST).grade("q", {"id": "d1", "text": "t", "score": 0.2}).record()
     assert record == {
         "kind": "relevance", "subject": "d1", "passed": False, "label": "irrelevant", "reason": "off topic",
-        "llm_label": "irrelevant", "score": 0.2, "failed": False, "error": None, "attempts": 1,
+        "llm_label": "irrelevant", "score": None, "failed": False, "error": None, "attempts": 1,
         "prompt_version": "relevance/v1", "model": "scripted", "generation": None, "claims": [],
     }  # fmt: skip
     assert set(record) == set(Verdict.__annotations__)  # the one shape, every key always there

@@ -1,0 +1,86 @@
+"""Risk–coverage of the reader's confidence over ``selfrag eval run`` outputs, and the threshold it implies.
+
+For each run (a folder with ``cases.jsonl``), the answers that passed the critic's checks
+(outcome ``answered`` or ``unverified``) are sorted by the reader's calibrated confidence; at each
+threshold t, *coverage* is the share of all cases answered with confidence >= t and *risk* the
+share of those answers that are wrong (``answer_correct`` false). ``--choose`` prints the lowest
+threshold whose risk is at most ``--max-risk`` on that run: choose on a dev run, report on test.
+
+    python bench/risk_coverage.py runs/halueval-dev --choose --out bench/results/judge/risk-coverage-dev.json --plot bench/results/judge/risk-coverage.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+CHECKED = ("answered", "unverified")
+
+
+def load(run: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (run / "cases.jsonl").read_text().splitlines() if line.strip()]
+
+
+def curve(rows: list[dict[str, Any]]) -> list[dict[str, float]]:
+    scored = [r for r in rows if r.get("answer_correct") is not None and not r.get("error")]
+    total = len(scored)
+    passed = sorted(((float(r["confidence"] or 0.0), float(r["answer_correct"])) for r in scored
+                     if r.get("outcome") in CHECKED and r.get("confidence") is not None), reverse=True)
+    points = []
+    right = 0.0
+    for n, (conf, ok) in enumerate(passed, 1):
+        right += ok
+        if n == len(passed) or passed[n][0] < conf:  # one point per distinct confidence
+            points.append({"threshold": round(conf, 4), "coverage": round(n / max(1, total), 4),
+                           "risk": round(1 - right / n, 4), "answered": n})
+    return points
+
+
+def choose(points: list[dict[str, float]], max_risk: float) -> dict[str, float] | None:
+    ok = [p for p in points if p["risk"] <= max_risk]
+    return min(ok, key=lambda p: p["threshold"]) if ok else None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runs", nargs="+", type=Path)
+    ap.add_argument("--max-risk", type=float, default=0.05)
+    ap.add_argument("--choose", action="store_true")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--plot", type=Path)
+    args = ap.parse_args()
+    report: dict[str, Any] = {}
+    for run in args.runs:
+        points = curve(load(run))
+        report[run.name] = {"points": points}
+        if args.choose:
+            report[run.name]["chosen"] = choose(points, args.max_risk)
+        for p in points[:: max(1, len(points) // 12)]:
+            print(f"{run.name}: t={p['threshold']:.3f} coverage={p['coverage']:.3f} risk={p['risk']:.3f}")
+        if args.choose:
+            print(f"{run.name}: lowest threshold with risk <= {args.max_risk}: {report[run.name]['chosen']}")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(report, indent=2) + "\n")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for name, data in report.items():
+            ax.plot([p["coverage"] for p in data["points"]], [p["risk"] for p in data["points"]], label=name)
+        ax.axhline(args.max_risk, linestyle="--", color="grey")
+        ax.set_xlabel("coverage (answered / all cases)")
+        ax.set_ylabel("risk (wrong / answered)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,63 @@
+"""The one deterministic guard left beside the critic: a figure in an answer must be in its source.
+
+A trained critic reads "$11.7 billion in revenue" against a passage stating revenue of $611
+billion and net income of $11.7 billion as nearly supported; no model of this size reliably
+tells 611 from 616 either. Arithmetic does: every figure a claim states (an amount, a count, a
+percentage, a year) must be stated by a passage the claim cites, equal within the precision it
+was written with (the rounding rules: "$611 billion" is supported by "$611.2 billion", never
+the other way round; "2.1 million" by "2,100,000").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Figure", "figures", "unsupported_figures"]
+
+_SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12, "tn": 1e12}
+# A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
+_FIGURE = re.compile(
+    r"(?P<cur>[$€£¥])?\s?(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]\d)"
+    r"(?:\s?(?P<unit>%|percent\b|per\s+cent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|tn\b))?",
+    re.IGNORECASE,
+)
+_MARKER = re.compile(r"\[\d{1,3}\]")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number as written."""
+
+    value: float
+    """In base units: "$611 billion" is 6.11e11."""
+    step: float
+    """Half the last written digit's place, scaled: "611 billion" is exact to ±0.5e9."""
+    percent: bool
+    text: str
+
+    def within(self, other: Figure) -> bool:
+        """``other`` states this figure to this figure's own precision (and is the same kind)."""
+        if self.percent != other.percent:
+            return False
+        return abs(self.value - other.value) <= self.step + 1e-9 * max(abs(self.value), 1.0)
+
+
+def figures(text: str) -> list[Figure]:
+    """The figures of ``text`` (citation markers are not figures)."""
+    found = []
+    for m in _FIGURE.finditer(_MARKER.sub(" ", text)):
+        raw = m.group("num")
+        number = float(raw.replace(",", ""))
+        decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
+        unit = (m.group("unit") or "").lower().replace(" ", "")
+        scale = _SCALES.get(unit, 1.0)
+        percent = unit == "%" or unit.startswith("per")
+        found.append(Figure(number * scale, 0.5 * 10 ** (-decimals) * scale, percent, m.group(0).strip()))
+    return found
+
+
+def unsupported_figures(claim: str, passages: list[str]) -> list[str]:
+    """The figures of ``claim`` that none of ``passages`` states, as written in the claim."""
+    stated = [f for p in passages for f in figures(p)]
+    return [f.text for f in figures(claim) if not any(f.within(g) for g in stated)]

@@ -1,0 +1,95 @@
+"""The trained reader and critic: Self-RAG's judgements learned, not written as rules.
+
+One small network fine-tuned here from the packaged all-MiniLM-L6-v2 (``python -m eval.training``;
+the data manifest, command and metrics sit beside the weights in ``weights/<name>/``):
+
+- the **reader** answers a question from passages: a short answer (a span, yes or no), the
+  sentence(s) that support it, and a calibrated probability that it is right;
+- the **critic** scores Self-RAG's reflection judgements, calibrated: relevance (ISREL),
+  support (ISSUP) and usefulness (ISUSE).
+
+The weights are verified by checksum at load (``JUDGE_SHA256`` pins the shipped ones), and the
+artifact's name is carried by every verdict it decides, every trace and every run manifest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from selfrag.reading.sentences import Sentence, sentence_spans, split_sentences
+from selfrag.reading.types import AnswerKind, CriticTask, Reading
+
+if TYPE_CHECKING:  # the model code imports torch: loaded when a judge is, not with this package
+    from selfrag.reading.judge import Judge
+
+__all__ = [
+    "DEFAULT_JUDGE_DIR",
+    "JUDGE_SHA256",
+    "AnswerKind",
+    "Critic",
+    "CriticTask",
+    "Reader",
+    "ReaderCritic",
+    "Reading",
+    "Sentence",
+    "default_judge",
+    "sentence_spans",
+    "split_sentences",
+]
+
+DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v1"
+"""The shipped artifact (committed; rebuilt by ``make weights``)."""
+JUDGE_SHA256 = "cf5f8cd2c7b8489af688fa27ecad3d0134712b112a2fd184ed9075629e40fed3"
+"""sha256 of the shipped ``weights.safetensors``: a changed file is refused at load."""
+
+
+@runtime_checkable
+class Critic(Protocol):
+    """Calibrated probabilities of Self-RAG's judgements (the graders' signal)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def score(self, task: CriticTask, firsts: list[str], seconds: list[str]) -> list[float]: ...
+
+    def threshold(self, key: str, default: float = 0.5) -> float: ...
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """Reads a short answer, its support and a calibrated probability out of passages."""
+
+    @property
+    def name(self) -> str: ...
+
+    def read(self, question: str, passages: list[str]) -> Reading: ...
+
+    def threshold(self, key: str, default: float = 0.5) -> float: ...
+
+
+@runtime_checkable
+class ReaderCritic(Critic, Reader, Protocol):
+    """Both at once, as one trained network provides them (``Judge``; ``selfrag.testing.ScriptedJudge``)."""
+
+    @property
+    def version(self) -> str:
+        """What traces and run manifests name: ``name@sha256[:12]`` of the weights."""
+        ...
+
+
+def default_judge(folder: Path | None = None) -> Judge:
+    """The shipped reader-critic (or the artifact in ``folder``), loaded once per process.
+
+    The model code (``selfrag.reading.judge``: ``Judge``, ``load_judge``; ``.artifact``;
+    ``.network``) needs the ``local`` extra (torch, transformers) and is imported here, on use.
+
+    Raises:
+        ModelIntegrityError: the weights fail their checksum.
+        ProviderError: the weights or the base model are missing.
+    """
+    from selfrag.reading.judge import load_judge
+
+    if folder is None:
+        return load_judge(DEFAULT_JUDGE_DIR, expected_sha256=JUDGE_SHA256)
+    return load_judge(folder)

@@ -1,0 +1,201 @@
+"""The loaded reader-critic: ``Reader.read`` and ``Critic.score``, batched, calibrated, thread-safe.
+
+One network (``selfrag.reading.network``) serves both; ``load_judge`` loads an artifact once per
+process (checksum-verified) and every engine in the process shares it.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from selfrag.errors import ProviderError
+from selfrag.reading.artifact import ArtifactInfo, Calibration, load_state
+from selfrag.reading.encoding import critic_inputs, reader_windows
+from selfrag.reading.network import ANSWER_KINDS, CRITIC_TASKS, JudgeNet
+from selfrag.reading.sentences import sentence_spans
+from selfrag.reading.types import CriticTask, Reading
+
+__all__ = ["Judge", "build_net", "load_judge"]
+
+_MAX_SPAN_TOKENS = 30
+_BATCH = 16
+
+
+def build_net(encoder_config: dict[str, Any]) -> JudgeNet:
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig.from_dict(encoder_config)
+    return JudgeNet(BertModel(config, add_pooling_layer=False))
+
+
+def _platt(c: Calibration | None, raw: float) -> float:
+    if c is None:
+        return 1.0 / (1.0 + math.exp(-raw)) if raw > -50 else 0.0
+    z = c.a * raw + c.b
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+class Judge:
+    """A loaded artifact: the network, its tokenizer, its record."""
+
+    def __init__(self, net: JudgeNet, tokenizer: Any, info: ArtifactInfo) -> None:
+        self.net = net.eval()
+        self.tokenizer = tokenizer
+        self.info = info
+        self._lock = threading.Lock()  # one forward at a time: the fast tokenizer is not reentrant
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def version(self) -> str:
+        return f"{self.info.name}@{self.info.sha256[:12]}"
+
+    def threshold(self, key: str, default: float = 0.5) -> float:
+        return self.info.thresholds.get(key, default)
+
+    # -- critic ---------------------------------------------------------------------------------
+    def raw_scores(self, task: CriticTask, firsts: Sequence[str], seconds: Sequence[str]) -> list[float]:
+        if len(firsts) != len(seconds):
+            raise ValueError("firsts and seconds differ in length")
+        column = CRITIC_TASKS.index(task)
+        out: list[float] = []
+        with self._lock, torch.inference_mode():
+            for i in range(0, len(firsts), _BATCH):
+                inputs = critic_inputs(self.tokenizer, task, firsts[i : i + _BATCH], seconds[i : i + _BATCH],
+                                       max_length=self.info.critic_max_length)
+                out.extend(float(x) for x in self.net.judge(**inputs).logits[:, column].tolist())
+        return out
+
+    def score(self, task: CriticTask, firsts: Sequence[str], seconds: Sequence[str]) -> list[float]:
+        """Calibrated probabilities of the judgement ``task`` for each pair."""
+        cal = self.info.calibration.get(task)
+        return [_platt(cal, r) for r in self.raw_scores(task, firsts, seconds)]
+
+    # -- reader ---------------------------------------------------------------------------------
+    def read(self, question: str, passages: Sequence[str]) -> Reading:
+        """The best answer to ``question`` in ``passages`` (a ``none`` reading when there is none)."""
+        if not passages:
+            return Reading("none", "", -1)
+        with self._lock, torch.inference_mode():
+            windows = reader_windows(self.tokenizer, [question] * len(passages), list(passages),
+                                     max_length=self.info.max_length, stride=self.info.stride)
+            n = windows.tensors["input_ids"].shape[0]
+            outs = []
+            for i in range(0, n, _BATCH):
+                part = {k: v[i : i + _BATCH] for k, v in windows.tensors.items()}
+                outs.append(self.net.read(**part))
+        start = torch.cat([o.start for o in outs])
+        end = torch.cat([o.end for o in outs])
+        kinds = torch.softmax(torch.cat([o.kind for o in outs]), dim=-1)
+        evidence = torch.sigmoid(torch.cat([o.evidence for o in outs]))
+        best: Reading | None = None
+        for w in range(n):
+            p_idx = windows.example[w]
+            probs = {k: float(kinds[w, j]) for j, k in enumerate(ANSWER_KINDS)}
+            p_answer = 1.0 - probs["none"]
+            kind = max(("span", "yes", "no"), key=lambda k: probs[k])
+            offsets = windows.offsets[w]
+            passage = passages[p_idx]
+            sents = self._sentence_scores(passage, offsets, evidence[w])
+            if kind == "span":
+                span = self._best_span(start[w], end[w])
+                if span is None:
+                    continue
+                s_tok, e_tok, span_lp = span
+                a, b = offsets[s_tok], offsets[e_tok]
+                assert a is not None and b is not None
+                raw = math.log(max(p_answer, 1e-9)) + span_lp
+                support = tuple(s for s, _ in sents if s[0] <= a[0] < s[1])[:1] or tuple(s for s, _ in sents[:1])
+                cand = Reading("span", passage[a[0] : b[1]].strip(), p_idx, a[0], b[1], support, raw,
+                               kind_probabilities=probs)
+            else:
+                raw = math.log(max(p_answer, 1e-9)) + math.log(max(probs[kind] / max(p_answer, 1e-9), 1e-9))
+                cand = Reading("yes" if kind == "yes" else "no", "Yes" if kind == "yes" else "No", p_idx, -1, -1, tuple(s for s, _ in sents[:2]),
+                               raw, kind_probabilities=probs)
+            if best is None or cand.raw > best.raw:
+                best = cand
+        if best is None:
+            return Reading("none", "", -1)
+        probability = _platt(self.info.calibration.get("reader"), best.raw)
+        return Reading(best.kind, best.answer, best.passage, best.start, best.end,
+                       tuple(sorted(best.sentences)), best.raw, probability, best.kind_probabilities)
+
+    @staticmethod
+    def _best_span(start: torch.Tensor, end: torch.Tensor) -> tuple[int, int, float] | None:
+        ls, le = torch.log_softmax(start, -1), torch.log_softmax(end, -1)
+        k = min(20, int(torch.isfinite(ls).sum()))
+        if k == 0:
+            return None
+        top_s = torch.topk(ls, k).indices.tolist()
+        top_e = torch.topk(le, k).indices.tolist()
+        best: tuple[int, int, float] | None = None
+        for s in top_s:
+            for e in top_e:
+                if s <= e < s + _MAX_SPAN_TOKENS:
+                    score = float(ls[s] + le[e])
+                    if best is None or score > best[2]:
+                        best = (s, e, score)
+        return best
+
+    @staticmethod
+    def _sentence_scores(passage: str, offsets: list[tuple[int, int] | None],
+                         evidence: torch.Tensor) -> list[tuple[tuple[int, int], float]]:
+        """The passage's sentences seen in this window, best evidence first."""
+        scored: list[tuple[tuple[int, int], float]] = []
+        for s in sentence_spans(passage):
+            vals = [float(evidence[t]) for t, o in enumerate(offsets) if o is not None and s.start <= o[0] < s.end]
+            if vals:
+                scored.append(((s.start, s.end), sum(vals) / len(vals)))
+        scored.sort(key=lambda x: -x[1])
+        return scored
+
+
+_LOADED: dict[str, Judge] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def load_judge(folder: Path, *, expected_sha256: str | None = None, base_dir: Path | None = None) -> Judge:
+    """The artifact in ``folder``, loaded once per process and verified by checksum.
+
+    Raises:
+        ModelIntegrityError: its weights (or the base model's) fail their checksum.
+        ProviderError: the artifact or the base model is missing or unreadable.
+    """
+    key = str(folder.resolve())
+    with _LOAD_LOCK:
+        if key in _LOADED:
+            return _LOADED[key]
+        info, state = load_state(folder, expected_sha256=expected_sha256)
+        net = build_net(info.encoder_config)
+        tokenizer_dir = base_dir
+        if info.base_tensors or tokenizer_dir is None:
+            from selfrag.providers.embeddings import default_minilm_dir, verify_sha256
+
+            tokenizer_dir = base_dir or default_minilm_dir()
+            if info.base_tensors:
+                if info.base_sha256 is None:
+                    raise ProviderError(f"reader-critic {info.name} takes tensors from its base but pins no base checksum")
+                verify_sha256(tokenizer_dir / "model.safetensors", info.base_sha256)
+                from safetensors.torch import load_file
+
+                base = load_file(str(tokenizer_dir / "model.safetensors"))
+                for name in info.base_tensors:
+                    state[name] = base[name.removeprefix("encoder.")]
+        missing, unexpected = net.load_state_dict(state, strict=False)
+        if missing or unexpected:
+            raise ProviderError(f"reader-critic {info.name} does not fit its network ({len(missing)} missing, "
+                                f"{len(unexpected)} unexpected tensors)")
+        from transformers import AutoTokenizer
+
+        tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_dir), use_fast=True)
+        judge = Judge(net, tokenizer, info)
+        _LOADED[key] = judge
+        return judge

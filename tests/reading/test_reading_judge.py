@@ -1,0 +1,110 @@
+"""The reader-critic artifact and its inference code, on a tiny model the tests build."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from selfrag.errors import ModelIntegrityError, ProviderError
+from selfrag.reading import sentence_spans, split_sentences
+from selfrag.reading.artifact import INFO_FILE, WEIGHTS_FILE, ArtifactInfo, artifact_sha256, load_state, save_artifact
+from selfrag.reading.encoding import reader_windows
+from selfrag.reading.judge import build_net, load_judge
+
+
+def test_weights_are_checked_against_their_record(tiny_judge_dir: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "tampered"
+    shutil.copytree(tiny_judge_dir, bad)
+    data = bytearray((bad / WEIGHTS_FILE).read_bytes())
+    data[-1] ^= 0xFF
+    (bad / WEIGHTS_FILE).write_bytes(bytes(data))
+    with pytest.raises(ModelIntegrityError, match="refusing to load"):
+        load_state(bad)
+
+
+def test_a_release_pin_refuses_other_weights(tiny_judge_dir: Path) -> None:
+    with pytest.raises(ModelIntegrityError, match="this release pins"):
+        load_state(tiny_judge_dir, expected_sha256="0" * 64)
+
+
+def test_a_missing_artifact_is_a_provider_error(tmp_path: Path) -> None:
+    with pytest.raises(ProviderError, match="judge.json is missing"):
+        load_state(tmp_path)
+
+
+def test_int8_storage_keeps_the_weights_within_their_row_scale(tiny_judge_dir: Path, tmp_path: Path) -> None:
+    info = ArtifactInfo.model_validate_json((tiny_judge_dir / INFO_FILE).read_text())
+    torch.manual_seed(1)
+    net = build_net(info.encoder_config)
+    saved = save_artifact(tmp_path / "again", net.state_dict(), info)
+    _, state = load_state(tmp_path / "again")
+    original = net.state_dict()
+    for name, tensor in state.items():
+        ref = original[name].float()
+        if ref.dim() == 2 and ref.numel() >= 4096:
+            step = ref.abs().amax(dim=1, keepdim=True) / 127
+            assert bool(((tensor - ref).abs() <= step / 2 + 1e-7).all()), name
+        else:
+            assert torch.equal(tensor, ref), name
+    assert saved.sha256 == artifact_sha256(tmp_path / "again" / WEIGHTS_FILE)
+    assert (tmp_path / "again" / WEIGHTS_FILE).stat().st_size < sum(t.numel() * 4 for t in original.values()) / 2
+
+
+def test_the_reader_returns_a_span_of_a_passage_with_its_sentence(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    passages = ["Dolorin is taken with water. Adults take two tablets every six hours.",
+                "The filter cartridge lasts three months. Replace it when the light turns red."]
+    reading = judge.read("How often do adults take Dolorin?", passages)
+    assert reading.kind in ("span", "yes", "no")
+    assert 0 <= reading.passage < 2 and 0.0 <= reading.probability <= 1.0
+    text = passages[reading.passage]
+    if reading.kind == "span":
+        assert text[reading.start : reading.end].strip() == reading.answer and reading.answer
+    assert reading.sentences and all(text[a:b] in text for a, b in reading.sentences)
+    assert judge.name == "tiny-judge-v1"
+
+
+def test_a_long_passage_is_read_in_overlapping_windows(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    long = " ".join(f"Sentence number {i} says the value is {i * 7}." for i in range(60))
+    windows = reader_windows(judge.tokenizer, ["What value?"], [long], max_length=64, stride=16)
+    assert len(windows.example) > 5 and set(windows.example) == {0}
+    spans = [[o for o in row if o is not None] for row in windows.offsets]
+    assert spans[-1][-1][1] == len(long)  # the last window reaches the passage's end
+    for before, after in zip(spans, spans[1:], strict=False):
+        assert after[0][0] < before[-1][1]  # consecutive windows overlap
+    reading = judge.read("What value does sentence 55 give?", [long])
+    if reading.kind == "span":
+        assert long[reading.start : reading.end].strip() == reading.answer
+
+
+def test_critic_scores_are_probabilities_in_input_order(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    a = judge.score("relevance", ["q one", "q two"], ["passage one", "passage two"])
+    b = judge.score("relevance", ["q two"], ["passage two"])
+    assert len(a) == 2 and all(0.0 <= p <= 1.0 for p in a)
+    assert a[1] == pytest.approx(b[0], abs=1e-5)  # batching does not change a pair's score
+    assert judge.threshold("support") == 0.6 and judge.threshold("unknown", 0.42) == 0.42
+    assert json.loads((tiny_judge_dir / INFO_FILE).read_text())["name"] == "tiny-judge-v1"
+
+
+# -- sentences -----------------------------------------------------------------------------------
+def test_sentences_are_not_split_at_abbreviations_or_initials() -> None:
+    # Bug: the old splitter cut "the Frank P." and "Roe v." into sentences of their own.
+    assert split_sentences("He lived in the Frank P. Smith house. It burned.") == [
+        "He lived in the Frank P. Smith house.", "It burned."]
+    assert split_sentences("In Roe v. Wade the court ruled. She has an M.A. in history.") == [
+        "In Roe v. Wade the court ruled.", "She has an M.A. in history."]
+    assert split_sentences("Revenue was $4.5 billion. Dr. Lee agreed.") == ["Revenue was $4.5 billion.", "Dr. Lee agreed."]
+
+
+def test_sentences_glued_without_a_space_are_split_and_spans_point_into_the_text() -> None:
+    text = '"Die 4 U" is on the album "Purple Rain".Purple Rain sold 25 million copies. It won awards.'
+    spans = sentence_spans(text)
+    assert [s.text for s in spans] == ['"Die 4 U" is on the album "Purple Rain".', "Purple Rain sold 25 million copies.",
+                                      "It won awards."]
+    assert all(text[s.start : s.end] == s.text for s in spans)

@@ -1,0 +1,123 @@
+"""The offline path: the trained reader answers, the critic grades, ``answered`` means checked.
+
+A ``ScriptedJudge`` stands in for the reader-critic: each test scripts what it reads and scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graders import Combine, GraderConfig
+from selfrag.reading import Reading
+from selfrag.testing import ScriptedJudge, reading_of
+from tests.workflows.conftest import DOCS, FAST, sequence_search
+from workflows import Outcome, RunOptions
+from workflows.reading import read_answer
+from workflows.routing import decide_outcome
+
+CRITIC = GraderConfig(retry=FAST, combine=Combine.SIGNAL)
+THRESHOLDS = {"reader": 0.6, "relevance": 0.5, "support": 0.5, "usefulness": 0.5}
+
+
+def offline(make_engine: Any, judge: ScriptedJudge, **kwargs: Any) -> Any:
+    engine, model, coll = make_engine({}, judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                                      extractive_only=True, rules_only_text=True, **kwargs)
+    return engine, model, coll
+
+
+def judge_reading(answer: str, probability: float = 0.9, **score: float) -> ScriptedJudge:
+    return ScriptedJudge(lambda task, first, second: score.get(task, 0.9),
+                         lambda q, passages: reading_of(answer, passages, probability=probability),
+                         thresholds=THRESHOLDS, name="judge-test-v1")
+
+
+def test_the_reader_answers_short_first_then_the_quote_and_no_model_is_called(make_engine: Any) -> None:
+    engine, model, _ = offline(make_engine, judge_reading("have a blast"), search_fn=sequence_search(["toys"]))
+    result = engine.run("What do the toys have?", collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    assert result.answer == "Have a blast. Toys come alive and have a blast doing so. [1]"
+    assert result.short_answer == "have a blast" and result.confidence == 0.9
+    assert [c.id for c in result.citations] == ["toys"] and model.calls == []
+    gen = result.trace.generations[0]
+    assert (gen["strategy"], gen["citation_source"], gen["verified"]) == ("reader", "reader", True)
+    kinds = {v["kind"]: v["model"] for v in result.trace.verdicts}
+    assert kinds == {"reader": "judge-test-v1", "groundedness": "judge-test-v1", "usefulness": "judge-test-v1"}
+
+
+def test_an_unsure_reader_gives_a_flagged_unverified_answer_not_answered(make_engine: Any) -> None:
+    engine, _, _ = offline(make_engine, judge_reading("have a blast", probability=0.4), search_fn=sequence_search(["toys"]))
+    result = engine.run("What do the toys have?", collection="movies")
+    assert result.outcome is Outcome.UNVERIFIED
+    assert result.answer.startswith("Have a blast.") and result.confidence == 0.4
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert not reader["passed"] and reader["reason"] == "reader probability 0.40 < threshold 0.60"
+
+
+def test_an_unsupported_reading_is_not_answered(make_engine: Any) -> None:
+    engine, _, _ = offline(make_engine, judge_reading("have a blast", support=0.1), search_fn=sequence_search(["toys"]),
+                           options=RunOptions(max_rewrites=0))
+    result = engine.run("What do the toys have?", collection="movies")
+    assert result.outcome is Outcome.UNGROUNDED
+    g = next(v for v in result.trace.verdicts if v["kind"] == "groundedness")
+    assert not g["passed"] and g["model"] == "judge-test-v1" and g["reason"].startswith("claim not supported")
+
+
+def test_a_yes_no_question_is_answered_yes_or_no(make_engine: Any) -> None:
+    judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of("", passages, kind="no"), thresholds=THRESHOLDS)
+    engine, _, _ = offline(make_engine, judge, search_fn=sequence_search(["zone"]))
+    result = engine.run("Do four men walk into the Zone?", collection="movies")
+    assert result.outcome is Outcome.ANSWERED and result.short_answer == "No"
+    assert result.answer == "No. Three men walk into the Zone, three men walk out. [1]"
+
+
+def test_nothing_read_is_not_an_answer(make_engine: Any) -> None:
+    judge = ScriptedJudge(lambda *a: 0.9, thresholds=THRESHOLDS)  # the default reader finds nothing
+    engine, _, _ = offline(make_engine, judge, search_fn=sequence_search(["toys"]), options=RunOptions(max_rewrites=0))
+    result = engine.run("What do the toys have?", collection="movies")
+    assert result.outcome is not Outcome.ANSWERED and result.short_answer is None
+
+
+def test_filter_selected_documents_are_graded_against_the_search_text(make_engine: Any) -> None:
+    # Bug: "an animated movie about toys" filtered genre=animated, and the critic was then asked
+    # whether the text of each selected document was about an *animated* movie: it is not, in words.
+    asked: list[str] = []
+
+    def score(task: str, first: str, second: str) -> float:
+        asked.append(f"{task}:{first}")
+        # (support sees the question whole, with the document's metadata line saying "animated")
+        return 0.1 if "animated" in first and task != "support" else 0.9
+
+    judge = ScriptedJudge(score, lambda q, passages: reading_of("have a blast", passages), thresholds=THRESHOLDS)
+    engine, _, _ = offline(make_engine, judge, search_fn=sequence_search(["toys"]))
+    result = engine.run("Which animated movie has toys that come alive?", collection="movies")
+    assert result.filter is not None and "animated" in str(result.filter)
+    assert result.outcome is Outcome.ANSWERED
+    relevance = [a for a in asked if a.startswith("relevance:")]
+    usefulness = [a for a in asked if a.startswith("usefulness:")]
+    assert relevance and all("animated" not in a for a in relevance)
+    assert usefulness and all("animated" not in a for a in usefulness)  # the filter already holds it
+
+
+def test_a_stop_for_no_progress_has_its_own_outcome() -> None:
+    gen = {"grounded": True, "useful": False, "verified": None, "probability": None, "answer": "x"}
+    state: Any = {"generations": [gen], "stop_reason": "no_progress: the rewrite repeated an earlier query"}
+    outcome, best, stop = decide_outcome(state)
+    assert outcome == Outcome.NO_PROGRESS.value and best is gen and stop.startswith("no_progress")
+    state = {"generations": [gen], "stop_reason": None}
+    assert decide_outcome(state)[0] == Outcome.BUDGET_EXHAUSTED.value
+
+
+def test_the_quote_never_carries_another_document_s_metadata_line() -> None:
+    # Bug: a quote from document 2 came out glued to document 1's "(company: ...)" line, and a
+    # PDF's "(pages: 1)" was appended to the answer, which then failed its own figure check.
+    docs = [{"id": "a", "text": "Costco opened new warehouses.", "metadata": {"company": "Costco"}},
+            {"id": "b", "text": "Walmart employs 2.1 million associates.", "metadata": {"company": "Walmart", "pages": 1}}]
+    judge = ScriptedJudge(read=lambda q, passages: reading_of("2.1 million", passages))
+    out = read_answer(judge, "How many associates does Walmart employ?", docs)
+    assert out.answer == "2.1 million. Walmart employs 2.1 million associates. [2]"
+    assert "company" not in out.answer and "pages" not in out.answer and out.citations == [2]
+
+
+def test_reading_of_none_is_an_empty_answer() -> None:
+    judge = ScriptedJudge(read=lambda q, passages: Reading("none", "", -1))
+    assert read_answer(judge, "q", [DOCS["toys"]]).answer == ""

@@ -1,0 +1,91 @@
+"""Answers the trained reader reads out of the documents, and citations for a model's answers.
+
+- ``read_answer``: the reader (``selfrag.reading``) finds the short answer (a span, yes or no) in
+  the relevant documents with its supporting sentence(s) and a calibrated probability; the answer
+  leads with it, then quotes the support with its citation: "Yes. <sentence> [1]",
+  "$245 billion. <sentence> [2]". Recorded as ``strategy: reader`` in the trace.
+- ``attribute``: a model's answer written without [n] markers gets them from the critic: each
+  sentence cites the document that supports it best, when that support clears the critic's
+  threshold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from selfrag.fencing import document_text
+from selfrag.reading import Critic, Reader, split_sentences
+
+__all__ = ["ReadAnswer", "attribute", "read_answer"]
+
+_MARKUP = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")  # emphasis markers; snake_case survives
+
+
+@dataclass(frozen=True)
+class ReadAnswer:
+    answer: str
+    """Short answer first, then the supporting quote and its marker; "" when nothing was read."""
+    short_answer: str
+    citations: list[int]
+    """1-based document numbers."""
+    probability: float
+    """The reader's calibrated probability that the short answer is right."""
+    kind: str
+    """``span``, ``yes``, ``no`` or ``none``."""
+
+
+def _clean(text: str) -> str:
+    return " ".join(_MARKUP.sub("", text).split())
+
+
+def _lead(short: str) -> str:
+    short = short.strip().rstrip(",;:")
+    if not short:
+        return ""
+    short = short[0].upper() + short[1:]
+    return short if short.endswith((".", "!", "?")) else short + "."
+
+
+def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, Any]]) -> ReadAnswer:
+    """The reader's answer to ``question`` from ``documents`` (each read with its metadata line)."""
+    texts = [document_text(d) for d in documents]
+    reading = reader.read(question, texts)
+    if reading.kind == "none" or reading.passage < 0:
+        return ReadAnswer("", "", [], reading.probability, "none")
+    text = texts[reading.passage]
+    # Where the document's own text ends and its metadata line begins: a sentence running into
+    # that line is cut there, so a quote never carries "(pages: 1)" (the metadata line alone
+    # may still be quoted: it is what answers "who directed it?").
+    text_end = len(document_text({"text": documents[reading.passage].get("text", "")}))
+    spans = [(a, min(b, text_end) if a < text_end else b) for a, b in reading.sentences]
+    quote = " ".join(_clean(text[a:b]) for a, b in spans).strip()
+    short = _clean(reading.answer)
+    lead = _lead(short)
+    n = reading.passage + 1
+    if not quote or _clean(quote).rstrip(".").lower() == short.rstrip(".").lower():
+        body = f"{lead} [{n}]"
+    else:
+        body = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'} [{n}]"
+    return ReadAnswer(body, short, [n], reading.probability, reading.kind)
+
+
+def attribute(critic: Critic, answer: str, documents: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Document numbers (1-based) supporting the answer's sentences, by the critic's support."""
+    sentences = [s for s in split_sentences(answer) if s.strip()] or [answer]
+    if not documents or not answer.strip():
+        return []
+    texts = [document_text(d) for d in documents]
+    firsts = [s for s in sentences for _ in texts]
+    seconds = [t for _ in sentences for t in texts]
+    scores = critic.score("support", firsts, seconds)
+    threshold = critic.threshold("support")
+    cited: set[int] = set()
+    for i in range(len(sentences)):
+        row = scores[i * len(texts) : (i + 1) * len(texts)]
+        best = max(range(len(texts)), key=lambda j: row[j])
+        if row[best] >= threshold:
+            cited.add(best + 1)
+    return sorted(cited)
