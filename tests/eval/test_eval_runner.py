@@ -155,7 +155,8 @@ def test_a_run_writes_every_file_with_hand_computed_numbers(tmp_path: Path, stor
     assert summary["recall_at_4"]["value"] == 1.0 and summary["mrr"]["value"] == 1.0
     assert summary["filter_accuracy"]["value"] == 0.5 and summary["filter_accuracy"]["n"] == 2
     assert summary["groundedness_rate"]["value"] == 1.0
-    assert summary["outcomes"] == {"answered": 4, "abstained": 0, "ungrounded": 0, "budget_exhausted": 0, "needs_clarification": 0}
+    assert summary["outcomes"] == {"answered": 4, "unverified": 0, "abstained": 0, "ungrounded": 0, "budget_exhausted": 0,
+                                   "no_progress": 0, "needs_clarification": 0}
     assert summary["outcome_rates"]["answered"]["value"] == 1.0
     assert summary["llm_calls_per_case"] == 4.75  # (4 + 4 + 7 + 4) / 4
     assert summary["latency_p50_s"] is not None and summary["latency_p95_s"] >= summary["latency_p50_s"]

@@ -23,7 +23,8 @@ from langchain_core.messages import BaseMessage
 from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.settings import Settings, load_settings
 from selfrag.store import Store, StoreUse
-from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
+from selfrag.reading import Reading, sentence_spans
+from selfrag.testing import HashEmbeddings, ScriptedChatModel, ScriptedJudge, verdict
 from workflows import Components, SelfRagEngine
 from workflows.checkpoints import turn_locks
 from workflows.factory import open_checkpointer
@@ -76,9 +77,19 @@ def lexical_rules() -> dict[str, Any]:
     }
 
 
+def lexical_reading(question: str, passages: list[str]) -> Reading:
+    """A scripted reader: the first sentence (not a heading) sharing a word with the question."""
+    for n, text in enumerate(passages):
+        for s in sentence_spans(text):
+            if not s.text.startswith("#") and _words(question) & _words(s.text):
+                return Reading("span", s.text, n, s.start, s.end, ((s.start, s.end),), 0.0, 0.9)
+    return Reading("none", "", -1)
+
+
 def scripted_engine(settings: Settings, store: Store, *, memory: bool = True) -> SelfRagEngine:
     model = ScriptedChatModel.from_rules(lexical_rules())
-    components = Components.from_model(model, store, self_query_mode="rules", parallel_checks=False)
+    components = Components.from_model(model, store, self_query_mode="rules", parallel_checks=False,
+                                       judge=ScriptedJudge(read=lexical_reading))
     # As build_components does: the graph store (embedded, or graph.url) opens on first use.
     components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
     return SelfRagEngine(
