@@ -17,8 +17,10 @@ self-query's ``where`` pre-filters lexical retrieval exactly as it pre-filters t
 restriction applies before the top ``k`` is taken, so a selective filter still gets its best ``k``
 (scores are the collection's, as before).
 
-Concurrency: SQLite in WAL mode. Each thread reads through its own connection (readers never wait
-for a writer); writes are transactions, serialised by SQLite across threads and processes.
+Concurrency: SQLite in WAL mode. Connections are pooled (a search takes an idle one or opens
+another, and gives it back: the hybrid search runs BM25 in a new thread per question, so
+per-thread connections would pile up); readers never wait for a writer, and writes are
+transactions, serialised by SQLite across threads and processes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import sqlite3
 import tempfile
 import threading
 import weakref
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -46,6 +48,8 @@ _TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '._'"
 _SEPARATOR = re.compile(r"[^\w.]|_")
 _IN = 500
 """Ids per ``IN (...)`` (SQLite caps the variables of one statement)."""
+_POOL = 8
+"""Idle connections kept per index (more concurrent searches open and close their own)."""
 _AMONG_PROBE = 5000
 """A restriction to at most this many chunks is searched chunk by chunk (FTS5 looks each up in
 the query terms' postings); a larger one ranks every match and keeps the first in it."""
@@ -89,14 +93,13 @@ class LexicalIndex:
     def __init__(self, path: Path | None = None, entries: Iterable[LexicalEntry] = ()) -> None:
         if path is None:
             tmp = tempfile.mkdtemp(prefix="selfrag-lexical-")
-            self._cleanup: weakref.finalize[..., None] | None = weakref.finalize(self, shutil.rmtree, tmp, True)
+            self._cleanup: Callable[[], object] | None = weakref.finalize(self, shutil.rmtree, tmp, True)
             path = Path(tmp) / "index.sqlite3"
         else:
             self._cleanup = None
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._idle: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._closed = False
         self._create()
@@ -104,18 +107,22 @@ class LexicalIndex:
 
     # -- state ------------------------------------------------------------------------------------
     def __len__(self) -> int:
-        return int(self._conn().execute("SELECT count(*) FROM chunk").fetchone()[0])
+        with self._conn() as conn:
+            return int(conn.execute("SELECT count(*) FROM chunk").fetchone()[0])
 
     def __contains__(self, chunk_id: object) -> bool:
-        return self._conn().execute("SELECT 1 FROM chunk WHERE id = ?", (chunk_id,)).fetchone() is not None
+        with self._conn() as conn:
+            return conn.execute("SELECT 1 FROM chunk WHERE id = ?", (chunk_id,)).fetchone() is not None
 
     def versions(self) -> dict[str, str]:
         """Chunk id → the version indexed (a whole read: only a reconcile needs it)."""
-        return dict(self._conn().execute("SELECT id, version FROM chunk"))
+        with self._conn() as conn:
+            return dict(conn.execute("SELECT id, version FROM chunk"))
 
     def terms(self, chunk_id: str) -> tuple[str, ...] | None:
         """The terms indexed for ``chunk_id`` (as tokens), None when it is not indexed."""
-        row = self._conn().execute("SELECT terms FROM chunk WHERE id = ?", (chunk_id,)).fetchone()
+        with self._conn() as conn:
+            row = conn.execute("SELECT terms FROM chunk WHERE id = ?", (chunk_id,)).fetchone()
         return None if row is None else tuple(str(row[0]).split())
 
     @property
@@ -183,14 +190,18 @@ class LexicalIndex:
         if not tokens:
             return []
         match = " OR ".join(f'"{t}"' for t in tokens)
-        conn = self._conn()
+        with self._conn() as conn:
+            rows = self._search(conn, match, k, among)
+        return [LexicalMatch(str(i), float(s)) for i, s in rows]
+
+    @staticmethod
+    def _search(conn: sqlite3.Connection, match: str, k: int, among: Collection[str] | None) -> list[tuple[str, float]]:
         if among is None:
-            rows = conn.execute(
+            return conn.execute(
                 "SELECT c.id, -t.score FROM (SELECT rowid, bm25(body) AS score FROM body WHERE body MATCH ? "
                 "ORDER BY score, rowid LIMIT ?) AS t JOIN chunk c ON c.rowid = t.rowid ORDER BY t.score, t.rowid",
                 (match, k),
             ).fetchall()
-            return [LexicalMatch(str(i), float(s)) for i, s in rows]
         wanted = list(dict.fromkeys(among))
         if not wanted:
             return []
@@ -210,48 +221,58 @@ class LexicalIndex:
                 "AND rowid IN (SELECT rowid FROM temp.among) ORDER BY score, rowid LIMIT ?) AS t "
                 "JOIN chunk c ON c.rowid = t.rowid ORDER BY t.score, t.rowid"
             )
-        rows = conn.execute(sql, (match, k)).fetchall()
-        conn.execute("DELETE FROM temp.among")
-        return [LexicalMatch(str(i), float(s)) for i, s in rows]
+        try:
+            return conn.execute(sql, (match, k)).fetchall()
+        finally:
+            conn.execute("DELETE FROM temp.among")
 
     # -- connections --------------------------------------------------------------------------------
     def close(self) -> None:
-        """Close every connection (and remove a temporary file); the index is unusable after."""
+        """Close the connections (and remove a temporary file); the index is unusable after."""
         with self._lock:
             self._closed = True
-            connections, self._connections = self._connections, []
-        for conn in connections:
+            idle, self._idle = self._idle, []
+        for conn in idle:
             conn.close()
         if self._cleanup is not None:
             self._cleanup()
 
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+    @contextmanager
+    def _conn(self) -> Iterator[sqlite3.Connection]:
+        """An idle pooled connection, or a new one; back to the pool after."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the lexical index is closed")
+            conn = self._idle.pop() if self._idle else None
         if conn is None:
+            conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS among(rowid INTEGER PRIMARY KEY)")
+        try:
+            yield conn
+        finally:
             with self._lock:
-                if self._closed:
-                    raise RuntimeError("the lexical index is closed")
-                conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute("CREATE TEMP TABLE IF NOT EXISTS among(rowid INTEGER PRIMARY KEY)")
-                self._connections.append(conn)
-            self._local.conn = conn
-        return conn
+                keep = not self._closed and len(self._idle) < _POOL
+                if keep:
+                    self._idle.append(conn)
+            if not keep:
+                conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._conn() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def _meta(self, key: str) -> str | None:
-        row = self._conn().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        with self._conn() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def _create(self) -> None:
