@@ -303,8 +303,9 @@ class RetrievalSettings(BaseModel):
     """Candidates each of dense and lexical returns before fusion."""
     resource_fusion: Literal["rrf", "min_max"] = "rrf"
     """How several resources' lists are merged (bench/results/resource-fusion)."""
-    lexical_max_age_s: float | None = Field(60.0, ge=0.0)
-    """A question re-syncs a lexical index older than this (another process's writes); None: never."""
+    lexical_max_age_s: float | None = Field(1.0, ge=0.0)
+    """A question first catches a lexical index up with its collection's change log when it last
+    checked longer ago than this (another process's or instance's writes; one small read); None: never."""
     rerank: RerankSettings = Field(default_factory=RerankSettings)
 
 

@@ -145,14 +145,23 @@ def lexical_indexes(settings: Settings) -> LexicalIndexes | None:
 
 
 def refresh_lexical(settings: Settings, collection: object) -> None:
-    """After a CLI write: bring the collection's lexical index file up to date (a running service
-    re-syncs its copy within ``retrieval.lexical_max_age_s``; a deleted chunk is never returned meanwhile)."""
-    RetrievalStage(indexes=lexical_indexes(settings)).refresh(collection)
+    """After a CLI write: apply what it logged to the collection's lexical index file (a running
+    service with another data directory catches up within ``retrieval.lexical_max_age_s``; a
+    deleted chunk is never returned meanwhile)."""
+    stage = RetrievalStage(indexes=lexical_indexes(settings))
+    try:
+        stage.refresh(collection)
+    finally:
+        stage.close()
 
 
 def forget_lexical(settings: Settings, name: str) -> None:
     """After a CLI collection delete: drop its lexical index file."""
-    RetrievalStage(indexes=lexical_indexes(settings)).forget(name)
+    stage = RetrievalStage(indexes=lexical_indexes(settings))
+    try:
+        stage.forget(name)
+    finally:
+        stage.close()
 
 
 def build_retrieval(settings: Settings, *, model: Any = None) -> RetrievalStage:

@@ -134,12 +134,14 @@ class RetrievalStage:
         return kept, record
 
     def close(self) -> None:
-        """Release what the reranker holds (the ``http`` backend's connection pool); idempotent.
-        Backends that hold nothing have no ``close`` (it is not part of the ``Reranker`` Protocol,
-        so a user's reranker need not write one)."""
+        """Release what the reranker holds (the ``http`` backend's connection pool) and the lexical
+        indexes' connections (their files stay); idempotent. Backends that hold nothing have no
+        ``close`` (it is not part of the ``Reranker`` Protocol, so a user's reranker need not write one)."""
         close = getattr(self.reranker, "close", None)
         if callable(close):
             close()
+        if self.indexes is not None:
+            self.indexes.close()
 
     def refresh(self, collection: object) -> None:
         """Bring a collection's lexical index up to date after a write (ingest, delete)."""

@@ -2,12 +2,13 @@
 
     indexes = LexicalIndexes(settings.home / "lexical")
     source = ChromaChunkSource(chroma_collection)
-    indexes.refresh(source)                                   # after an ingest: sync + save
+    indexes.refresh(source)                                   # after an ingest: apply what it logged
     hybrid = HybridRetriever(collection, LexicalRetriever(source, indexes), resource="movies")
     hits = hybrid.search("dinosaur theme park", where={"year": {"$lt": 2000}}, k=4)
     hits[0].rank_in("lexical")                                # every fused hit keeps its sources
 
-The lexical side uses bm25s (numpy only): the embedded Chroma has no text ranking of its own.
+The lexical side is SQLite FTS5 (standard library), one file per collection, changed a chunk at a
+time: the embedded Chroma has no text ranking of its own (``lexical`` says why FTS5).
 """
 
 from selfrag.retrieval.fusion import (
@@ -21,10 +22,10 @@ from selfrag.retrieval.fusion import (
     reciprocal_rank_fusion,
 )
 from selfrag.retrieval.hybrid import DENSE, LEXICAL, HybridConfig, HybridRetriever, dense_only
-from selfrag.retrieval.indexes import LexicalIndexes, SyncReport, load_index, save_index, sync_index
-from selfrag.retrieval.lexical import Bm25Params, LexicalEntry, LexicalIndex, LexicalMatch
+from selfrag.retrieval.indexes import LexicalIndexes, SyncReport, catch_up, sync_index
+from selfrag.retrieval.lexical import LexicalEntry, LexicalIndex, LexicalMatch
 from selfrag.retrieval.lexical_search import LexicalRetriever
-from selfrag.retrieval.source import ChromaChunkSource, ChunkSource, text_version
+from selfrag.retrieval.source import ChromaChunkSource, ChunkSource, chunk_version, text_version
 from selfrag.retrieval.terms import STOP_WORDS, TERMS_VERSION, lexical_terms
 
 __all__ = [
@@ -33,7 +34,6 @@ __all__ = [
     "RRF_K",
     "STOP_WORDS",
     "TERMS_VERSION",
-    "Bm25Params",
     "ChromaChunkSource",
     "ChunkSource",
     "FusedHit",
@@ -48,13 +48,13 @@ __all__ = [
     "RankedList",
     "SourceRank",
     "SyncReport",
+    "catch_up",
+    "chunk_version",
     "dense_only",
     "fuse",
     "lexical_terms",
-    "load_index",
     "normalized_score_fusion",
     "reciprocal_rank_fusion",
-    "save_index",
     "sync_index",
     "text_version",
 ]

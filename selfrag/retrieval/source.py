@@ -5,8 +5,11 @@ collection by id, so a chunk deleted since it was indexed never surfaces and its
 are always the stored ones. A filter is evaluated by the collection too (``matching``), at query
 time, so the lexical side selects exactly what the dense side selects for the same ``where``.
 
+The source also gives the collection's change log (``selfrag.store.changes``): what the lexical
+index catches up from, instead of listing the whole collection after each write.
+
 ``ChromaChunkSource`` implements it over a Chroma collection; the store's own Protocol (being
-redesigned) can implement the same four methods and replace it.
+redesigned) can implement the same five methods and replace it.
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from chromadb.api.types import validate_where
 
 from selfrag.errors import InvalidFilter
-from selfrag.store import Chunk
+from selfrag.store import ChangeLog, Chunk
 from selfrag.store._errors import chroma_errors
 
 if TYPE_CHECKING:
     from chromadb.api.models.Collection import Collection as ChromaCollection
 
-__all__ = ["ChromaChunkSource", "ChunkSource", "text_version"]
+__all__ = ["ChromaChunkSource", "ChunkSource", "chunk_version", "text_version"]
 
 VERSION_KEY = "doc_hash"
 """Chunk metadata written by ``Collection.write_documents``: its document's fingerprint, which
@@ -38,6 +41,12 @@ _PAGE = 5000
 def text_version(text: str) -> str:
     """The version of a chunk stored without a document fingerprint: a hash of its text."""
     return "t:" + hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def chunk_version(chunk: Chunk) -> str:
+    """The version of a stored chunk: its document's fingerprint, else a hash of its text."""
+    version = chunk.metadata.get(VERSION_KEY)
+    return "d:" + version if isinstance(version, str) and version else text_version(chunk.text)
 
 
 @runtime_checkable
@@ -63,6 +72,10 @@ class ChunkSource(Protocol):
 
     def read(self, ids: Sequence[str]) -> list[Chunk]:
         """The stored chunks of these ids, in the order asked; ids no longer stored are skipped."""
+        ...
+
+    def changes(self) -> ChangeLog:
+        """The collection's change log as stored now (one small read)."""
         ...
 
 
@@ -106,6 +119,12 @@ class ChromaChunkSource:
             for chunk in self.read(unversioned[start : start + _PAGE]):
                 out[chunk.id] = text_version(chunk.text)
         return out
+
+    def changes(self) -> ChangeLog:
+        chroma = self._chroma
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            current = chroma._client.get_collection(chroma.name, tenant=chroma.tenant, database=chroma.database)  # noqa: SLF001
+        return ChangeLog.of(current.metadata)
 
     def read(self, ids: Sequence[str]) -> list[Chunk]:
         wanted = list(dict.fromkeys(ids))  # Chroma rejects duplicate ids

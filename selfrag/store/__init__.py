@@ -7,6 +7,7 @@
 """
 
 from selfrag.store.catalogue import MAX_VALUE_LENGTH, MAX_VALUES, Catalogue
+from selfrag.store.changes import CHANGES_KEY, ChangeEntry, ChangeLog, ChangeMark
 from selfrag.store.client import Store, chroma_settings, validate_collection_name
 from selfrag.store.collection import Collection
 from selfrag.store.lock import StoreLock, StoreUse, lock_store
@@ -25,9 +26,13 @@ from selfrag.store.types import (
 )
 
 __all__ = [
+    "CHANGES_KEY",
     "MAX_VALUES",
     "MAX_VALUE_LENGTH",
     "Catalogue",
+    "ChangeEntry",
+    "ChangeLog",
+    "ChangeMark",
     "Chunk",
     "Collection",
     "CollectionSource",

@@ -17,6 +17,7 @@ from typing import Any
 from selfrag.errors import SchemaError, one_line
 from selfrag.schema import CollectionSchema
 from selfrag.store.catalogue import Catalogue
+from selfrag.store.changes import CHANGES_KEY, ChangeLog
 from selfrag.store.types import MetadataValue
 
 __all__ = ["CATALOGUE_KEY", "DIMENSION_KEY", "FORMAT_KEY", "SCHEMA_KEY", "CollectionRecord"]
@@ -26,7 +27,7 @@ CATALOGUE_KEY = "selfrag:catalogue"
 DIMENSION_KEY = "selfrag:dimension"
 FORMAT_KEY = "selfrag:format"
 _FORMAT = 1
-_OURS = {SCHEMA_KEY, CATALOGUE_KEY, DIMENSION_KEY, FORMAT_KEY}
+_OURS = {SCHEMA_KEY, CATALOGUE_KEY, DIMENSION_KEY, FORMAT_KEY, CHANGES_KEY}
 
 
 @dataclass
@@ -39,6 +40,8 @@ class CollectionRecord:
     """Length of the stored embeddings, recorded at the first write, to catch a changed model."""
     extra: dict[str, MetadataValue] = field(default_factory=dict)
     """Metadata keys that are not ours, preserved as found."""
+    changes: ChangeLog = field(default_factory=ChangeLog)
+    """The collection's recent writes (``selfrag.store.changes``), for readers that catch up."""
 
     @classmethod
     def decode(cls, name: str, metadata: Mapping[str, Any] | None) -> CollectionRecord:
@@ -61,6 +64,7 @@ class CollectionRecord:
             schema=schema,
             catalogue=Catalogue.from_json_obj(_loads(meta.get(CATALOGUE_KEY))),
             dimension=dim if isinstance(dim, int) and not isinstance(dim, bool) else None,
+            changes=ChangeLog.of(meta),
             extra={
                 k: v
                 for k, v in meta.items()
@@ -76,6 +80,8 @@ class CollectionRecord:
         meta[FORMAT_KEY] = _FORMAT
         if self.dimension is not None:
             meta[DIMENSION_KEY] = self.dimension
+        if self.changes.entries:
+            meta[CHANGES_KEY] = self.changes.encode()
         return meta
 
 

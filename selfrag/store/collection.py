@@ -16,6 +16,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, NamedTuple, cast
@@ -32,6 +33,7 @@ from selfrag.store._errors import chroma_errors
 from selfrag.store._lookup import check_chunk_ids, documents_from, groups, same_version, scan, stored_chunks
 from selfrag.store._record import CollectionRecord
 from selfrag.store.catalogue import Catalogue
+from selfrag.store.changes import ChangeLog
 from selfrag.store.metadata import clean_metadata
 from selfrag.store.types import (
     Chunk,
@@ -209,7 +211,9 @@ class Collection:
         if to_embed:
             vectors = self._embed([c.text for c in to_embed])
             self._check_dimension(vectors[0] if vectors else [], record=True)
-            with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+            with self._writing([c.id for c in to_embed]), chroma_errors(
+                f"cannot write to collection {self.name!r}", collection=self.name
+            ):
                 self._chroma.upsert(
                     ids=[c.id for c in to_embed],
                     embeddings=cast(Any, [list(v) for v in vectors]),
@@ -217,11 +221,14 @@ class Collection:
                     metadatas=cast(Any, [_replacing(before.get(c.id, ("", {}))[1], c.metadata) for c in to_embed]),
                 )
         if to_update:
-            with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+            with self._writing([c.id for c in to_update]), chroma_errors(
+                f"cannot write to collection {self.name!r}", collection=self.name
+            ):
                 self._chroma.update(
                     ids=[c.id for c in to_update],
                     metadatas=cast(Any, [_replacing(before[c.id][1], c.metadata) for c in to_update]),
                 )
+        self._changed([c.id for c in [*to_embed, *to_update]], [])
         return sum(1 for i in ids if i not in before)
 
     # -- documents ---------------------------------------------------------------------------------
@@ -447,7 +454,7 @@ class Collection:
         stale = [cid for cid in old if cid not in kept]
         new = [i for i, c in enumerate(chunks) if c.id not in old]
         stored = [i for i, c in enumerate(chunks) if c.id in old]
-        with chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
+        with self._writing([*kept, *stale]), chroma_errors(f"cannot write to collection {self.name!r}", collection=self.name):
             for rows, write in ((new, self._chroma.add), (stored, self._chroma.upsert)):
                 for start in range(0, len(rows), self._write_batch):
                     part = [chunks[i] for i in rows[start : start + self._write_batch]]
@@ -459,18 +466,20 @@ class Collection:
                     )
             for start in range(0, len(stale), _DELETE):
                 self._chroma.delete(ids=stale[start : start + _DELETE])
-        if self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema):
-            self._save_metadata()
+        self._record.catalogue.merge((c.metadata for c in chunks), self._record.schema)
+        self._changed(list(kept), stale)  # saves the metadata, the catalogue with it
         return len(chunks)
 
     def delete_documents(self, doc_ids: Iterable[str]) -> list[str]:
         """Delete documents (every chunk of each); return the ids of those that existed."""
         stored = stored_chunks(self._chroma, list(dict.fromkeys(doc_ids)))
         chunk_ids = [cid for chunks in stored.values() for cid in chunks]
-        for start in range(0, len(chunk_ids), _DELETE):
-            with chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
-                self._chroma.delete(ids=chunk_ids[start : start + _DELETE])
+        with self._writing(chunk_ids):
+            for start in range(0, len(chunk_ids), _DELETE):
+                with chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
+                    self._chroma.delete(ids=chunk_ids[start : start + _DELETE])
         if chunk_ids:
+            self._changed([], chunk_ids)
             self._rebuild_catalogue()
         return list(stored)
 
@@ -718,8 +727,9 @@ class Collection:
         existing = [c.id for c in self.get(ids)]
         if not existing:
             return 0
-        with chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
+        with self._writing(existing), chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
             self._chroma.delete(ids=existing)
+        self._changed([], existing)
         self._rebuild_catalogue()
         return len(existing)
 
@@ -753,6 +763,29 @@ class Collection:
                 f"collection {self.name!r} holds {self._record.dimension}-dimensional embeddings but the configured "
                 f"embeddings give {len(vector)}; use the embeddings it was built with or re-create it"
             )
+
+    @contextmanager
+    def _writing(self, ids: Sequence[str]) -> Iterator[None]:
+        """Around a Chroma write of ``ids``: the process's column cache follows it (``_column_cache``)."""
+        if self._columns is None:
+            yield
+        else:
+            with self._columns.writing(ids):
+                yield
+
+    def _changed(self, written: Sequence[str], deleted: Sequence[str]) -> None:
+        """After a write: append it to the collection's change log and save the metadata.
+
+        The log is read back from Chroma first: another process may have appended to it since this
+        object was opened (``selfrag.store.changes`` says who reads it, and why it lives here).
+        """
+        if not written and not deleted:
+            return
+        chroma = self._chroma
+        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+            current = chroma._client.get_collection(chroma.name, tenant=chroma.tenant, database=chroma.database)  # noqa: SLF001
+        self._record.changes = ChangeLog.of(current.metadata).appended(written, deleted)
+        self._save_metadata()
 
     def _save_metadata(self) -> None:
         with chroma_errors(f"cannot update collection {self.name!r}", collection=self.name):

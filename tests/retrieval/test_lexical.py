@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,11 +13,13 @@ from chromadb.api import ClientAPI
 
 from selfrag.errors import InvalidFilter, UsageError
 from selfrag.retrieval import (
+    TERMS_VERSION,
     ChromaChunkSource,
     LexicalEntry,
     LexicalIndex,
     LexicalIndexes,
     LexicalRetriever,
+    SyncReport,
     lexical_terms,
 )
 from selfrag.store import Chunk, Collection
@@ -24,15 +27,20 @@ from tests.retrieval.conftest import movie_doc
 
 
 class CountingSource(ChromaChunkSource):
-    """The real source, counting the chunk texts it is asked to read."""
+    """The real source, counting what it is asked: chunk texts read, whole listings."""
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.read_ids: list[str] = []
+        self.listings = 0
 
     def read(self, ids: Sequence[str]) -> list[Chunk]:
         self.read_ids.extend(ids)
         return super().read(ids)
+
+    def versions(self) -> dict[str, str]:
+        self.listings += 1
+        return super().versions()
 
 
 def source(client: ClientAPI, name: str = "movies") -> CountingSource:
@@ -54,10 +62,10 @@ def test_terms_fold_like_the_self_query() -> None:
 
 
 def test_index_ranks_by_bm25_and_restricts_before_ranking() -> None:
-    index = LexicalIndex(
+    index = LexicalIndex(entries=(
         LexicalEntry(i, "1", tuple(lexical_terms(t)))
         for i, t in [("a", "dinosaur theme park"), ("b", "a space ranger toy"), ("c", "park ranger ranger"), ("d", "")]
-    )
+    ))
     assert ids(index.search("ranger", 5)) == ["c", "b"]  # term frequency counts; no shared term, no hit
     assert ids(index.search("ranger", 5, among=["b", "unknown"])) == ["b"]
     assert ids(index.search("ranger park", 1)) == ["c"]
@@ -69,6 +77,32 @@ def test_index_ranks_by_bm25_and_restricts_before_ranking() -> None:
     assert ids(index.search("doll", 5)) == ["b"]
     with pytest.raises(ValueError):
         index.search("park", 0)
+    index.close()
+
+
+def test_restricted_search_probes_few_and_filters_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both ways of restricting to a filter's matches give the same ranking (scores the collection's)."""
+    import selfrag.retrieval.lexical as lexical_module
+
+    texts = [f"ranger {'park ' * (i % 5)}toy{i}" for i in range(60)]
+    index = LexicalIndex(entries=[LexicalEntry(f"c{i}", "1", tuple(lexical_terms(t))) for i, t in enumerate(texts)])
+    among = [f"c{i}" for i in range(0, 60, 3)]
+    probed = index.search("park ranger", 5, among=among)
+    monkeypatch.setattr(lexical_module, "_AMONG_PROBE", 0)
+    assert index.search("park ranger", 5, among=among) == probed
+    assert {m.id for m in probed} <= set(among) and len(probed) == 5
+    whole = [m for m in index.search("park ranger", 60) if m.id in among][:5]
+    assert [(m.id, round(m.score, 9)) for m in probed] == [(m.id, round(m.score, 9)) for m in whole]
+    index.close()
+
+
+def test_terms_that_unicode61_would_split_stay_one_token() -> None:
+    index = LexicalIndex(entries=[LexicalEntry("a", "1", ("3.14", "o'neil", "x_y")), LexicalEntry("b", "1", ("14", "neil", "y"))])
+    assert [m.id for m in index.search("3.14", 5)] == ["a"]
+    index.upsert([LexicalEntry("q", "1", tuple(lexical_terms("pi is 3.14")))])
+    assert {m.id for m in index.search("3.14 pi", 5)} == {"a", "q"}
+    assert index.terms("a") == ("3.14", "o_neil", "x_y")
+    index.close()
 
 
 def test_search_without_and_with_a_filter(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
@@ -112,42 +146,113 @@ def test_replace_and_delete_are_exact(tmp_path: Path, chroma_client: ClientAPI, 
     assert indexes.refresh(src).replaced == 1
     assert ids(lexical.search("submarine", k=4)) == [] and ids(lexical.search("balloon desert", k=4)) == ["note"]
     assert indexes.refresh(src).changed is False
+    indexes.close()
+
+
+def test_a_write_touches_only_its_own_chunks(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
+    """Adding, replacing or deleting a document reads back only that document's chunks and lists
+    nothing: the index's other postings are not touched."""
+    indexes = LexicalIndexes(tmp_path / "lexical", max_age_s=None)
+    src = source(chroma_client)
+    indexes.refresh(src)  # a new file: reconciled with the collection once
+    assert src.listings == 1
+    index = indexes.get(src)
+    before = {i: index.terms(i) for i in src.versions()}
+    src.read_ids.clear()
+    src.listings = 0
+
+    movies.write_documents([movie_doc("das-boot", "A submarine crew in the Atlantic.", 1981, "Wolfgang Petersen")])
+    assert indexes.refresh(src) == SyncReport(1, 0, 0)
+    movies.write_documents([movie_doc("inception", "A thief steals secrets from sleeping minds.", 2010, "Christopher Nolan", "2")])
+    assert indexes.refresh(src) == SyncReport(0, 1, 0)
+    movies.delete_document("toy-story")
+    assert indexes.refresh(src) == SyncReport(0, 0, 1)
+
+    assert src.read_ids == ["das-boot", "inception"] and src.listings == 0
+    unchanged = {i for i in before if i not in ("inception", "toy-story")}
+    assert {i: index.terms(i) for i in unchanged} == {i: before[i] for i in unchanged}
+    assert index.terms("toy-story") is None and ids(indexes.get(src).search("submarine", 4)) == ["das-boot"]
+    indexes.close()
 
 
 def test_a_chunk_deleted_after_indexing_never_surfaces(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
     indexes = LexicalIndexes(tmp_path / "lexical", max_age_s=None)
     lexical = LexicalRetriever(source(chroma_client), indexes)
     assert sorted(ids(lexical.search("wormhole dreams", k=4))) == ["inception", "interstellar"]
-    movies.delete_document("interstellar")  # the index has not synced: hits are read back from the collection
+    movies.delete_document("interstellar")  # the index has not caught up: hits are read back from the collection
     assert ids(lexical.search("wormhole dreams", k=4)) == ["inception"]
+    indexes.close()
 
 
-def test_saved_index_is_reused_and_a_bad_file_rebuilt(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
+def test_a_restart_reads_the_index_file_without_a_rebuild(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
     root = tmp_path / "lexical"
     first = source(chroma_client)
-    LexicalIndexes(root).refresh(first)
-    assert (root / "movies.json.gz").is_file() and len(first.read_ids) == len(movies.documents())
+    indexes = LexicalIndexes(root)
+    indexes.refresh(first)
+    indexes.close()
+    assert (root / "movies.sqlite3").is_file() and len(first.read_ids) == len(movies.documents())
 
-    again = source(chroma_client)  # a new process: the file is loaded, nothing re-read but the hits
-    assert ids(LexicalRetriever(again, LexicalIndexes(root)).search("wormhole", k=2)) == ["interstellar"]
-    assert again.read_ids == ["interstellar"]
+    again = source(chroma_client)  # a new process: the file is opened; only the hits are read, nothing listed
+    restarted = LexicalIndexes(root)
+    assert ids(LexicalRetriever(again, restarted).search("wormhole", k=2)) == ["interstellar"]
+    assert again.read_ids == ["interstellar"] and again.listings == 0
+    restarted.close()
 
-    (root / "movies.json.gz").write_bytes(gzip.compress(b"{not json"))
+    (root / "movies.sqlite3").write_bytes(b"not a database" * 100)  # unreadable: rebuilt, never a failed question
     rebuilt = source(chroma_client)
-    assert ids(LexicalRetriever(rebuilt, LexicalIndexes(root)).search("wormhole", k=2)) == ["interstellar"]
-    assert len(rebuilt.read_ids) == len(movies.documents()) + 1
-
+    indexes = LexicalIndexes(root)
+    assert ids(LexicalRetriever(rebuilt, indexes).search("wormhole", k=2)) == ["interstellar"]
+    assert rebuilt.listings == 1
+    indexes.close()
     LexicalIndexes(root).forget("movies")
-    assert not (root / "movies.json.gz").exists()
+    assert not any(root.iterdir())
+
+
+def test_an_index_of_the_previous_format_is_imported_once(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
+    root = tmp_path / "lexical"
+    root.mkdir()
+    src = source(chroma_client)
+    versions = src.versions()
+    stale = {"alien": "d:old"}  # written before alien changed: re-read; the others' terms are kept
+    entries = [[i, stale.get(i, v), " ".join(lexical_terms(c.text))] for c in src.read(list(versions)) for i, v in [(c.id, versions[c.id])]]
+    body = {"format": 1, "terms_version": TERMS_VERSION, "entries": entries}
+    (root / "movies.json.gz").write_bytes(gzip.compress(json.dumps(body).encode()))
+    src.read_ids.clear()
+
+    indexes = LexicalIndexes(root)
+    assert ids(LexicalRetriever(src, indexes).search("Nostromo", k=2)) == ["alien"]
+    assert src.read_ids == ["alien", "alien"]  # the stale one, then the hit
+    assert not (root / "movies.json.gz").exists() and (root / "movies.sqlite3").is_file()
+    indexes.close()
 
 
 def test_another_writer_is_seen_after_max_age(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
     now = [0.0]
     indexes = LexicalIndexes(None, max_age_s=30.0, clock=lambda: now[0])
-    lexical = LexicalRetriever(source(chroma_client), indexes)
+    src = source(chroma_client)
+    lexical = LexicalRetriever(src, indexes)
     assert ids(lexical.search("submarine", k=2)) == []
     movies.write_documents([movie_doc("das-boot", "A submarine crew in the Atlantic.", 1981, "Wolfgang Petersen")])
     now[0] = 10.0
-    assert ids(lexical.search("submarine", k=2)) == []  # within max_age: the index in memory answers
+    assert ids(lexical.search("submarine", k=2)) == []  # within max_age: the index answers as it is
     now[0] = 31.0
+    listings = src.listings
     assert ids(lexical.search("submarine", k=2)) == ["das-boot"]
+    assert src.listings == listings  # caught up from the change log, not by listing the collection
+    indexes.close()
+
+
+def test_an_index_behind_the_log_reconciles_once(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:
+    from selfrag.store import changes
+
+    indexes = LexicalIndexes(tmp_path / "lexical", max_age_s=None)
+    src = source(chroma_client)
+    indexes.refresh(src)
+    listings = src.listings
+    for n in range(changes.MAX_IDS // 1000 + 2):  # more changed chunks than the log keeps
+        movies.add([Chunk(f"bulk{n}-{i}", f"filler text {n} {i}", {"year": 2000}) for i in range(1000)])
+    movies.add([Chunk("late", "A submarine under the ice.", {"year": 2001})])
+    report = indexes.refresh(src)
+    assert src.listings == listings + 1 and report.added == (changes.MAX_IDS // 1000 + 2) * 1000 + 1
+    assert ids(indexes.get(src).search("submarine", 1)) == ["late"]
+    indexes.close()

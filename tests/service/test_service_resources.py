@@ -125,9 +125,9 @@ def test_api_ingest_and_delete_keep_the_lexical_index_in_step(live: Live) -> Non
         added = http.post("/v1/collections/notes/documents",
                           json={"documents": [{"id": "memo", "text": "The quokka memo: budgets freeze in May."}]})
         assert added.status_code in (200, 201), added.text
-        path = live.settings.home / "lexical" / "notes.json.gz"
+        path = live.settings.home / "lexical" / "notes.sqlite3"
         assert path.is_file()
-        ids = {e.id for e in indexes.get(_source(live, "notes")).entries()}
+        ids = set(indexes.get(_source(live, "notes")).versions())
         assert ids and all(i.startswith("memo") for i in ids)
         assert http.delete("/v1/collections/notes/documents/memo").status_code == 200
         assert len(indexes.get(_source(live, "notes"))) == 0

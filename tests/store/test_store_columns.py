@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from selfrag.schema import AttributeInfo, CollectionSchema
-from selfrag.store import Chunk, Store, chroma_settings
+from selfrag.store import Chunk, DocumentVersion, Store, chroma_settings
 from selfrag.store._column_cache import ColumnCache, column_cache
 from selfrag.testing import HashEmbeddings
 
@@ -255,3 +255,44 @@ def test_searches_beside_a_writer_never_return_a_chunk_deleted_before_they_start
     coll._columns.wait()
     direct = open_store(tmp_path / "chroma", cache=False).get_collection("films")
     assert [h.id for h in coll.search("river", where=where, k=80)] == [h.id for h in direct.search("river", where=where, k=80)]
+
+
+def test_this_process_s_writes_are_followed_without_a_rebuild(tmp_path: Path) -> None:
+    """Adds, replacements, metadata-only updates and deletes through the collection edit the
+    snapshot from just the records written: no rebuild, and it still selects what Chroma selects."""
+    coll = open_store(tmp_path / "chroma", cache=True).create_collection("films", SCHEMA)
+    coll.add(chunks(60))
+    cache = warm(coll)
+    builds, follows = cache.builds, cache.follows
+    raw = coll._chroma
+    coll.add([Chunk("c5", "storm over the salt field", {"year": 2030, "genre": "western", "tags": ["ember", "north"]}),
+              Chunk("new1", "quiet glass river", {"year": 1991, "genre": "noir", "tags": ["salt"]})])
+    coll.add([Chunk("c7", chunks(60)[7].text, {"year": 1997, "genre": "comedy"})])  # metadata only: an update
+    coll.delete(["c9", "c10", "unknown"])
+    coll.write_documents([DocumentVersion("doc", "v1", (Chunk("doc#0", "river stone", {"year": 2001, "genre": "drama"}),
+                                                        Chunk("doc#1", "north light", {"year": 2002, "genre": "drama"})))])
+    coll.write_documents([DocumentVersion("doc", "v2", (Chunk("doc#0", "river ember", {"year": 2003, "genre": "noir"}),))])
+    coll.delete_documents(["nothing"])
+    snapshot = cache.fresh()
+    assert snapshot is not None, "the snapshot follows the writes"
+    assert cache.builds == builds and cache.follows > follows
+    for where in [{"genre": "western"}, {"genre": "noir"}, {"year": {"$gte": 2000}}, {"tags": {"$contains": "north"}},
+                  {"genre": {"$nin": ["noir", "drama"]}}, {"year": 1997}, {"tags": {"$not_contains": "salt"}}]:
+        mask = snapshot.columns.matches(where)
+        assert mask is not None
+        assert snapshot.columns.ids_where(mask) == chroma_ids(raw, where), where
+    assert snapshot.columns.ids_where(snapshot.columns.matches({"genre": {"$ne": "x"}})) == raw.get(include=[])["ids"]
+
+
+def test_a_snapshot_stale_before_a_write_is_rebuilt_not_followed(tmp_path: Path) -> None:
+    coll = open_store(tmp_path / "chroma", cache=True).create_collection("films", SCHEMA)
+    coll.add(chunks(20))
+    cache = warm(coll)
+    other = chromadb.PersistentClient(path=str(tmp_path / "chroma"), settings=chroma_settings()).get_collection("films")
+    other.delete(ids=["c1"])  # not through this process: the snapshot is stale
+    follows = cache.follows
+    coll.add([Chunk("late", "salt storm", {"year": 2000, "genre": "noir"})])
+    assert cache.follows == follows and cache.fresh() is None
+    cache.wait()
+    snapshot = cache.fresh()
+    assert snapshot is not None and "c1" not in snapshot.columns.ids_where(snapshot.columns.matches({"year": {"$gte": 0}}))

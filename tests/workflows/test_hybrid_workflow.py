@@ -65,11 +65,11 @@ def test_a_lexical_only_match_is_found_and_its_sources_recorded(store: Store, tm
     doc = next(d for d in result.trace.documents if d["id"] == "alien")
     assert [s["retriever"] for s in doc["sources"]] == [LEXICAL] and doc["score"] == 0.0
     assert result.trace.retrievals[0]["fusion"] == "z"
-    assert (tmp_path / "lexical" / "movies.json.gz").is_file()
+    assert (tmp_path / "lexical" / "movies.sqlite3").is_file()
 
 
 def test_a_deleted_chunk_is_never_returned_even_before_the_index_refreshes(store: Store, tmp_path: Path) -> None:
-    indexes = LexicalIndexes(tmp_path / "lexical", max_age_s=None)  # never re-syncs by itself
+    indexes = LexicalIndexes(tmp_path / "lexical", max_age_s=None)  # never catches up by itself
     hybrid, _ = engine(store, RetrievalStage(indexes=indexes))
     assert hybrid.run(Q, collection="movies").outcome is Outcome.ANSWERED
     coll = store.get_collection("movies")
@@ -85,7 +85,7 @@ def test_cli_refresh_and_forget_keep_the_index_file_in_step(store: Store, tmp_pa
     settings = Settings(home=tmp_path / "home")
     coll = store.get_collection("movies")
     refresh_lexical(settings, coll)
-    path = settings.home / "lexical" / "movies.json.gz"
+    path = settings.home / "lexical" / "movies.sqlite3"
     assert path.is_file()
     forget_lexical(settings, "movies")
     assert not path.exists()

@@ -1,0 +1,295 @@
+"""Hybrid retrieval as a collection grows: what one added document, a fresh process's first question
+and the lexical index cost at 10k, 100k (and 1M) chunks.
+
+Usage:
+    .venv/bin/python bench/lexical_scale.py [--sizes 10000 100000] [--adds 5] [--questions 40]
+        [--code DIR] [--out bench/results/lexical-scale/after.json]
+
+``--code DIR`` runs another checkout's ``selfrag`` (e.g. the code before issue 29, exported with
+``git archive``) through the same public API, so the same script measures before and after.
+
+For each size, an embedded Chroma collection gets that many chunks straight from Chroma's ``add``
+(the write path is not what is measured here): clustered 384-d vectors as ``filtered_retrieval.py``
+makes them, texts of 40 words drawn from a Zipf-distributed vocabulary of 30,000 made-up words,
+and the metadata a real ingest writes (``doc_id``, ``doc_hash``, ``year``, ``genre``). Then:
+
+- **index build**: the lexical index's first ``refresh`` (the whole collection, once);
+- **add one document** (3 chunks, vectors from a table: no encoder): ``Collection.write_documents``
+  and the lexical ``refresh`` after it, each timed, median of ``--adds``; then the first question
+  after the add (the previous code rebuilt its bm25s index there);
+- **a fresh process** (a child): opens the store and the index directory, runs one dense-only
+  search (Chroma loads its HNSW index), then the first hybrid question (timed), then ``--questions``
+  warm ones (p50, p90); RSS before and after the hybrid questions (``VmRSS``, ``VmHWM``): their
+  difference is what the lexical side holds;
+- **index bytes** per chunk (every file under ``lexical/``);
+- **ranking against bm25s** (the previous engine, Lucene BM25 over the same ``lexical_terms``):
+  known-item queries (three words of a chunk and one common word), recall@4 of the chunk for both
+  engines and the overlap of their top 10 (sizes up to 100k: bm25s needs ~13 KB a chunk).
+
+Writes JSON (one object per size) and prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+DIM = 384
+VOCAB = 30_000
+WORDS_PER_CHUNK = 40
+BATCH = 5000
+
+
+def words(rng: np.random.Generator) -> list[str]:
+    """Made-up, pronounceable words (no stop words, no real lemmas to fold)."""
+    syllables = ["ka", "lo", "mi", "ru", "ze", "ta", "vo", "ni", "pe", "su", "da", "gi", "xo", "be", "fu", "qa"]
+    out: set[str] = set()
+    while len(out) < VOCAB:
+        out.add("".join(rng.choice(syllables, size=int(rng.integers(3, 5)))))
+    return sorted(out)
+
+
+def texts(n: int, vocab: list[str], rng: np.random.Generator) -> list[str]:
+    ranks = np.minimum(rng.zipf(1.2, size=(n, WORDS_PER_CHUNK)), VOCAB) - 1
+    return [" ".join(vocab[r] for r in row) for row in ranks.tolist()]
+
+
+def unit(x: np.ndarray) -> np.ndarray:
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+class TableEmbeddings:
+    """Embeddings for the bench: a text's vector is a seeded random direction (no model)."""
+
+    computes_in_process = False
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        rng = np.random.default_rng(abs(hash(text)) % (2**32))
+        return unit(rng.standard_normal((1, DIM)))[0].tolist()
+
+
+def rss() -> dict[str, int]:
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0]) * 1024
+    return fields
+
+
+def open_store(home: Path) -> Any:
+    import chromadb
+
+    from selfrag.store import Store, chroma_settings
+
+    client = chromadb.PersistentClient(path=str(home / "chroma"), settings=chroma_settings())
+    return Store(client, TableEmbeddings())  # type: ignore[arg-type]
+
+
+def build(home: Path, n: int, seed: int) -> list[str]:
+    from selfrag.schema import AttributeInfo, CollectionSchema
+
+    rng = np.random.default_rng(seed)
+    vocab = words(rng)
+    body = texts(n, vocab, rng)
+    centres = unit(rng.standard_normal((200, DIM)))
+    store = open_store(home)
+    schema = CollectionSchema(attributes=[AttributeInfo(name="year", type="integer"), AttributeInfo(name="genre", type="string")])
+    coll = store.create_collection("scale", schema)
+    for start in range(0, n, BATCH):
+        end = min(start + BATCH, n)
+        which = rng.integers(0, len(centres), end - start)
+        vectors = unit(centres[which] + 0.7 * rng.standard_normal((end - start, DIM)) / np.sqrt(DIM))
+        coll._chroma.add(
+            ids=[f"c{i}" for i in range(start, end)],
+            embeddings=vectors,
+            documents=body[start:end],
+            metadatas=[{"doc_id": f"c{i}", "doc_hash": f"h{i}", "year": 1950 + i % 75, "genre": f"g{i % 20}"}
+                       for i in range(start, end)],
+        )
+    return body
+
+
+def queries(body: list[str], count: int, seed: int) -> list[tuple[str, str]]:
+    """(question, the chunk it was drawn from)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        j = rng.randrange(len(body))
+        terms = body[j].split()
+        out.append((" ".join([*rng.sample(terms, 3), body[rng.randrange(len(body))].split()[0]]), f"c{j}"))
+    return out
+
+
+def child(home: Path, n_questions: int, seed: int) -> dict[str, Any]:
+    """A fresh process: open, one dense search, the first hybrid question, warm ones."""
+    t0 = time.perf_counter()
+    from selfrag.retrieval import ChromaChunkSource, HybridRetriever, LexicalIndexes, LexicalRetriever
+
+    store = open_store(home)
+    coll = store.get_collection("scale")
+    body = [str(t) for t in coll._chroma.get(ids=[f"c{i}" for i in range(200)], include=["documents"])["documents"]]
+    asked = queries(body, n_questions + 1, seed)
+    coll.search("warm up the dense side", k=4)
+    opened_s = time.perf_counter() - t0
+    from selfrag.retrieval import lexical_terms
+
+    lexical_terms("load the lemmatiser's tables")  # a fixed ~25 MB whatever the collection: not per chunk
+    before = rss()
+    lexical = LexicalRetriever(ChromaChunkSource(coll._chroma), LexicalIndexes(home / "lexical"))
+    hybrid = HybridRetriever(coll, lexical, resource="scale")
+    start = time.perf_counter()
+    hybrid.search(asked[0][0], k=4)
+    first_s = time.perf_counter() - start
+    warm = []
+    for question, _ in asked[1:]:
+        start = time.perf_counter()
+        hybrid.search(question, k=4)
+        warm.append(time.perf_counter() - start)
+    after = rss()
+    return {
+        "open_and_dense_s": round(opened_s, 3),
+        "first_hybrid_s": round(first_s, 3),
+        "warm_hybrid_ms": {"p50": round(statistics.median(warm) * 1000, 2),
+                           "p90": round(sorted(warm)[int(0.9 * len(warm))] * 1000, 2), "n": len(warm)},
+        "rss_before_hybrid": before["VmRSS"],
+        "rss_after_hybrid": after["VmRSS"],
+        "peak_rss": after["VmHWM"],
+    }
+
+
+def ranking(home: Path, body: list[str], count: int, seed: int) -> dict[str, Any]:
+    """Known-item recall@4 of the index and of bm25s (Lucene BM25) on the same terms, and their top-10 overlap."""
+    import bm25s
+
+    from selfrag.retrieval import ChromaChunkSource, LexicalIndexes, lexical_terms
+
+    store = open_store(home)
+    index = LexicalIndexes(home / "lexical").get(ChromaChunkSource(store.get_collection("scale")._chroma))
+    model = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
+    model.index([lexical_terms(t) for t in body], create_empty_token=True, show_progress=False)
+    vocab = {t: i for t, i in model.vocab_dict.items() if t}
+    found = {"index": 0, "bm25s": 0}
+    overlap = []
+    asked = queries(body, count, seed + 1)
+    for question, gold in asked:
+        ours = [m.id for m in index.search(question, 10)]
+        ids = sorted({vocab[t] for t in lexical_terms(question) if t in vocab})
+        scores = model.get_scores_from_ids(ids)
+        order = np.lexsort((np.arange(len(scores)), -scores))[:10]
+        theirs = [f"c{int(i)}" for i in order if scores[i] > 0]
+        found["index"] += gold in ours[:4]
+        found["bm25s"] += gold in theirs[:4]
+        overlap.append(len(set(ours) & set(theirs)) / max(1, len(theirs)))
+    return {"queries": len(asked), "recall@4_index": found["index"] / len(asked),
+            "recall@4_bm25s": found["bm25s"] / len(asked), "top10_overlap": round(statistics.fmean(overlap), 4)}
+
+
+def measure(n: int, args: argparse.Namespace) -> dict[str, Any]:
+    from selfrag.retrieval import ChromaChunkSource, LexicalIndexes, LexicalRetriever
+    from selfrag.store import Chunk, DocumentVersion
+
+    home = Path(tempfile.mkdtemp(prefix=f"selfrag-lexical-scale-{n}-", dir=args.tmp))
+    try:
+        start = time.perf_counter()
+        body = build(home, n, args.seed)
+        out: dict[str, Any] = {"chunks": n, "load_s": round(time.perf_counter() - start, 1)}
+        store = open_store(home)
+        coll = store.get_collection("scale")
+        source = ChromaChunkSource(coll._chroma)
+        indexes = LexicalIndexes(home / "lexical")
+        start = time.perf_counter()
+        indexes.refresh(source)
+        out["index_build_s"] = round(time.perf_counter() - start, 2)
+        lexical = LexicalRetriever(source, indexes)
+        lexical.search("warm", k=4)
+        write, refresh, next_question = [], [], []
+        for a in range(args.adds):
+            doc = DocumentVersion(f"added{a}", f"v{a}", tuple(
+                Chunk(f"added{a}#{j}", f"{body[a * 7 + j]} addition{a}", {"year": 2000, "genre": "g1"}) for j in range(3)))
+            start = time.perf_counter()
+            coll.write_documents([doc])
+            write.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            indexes.refresh(source)
+            refresh.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            hits = lexical.search(f"addition{a}", k=4)
+            next_question.append(time.perf_counter() - start)
+            assert hits and hits[0].id.startswith(f"added{a}#"), hits
+        out["add_one_document_s"] = {
+            "write": round(statistics.median(write), 3), "lexical_refresh": round(statistics.median(refresh), 3),
+            "next_lexical_question": round(statistics.median(next_question), 3),
+        }
+        lexical_bytes = sum(p.stat().st_size for p in (home / "lexical").iterdir())
+        out["index_bytes"] = lexical_bytes
+        out["index_bytes_per_chunk"] = round(lexical_bytes / n, 1)
+        del indexes, lexical, store, coll
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child", str(home), "--questions", str(args.questions), "--code", str(args.code)],
+            capture_output=True, text=True, check=True,
+        )
+        fresh = json.loads(proc.stdout.strip().splitlines()[-1])
+        fresh["lexical_rss_per_chunk"] = round((fresh["rss_after_hybrid"] - fresh["rss_before_hybrid"]) / n, 1)
+        out["fresh_process"] = fresh
+        if n <= args.ranking_max:
+            out["ranking_vs_bm25s"] = ranking(home, body, args.ranking_queries, args.seed)
+        return out
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--adds", type=int, default=5)
+    parser.add_argument("--questions", type=int, default=40)
+    parser.add_argument("--ranking-queries", type=int, default=200)
+    parser.add_argument("--ranking-max", type=int, default=100_000, help="largest size compared with bm25s")
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose selfrag is measured")
+    parser.add_argument("--tmp", type=Path, default=None, help="where the collections are built")
+    parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench/results/lexical-scale/after.json")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.code))
+    if args.child is not None:
+        print(json.dumps(child(args.child, args.questions, args.seed)))
+        return
+    results = []
+    for n in args.sizes:
+        results.append(measure(n, args))
+        print(json.dumps(results[-1]), file=sys.stderr, flush=True)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"command": " ".join(["bench/lexical_scale.py", *sys.argv[1:]]),
+                                        "code": str(args.code), "sizes": results}, indent=2) + "\n")
+    print(f"{'chunks':>8} {'build s':>8} {'write s':>8} {'refresh s':>9} {'first q s':>9} {'warm p50 ms':>11} "
+          f"{'lex RSS B/chunk':>15} {'index B/chunk':>13}")
+    for r in results:
+        f = r["fresh_process"]
+        print(f"{r['chunks']:>8} {r['index_build_s']:>8} {r['add_one_document_s']['write']:>8} "
+              f"{r['add_one_document_s']['lexical_refresh']:>9} {f['first_hybrid_s']:>9} {f['warm_hybrid_ms']['p50']:>11} "
+              f"{f['lexical_rss_per_chunk']:>15} {r['index_bytes_per_chunk']:>13}")
+
+
+if __name__ == "__main__":
+    main()
