@@ -115,9 +115,11 @@ def test_no_answered_figure_is_missing_from_its_cited_document(demo_results: lis
         assert figure.rstrip(".,") in cited, f"{figure} is not in the cited text"
 
 
-def test_the_demo_answers_its_questions_rather_than_abstaining(demo_results: list[Result]) -> None:
-    # Not a correctness requirement (an abstention is allowed) but the demo's point: these are easy.
-    answered = sum(r.outcome is Outcome.ANSWERED for r in demo_results)
+def test_the_demo_shows_an_answer_to_its_questions_rather_than_abstaining(demo_results: list[Result]) -> None:
+    # Not a correctness requirement (an abstention is allowed) but the demo's point: these are easy,
+    # and each gets an answer, signed (answered) or shown flagged (unverified, ungrounded, ...).
+    shown = sum(r.outcome not in (Outcome.ABSTAINED, Outcome.NEEDS_CLARIFICATION) and bool(r.citations)
+                for r in demo_results)
     asking = sum(r.outcome is Outcome.NEEDS_CLARIFICATION for r in demo_results)
     assert asking == 1  # the ambiguous "Mercury", asked about once and answered on the thread
-    assert answered >= len(DEMO_QUESTIONS) - asking - 1
+    assert shown >= len(DEMO_QUESTIONS) - asking - 1

@@ -22,7 +22,7 @@ from tests.servers import ServerProcess, free_port
 
 pytestmark = pytest.mark.integration
 
-OUTCOMES = {"answered", "abstained", "ungrounded", "budget_exhausted"}
+OUTCOMES = {"answered", "unverified", "abstained", "ungrounded", "budget_exhausted", "no_progress"}
 
 
 @pytest.fixture(scope="module")

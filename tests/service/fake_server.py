@@ -21,9 +21,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from selfrag.kg import GraphContexts, open_graph_store
+from selfrag.reading import Reading, sentence_spans
 from selfrag.settings import Settings, load_settings
 from selfrag.store import Store, StoreUse
-from selfrag.reading import Reading, sentence_spans
 from selfrag.testing import HashEmbeddings, ScriptedChatModel, ScriptedJudge, verdict
 from workflows import Components, SelfRagEngine
 from workflows.checkpoints import turn_locks
