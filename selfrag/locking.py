@@ -29,7 +29,7 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from selfrag._flock import open_lock_file, try_lock
-from selfrag.errors import StoreError
+from selfrag.errors import StoreError, describe
 
 __all__ = ["AdvisoryLocks", "FileLocks", "KeyedLocks", "SharedLocks"]
 
@@ -150,8 +150,10 @@ class AdvisoryLocks:
         where = _host_port(self.url)
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout_s)
-        except psycopg.Error:
-            raise StoreError(f"cannot reach the Postgres at {where} for a {self.namespace} lock") from None
+        except psycopg.Error as exc:
+            # The address is for the log (``detail``), never for a client.
+            raise StoreError(f"the shared Postgres cannot be reached for a {self.namespace} lock; try again later",
+                             detail=f"{where}: {describe(exc, 300)}", dependency="checkpoints") from exc
         with contextlib.closing(conn):  # closing the session releases its advisory locks
             try:
                 while True:
@@ -161,8 +163,9 @@ class AdvisoryLocks:
                     if time.monotonic() >= deadline:
                         raise TimeoutError(key)
                     time.sleep(_POLL_S * 2)
-            except psycopg.Error:
-                raise StoreError(f"cannot take a {self.namespace} lock in the Postgres at {where}") from None
+            except psycopg.Error as exc:
+                raise StoreError(f"cannot take a {self.namespace} lock in the shared Postgres; try again later",
+                                 detail=f"{where}: {describe(exc, 300)}", dependency="checkpoints") from exc
             yield
 
 
