@@ -32,7 +32,8 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── Overloaded                every run slot and queue place is taken   (overloaded, 429)
     │   ├── ThreadBusy                a conversation's previous turn still runs (thread_busy, 409)
     │   ├── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded, 504)
-    │   └── ThreadConflict            another turn of the thread was stored first (thread_busy, 409)
+    │   ├── ThreadConflict            another turn of the thread was stored first (thread_busy, 409)
+    │   └── WriteConflict             a collection's write lock was lost mid-write (write_conflict, 409)
 
 A ``DependencyUnavailable`` names the dependency (``dependency``: ``vector_store``,
 ``checkpoints``, ``graph``, ``model``, ``embeddings``, ``retriever``), never its address. A run in
@@ -86,6 +87,7 @@ __all__ = [
     "Unauthenticated",
     "UsageError",
     "VariantsError",
+    "WriteConflict",
     "describe",
     "one_line",
 ]
@@ -267,6 +269,12 @@ class GraphUnavailable(DependencyUnavailable, code="graph_unavailable"):
     in ``detail``. The rest of the engine stays usable; a retry later may succeed."""
 
     dependency = "graph"
+
+
+class WriteConflict(RuntimeFailure, code="write_conflict", status=409):
+    """A collection's write lock was lost while the write ran (the Postgres holding it restarted):
+    the write stopped before saving the collection's catalogue, so no other writer's is overwritten.
+    Send it again: documents are replaced by id."""
 
 
 class ThreadConflict(RuntimeFailure, code="thread_busy", status=409):

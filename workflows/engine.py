@@ -33,7 +33,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
 from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy
-from selfrag.locking import KeyedLocks
+from selfrag.locking import KeyedLocks, Lease
 from selfrag.outages import OutageWatch
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
@@ -152,7 +152,7 @@ class SelfRagEngine:
         with self._turn(thread_id, opts.turn_wait_s):
             yield from self._stream(question, collection, thread_id, opts, None, run_extras_, callbacks)
 
-    def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[None]:
+    def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[Lease]:
         def busy() -> ThreadBusy:
             return ThreadBusy(
                 f"another turn of this thread has been running for over {wait_s:g} s; "
