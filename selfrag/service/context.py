@@ -18,7 +18,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from selfrag.errors import GraphUnavailable, InvalidFilter, SelfRagError, StoreError, WriteConflict, describe
+from selfrag.errors import (
+    CollectionNotFound,
+    GraphUnavailable,
+    InvalidFilter,
+    SelfRagError,
+    StoreError,
+    WriteConflict,
+    describe,
+)
 from selfrag.kg import GraphStore
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
@@ -93,6 +101,13 @@ class Service:
             known = self.engine.thread(principal.thread_key(body.thread_id))
             for name in known.collections if known is not None else ():
                 principal.require_read(name)
+        for name in names:  # a collection linked (before scopes were checked at creation) to a graph the key may not read
+            try:
+                link = self.store.get_collection(name).schema.graph
+            except CollectionNotFound:
+                continue  # one collection: 404 below; several: recorded in the trace
+            if link is not None:
+                principal.require_graph(link.graph)
         resources: tuple[Resource, ...] = ()
         if len(names) == 1 and not body.search:
             collection = self.store.get_collection(names[0])
