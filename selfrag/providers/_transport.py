@@ -9,11 +9,13 @@ retry.
 
 from __future__ import annotations
 
+import contextlib
+
 import httpx
 
 from selfrag.breaker import CircuitBreaker
 
-__all__ = ["BreakerTransport"]
+__all__ = ["BreakerClient", "BreakerTransport"]
 
 _SERVER_DOWN = frozenset({502, 503, 504})
 """Statuses of a server (or its proxy) that cannot serve at all; other answers prove it is up."""
@@ -39,3 +41,17 @@ class BreakerTransport(httpx.BaseTransport):
 
     def close(self) -> None:
         self._inner.close()
+
+
+class BreakerClient(httpx.Client):
+    """An ``httpx.Client`` over a ``BreakerTransport`` that closes its connections when collected,
+    as the openai SDK's own default client does: a chat model is dropped without a ``close``
+    (LangChain models have none), and its sockets must not outlive it."""
+
+    def __init__(self, breaker: CircuitBreaker) -> None:
+        super().__init__(transport=BreakerTransport(breaker))
+
+    def __del__(self) -> None:
+        if not self.is_closed:
+            with contextlib.suppress(Exception):  # at collection time there is no one to tell
+                self.close()

@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-import httpx
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import SecretStr
 
 from selfrag.breaker import breaker_for
 from selfrag.errors import ConfigError
-from selfrag.providers._transport import BreakerTransport
+from selfrag.providers._transport import BreakerClient
 from selfrag.providers.embeddings import LocalEmbeddings
 from selfrag.providers.local_chat import SMOLLM2_FILE, LocalChatModel
 from selfrag.settings import EmbeddingSettings, LLMSettings
@@ -112,10 +111,10 @@ def make_embeddings(emb: EmbeddingSettings) -> Embeddings:
     )
 
 
-def _client(kind: str, base_url: str) -> httpx.Client:
+def _client(kind: str, base_url: str) -> BreakerClient:
     """An HTTP client whose attempts report to the breaker of ``kind`` at ``base_url`` (shared by
     every client of that endpoint in this process)."""
-    return httpx.Client(transport=BreakerTransport(breaker_for(f"{kind} {base_url}")))
+    return BreakerClient(breaker_for(f"{kind} {base_url}"))
 
 
 def describe(llm: LLMSettings) -> str:
