@@ -21,6 +21,7 @@ from graders.policy import FailurePolicy
 from graders.prompts import PromptSpec
 from graders.verdicts import GradeResult, GraderKind
 from selfrag.errors import GraderError, describe
+from selfrag.outages import as_dependency_error, is_outage
 from selfrag.reading import Critic, CriticTask
 from selfrag.retry import Attempts, RetryPolicy, call_with_retries
 
@@ -196,6 +197,10 @@ class StructuredGrader:
         return llm_ok or sig_ok
 
     def _on_failure(self, exc: BaseException, score: float | None, common: dict[str, Any], attempts: int) -> GradeResult:
+        if is_outage(exc):
+            # The model server could not be reached: no verdict was had, and none may be made up
+            # (fail-closed would call every document irrelevant and the run would abstain).
+            raise as_dependency_error(exc) from exc
         error = describe(exc, 200)
         policy = self.config.policy
         if policy is FailurePolicy.RAISE:

@@ -23,14 +23,22 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── GraphNotFound             no knowledge graph of that name           (graph_not_found, 404)
     │   └── GraphDataError            an invalid graph nodes/edges file or line (graph_data_invalid, 400)
     ├── RuntimeFailure                something outside the caller's control failed (runtime_failure, 503)
-    │   ├── ProviderError             chat model / embeddings unavailable       (provider_unavailable, 503)
+    │   ├── DependencyUnavailable     a server the run needs failed or is unreachable (dependency_unavailable, 503)
+    │   │   ├── ProviderError         chat model / embeddings unavailable       (provider_unavailable, 503)
+    │   │   ├── StoreError            the vector store or checkpoints failed    (store_unavailable, 503)
+    │   │   └── GraphUnavailable      the graph server is down or unreachable   (graph_unavailable, 503)
     │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity, 503)
-    │   ├── StoreError                the vector store failed                   (store_unavailable, 503)
     │   ├── GraderError               grader output invalid after retries       (grader_failed, 503)
     │   ├── Overloaded                every run slot and queue place is taken   (overloaded, 429)
     │   ├── ThreadBusy                a conversation's previous turn still runs (thread_busy, 409)
     │   ├── DeadlineExceeded          a run outlived its per-request deadline    (deadline_exceeded, 504)
-    │   └── GraphUnavailable          the graph server is down or unreachable   (graph_unavailable, 503)
+    │   ├── ThreadConflict            another turn of the thread was stored first (thread_busy, 409)
+    │   └── WriteConflict             a collection's write lock was lost mid-write (write_conflict, 409)
+
+A ``DependencyUnavailable`` names the dependency (``dependency``: ``vector_store``,
+``checkpoints``, ``graph``, ``model``, ``embeddings``, ``retriever``), never its address. A run in
+which one failed for a transport reason ends with it: it is never turned into an answer, an
+abstention or a stored turn (``selfrag.outages``).
 
 A third kind found elsewhere, a control-flow exception ("rewrite the query"), does not exist here:
 the graph's routing functions decide from the state alone (no node raises to steer), so loops are
@@ -54,6 +62,7 @@ __all__ = [
     "ConfigError",
     "DatasetError",
     "DeadlineExceeded",
+    "DependencyUnavailable",
     "DocumentNotFound",
     "Forbidden",
     "GraderError",
@@ -73,10 +82,12 @@ __all__ = [
     "StoreError",
     "StoreLocked",
     "ThreadBusy",
+    "ThreadConflict",
     "ThreadNotFound",
     "Unauthenticated",
     "UsageError",
     "VariantsError",
+    "WriteConflict",
     "describe",
     "one_line",
 ]
@@ -195,13 +206,28 @@ class RuntimeFailure(SelfRagError, code="runtime_failure", status=503):
     """Something outside the caller's control failed; a retry later may succeed."""
 
 
-class ProviderError(RuntimeFailure, code="provider_unavailable"): ...
+class DependencyUnavailable(RuntimeFailure, code="dependency_unavailable"):
+    """A server the run depends on failed or cannot be reached. ``dependency`` says which one in
+    a word a client may read; its address and the driver's text stay in ``detail``."""
+
+    dependency: str = "dependency"
+    """Which dependency: the class's default unless the raiser names it."""
+
+    def __init__(self, message: str, *, detail: str | None = None, dependency: str | None = None) -> None:
+        super().__init__(message, detail=detail)
+        if dependency is not None:
+            self.dependency = dependency
+
+
+class ProviderError(DependencyUnavailable, code="provider_unavailable"):
+    dependency = "model"
 
 
 class ModelIntegrityError(RuntimeFailure, code="model_integrity"): ...
 
 
-class StoreError(RuntimeFailure, code="store_unavailable"): ...
+class StoreError(DependencyUnavailable, code="store_unavailable"):
+    dependency = "vector_store"
 
 
 class GraderError(RuntimeFailure, code="grader_failed"):
@@ -228,13 +254,29 @@ class GraphNotFound(UsageError, code="graph_not_found", status=404):
         super().__init__(f"knowledge graph {name!r} does not exist (load it first: selfrag kg load {name} --nodes ... --edges ...)")
         self.name = name
 
+    def for_http(self) -> str:
+        return f"knowledge graph {self.name!r} does not exist (load it with PUT /v1/graphs/{self.name})"
+
 
 class GraphDataError(UsageError, code="graph_data_invalid"):
     """A graph's nodes or edges file is unreadable, or one of its lines is invalid (the message names the line)."""
 
 
-class GraphUnavailable(RuntimeFailure, code="graph_unavailable"):
+class GraphUnavailable(DependencyUnavailable, code="graph_unavailable"):
     """The graph server (embedded FalkorDB or ``redis://`` URL) cannot be started or reached.
 
     The message never carries the server's address, a socket path or the driver's text: those go
     in ``detail``. The rest of the engine stays usable; a retry later may succeed."""
+
+    dependency = "graph"
+
+
+class WriteConflict(RuntimeFailure, code="write_conflict", status=409):
+    """A collection's write lock was lost while the write ran (the Postgres holding it restarted):
+    the write stopped before saving the collection's catalogue, so no other writer's is overwritten.
+    Send it again: documents are replaced by id."""
+
+
+class ThreadConflict(RuntimeFailure, code="thread_busy", status=409):
+    """Another turn of the thread was stored while this one ran (its lock was lost, e.g. when the
+    Postgres holding it restarted): this turn's write is refused and nothing of it is stored."""

@@ -13,6 +13,12 @@ its ``shared`` layer extends that to other processes:
 
 A wait is always bounded: past it ``hold`` raises the caller's ``busy()`` error, which says what
 is busy (``Overloaded`` for a collection, ``ThreadBusy`` for a conversation).
+
+A session advisory lock dies with its connection (a Postgres restart, a network cut), and another
+instance may then take it while the first still writes. So ``hold`` yields a ``Lease`` whose
+``held()`` asks the shared layer whether the lock is still this holder's: a writer checks it just
+before it commits what the lock protects (the collection's catalogue record), and stops if not.
+Turns are protected by the checkpoint write itself instead (``workflows.fenced_saver``).
 """
 
 from __future__ import annotations
@@ -29,9 +35,9 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from selfrag._flock import open_lock_file, try_lock
-from selfrag.errors import StoreError
+from selfrag.errors import StoreError, describe
 
-__all__ = ["AdvisoryLocks", "FileLocks", "KeyedLocks", "SharedLocks"]
+__all__ = ["AdvisoryLocks", "FileLocks", "KeyedLocks", "Lease", "SharedLocks"]
 
 _POLL_S = 0.02
 """How often a wait on another process retries (neither flock nor Postgres offers a timed wait)."""
@@ -41,10 +47,22 @@ def _digest(namespace: str, key: str) -> bytes:
     return hashlib.sha256(f"selfrag:{namespace}:{key}".encode()).digest()
 
 
-class SharedLocks(Protocol):
-    """The cross-process layer: hold ``key`` until the block ends, or ``TimeoutError`` at ``deadline``."""
+class Lease:
+    """A held lock's proof: ``held()`` says whether it is still held (``check`` asks the shared
+    layer; without one, a lock in this process cannot be lost)."""
 
-    def hold(self, key: str, deadline: float) -> AbstractContextManager[None]: ...
+    def __init__(self, check: Callable[[], bool] | None = None) -> None:
+        self._check = check
+
+    def held(self) -> bool:
+        return True if self._check is None else self._check()
+
+
+class SharedLocks(Protocol):
+    """The cross-process layer: hold ``key`` until the block ends, or ``TimeoutError`` at ``deadline``;
+    the block gets a ``Lease`` to re-check the lock before it commits."""
+
+    def hold(self, key: str, deadline: float) -> AbstractContextManager[Lease]: ...
 
 
 class KeyedLocks:
@@ -60,8 +78,9 @@ class KeyedLocks:
         self._locks: dict[str, tuple[threading.Lock, int]] = {}
 
     @contextmanager
-    def hold(self, key: str, wait_s: float, *, busy: Callable[[], Exception]) -> Iterator[None]:
-        """Hold ``key`` for the ``with`` block, waiting at most ``wait_s`` for it.
+    def hold(self, key: str, wait_s: float, *, busy: Callable[[], Exception]) -> Iterator[Lease]:
+        """Hold ``key`` for the ``with`` block, waiting at most ``wait_s`` for it; the block gets the
+        lock's ``Lease``.
 
         Raises:
             busy(): another holder kept it for longer than ``wait_s`` (raised only while
@@ -77,12 +96,13 @@ class KeyedLocks:
                 raise busy()
             try:
                 with contextlib.ExitStack() as stack:
+                    lease = Lease()
                     if self.shared is not None:
                         try:
-                            stack.enter_context(self.shared.hold(key, deadline))
+                            lease = stack.enter_context(self.shared.hold(key, deadline))
                         except TimeoutError:
                             raise busy() from None
-                    yield
+                    yield lease
             finally:
                 lock.release()
         finally:
@@ -109,7 +129,7 @@ class FileLocks:
         return self.directory / f"{self.namespace}-{_digest(self.namespace, key).hex()[:40]}.lock"
 
     @contextmanager
-    def hold(self, key: str, deadline: float) -> Iterator[None]:
+    def hold(self, key: str, deadline: float) -> Iterator[Lease]:
         try:
             fd = open_lock_file(self.path(key))
         except OSError as exc:
@@ -119,7 +139,7 @@ class FileLocks:
                 if time.monotonic() >= deadline:
                     raise TimeoutError(key)
                 time.sleep(_POLL_S)
-            yield  # closing the file below releases the lock
+            yield Lease()  # an flock lives as long as this descriptor: it cannot be lost; closing it releases it
         finally:
             os.close(fd)
 
@@ -143,15 +163,17 @@ class AdvisoryLocks:
         return int.from_bytes(_digest(self.namespace, key)[:8], "big") >> 1
 
     @contextmanager
-    def hold(self, key: str, deadline: float) -> Iterator[None]:
+    def hold(self, key: str, deadline: float) -> Iterator[Lease]:
         import psycopg
 
         lock_id = self.key_id(key)
         where = _host_port(self.url)
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout_s)
-        except psycopg.Error:
-            raise StoreError(f"cannot reach the Postgres at {where} for a {self.namespace} lock") from None
+        except psycopg.Error as exc:
+            # The address is for the log (``detail``), never for a client.
+            raise StoreError(f"the shared Postgres cannot be reached for a {self.namespace} lock; try again later",
+                             detail=f"{where}: {describe(exc, 300)}", dependency="checkpoints") from exc
         with contextlib.closing(conn):  # closing the session releases its advisory locks
             try:
                 while True:
@@ -161,9 +183,23 @@ class AdvisoryLocks:
                     if time.monotonic() >= deadline:
                         raise TimeoutError(key)
                     time.sleep(_POLL_S * 2)
-            except psycopg.Error:
-                raise StoreError(f"cannot take a {self.namespace} lock in the Postgres at {where}") from None
-            yield
+            except psycopg.Error as exc:
+                raise StoreError(f"cannot take a {self.namespace} lock in the shared Postgres; try again later",
+                                 detail=f"{where}: {describe(exc, 300)}", dependency="checkpoints") from exc
+
+            def still_held() -> bool:
+                # Still this session's? A restart closed the session (an error here), and with it the lock.
+                try:
+                    row = conn.execute(
+                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() "
+                        "AND granted AND ((classid::bigint << 32) | objid::bigint) = %s",
+                        (lock_id,),
+                    ).fetchone()
+                except psycopg.Error:
+                    return False
+                return row is not None and row[0] > 0
+
+            yield Lease(still_held)
 
 
 def _host_port(url: str) -> str:

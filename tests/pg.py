@@ -61,9 +61,26 @@ class LocalPostgres:
     port: int
     root: Path
     process: subprocess.Popen[bytes]
+    command: tuple[list[str], dict[str, Any], Path] | None = None
+    """How it was started (the command, the run-as kwargs, the log), for ``restart``."""
 
     def database_url(self, name: str) -> str:
         return f"postgresql://{_SUPERUSER}@127.0.0.1:{self.port}/{name}"
+
+    def restart(self, *, down_s: float = 0.0, timeout_s: float = 30.0) -> None:
+        """Stop the server at once (``SIGQUIT``, an immediate shutdown: every session and its
+        advisory locks gone, crash recovery at the next start, as after an outage), stay down
+        ``down_s``, then start it again on the same port and data."""
+        assert self.command is not None
+        self.process.send_signal(signal.SIGQUIT)
+        self.process.wait(timeout=15)
+        time.sleep(down_s)
+        cmd, run_as, log = self.command
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(cmd, cwd=self.root, env=_env(self.root), stdout=out,
+                                            stderr=subprocess.STDOUT, **run_as)
+        if not _wait_ready(self, timeout_s):
+            raise PostgresStartError(f"postgres did not come back\n{_tail(log)}")
 
     def stop(self) -> None:
         """Fast shutdown (clients are disconnected), then remove the data directory."""
@@ -124,7 +141,7 @@ def _start(bindir: Path, data: Path, root: Path, run_as: dict[str, Any], log: Pa
             cmd += ["-c", setting]
         with log.open("ab") as out:
             process = subprocess.Popen(cmd, cwd=root, env=_env(root), stdout=out, stderr=subprocess.STDOUT, **run_as)
-        server = LocalPostgres(url="", port=port, root=root, process=process)
+        server = LocalPostgres(url="", port=port, root=root, process=process, command=(cmd, run_as, log))
         if _wait_ready(server, timeout_s):
             return server
         code = process.poll()

@@ -9,6 +9,10 @@ only when a Postgres URL is configured, so the SQLite default does not need them
 Whoever opens a checkpointer closes it with ``close_checkpointer``: the SQLite connection or the
 Postgres pool (whose worker threads would otherwise outlive the engine).
 
+A Postgres store is a ``FencedPostgresSaver`` (``workflows.fenced_saver``): each checkpoint of a
+thread is written only on top of the one it follows, so a turn whose lock was lost (Postgres
+restarted under it) cannot overwrite the turn that ran meanwhile.
+
 Every process that shares a checkpoint store must also share the locks that run a thread's
 turns one at a time (see ``workflows.engine``): ``turn_locks`` gives the layer that matches the
 store, a ``flock`` per thread under the data directory beside SQLite, a Postgres advisory lock
@@ -112,7 +116,8 @@ def checkpoint_errors(doing: str) -> Iterator[None]:
     try:
         yield
     except _driver_errors() as exc:
-        raise StoreError(f"checkpoint store unavailable while {doing}", detail=describe(exc, 500)) from exc
+        raise StoreError(f"checkpoint store unavailable while {doing}", detail=describe(exc, 500),
+                         dependency="checkpoints") from exc
 
 
 def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:
@@ -142,7 +147,6 @@ def _open_sqlite(settings: Settings) -> SqliteSaver:
 def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     try:
         import psycopg
-        from langgraph.checkpoint.postgres import PostgresSaver
         from psycopg import Connection
         from psycopg.conninfo import conninfo_to_dict
         from psycopg.rows import DictRow, dict_row
@@ -165,10 +169,13 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     password = str(params.get("password") or "")
 
     def unavailable(doing: str, exc: Exception) -> StoreError:
+        # The address and libpq's reason are for the operator (the CLI's SELFRAG_DEBUG, the log),
+        # never in a message a client may read.
         reason = one_line(exc)
         if password:
             reason = reason.replace(password, "***")
-        return StoreError(f"checkpoint store unavailable: cannot {doing} Postgres at {where}: {reason}")
+        return StoreError(f"checkpoint store unavailable: cannot {doing} the Postgres",
+                          detail=f"Postgres at {where}: {reason}", dependency="checkpoints")
 
     # The connection settings langgraph-checkpoint-postgres requires: autocommit (its setup runs
     # CREATE INDEX CONCURRENTLY, and each write commits on its own), no server-side prepared
@@ -204,7 +211,9 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     except psycopg.Error as exc:
         pool.close()
         raise unavailable("open a connection pool to", exc) from exc
-    return PostgresSaver(pool)
+    from workflows.fenced_saver import FencedPostgresSaver
+
+    return FencedPostgresSaver(pool)
 
 
 def _setup_serialized(conn: Connection[DictRow], where: str) -> None:
@@ -227,8 +236,8 @@ def _setup_serialized(conn: Connection[DictRow], where: str) -> None:
             break
         if time.monotonic() > deadline:
             raise StoreError(
-                f"checkpoint store unavailable: another process has been setting up the tables in Postgres "
-                f"at {where} for over {_SETUP_WAIT_S:.0f}s"
+                f"checkpoint store unavailable: another process has been setting up the tables in the Postgres "
+                f"for over {_SETUP_WAIT_S:.0f}s", detail=f"Postgres at {where}", dependency="checkpoints"
             )
         time.sleep(0.05)
     try:

@@ -27,13 +27,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.callbacks import BaseCallbackManager, Callbacks
+from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager, Callbacks
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
 from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy
-from selfrag.locking import KeyedLocks
+from selfrag.locking import KeyedLocks, Lease
+from selfrag.outages import OutageWatch
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.extras import Extra, Extras, check_extras, final_state, run_extras
@@ -151,7 +152,7 @@ class SelfRagEngine:
         with self._turn(thread_id, opts.turn_wait_s):
             yield from self._stream(question, collection, thread_id, opts, None, run_extras_, callbacks)
 
-    def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[None]:
+    def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[Lease]:
         def busy() -> ThreadBusy:
             return ThreadBusy(
                 f"another turn of this thread has been running for over {wait_s:g} s; "
@@ -166,9 +167,10 @@ class SelfRagEngine:
     ) -> Iterator[NodeEvent | Result]:
         graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
         counter = UsageCounter()
+        outages = OutageWatch()
         config: RunnableConfig = {
             "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
-            "callbacks": _with_handler(callbacks, counter),
+            "callbacks": _with_handler(_with_handler(callbacks, counter), outages),
         }
         if thread_id is not None:
             config["configurable"] = {"thread_id": thread_id}
@@ -194,6 +196,9 @@ class SelfRagEngine:
         try:
             with checkpoint_errors("running the graph"):
                 for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):
+                    # A call that failed for a transport reason ends the run here, before the next
+                    # node: whatever the node fell back to, the turn is never finalised or stored.
+                    outages.raise_if_any()
                     for node, update in chunk.items():
                         if not isinstance(update, dict):
                             continue
@@ -343,7 +348,7 @@ class SelfRagEngine:
         )
 
 
-def _with_handler(callbacks: Callbacks, handler: UsageCounter) -> Callbacks:
+def _with_handler(callbacks: Callbacks, handler: BaseCallbackHandler) -> Callbacks:
     """The caller's callbacks (a list, or a parent run's manager) plus ``handler``, without
     changing the caller's own list or manager."""
     if callbacks is None:

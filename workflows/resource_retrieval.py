@@ -1,8 +1,10 @@
 """Several resources' retrieval: each resource that planned without error searched concurrently with
 its plan (a collection dense or hybrid, its filter relaxed when it finds nothing; a LangChain
 retriever with the search text), the lists merged into one ranked list whose documents keep their
-resource's name, then the rerank stage. One resource failing here (a store error, a retriever that
-raises) is recorded in its ``ResourceRetrieval`` and the others still answer.
+resource's name, then the rerank stage. One resource failing here for a usage reason (a collection
+removed meanwhile, a retriever that raises) is recorded in its ``ResourceRetrieval`` and the others
+still answer. A dependency that fails (the store, a retriever's server that cannot be reached) ends
+the run with its error: an answer from the resources left would pass for one from all of them.
 
 Planning — what each resource is searched with — is ``workflows.resources``.
 """
@@ -18,7 +20,8 @@ from typing import Any
 from langchain_core.retrievers import BaseRetriever
 from pydantic import TypeAdapter
 
-from selfrag.errors import SelfRagError, describe
+from selfrag.errors import RuntimeFailure, SelfRagError, describe
+from selfrag.outages import as_dependency_error, is_outage
 from selfrag.query import FilterNode
 from selfrag.retrieval import FusedHit, RankedList, fuse
 from selfrag.store import CollectionSource, Hit
@@ -75,9 +78,13 @@ def retrieve_resources(
                                                   min_score=res.search.min_score if res.search.min_score is not None
                                                   else min_score)
                     hits, where, relaxed = found.hits, found.where, found.relaxations
+            except RuntimeFailure:
+                raise
             except SelfRagError as exc:
                 error, code = str(exc), exc.code
             except Exception as exc:  # a user's retriever may raise anything: it must not sink the others
+                if is_outage(exc):
+                    raise as_dependency_error(exc, "retriever") from exc
                 error, code = describe(exc, 300), "resource_failed"
         record = rec.ResourceRetrieval(resource=res.name, query=text, where=where, k=plan["k"], hits=len(hits),
                                        error=error, error_code=code, ms=round((time.perf_counter() - start) * 1000, 2))

@@ -2,13 +2,16 @@
 LangChain retriever), how a call names them, and each one's plan — self-queried against its own
 schema, its graph conditions resolved — made concurrently.
 
+One resource failing for a usage reason (an unknown or removed collection, a graph that is not
+loaded, a graph condition it cannot have) is recorded in its ``ResourcePlan`` and the others still
+answer; all failing or empty leads to the usual abstention. A dependency that fails while planning
+(the store, the graph server: a ``RuntimeFailure``) ends the run with that error instead, as on the
+single-collection path: an outage is never an abstention.
+
 A resource is a collection of the store or, from the Python API, any LangChain ``BaseRetriever``
-(searched with the question as is: it has no schema to self-query). One resource failing (an
-unknown or removed collection, a store error, a graph it cannot reach, a graph condition it cannot
-have) is recorded in its ``ResourcePlan`` and the others still answer; all failing or empty leads to
-the usual abstention. A question naming one collection with no per-call settings never comes here
-(``workflows.nodes`` keeps that path as it always was). Searching and merging the planned resources
-is ``workflows.resource_retrieval``.
+(searched with the question as is: it has no schema to self-query). A question naming one
+collection with no per-call settings never comes here (``workflows.nodes`` keeps that path as it
+always was). Searching and merging the planned resources is ``workflows.resource_retrieval``.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 from pydantic import TypeAdapter
 
-from selfrag.errors import SelfRagError, UsageError
+from selfrag.errors import RuntimeFailure, SelfRagError, UsageError
 from selfrag.kg import Entity, GraphContext, GraphContexts, mention_where, resolve_relation
 from selfrag.query import FilterNode, SelfQueryPlanner, and_where
 from selfrag.query.graph_terms import GraphTerm
@@ -160,6 +163,8 @@ def plan_resources(
                 if why is not None:
                     return _failed(res, question, k, why, "graph_condition", resolutions=resolutions)
                 fixed = and_where(fixed, graph_where)
+        except RuntimeFailure:
+            raise
         except SelfRagError as exc:
             return _failed(res, question, k, exc)
         node = plan.query.filter

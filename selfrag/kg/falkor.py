@@ -64,9 +64,9 @@ class FalkorGraphStore:
         except (GraphNotFound, GraphDataError, UsageError):
             raise
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError) as exc:
-            raise GraphUnavailable("the graph server is unreachable; try again later", detail=describe(exc)) from None
+            raise GraphUnavailable("the graph server is unreachable; try again later", detail=describe(exc)) from exc
         except redis.exceptions.RedisError as exc:
-            raise GraphUnavailable("the graph server refused a request", detail=describe(exc)) from None
+            raise GraphUnavailable("the graph server refused a request", detail=describe(exc)) from exc
 
     def _call(self, fn: Callable[[], T]) -> T:
         with self._errors():

@@ -16,7 +16,9 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import SecretStr
 
+from selfrag.breaker import breaker_for
 from selfrag.errors import ConfigError
+from selfrag.providers._transport import BreakerClient
 from selfrag.providers.embeddings import LocalEmbeddings
 from selfrag.providers.local_chat import SMOLLM2_FILE, LocalChatModel
 from selfrag.settings import EmbeddingSettings, LLMSettings
@@ -48,7 +50,8 @@ def make_chat_model(llm: LLMSettings) -> BaseChatModel:
     """The chat model the settings describe.
 
     ``max_retries=0``: the graders retry through their own policy, and stacking the client's
-    retries on top would multiply latency on a dead server.
+    retries on top would multiply latency on a dead server. Its HTTP client reports to the
+    endpoint's circuit breaker (``selfrag.breaker``), so a dead server fails fast.
 
     Raises:
         ConfigError: ``openai`` against api.openai.com without an API key.
@@ -68,9 +71,11 @@ def make_chat_model(llm: LLMSettings) -> BaseChatModel:
         # ChatOpenAI sends only ``max_completion_tokens``; llama.cpp's server (and some other
         # compatible servers) only read ``max_tokens`` and would otherwise generate up to n_ctx.
         kwargs["extra_body"] = {"max_tokens": llm.max_tokens}
+    base_url = llm.base_url or OPENAI_BASE_URL
     return ChatOpenAI(
         model=llm.model,
-        base_url=llm.base_url or OPENAI_BASE_URL,
+        base_url=base_url,
+        http_client=_client("model", base_url),
         api_key=_api_key(llm.api_key, llm.base_url, "chat"),
         temperature=llm.temperature,
         max_completion_tokens=llm.max_tokens,
@@ -95,13 +100,21 @@ def make_embeddings(emb: EmbeddingSettings) -> Embeddings:
         )
     from langchain_openai import OpenAIEmbeddings
 
+    base_url = emb.base_url or OPENAI_BASE_URL
     return OpenAIEmbeddings(  # type: ignore[call-arg]  # base_url and api_key are the documented aliases
         model=emb.model,
-        base_url=emb.base_url or OPENAI_BASE_URL,
+        base_url=base_url,
+        http_client=_client("embeddings", base_url),
         api_key=_api_key(emb.api_key, emb.base_url, "embeddings"),
         chunk_size=emb.batch_size,
         check_embedding_ctx_length=_is_openai(emb.base_url),
     )
+
+
+def _client(kind: str, base_url: str) -> BreakerClient:
+    """An HTTP client whose attempts report to the breaker of ``kind`` at ``base_url`` (shared by
+    every client of that endpoint in this process)."""
+    return BreakerClient(breaker_for(f"{kind} {base_url}"))
 
 
 def describe(llm: LLMSettings) -> str:

@@ -161,6 +161,13 @@ class Principal:
         if not self.can_write(collection):
             raise Forbidden(f"this API key may not write to collection {collection!r}")
 
+    def require_graph(self, graph: str) -> None:
+        """A knowledge graph is scoped like a collection: a key reads only the graphs its patterns
+        cover, and a collection it writes may link only to one of those (another tenant's entities
+        would otherwise come back in its answers)."""
+        if not self.can_read(graph):
+            raise Forbidden(f"this API key may not read knowledge graph {graph!r}")
+
     def thread_key(self, thread_id: str) -> str:
         """The checkpoint id of a tenant's thread: tenants never share a namespace."""
         return f"{self.tenant}:{thread_id}"

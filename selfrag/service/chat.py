@@ -174,6 +174,8 @@ class OpenAIErrorBody(BaseModel):
     type: str = Field(description="OpenAI's error type (invalid_request_error, permission_error, …).")
     param: str | None = None
     code: str = Field(description="This API's stable code (forbidden, collection_not_found, …).")
+    request_id: str = Field(description="The X-Request-ID the server's log lines about this failure name.")
+    dependency: str | None = Field(default=None, description="For a 503 of a dependency: which one.")
 
 
 class OpenAIErrorResponse(BaseModel):

@@ -18,7 +18,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from selfrag.errors import GraphUnavailable, InvalidFilter, SelfRagError, StoreError, describe
+from selfrag.errors import (
+    CollectionNotFound,
+    GraphUnavailable,
+    InvalidFilter,
+    SelfRagError,
+    StoreError,
+    WriteConflict,
+    describe,
+)
 from selfrag.kg import GraphStore
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
@@ -93,6 +101,13 @@ class Service:
             known = self.engine.thread(principal.thread_key(body.thread_id))
             for name in known.collections if known is not None else ():
                 principal.require_read(name)
+        for name in names:  # a collection linked (before scopes were checked at creation) to a graph the key may not read
+            try:
+                link = self.store.get_collection(name).schema.graph
+            except CollectionNotFound:
+                continue  # one collection: 404 below; several: recorded in the trace
+            if link is not None:
+                principal.require_graph(link.graph)
         resources: tuple[Resource, ...] = ()
         if len(names) == 1 and not body.search:
             collection = self.store.get_collection(names[0])
@@ -187,8 +202,17 @@ class Service:
         """The collection, opened under its write lock (see ``locks``): opened *inside* the lock,
         so the catalogue it merges into is the one the previous writer saved."""
         principal.require_write(name)
-        with self.locks.hold(name):
+        with self.locks.hold(name) as lease:
             collection = self.store.get_collection(name)
+
+            def still_ours() -> None:
+                if not lease.held():
+                    raise WriteConflict(
+                        f"another request took collection {name!r}'s write lock while this write ran (its lock was "
+                        "lost); the write stopped before its catalogue was saved: send it again"
+                    )
+
+            collection.before_commit = still_ours
             try:
                 yield collection
             finally:

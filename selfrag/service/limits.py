@@ -75,7 +75,9 @@ class BodySizeLimit:
 
 
 async def _reject(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    from selfrag.service.problems import error_body
+
+    body = json.dumps({"error": error_body(code, message)}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -7,7 +7,10 @@ collection's lock from reading that record to writing it back.
 
 Within a process a thread lock suffices. Several instances behind a load balancer share a
 Postgres for checkpoints anyway, so they also share a Postgres advisory lock per collection
-(session-level: if an instance dies, its connection closes and the lock goes with it).
+(session-level: if an instance dies, its connection closes and the lock goes with it). A session
+lock also goes when Postgres restarts, while its writer still writes: so the writer re-checks its
+``Lease`` just before it saves the catalogue (``Collection.before_commit``) and stops with
+``WriteConflict`` if the lock is no longer its own.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from selfrag.errors import Overloaded
-from selfrag.locking import AdvisoryLocks, KeyedLocks
+from selfrag.locking import AdvisoryLocks, KeyedLocks, Lease
 
 __all__ = ["CollectionLocks"]
 
@@ -28,8 +31,8 @@ class CollectionLocks:
         self._locks = KeyedLocks(AdvisoryLocks(postgres_url, "collection") if postgres_url else None)
 
     @contextmanager
-    def hold(self, collection: str) -> Iterator[None]:
-        """Hold ``collection``'s write lock for the ``with`` block.
+    def hold(self, collection: str) -> Iterator[Lease]:
+        """Hold ``collection``'s write lock for the ``with`` block, which gets its ``Lease``.
 
         Raises:
             Overloaded: another writer held it for longer than ``timeout_s``.
@@ -39,5 +42,5 @@ class CollectionLocks:
         def busy() -> Overloaded:
             return Overloaded(f"collection {collection!r} is being written by another request; retry later")
 
-        with self._locks.hold(collection, self.timeout_s, busy=busy):
-            yield
+        with self._locks.hold(collection, self.timeout_s, busy=busy) as lease:
+            yield lease

@@ -218,6 +218,10 @@ class DocumentsDeleted(BaseModel):
 class ErrorBody(BaseModel):
     code: str = Field(description="Stable and machine-readable, e.g. filter_invalid, overloaded.")
     message: str
+    request_id: str = Field(description="The X-Request-ID the server's log lines about this failure name.")
+    dependency: str | None = Field(
+        default=None, description="For a 503 of a dependency: which one (model, embeddings, vector_store, "
+        "checkpoints, graph, retriever).")
 
 
 class ErrorResponse(BaseModel):

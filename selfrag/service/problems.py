@@ -1,4 +1,8 @@
-"""Every failure becomes ``{"error": {"code": ..., "message": ...}}`` with the right status.
+"""Every failure becomes ``{"error": {"code": ..., "message": ..., "request_id": ...}}`` with the right status.
+
+``request_id`` is the ``X-Request-ID`` the server's log lines name; a ``DependencyUnavailable``
+also says which dependency failed (``dependency``: ``model``, ``vector_store``, ``checkpoints``,
+``graph``…), in a word, never its address.
 
 The codes and statuses are those of ``selfrag.errors`` (each error class carries both); this
 module installs the handlers. An unexpected exception is logged with its traceback and answered with a
@@ -18,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from selfrag import errors as e
 from selfrag.service.request_id import current_request_id
 
-__all__ = ["client_message", "error_for", "error_response", "install_handlers", "log_failure", "status_for"]
+__all__ = ["client_message", "error_body", "error_for", "error_response", "install_handlers", "log_failure", "status_for"]
 
 log = logging.getLogger("selfrag.service")
 
@@ -37,9 +41,18 @@ def status_for(exc: e.SelfRagError) -> int:
     return exc.status
 
 
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    body = {"error": {"code": code, "message": e.one_line(message)}}
-    return JSONResponse(body, status_code=status, headers=headers)
+def error_body(code: str, message: str, exc: BaseException | None = None) -> dict[str, str]:
+    """The ``error`` object every face sends (JSON bodies, SSE ``error`` events, OpenAI's shape
+    adds its own fields): the code, our message, the request id, and the failed dependency if any."""
+    body = {"code": code, "message": e.one_line(message), "request_id": current_request_id()}
+    if isinstance(exc, e.DependencyUnavailable):
+        body["dependency"] = exc.dependency
+    return body
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None,
+                   exc: BaseException | None = None) -> JSONResponse:
+    return JSONResponse({"error": error_body(code, message, exc)}, status_code=status, headers=headers)
 
 
 def client_message(exc: e.SelfRagError, status: int) -> str:
@@ -64,10 +77,10 @@ def _selfrag_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, e.SelfRagError)
     status = status_for(exc)
     log_failure(request.method, request.url.path, exc, status)
-    headers = {"Retry-After": "1"} if isinstance(exc, (e.Overloaded, e.ThreadBusy)) else None
+    headers = {"Retry-After": "1"} if isinstance(exc, (e.Overloaded, e.ThreadBusy, e.ThreadConflict)) else None
     if isinstance(exc, e.Unauthenticated):
         headers = {"WWW-Authenticate": "Bearer"}
-    return error_response(status, exc.code, client_message(exc, status), headers)
+    return error_response(status, exc.code, client_message(exc, status), headers, exc)
 
 
 def describe_validation(errors: list[Any]) -> str:

@@ -67,5 +67,10 @@ def _log_config(level: str) -> dict[str, Any]:
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    # Every line stamped (ISO 8601 with the UTC offset): lines of several instances and of a
+    # dependency's own log must be put side by side when an outage is looked into.
+    for formatter in config["formatters"].values():
+        formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+        formatter["datefmt"] = "%Y-%m-%dT%H:%M:%S%z"
     config["loggers"]["selfrag"] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
     return config

@@ -123,6 +123,9 @@ class Collection:
         self._write_batch = write_batch
         self._record = CollectionRecord.decode(chroma.name, chroma.metadata)
         self._columns = column_cache(chroma) if filter_cache else None
+        self.before_commit: Callable[[], None] | None = None
+        """Called just before the catalogue record is saved; raises to stop the write (a writer
+        whose lock was lost must not replace the record another writer saved: ``selfrag.service.locks``)."""
 
     @property
     def write_batch(self) -> int:
@@ -788,6 +791,8 @@ class Collection:
         self._save_metadata()
 
     def _save_metadata(self) -> None:
+        if self.before_commit is not None:
+            self.before_commit()
         with chroma_errors(f"cannot update collection {self.name!r}", collection=self.name):
             self._chroma.modify(metadata=cast(Any, self._record.encode()))
 

@@ -207,3 +207,20 @@ def test_config_errors_are_one_line_too(cli: Cli, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("SELFRAG_WORKFLOW__MAX_REWRITES", "99")
     line = assert_one_line_error(cli("ask", "Which movie?", "-c", "movies"), "config_invalid")
     assert "workflow.max_rewrites" in line
+
+
+# -- a dependency down ---------------------------------------------------------------------------
+def test_ask_with_the_model_server_down_is_a_one_line_error_not_an_abstention(
+    cli: Cli, movies: None, fake: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.rules = {"RelevanceGrade": ConnectionError("connection refused by 10.0.0.7:8080")}  # type: ignore[attr-defined]
+    result = cli("ask", "Which movie has toys?", "-c", "movies", "--thread", "t1")
+    assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.output
+    line = result.stderr.strip().splitlines()[-1]  # after the progress lines of the nodes that ran
+    assert line.startswith("error[provider_unavailable]: ")
+    assert "cannot be reached" in line and "10.0.0.7" not in line and "SELFRAG_DEBUG=1" in line
+    assert cli("ask", "Which movie has toys?", "-c", "movies").exit_code == 1
+    # SELFRAG_DEBUG=1 re-raises: the connection error is the chained cause.
+    monkeypatch.setenv("SELFRAG_DEBUG", "1")
+    raised = cli("ask", "Which movie has toys?", "-c", "movies")
+    assert isinstance(raised.exception.__cause__, ConnectionError)  # type: ignore[union-attr]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from selfrag.errors import ConfigError
+from selfrag.schema import CollectionSchema
 from selfrag.service import KeyFile, hash_key
 from selfrag.service.auth import Authenticator
 from selfrag.service.server import serve
@@ -176,3 +177,29 @@ def test_one_tenant_cannot_take_every_slot(make_live: Callable[..., Live]) -> No
     assert replies == [200]
     with live.client(acme) as http_acme:  # acme's count came back down
         assert http_acme.post("/v1/answers", json={**Q, "collection": "movies"}).status_code == 200
+
+
+# -- knowledge graphs are a tenant's too ------------------------------------------------------------
+def _linked(graph: str) -> dict[str, object]:
+    return {"description": "News", "attributes": [{"name": "organizations", "type": "string[]"}],
+            "graph": {"graph": graph, "mentions": [{"attribute": "organizations", "label": "Organization"}]}}
+
+
+def test_a_collection_links_only_to_a_graph_its_key_may_read(make_live: Callable[..., Live]) -> None:
+    keys = KeyFile()
+    keys, acme = keys.add(key_id="acme", tenant="acme", read=[], write=["acme*"])
+    keys, globex = keys.add(key_id="globex", tenant="globex", read=[], write=["globex*"])
+    live = make_live(keys=keys, seed=False)
+    with live.client(acme) as http:
+        reply = http.post("/v1/collections", json={"name": "acme-news", "schema": _linked("globex_graph")})
+        assert reply.status_code == 403, reply.text
+        assert reply.json()["error"]["code"] == "forbidden" and "globex_graph" in reply.json()["error"]["message"]
+        assert http.get("/v1/collections/acme-news").status_code == 404  # nothing was created
+        ok = http.post("/v1/collections", json={"name": "acme-news", "schema": _linked("acme_graph")})
+        assert ok.status_code == 201, ok.text
+    # A link made before the check (or by an operator) still cannot be read through by another tenant's key.
+    live.store.create_collection("globex-news", CollectionSchema.model_validate(_linked("acme_graph")))
+    with live.client(globex) as http:
+        asked = http.post("/v1/answers", json={"question": "News about Graphwise?", "collection": "globex-news"})
+        assert asked.status_code == 403, asked.text
+        assert "acme_graph" in asked.json()["error"]["message"]

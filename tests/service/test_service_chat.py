@@ -113,7 +113,7 @@ def test_a_forbidden_collection_is_403_in_openai_shape(scoped: tuple[Live, str, 
     assert info.value.status_code == 403
     assert info.value.code == "forbidden"
     assert info.value.body == {"message": "this API key may not read collection 'secret'", "type": "permission_error",
-                               "param": None, "code": "forbidden"}
+                               "param": None, "code": "forbidden", "request_id": info.value.response.headers["x-request-id"]}
     # The same 403 for a name that does not exist: no existence oracle.
     with pytest.raises(openai.PermissionDeniedError):
         client(live, reader).chat.completions.create(model="nowhere", messages=ASK)  # type: ignore[arg-type]
@@ -162,7 +162,8 @@ def test_an_error_before_a_stream_is_plain_json(live: Live) -> None:
         reply = http.post("/v1/chat/completions", json={"model": "nowhere", "messages": ASK, "stream": True})
     assert reply.status_code == 404
     assert reply.json() == {"error": {"message": "collection 'nowhere' does not exist (create it with POST /v1/collections)",
-                                      "type": "not_found_error", "param": None, "code": "collection_not_found"}}
+                                      "type": "not_found_error", "param": None, "code": "collection_not_found",
+                                      "request_id": reply.headers["x-request-id"]}}
 
 
 def test_the_readme_openai_example_runs(live: Live, capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,7 +56,7 @@ def test_a_dead_model_is_503_without_its_error_text(
     assert reply.status_code == 503, reply.text
     error = reply.json()["error"]
     assert error["code"] == "provider_unavailable"
-    assert error["message"].startswith("the chat model failed on all")
+    assert error["message"].startswith("the chat model cannot be reached")
     assert "10.0.0.7" not in error["message"] and "ConnectionError" not in error["message"]
     assert any("10.0.0.7" in r.getMessage() for r in caplog.records)
 

@@ -166,7 +166,8 @@ def test_store_down_is_503(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
     with live.client() as http:
         reply = http.post("/v1/answers", json=FAST)
         assert reply.status_code == 503
-        assert reply.json()["error"] == {"code": "store_unavailable", "message": "cannot connect to Chroma at http://127.0.0.1:1"}
+        assert reply.json()["error"] == {"code": "store_unavailable", "message": "cannot connect to Chroma at http://127.0.0.1:1",
+                                         "request_id": reply.headers["x-request-id"], "dependency": "vector_store"}
         ready = http.get("/readyz")
         assert ready.status_code == 503
         assert ready.json()["error"]["code"] == "not_ready"

@@ -18,7 +18,7 @@ from selfrag.service.context import Service
 from selfrag.service.deps import CurrentPrincipal, CurrentService
 from selfrag.service.events import EVENT_NAMES, STREAMED_NODES, node_event
 from selfrag.service.models import AnswerRequest, AnswerResponse
-from selfrag.service.problems import client_message, log_failure, status_for
+from selfrag.service.problems import client_message, error_body, log_failure, status_for
 from selfrag.service.routes._responses import errors
 from selfrag.service.runs import Run
 from workflows import NodeEvent, Result
@@ -139,7 +139,7 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
             service.record_failure(exc.code)
             status = status_for(exc)
             log_failure("POST", "/v1/answers/stream", exc, status)
-            error = {"code": exc.code, "message": client_message(exc, status), "status": status}
+            error = {**error_body(exc.code, client_message(exc, status), exc), "status": status}
             yield ServerSentEvent(data=_json({"error": error}), event="error")
         except asyncio.CancelledError:
             service.record_failure(CLIENT_GONE)  # the client went away mid-stream
@@ -147,7 +147,7 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
         except Exception:
             log.exception("stream of a run failed")
             service.record_failure("internal")
-            error = {"code": "internal", "message": "internal error; the server log has the details", "status": 500}
+            error = {**error_body("internal", "internal error; the server log has the details"), "status": 500}
             yield ServerSentEvent(data=_json({"error": error}), event="error")
         finally:
             run.cancel()  # a disconnect cancels this generator: stop the engine at its next node

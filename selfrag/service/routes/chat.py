@@ -40,7 +40,7 @@ from selfrag.service.chat import (
 from selfrag.service.context import PreparedRun, Service
 from selfrag.service.deps import CurrentPrincipal, CurrentService
 from selfrag.service.models import AnswerRequest
-from selfrag.service.problems import client_message, error_for, log_failure, status_for
+from selfrag.service.problems import client_message, error_body, error_for, log_failure, status_for
 from selfrag.service.request_id import current_request_id
 from selfrag.service.routes._responses import errors
 from selfrag.service.routes.answers import CLIENT_GONE, final_result
@@ -55,7 +55,7 @@ def openai_shaped(response: JSONResponse) -> JSONResponse:
     """Our ``{"error": {"code", "message"}}`` as OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
     error = json.loads(bytes(response.body))["error"]
     body = {"error": {"message": error["message"], "type": error_type(response.status_code), "param": None,
-                      "code": error["code"]}}
+                      **{k: v for k, v in error.items() if k != "message"}}}
     headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")}
     return JSONResponse(body, status_code=response.status_code, headers=headers)
 
@@ -177,7 +177,7 @@ async def _chunks(
         service.record_failure(exc.code)
         status = status_for(exc)
         log_failure("POST", "/v1/chat/completions", exc, status)
-        yield _error_event(exc.code, client_message(exc, status), status)
+        yield _error_event(exc.code, client_message(exc, status), status, exc)
     except asyncio.CancelledError:
         service.record_failure(CLIENT_GONE)
         raise
@@ -189,8 +189,9 @@ async def _chunks(
         run.cancel()
 
 
-def _error_event(code: str, message: str, status: int) -> ServerSentEvent:
-    error = {"message": message, "type": error_type(status), "param": None, "code": code}
+def _error_event(code: str, message: str, status: int, exc: BaseException | None = None) -> ServerSentEvent:
+    body = error_body(code, message, exc)
+    error = {"message": body.pop("message"), "type": error_type(status), "param": None, **body}
     return ServerSentEvent(data=json.dumps({"error": error}, ensure_ascii=False))
 
 

@@ -71,6 +71,8 @@ def _detail(collection: Collection) -> CollectionDetail:
 def create_collection(body: CollectionCreate, service: CurrentService, principal: CurrentPrincipal) -> CollectionDetail:
     """Create a collection with its attribute schema (what the self-query may filter on)."""
     principal.require_write(body.name)
+    if body.attributes_schema.graph is not None:
+        principal.require_graph(body.attributes_schema.graph.graph)
     MetadataExtractor(body.attributes_schema)  # an extractor naming a group its pattern lacks: 400 now, not at ingest
     with service.locks.hold(body.name):
         collection = service.store.create_collection(body.name, body.attributes_schema)

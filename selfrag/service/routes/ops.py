@@ -11,6 +11,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
 
 from selfrag.service.deps import CurrentService
+from selfrag.service.problems import error_body
 
 __all__ = ["router"]
 
@@ -37,11 +38,11 @@ async def readyz(service: CurrentService) -> JSONResponse:
         checks: dict[str, Any] = await asyncio.wait_for(run_in_threadpool(service.readiness), READY_TIMEOUT_S)
     except TimeoutError:
         message = f"readiness checks did not finish within {READY_TIMEOUT_S:g} s (a dependency hangs)"
-        return JSONResponse({"error": {"code": "not_ready", "message": message}}, status_code=503)
+        return JSONResponse({"error": error_body("not_ready", message)}, status_code=503)
     down = [name for name, c in checks.items() if isinstance(c, dict) and not c.get("ok")]
     if down:
         message = "; ".join(f"{n}: {checks[n].get('error', 'down')}" for n in down)
-        return JSONResponse({"error": {"code": "not_ready", "message": message}, "checks": checks}, status_code=503)
+        return JSONResponse({"error": error_body("not_ready", message), "checks": checks}, status_code=503)
     return JSONResponse({"status": "ready", "checks": checks})
 
 
