@@ -169,13 +169,13 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     password = str(params.get("password") or "")
 
     def unavailable(doing: str, exc: Exception) -> StoreError:
-        # The address and libpq's reason are for the operator (the CLI's SELFRAG_DEBUG, the log),
-        # never in a message a client may read.
+        # Raised at start-up only, to the operator starting the process: the address helps them.
+        # (Errors met while serving requests never name it: ``checkpoint_errors``, ``selfrag.locking``.)
         reason = one_line(exc)
         if password:
             reason = reason.replace(password, "***")
-        return StoreError(f"checkpoint store unavailable: cannot {doing} the Postgres",
-                          detail=f"Postgres at {where}: {reason}", dependency="checkpoints")
+        return StoreError(f"checkpoint store unavailable: cannot {doing} Postgres at {where}: {reason}",
+                          dependency="checkpoints")
 
     # The connection settings langgraph-checkpoint-postgres requires: autocommit (its setup runs
     # CREATE INDEX CONCURRENTLY, and each write commits on its own), no server-side prepared
@@ -236,8 +236,8 @@ def _setup_serialized(conn: Connection[DictRow], where: str) -> None:
             break
         if time.monotonic() > deadline:
             raise StoreError(
-                f"checkpoint store unavailable: another process has been setting up the tables in the Postgres "
-                f"for over {_SETUP_WAIT_S:.0f}s", detail=f"Postgres at {where}", dependency="checkpoints"
+                f"checkpoint store unavailable: another process has been setting up the tables in Postgres "
+                f"at {where} for over {_SETUP_WAIT_S:.0f}s", dependency="checkpoints"
             )
         time.sleep(0.05)
     try:
