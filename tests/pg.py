@@ -96,8 +96,12 @@ class LocalPostgres:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start_postgres(database: str = "selfrag", *, timeout_s: float = 30.0) -> LocalPostgres:
+def start_postgres(database: str = "selfrag", *, timeout_s: float = 30.0, durable: bool = False) -> LocalPostgres:
     """Initialise a cluster in a new temp directory, start it on a free 127.0.0.1 port, create ``database``.
+
+    ``durable``: keep PostgreSQL's own durability (fsync, synchronous commit) for a test that kills
+    the server: with them off, a commit acknowledged just before an immediate shutdown may be gone
+    after it, which no deployment runs with (a loaded machine made such a test lose its first turn).
 
     Raises:
         PostgresStartError: with the server log's tail, when any step fails.
@@ -109,7 +113,7 @@ def start_postgres(database: str = "selfrag", *, timeout_s: float = 30.0) -> Loc
         data, log = root / "data", root / "postgres.log"
         _run([str(bindir / "initdb"), "-D", str(data), "-U", _SUPERUSER, "--auth=trust", "--encoding=UTF8",
               "--locale=C", "--no-sync", "--no-instructions"], root, run_as, log)
-        server = _start(bindir, data, root, run_as, log, timeout_s)
+        server = _start(bindir, data, root, run_as, log, timeout_s, durable)
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
@@ -132,12 +136,13 @@ def create_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-def _start(bindir: Path, data: Path, root: Path, run_as: dict[str, Any], log: Path, timeout_s: float) -> LocalPostgres:
+def _start(bindir: Path, data: Path, root: Path, run_as: dict[str, Any], log: Path, timeout_s: float,
+           durable: bool = False) -> LocalPostgres:
     # A free port can be taken between our probe and the server's bind: try a few.
     for _ in range(3):
         port = _free_port()
         cmd = [str(bindir / "postgres"), "-D", str(data), "-h", "127.0.0.1", "-p", str(port), "-k", str(root)]
-        for setting in _FAST:
+        for setting in () if durable else _FAST:
             cmd += ["-c", setting]
         with log.open("ab") as out:
             process = subprocess.Popen(cmd, cwd=root, env=_env(root), stdout=out, stderr=subprocess.STDOUT, **run_as)

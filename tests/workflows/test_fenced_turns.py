@@ -89,7 +89,7 @@ def test_a_turn_whose_lock_was_lost_cannot_overwrite_the_turn_that_ran_meanwhile
 
 @pytest.fixture
 def restartable(tmp_path: Path) -> Iterator[LocalPostgres]:
-    server = start_postgres()
+    server = start_postgres(durable=True)  # the restart must not lose what was committed
     yield server
     server.stop()
 
