@@ -23,7 +23,7 @@ SCHEMA = CollectionSchema(attributes=[AttributeInfo(name="genre", type="string")
 
 @pytest.fixture(scope="module")
 def restartable() -> Iterator[LocalPostgres]:
-    server = start_postgres()
+    server = start_postgres(durable=True)  # restarted under a held lock: keep what was committed
     yield server
     server.stop()
 
