@@ -61,6 +61,9 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     # may still be quoted: it is what answers "who directed it?").
     text_end = len(document_text({"text": documents[reading.passage].get("text", "")}))
     spans = [(a, min(b, text_end) if a < text_end else b) for a, b in reading.sentences]
+    in_text = [(a, b) for a, b in spans if a < text_end]
+    if in_text and not (reading.kind == "span" and reading.start >= text_end):
+        spans = in_text  # the metadata line is quoted only when the answer is read from it
     quote = " ".join(_clean(text[a:b]) for a, b in spans).strip()
     short = _clean(reading.answer)
     lead = _lead(short)

@@ -121,3 +121,13 @@ def test_the_quote_never_carries_another_document_s_metadata_line() -> None:
 def test_reading_of_none_is_an_empty_answer() -> None:
     judge = ScriptedJudge(read=lambda q, passages: Reading("none", "", -1))
     assert read_answer(judge, "q", [DOCS["toys"]]).answer == ""
+
+
+def test_a_yes_no_answer_does_not_quote_the_metadata_line_beside_its_sentence() -> None:
+    # Bug (the demo): "Yes. Sorel Glass faces a lawsuit ... (date: 2024-07-08; organizations: ...)".
+    doc = {"id": "n", "text": "Sorel Glass faces a lawsuit.", "metadata": {"date": "2024-07-08", "sentiment": -0.8}}
+    text = "Sorel Glass faces a lawsuit.\n(date: 2024-07-08; sentiment: -0.8)"
+    meta_at = text.index("(")
+    judge = ScriptedJudge(read=lambda q, passages: Reading("yes", "Yes", 0, -1, -1, ((0, 28), (meta_at, len(text))), 0.0, 0.9))
+    out = read_answer(judge, "Is there negative news about Sorel Glass?", [doc])
+    assert out.answer == "Yes. Sorel Glass faces a lawsuit. [1]"
