@@ -98,7 +98,9 @@ def test_a_client_that_disconnects_is_counted_and_logs_no_error(
         http.post("/v1/answers", json={"question": "Which movie has dinosaurs? SLOW:1", "collection": "movies"}, timeout=0.3)
     with live.client() as http:
         deadline = time.monotonic() + 10
-        while 'outcome="error:client_disconnected"' not in (text := http.get("/metrics").text):
+        # The run's counter and the request's (its 499) are recorded in separate steps: wait for both.
+        while not ('outcome="error:client_disconnected"' in (text := http.get("/metrics").text)
+                   and 'route="/v1/answers",status="499"' in text):
             assert time.monotonic() < deadline, text
             time.sleep(0.1)
     assert 'selfrag_runs_total{outcome="error:client_disconnected"} 1.0' in text
