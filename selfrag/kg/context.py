@@ -2,8 +2,10 @@
 
 ``GraphContexts`` opens the graph store on first use (so a collection without a graph never starts
 a FalkorDB server) and keeps, per linked graph, the entity index and relation recogniser built from
-the graph's entities. A graph loaded later (another instance, ``selfrag kg load``) is picked up:
-each context is rebuilt once it is older than ``max_age_s``.
+the graph's entities. A graph loaded later (another instance, ``selfrag kg load``) is picked up at
+the first question after it: a context older than ``recheck_s`` (1 s) compares the graph's version
+stamp on the server (one Redis ``GET``) and is rebuilt when it changed. So an instance sees another
+instance's load within ``recheck_s`` plus the rebuild, and an unchanged graph is never re-read.
 """
 
 from __future__ import annotations
@@ -41,17 +43,24 @@ class GraphContext:
         return cls(link, index, RelationRecogniser(link, index, matcher=MentionMatcher(index.entities), embed=embed))
 
 
+@dataclass(frozen=True)
+class _Cached:
+    checked_at: float
+    version: str
+    context: GraphContext
+
+
 class GraphContexts:
     """The graph store (opened lazily by ``open_store``) and a context per linked graph."""
 
     def __init__(
-        self, open_store: Callable[[], GraphStore], *, embed: Embedder | None = None, max_age_s: float = 30.0
+        self, open_store: Callable[[], GraphStore], *, embed: Embedder | None = None, recheck_s: float = 1.0
     ) -> None:
         self._open = open_store
         self._store: GraphStore | None = None
         self._embed = embed
-        self._max_age_s = max_age_s
-        self._cache: dict[GraphLink, tuple[float, GraphContext]] = {}
+        self._recheck_s = recheck_s
+        self._cache: dict[GraphLink, _Cached] = {}
         self._lock = threading.Lock()
 
     @property
@@ -67,13 +76,22 @@ class GraphContexts:
             return self._store
 
     def get(self, link: GraphLink) -> GraphContext:
-        """The context of ``link``'s graph (rebuilt when older than ``max_age_s``)."""
+        """The context of ``link``'s graph (rebuilt when the graph's version stamp changed).
+
+        Raises:
+            GraphNotFound: the graph is not loaded. GraphUnavailable: the server is down.
+        """
         now = time.monotonic()
         cached = self._cache.get(link)
-        if cached is not None and now - cached[0] < self._max_age_s:
-            return cached[1]
-        context = GraphContext.build(link, self.store, embed=self._embed)
-        self._cache[link] = (now, context)
+        if cached is not None and now - cached.checked_at < self._recheck_s:
+            return cached.context
+        store = self.store
+        version = store.version(link.graph)  # read before the entities: a load in between rebuilds again
+        if cached is not None and cached.version == version:
+            self._cache[link] = _Cached(now, version, cached.context)
+            return cached.context
+        context = GraphContext.build(link, store, embed=self._embed)
+        self._cache[link] = _Cached(now, version, context)
         return context
 
     @property

@@ -25,6 +25,9 @@ BATCH = 500
 T = TypeVar("T")
 
 _ENTITY = quote(ENTITY_LABEL)
+_VERSION_KEY = "selfrag:graph-version:{}"
+"""A plain Redis counter beside each graph, bumped by every load and delete: instances that cache a
+graph's entities compare it per question instead of re-reading the graph on a timer."""
 _RETURN_ENTITY = "RETURN n.id, labels(n), n.name, n.aliases, properties(n)"
 
 
@@ -72,11 +75,15 @@ class FalkorGraphStore:
         with self._errors():
             return fn()
 
-    def _graph(self, graph: str, *, must_exist: bool = True) -> Any:
+    @staticmethod
+    def _check_name(graph: str) -> None:
         try:
             check_identifier(graph, "graph name")
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+
+    def _graph(self, graph: str, *, must_exist: bool = True) -> Any:
+        self._check_name(graph)
         if must_exist and graph not in self.list_graphs():
             raise GraphNotFound(graph)
         return self._db.select_graph(graph)
@@ -90,6 +97,16 @@ class FalkorGraphStore:
     def delete_graph(self, graph: str) -> None:
         g = self._graph(graph)
         self._call(g.delete)
+        self._bump(graph)
+
+    def version(self, graph: str) -> str:
+        self._check_name(graph)
+        value = self._call(lambda: self._db.connection.get(_VERSION_KEY.format(graph)))
+        return "0" if value is None else value.decode() if isinstance(value, bytes) else str(value)
+
+    def _bump(self, graph: str) -> None:
+        # Never reset (a deleted and re-created graph must not repeat an old version).
+        self._call(lambda: self._db.connection.incr(_VERSION_KEY.format(graph)))
 
     def run(self, graph: str, query: CompiledQuery) -> list[list[Any]]:
         g = self._graph(graph)
@@ -151,6 +168,7 @@ class FalkorGraphStore:
                 )
                 for i in range(0, len(erows), BATCH):
                     created_edges += int(g.query(template, {"rows": erows[i : i + BATCH]}).relationships_created)
+        self._bump(graph)
         return LoadReport(graph, len(nodes), len(edges), created_nodes, created_edges)
 
     @staticmethod

@@ -31,6 +31,14 @@ class GraphStore(Protocol):
 
     def delete_graph(self, graph: str) -> None: ...
 
+    def version(self, graph: str) -> str:
+        """A stamp that changes whenever ``graph`` is loaded into or deleted; one cheap round trip.
+
+        Caches of a graph's entities compare it instead of expiring on a timer, so every instance
+        sharing the server sees another's load at its next check.
+        """
+        ...
+
     def load(self, graph: str, nodes: Sequence[NodeRecord], edges: Sequence[EdgeRecord]) -> LoadReport:
         """Upsert nodes by id and edges by (source, type, target); loading twice changes nothing.
 

@@ -189,3 +189,37 @@ def test_a_server_that_goes_down_mid_session(falkordb_url: str, tmp_path: Path) 
         store.ping()  # redis-py reconnects once: a dropped connection is not an outage
     finally:
         store.close()
+
+
+def test_the_version_changes_with_every_load_and_delete(store: FalkorGraphStore, companies: str) -> None:
+    first = store.version(companies)
+    assert store.version(companies) == first  # reading does not change it
+    store.load(companies, [NodeRecord(id="org:versioned", label="Organization", name="Versioned")], [])
+    second = store.version(companies)
+    assert second != first
+    store.delete_graph(companies)
+    assert store.version(companies) not in (first, second)
+    store.load(companies, read_nodes(SAMPLE / "graph" / "nodes.jsonl"), read_edges(SAMPLE / "graph" / "edges.jsonl"))
+
+
+def test_another_instance_sees_a_new_entity_within_seconds(falkordb_url: str, tmp_path: Path, companies: str,
+                                                            companies_link: GraphLink) -> None:
+    """Issue 25 item 7: two instances share one graph server; one loads an entity, the other's next
+    question within five seconds knows it (a version check against the server, not a 30 s cache)."""
+    import time
+
+    from selfrag.kg import GraphContexts
+
+    link = _link(companies_link, companies)
+    a = GraphContexts(lambda: open_graph_store(tmp_path / "a", falkordb_url))
+    b = GraphContexts(lambda: open_graph_store(tmp_path / "b", falkordb_url))
+    try:
+        assert b.get(link).index.get("org:newco") is None
+        a.store.load(companies, [NodeRecord(id="org:newco", label="Organization", name="Newco Holdings")], [])
+        deadline = time.monotonic() + 5.0
+        while b.get(link).index.get("org:newco") is None:
+            assert time.monotonic() < deadline, "instance B did not see A's new entity within 5 s"
+            time.sleep(0.1)
+    finally:
+        a.close()
+        b.close()
