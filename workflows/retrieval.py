@@ -9,12 +9,13 @@ order and says why in the trace: reranking refines, it must never cost the answe
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from selfrag.errors import SelfRagError
+from selfrag.errors import SelfRagError, describe
 from selfrag.query import FilterNode, and_where, relaxations, to_where
 from selfrag.rerank import Reranker, rerank_hits
 from selfrag.retrieval import (
@@ -30,6 +31,8 @@ from selfrag.retrieval import (
 )
 from selfrag.store import Collection, SearchableCollection
 from workflows import records as rec
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["RetrievalStage", "Searched", "chunk_source", "to_document"]
 
@@ -129,6 +132,9 @@ class RetrievalStage:
         except (SelfRagError, ValueError) as exc:
             kept = list(hits[:keep])
             error = f"{getattr(exc, 'code', 'invalid')}: {exc}"
+            # The run goes on in the fused order; the operator still needs to see the backend failing.
+            _log.warning("reranker %s failed, the fused order was kept: %s [%s]", self.reranker.name, error,
+                         getattr(exc, "detail", None) or describe(exc))
         record = rec.RerankRecord(backend=self.reranker.name, candidates=len(hits), kept=[h.id for h in kept],
                                   error=error, ms=round((time.perf_counter() - start) * 1000, 2))
         return kept, record

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from selfrag.deadline import deadline_scope
 from selfrag.errors import DeadlineExceeded, Overloaded
 
 __all__ = ["Run", "RunSlots"]
@@ -151,6 +152,12 @@ class Run:
 
     # -- the worker thread -------------------------------------------------------------------------
     def _work(self) -> None:
+        # Calls inside the run (a reranker, a model client) see the request's deadline, so none
+        # outlives it by blocking between two node boundaries.
+        with deadline_scope(self._deadline):
+            self._run_to_end()
+
+    def _run_to_end(self) -> None:
         try:
             events = self._source()
             try:

@@ -35,6 +35,8 @@ class RerankServer:
         self.requests: list[tuple[str, dict[str, str], dict[str, Any]]] = []
         self.script: Callable[[int], tuple[int, bytes] | None] = lambda n: None
         self.delay_s = 0.0
+        self.trickle_s = 0.0
+        """Seconds between the answer's bytes (a server that trickles its answer)."""
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -53,7 +55,16 @@ class RerankServer:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload)
+                if owner.trickle_s <= 0:
+                    self.wfile.write(payload)
+                    return
+                for i in range(len(payload)):
+                    try:
+                        self.wfile.write(payload[i : i + 1])
+                        self.wfile.flush()
+                    except OSError:
+                        return  # the client gave up
+                    time.sleep(owner.trickle_s)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -138,7 +149,8 @@ def test_bad_answers_are_not_retried(rerank_server: RerankServer, status: int, p
 
 def test_timeout_and_unreachable(rerank_server: RerankServer) -> None:
     rerank_server.delay_s = 0.5
-    with pytest.raises(ProviderError, match="did not answer in time after 2 attempt"):
+    # The timeout covers the whole call: a slow answer uses it up, so it is not retried.
+    with pytest.raises(ProviderError, match="did not answer in time after 1 attempt"):
         HttpReranker(rerank_server.url, timeout_s=0.1, retry=HttpRetry(2, 0.01, 0.02)).rerank("wormhole", DOCS)
     rerank_server.delay_s = 0.0
     rerank_server.server.shutdown()
@@ -171,3 +183,39 @@ def test_closing_leaves_no_open_connection(rerank_server: RerankServer) -> None:
         del reranker
         gc.collect()
     assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
+def test_a_trickling_server_is_bounded_by_the_whole_call_timeout(rerank_server: RerankServer) -> None:
+    # Issue 25 item 6: the timeout applied per read, so a server sending a byte every 0.2 s held a
+    # run slot for minutes. The timeout now bounds the whole call, retries included.
+    rerank_server.trickle_s = 0.2
+    start = time.monotonic()
+    with pytest.raises(ProviderError, match="did not answer in time"):
+        HttpReranker(rerank_server.url, timeout_s=1.0, retry=HttpRetry(3, 0.01, 0.02)).rerank("wormhole", DOCS)
+    assert time.monotonic() - start < 2.5
+
+
+def test_the_request_deadline_bounds_the_call_and_its_retries(rerank_server: RerankServer) -> None:
+    from selfrag.deadline import deadline_scope
+
+    rerank_server.delay_s = 1.0
+    start = time.monotonic()
+    with deadline_scope(time.monotonic() + 0.4), pytest.raises(ProviderError, match="did not answer in time"):
+        HttpReranker(rerank_server.url, timeout_s=30.0, retry=HttpRetry(5, 0.01, 0.02)).rerank("wormhole", DOCS)
+    assert time.monotonic() - start < 0.9
+    rerank_server.delay_s = 0.0
+
+
+def test_an_oversized_answer_is_refused_without_reading_it_all(rerank_server: RerankServer) -> None:
+    big = json.dumps({"results": [{"index": 0, "relevance_score": 1.0}], "padding": "x" * 3_000_000}).encode()
+    rerank_server.script = lambda n: (200, big)
+    with pytest.raises(ProviderError, match="answer over 1 MiB") as err:
+        HttpReranker(rerank_server.url, retry=FAST, max_response_bytes=1 << 20).rerank("wormhole", DOCS)
+    assert len(rerank_server.requests) == 1 and err.value.code == "provider_unavailable"
+
+
+@pytest.mark.parametrize("score", [b"NaN", b"Infinity", b"-Infinity"])
+def test_scores_that_are_not_numbers_are_refused(rerank_server: RerankServer, score: bytes) -> None:
+    rerank_server.script = lambda n: (200, b'{"results": [{"index": 0, "relevance_score": ' + score + b"}]}")
+    with pytest.raises(ProviderError, match="not a ranking"):
+        HttpReranker(rerank_server.url, retry=FAST).rerank("wormhole", DOCS)

@@ -157,6 +157,28 @@ def test_the_deadline_is_504_and_the_run_stops(make_live: Callable[..., Live], m
         assert http.get("/v1/threads/late").json()["turns"] == []  # stopped before finalize
 
 
+def test_calls_inside_a_run_see_the_request_deadline(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 25 item 6: a slow reranker or model call between two node boundaries is bounded by the
+    # request's deadline (selfrag.deadline), not only by its own timeout.
+    from selfrag.deadline import current_deadline
+
+    live = make_live(deadline_s=7.0)
+    model = live.engine.components.relevance.model  # type: ignore[attr-defined]
+    inner = model.script
+    seen: list[float | None] = []
+
+    def script(task: str, messages: list[BaseMessage]) -> object:
+        if task == "generate":
+            deadline = current_deadline()
+            seen.append(None if deadline is None else deadline - time.monotonic())
+        return inner(task, messages)
+
+    monkeypatch.setattr(model, "script", script)
+    with live.client() as http:
+        assert http.post("/v1/answers", json=FAST).status_code == 200
+    assert seen and all(left is not None and 0 < left <= 7.0 for left in seen)
+
+
 def test_store_down_is_503(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
     def down(*args: object, **kwargs: object) -> None:
         raise StoreError("cannot connect to Chroma at http://127.0.0.1:1")

@@ -137,14 +137,19 @@ def test_closing_the_engine_closes_the_rerank_client_the_factory_built(
     assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
-def test_http_reranker_down_keeps_the_fused_order(store: Store, tmp_path: Path, rerank_server: RerankServer) -> None:
+def test_http_reranker_down_keeps_the_fused_order(store: Store, tmp_path: Path, rerank_server: RerankServer,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
     rerank_server.script = lambda n: (400, b'{"error": "bad"}')
     stage = build_retrieval(_settings(tmp_path, backend="http", base_url=rerank_server.url, factor=2))
     hybrid, _ = engine(store, stage, happy())
-    result = hybrid.run("Which film has dinosaurs on a remote island?", collection="movies", options=RunOptions(top_k=2))
+    with caplog.at_level("WARNING", logger="workflows.retrieval"):
+        result = hybrid.run("Which film has dinosaurs on a remote island?", collection="movies", options=RunOptions(top_k=2))
     assert result.outcome is Outcome.ANSWERED
     rerank = result.trace.retrievals[0]["rerank"]
     assert rerank is not None and "provider_unavailable" in (rerank["error"] or "") and len(rerank["kept"]) == 2
+    # Issue 25 item 6: the failure is logged for the operator, with the server's own words.
+    logged = [r.getMessage() for r in caplog.records if r.name == "workflows.retrieval"]
+    assert len(logged) == 1 and "reranker http failed" in logged[0] and rerank_server.url in logged[0]
 
 
 def test_cross_encoder_reranker_from_settings_through_the_workflow(store: Store, tmp_path: Path, tiny_model: Path) -> None:
