@@ -25,7 +25,7 @@ from typing import Literal, NamedTuple
 
 import httpx
 from pydantic import AliasChoices, BaseModel, Field, TypeAdapter, ValidationError
-from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, stop_before_delay, wait_exponential
 
 from selfrag.deadline import budget
 from selfrag.errors import ConfigError, ProviderError, describe
@@ -147,11 +147,8 @@ class HttpReranker:
             attempts += 1
             return self._post(body, ends)
 
-        def out_of_time(state: object) -> bool:
-            return time.monotonic() >= ends
-
         retrying = Retrying(
-            stop=stop_after_attempt(self.retry.attempts) | out_of_time,
+            stop=stop_after_attempt(self.retry.attempts) | stop_before_delay(max(ends - time.monotonic(), 0.0)),
             wait=wait_exponential(multiplier=self.retry.initial_s, max=self.retry.max_s),
             retry=retry_if_exception(lambda e: isinstance(e, _Retryable)),
             sleep=lambda s: time.sleep(max(0.0, min(s, ends - time.monotonic()))),
