@@ -170,6 +170,11 @@ class WorkflowSettings(BaseModel):
     self_query_mode: Literal["profile", "auto", "llm", "rules"] = "profile"
     """``profile``: the provider profile decides (``local``: rules only, measured best; ``openai``: auto).
     ``auto``: validated LLM query, rules take over where the LLM is unusable or less grounded."""
+    max_llm_calls: int | None = Field(None, ge=1, le=100_000)
+    """Model calls one run may make (retries included); past it the run ends ``budget_exhausted``,
+    its best answer flagged. None: bounded only by the rewrite and generation budgets."""
+    max_llm_tokens: int | None = Field(None, ge=1)
+    """Model tokens (input + output) one run may use, as above. None: no cap."""
     turn_wait_s: float = Field(30.0, ge=0.0, le=3600.0)
     """Turns of one thread run one at a time: how long a turn waits for the previous one before it
     is refused (``thread_busy``). The service caps it at the request's deadline."""

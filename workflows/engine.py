@@ -42,6 +42,7 @@ from workflows.graph import build_graph
 from workflows.nodes import recursion_limit_for
 from workflows.options import RunOptions
 from workflows.outcomes import Citation, Outcome, Result, Trace
+from workflows.records import GeneratedAnswer
 from workflows.resources import Resource, resolve_resources
 from workflows.routing import decide_outcome
 from workflows.state import Turn, per_turn_reset
@@ -166,7 +167,7 @@ class SelfRagEngine:
         extras: dict[str, Extra], callbacks: Callbacks,
     ) -> Iterator[NodeEvent | Result]:
         graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
-        counter = UsageCounter()
+        counter = UsageCounter(opts.max_llm_calls, opts.max_llm_tokens)
         outages = OutageWatch()
         config: RunnableConfig = {
             "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
@@ -204,6 +205,8 @@ class SelfRagEngine:
                             continue
                         state.update(update)
                         yield NodeEvent(node, update)
+                    if counter.refused is not None:
+                        break  # the step that met the cap fell back without its calls: stop here
         except GraphRecursionError:
             # Unreachable while recursion_limit_for() bounds the budgets; kept so it never reaches a user.
             state["stop_reason"] = "recursion limit reached"
@@ -211,6 +214,12 @@ class SelfRagEngine:
             state.update(outcome=Outcome.BUDGET_EXHAUSTED.value if best else outcome,
                          answer=best["answer"] if best else "", citations=best["citations"] if best else [],
                          stop_reason=stop)
+        if counter.refused is not None:
+            # Whatever the checks decided after a refused call is not a verdict: never `answered`.
+            state["stop_reason"] = f"budget_exhausted: {counter.refused}"
+            best = _best_so_far(state)
+            state.update(outcome=Outcome.BUDGET_EXHAUSTED.value, answer=best["answer"] if best else "",
+                         citations=best["citations"] if best else [])
         if counter.model_unavailable:
             # Every stage degrades gracefully when a call fails (rules, fail-closed grades,
             # extractive answers), so a dead model would otherwise look like "nothing relevant".
@@ -346,6 +355,15 @@ class SelfRagEngine:
             clarification=state.get("clarification") if state["outcome"] == Outcome.NEEDS_CLARIFICATION.value else None,
             trace=trace,
         )
+
+
+def _best_so_far(state: dict[str, Any]) -> GeneratedAnswer | None:
+    """The last grounded generation, else the last with text, else None (a capped run's answer)."""
+    gens: list[GeneratedAnswer] = state["generations"]
+    grounded = [g for g in gens if g["grounded"]]
+    with_text = [g for g in gens if g["answer"]]
+    chosen = grounded or with_text
+    return chosen[-1] if chosen else None
 
 
 def _with_handler(callbacks: Callbacks, handler: BaseCallbackHandler) -> Callbacks:

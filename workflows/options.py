@@ -41,6 +41,11 @@ class RunOptions:
     """Documents graded at once (``grade_concurrency_for`` picks it from the settings)."""
     mandatory_where: dict[str, Any] | None = None
     """A caller's Chroma where clause, ANDed with the self-queried filter and never relaxed."""
+    max_llm_calls: int | None = None
+    """Model calls one run may make, retries included; a call past it is refused and the run ends
+    ``budget_exhausted`` at the next step. None: no cap."""
+    max_llm_tokens: int | None = None
+    """Model tokens (input + output) one run may use; once spent, the next call is refused as above."""
     turn_wait_s: float = 30.0
     """How long a turn on a thread waits for that thread's previous turn to finish before it is
     refused (``ThreadBusy``); turns of one thread run one at a time."""
@@ -60,6 +65,8 @@ class RunOptions:
             min_score=s.min_score,
             grade_concurrency=grade_concurrency_for(provider, s.grade_concurrency),
             turn_wait_s=s.turn_wait_s,
+            max_llm_calls=s.max_llm_calls,
+            max_llm_tokens=s.max_llm_tokens,
         )
         base.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**base)

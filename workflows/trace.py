@@ -15,21 +15,37 @@ from langchain_core.outputs import LLMResult
 from selfrag.errors import describe
 from workflows.outcomes import LLMUsage
 
-__all__ = ["UsageCounter"]
+__all__ = ["CallRefused", "UsageCounter"]
+
+
+class CallRefused(RuntimeError):
+    """Raised into a model call the run's cap does not allow; the call is never made."""
 
 
 class UsageCounter(BaseCallbackHandler):
-    """Counts chat model calls and tokens (from ``usage_metadata``)."""
+    """Counts chat model calls and tokens (from ``usage_metadata``), and refuses the calls past the
+    run's caps before they are made.
 
-    raise_error = False
+    A refused call fails inside whichever stage made it, and that stage falls back as it does on
+    any failure (rules, a failed grade); the engine sees ``refused`` at the next node boundary and
+    ends the run ``budget_exhausted``: what the checks decided without their calls is no verdict.
+    Counting and refusing are one handler so that a refused call is never counted as made,
+    whatever order LangChain calls its handlers in.
+    """
 
-    def __init__(self) -> None:
+    raise_error = True  # only ``on_chat_model_start`` raises, and only to refuse a call
+
+    def __init__(self, max_calls: int | None = None, max_tokens: int | None = None) -> None:
         self._lock = threading.Lock()
+        self.max_calls = max_calls
+        self.max_tokens = max_tokens
         self.calls = 0
         self.succeeded = 0
         self.input_tokens = 0
         self.output_tokens = 0
         self.last_error: str | None = None
+        self.refused: str | None = None
+        """Why the first call was refused (None: none was)."""
 
     @property
     def model_unavailable(self) -> bool:
@@ -43,7 +59,15 @@ class UsageCounter(BaseCallbackHandler):
 
     def on_chat_model_start(self, serialized: dict[str, Any], messages: list[list[Any]], **kwargs: Any) -> None:
         with self._lock:
-            self.calls += 1
+            if self.max_calls is not None and self.calls >= self.max_calls:
+                why = f"the run's cap of {self.max_calls} model calls was reached"
+            elif self.max_tokens is not None and self.input_tokens + self.output_tokens >= self.max_tokens:
+                why = f"the run's cap of {self.max_tokens} model tokens was reached"
+            else:
+                self.calls += 1
+                return
+            self.refused = self.refused or why
+        raise CallRefused(why)
 
     def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
         with self._lock:

@@ -76,6 +76,7 @@ class Change(BaseModel):
         "rewrote_not",
         "empty_filter",
         "clamped_limit",
+        "ungrounded_limit",
         "fallback",
         "merged_mandatory",
         "relaxed",

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from selfrag.query._grounding import grounding
+from selfrag.query._numbers import find_numbers
 from selfrag.query._repair import Repairer
 from selfrag.query._satisfy import make_satisfiable
 from selfrag.query._where import parse_where
@@ -79,6 +80,26 @@ def _limit(raw: object, max_limit: int, changes: list[Change]) -> int | None:
     return value
 
 
+def _grounded_limit(limit: object, question: str | None, changes: list[Change]) -> object:
+    """``limit`` if the question states that number ("top 5", "three films"; a year does not
+    count), else None. Checked before clamping: the question's number, not the clamped one.
+
+    A limit narrows what is retrieved and graded, so like every filter condition it must come from
+    the question: a model that proposes ``limit 20`` for a question asking for no count would
+    otherwise make the run grade twenty documents.
+    """
+    if limit is None or question is None:
+        return limit
+    try:
+        value = float(limit)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return limit  # not a number: _limit says so
+    if any(n.value == value and not n.year_like for n in find_numbers(question)):
+        return limit
+    changes.append(Change(kind="ungrounded_limit", detail=f"limit {limit} dropped: the question asks for no such number"))
+    return None
+
+
 def _query_text(raw: object) -> str:
     if raw is None:
         return ""
@@ -105,7 +126,8 @@ def validate_query(
         today: the date relative phrases ("last year") are resolved against.
         max_limit: the largest ``limit`` allowed; larger ones are clamped.
         question: the question the query was made from; lets a contradiction such as
-            ``year eq 2019 and year eq 2021`` become ``year in [2019, 2021]`` when it says "or".
+            ``year eq 2019 and year eq 2021`` become ``year in [2019, 2021]`` when it says "or",
+            and drops a ``limit`` whose number the question does not state.
 
     Returns:
         The repaired query, the list of changes, and whether it is usable at all.
@@ -123,6 +145,6 @@ def validate_query(
         node = make_satisfiable(node, schema, changes, question=question)
         if node is None:
             changes.append(Change(kind="empty_filter", detail="no usable condition left; searching without a filter"))
-    limit = _limit(raw_limit, max_limit, changes)
+    limit = _limit(_grounded_limit(raw_limit, question, changes), max_limit, changes)
     query = StructuredQuery(query=text, filter=node, limit=limit)
     return Validated(query, changes, usable=bool(text) or node is not None)

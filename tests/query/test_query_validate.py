@@ -267,3 +267,21 @@ def test_json_text_is_accepted(schema, catalogue, today):
 def test_filter_alone_is_usable(schema, catalogue, today):
     v = run({"query": "", "filter": cmp("year", "eq", 1999)}, schema, catalogue, today)
     assert v.usable
+
+
+@pytest.mark.parametrize(
+    ("question", "raw", "expected"),
+    [
+        ("Which movie has dinosaurs?", 20, None),  # issue 25 item 6: a model's limit the question never asked for
+        ("the top five films about space", 5, 5),
+        ("give me 3 films from 1999", 3, 3),
+        ("give me 3 films from 1999", 1999, None),  # a year is no count
+        ("a dozen books on war", 12, 12),
+        ("two films with Tom Hanks", 4, None),
+    ],
+)
+def test_a_limit_must_be_stated_in_the_question(schema, catalogue, today, question, raw, expected):
+    v = validate_query({"query": "x", "limit": raw}, schema, catalogue, today=today, question=question)
+    assert v.query.limit == expected
+    if expected is None:
+        assert "ungrounded_limit" in kinds(v.changes)
