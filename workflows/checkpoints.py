@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from selfrag.deadline import budget
 from selfrag.errors import ConfigError, StoreError, describe, one_line
 from selfrag.locking import AdvisoryLocks, FileLocks, KeyedLocks
 from selfrag.settings import Settings
@@ -195,7 +196,7 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     except psycopg.Error as exc:
         raise unavailable("set up checkpoint tables in", exc) from exc
 
-    pool: ConnectionPool[Connection[DictRow]] = ConnectionPool(
+    pool: ConnectionPool[Connection[DictRow]] = _recovering_pool_class()(
         url,
         connection_class=Connection[DictRow],
         kwargs={**kwargs, **timeout},
@@ -214,6 +215,66 @@ def _open_postgres(url: str, pool_size: int) -> PostgresSaver:
     from workflows.fenced_saver import FencedPostgresSaver
 
     return FencedPostgresSaver(pool)
+
+
+RECONNECT_EVERY_S = 1.0
+"""While Postgres is unreachable the pool tries to reconnect at least this often, so a request
+succeeds within about a second of its return, whatever the outage's length."""
+
+DOWN_CHECKOUT_S = 1.0
+"""While the pool's last connection attempt failed, a request waits about this long at most for a
+connection (then ``store_unavailable``), not the full checkout timeout."""
+
+
+def _recovering_pool_class() -> type[Any]:
+    """psycopg_pool's ``ConnectionPool`` that recovers in seconds and fails fast while down.
+
+    The stock pool backs off exponentially between reconnection attempts (1, 2, 4 … s): after a
+    90 s outage the next attempt could be a minute away, and requests kept failing for 25–61 s
+    after Postgres was back. Every checkout meanwhile waited the whole 10 s timeout. This subclass
+    caps the back-off at ``RECONNECT_EVERY_S`` and, while the last attempt failed, cuts a checkout's
+    wait to ``DOWN_CHECKOUT_S``. It overrides two of the pool's internal methods (``_connect``,
+    ``_add_connection``), so ``psycopg-pool`` is pinned below its next minor version; the
+    recovery test (``tests/resilience/test_checkpoint_recovery.py``) fails if they change.
+    """
+    from psycopg_pool import ConnectionPool, PoolTimeout
+    from psycopg_pool.base import AttemptWithBackoff
+
+    class _CappedAttempt(AttemptWithBackoff):
+        INITIAL_DELAY = RECONNECT_EVERY_S / 2
+
+        def update_delay(self, now: float) -> None:
+            super().update_delay(now)
+            self.delay = min(self.delay, RECONNECT_EVERY_S)
+
+    class RecoveringPool(ConnectionPool):
+        _down = False
+
+        def _connect(self, timeout: float | None = None) -> Any:
+            try:
+                conn = super()._connect(timeout)
+            except Exception:
+                self._down = True
+                raise
+            self._down = False
+            return conn
+
+        def _add_connection(self, attempt: Any, growing: bool = False) -> None:
+            super()._add_connection(attempt or _CappedAttempt(timeout=self.reconnect_timeout), growing)
+
+        def getconn(self, timeout: float | None = None) -> Any:
+            # Waited in short slices, so a wait that began before the pool found Postgres gone
+            # (a dead connection discarded at checkout) ends at the next slice once it is known
+            # down, and never outlives the request's deadline (``selfrag.deadline``).
+            ends = time.monotonic() + budget(self.timeout if timeout is None else timeout)
+            while True:
+                try:
+                    return super().getconn(max(0.0, min(ends - time.monotonic(), DOWN_CHECKOUT_S / 2)))
+                except PoolTimeout:
+                    if self._down or time.monotonic() >= ends:
+                        raise
+
+    return RecoveringPool
 
 
 def _setup_serialized(conn: Connection[DictRow], where: str) -> None:
