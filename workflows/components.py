@@ -55,6 +55,20 @@ class Components:
     retrieval: RetrievalStage = field(default_factory=RetrievalStage)
     """Hybrid search and the rerank stage; the default is dense only, no reranker (what fakes get)."""
 
+    def warm_up(self) -> None:
+        """Load the models that load on first use (the local encoder; the embedded chat model when
+        this profile calls it), so that the first questions do not pay for them.
+
+        Raises:
+            ProviderError: a model cannot be loaded.
+        """
+        warm = getattr(self.store, "warm_up", None)
+        if callable(warm):
+            warm()
+        model = self.generator.model
+        if not self.extractive_only and callable(load := getattr(model, "warm_up", None)):
+            load()
+
     def close(self) -> None:
         """Release the connections these components opened themselves: the graph store (reopened
         on next use) and the rerank client. The store and the checkpointer are their opener's."""

@@ -153,6 +153,14 @@ class LocalChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ignore
     def _llm_type(self) -> str:
         return "llama-cpp-local"
 
+    def warm_up(self) -> None:
+        """Load the model now rather than at the first call (a service is ready only once loaded).
+
+        Raises:
+            ProviderError: the model file is missing or cannot be loaded.
+        """
+        _load(self.resolved_path, self.n_ctx, self.n_threads, self.seed)
+
     @property
     def resolved_path(self) -> Path:
         return self.model_path if self.model_path is not None else default_model_path()

@@ -14,10 +14,12 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from selfrag.deadline import deadline_scope
 from selfrag.errors import (
     CollectionNotFound,
     GraphUnavailable,
@@ -40,10 +42,38 @@ from workflows import NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
 from workflows.resources import Resource, ResourceSearch
 
-__all__ = ["PreparedRun", "Service"]
+__all__ = ["CAPABILITIES", "READY_CHECK_S", "PreparedRun", "Readiness", "Service"]
 
 log = logging.getLogger("selfrag.service")
 T = TypeVar("T")
+
+
+READY_CHECK_S = 0.8
+"""Each readiness check's limit; they run at once, so ``/readyz`` answers within about a second
+even when a dependency hangs."""
+
+CAPABILITIES: dict[str, tuple[str, ...]] = {
+    "answers": ("store", "model", "embeddings"),
+    "threads": ("checkpoints",),
+    "ingest": ("store", "embeddings"),
+    "graph": ("graph",),
+}
+"""What each kind of request needs. ``/readyz`` is 503 only when ``answers`` cannot work: with the
+graph server down, questions over collections without a graph are still answered, so a load
+balancer must not take the instance out (``/readyz?capability=graph`` asks about one capability)."""
+
+
+@dataclass(frozen=True)
+class Readiness:
+    capabilities: dict[str, dict[str, Any]]
+    """Per capability: ``ready`` and the dependencies ``down``."""
+    checks: dict[str, Any]
+    """Per dependency: ``ok`` and, when not, ``error``; ``ms`` the whole probe's time."""
+
+    def down(self, capability: str | None = None) -> list[str]:
+        """The dependencies down for ``capability`` (None: for answering)."""
+        cap = self.capabilities.get(capability or "answers")
+        return [] if cap is None else list(cap["down"])
 
 
 @dataclass(frozen=True)
@@ -82,6 +112,9 @@ class Service:
             per_tenant=self.config.max_runs_per_tenant,
         )
         self.ingests = ThreadPoolExecutor(max_workers=self.config.max_concurrent_ingests, thread_name_prefix="selfrag-ingest")
+        # Readiness probes in threads of their own: a hung dependency must not take the probe's
+        # answer (nor an ingest worker) with it.
+        self._probes = ThreadPoolExecutor(max_workers=8, thread_name_prefix="selfrag-ready")
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
 
@@ -232,53 +265,90 @@ class Service:
         return graphs.store
 
     # -- readiness ---------------------------------------------------------------------------------
-    def readiness(self) -> dict[str, Any]:
-        """Check the store, the checkpoint store and the model; each check says ok or why not."""
-        checks: dict[str, Any] = {}
+    def readiness(self) -> Readiness:
+        """Check every dependency at once, each within ``READY_CHECK_S``, and say which
+        capabilities they leave working (``CAPABILITIES``)."""
         start = time.perf_counter()
+        probes: dict[str, Callable[[], dict[str, Any]]] = {"store": self._store_check, "model": self._model_check}
+        if self.settings.embeddings.provider != "local":
+            probes["embeddings"] = self._embeddings_check
+        if self.engine.checkpointer is not None:
+            probes["checkpoints"] = self._checkpoint_check
+        if self.engine.components.graphs is not None:
+            probes["graph"] = self._graph_check
+        futures = {name: self._probes.submit(contextvars.copy_context().run, probe) for name, probe in probes.items()}
+        ends = time.monotonic() + READY_CHECK_S
+        checks: dict[str, Any] = {}
+        for name, future in futures.items():
+            try:
+                checks[name] = future.result(timeout=max(0.0, ends - time.monotonic()))
+            except FutureTimeout:
+                checks[name] = {"ok": False, "error": f"did not answer within {READY_CHECK_S:g} s"}
+            except Exception as exc:  # any failure of a probe means "not ready", never a 500
+                log.warning("readiness: %s: %s", name, describe(exc, 500))
+                checks[name] = {"ok": False, "error": f"the {name} check failed (the server log has the details)"}
+        capabilities = {
+            cap: {"ready": not (down := [d for d in needs if d in checks and not checks[d]["ok"]]), "down": down}
+            for cap, needs in CAPABILITIES.items()
+            if any(d in checks for d in needs)
+        }
+        checks["ms"] = round((time.perf_counter() - start) * 1000, 1)
+        return Readiness(capabilities, checks)
+
+    def _store_check(self) -> dict[str, Any]:
         try:
             self.store.list_collections()
-            checks["store"] = {"ok": True}
+            return {"ok": True}
         except StoreError as exc:
-            checks["store"] = {"ok": False, "error": exc.for_http()}
             if exc.detail:
                 log.warning("readiness: store: %s (%s)", exc.one_line(), exc.detail)
+            return {"ok": False, "error": exc.for_http()}
+
+    def _checkpoint_check(self) -> dict[str, Any]:
         saver = self.engine.checkpointer
-        if saver is not None:
-            try:
+        assert saver is not None
+        try:
+            with deadline_scope(time.monotonic() + READY_CHECK_S):
                 saver.get_tuple({"configurable": {"thread_id": "__readyz__", "checkpoint_ns": ""}})
-                checks["checkpoints"] = {"ok": True}
-            except Exception as exc:  # any driver error means "not ready", never a 500
-                # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
-                log.warning("readiness: checkpoint store: %s", describe(exc, 500))
-                checks["checkpoints"] = {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
+            return {"ok": True}
+        except Exception as exc:  # any driver error means "not ready", never a 500
+            # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
+            log.warning("readiness: checkpoint store: %s", describe(exc, 500))
+            return {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
+
+    def _graph_check(self) -> dict[str, Any]:
         graphs = self.engine.components.graphs
-        if graphs is not None and not graphs.opened and not self.settings.graph.url:
+        assert graphs is not None
+        if not graphs.opened and not self.settings.graph.url:
             # The embedded server starts with the first question over a linked collection.
-            checks["graph"] = {"ok": True, "embedded": True, "started": False}
-        elif graphs is not None:
-            try:
-                graphs.ping()
-                checks["graph"] = {"ok": True}
-            except SelfRagError as exc:
-                checks["graph"] = {"ok": False, "error": exc.for_http()}
-                if exc.detail:
-                    log.warning("readiness: graph: %s (%s)", exc.one_line(), exc.detail)
-        checks["model"] = self._model_check()
-        checks["ms"] = round((time.perf_counter() - start) * 1000, 1)
-        return checks
+            return {"ok": True, "embedded": True, "started": False}
+        try:
+            graphs.ping()
+            return {"ok": True}
+        except SelfRagError as exc:
+            if exc.detail:
+                log.warning("readiness: graph: %s (%s)", exc.one_line(), exc.detail)
+            return {"ok": False, "error": exc.for_http()}
 
     def _model_check(self) -> dict[str, Any]:
         llm = self.settings.llm
         if llm.provider == "local":
             # In-process: it is loaded with the engine, so if we are serving it is there.
             return {"ok": True, "provider": "local"}
+        return self._http_check(llm.base_url, llm.api_key)
+
+    def _embeddings_check(self) -> dict[str, Any]:
+        emb = self.settings.embeddings
+        return self._http_check(emb.base_url, emb.api_key)
+
+    @staticmethod
+    def _http_check(base_url: str | None, api_key: Any) -> dict[str, Any]:
         import httpx
 
-        base = (llm.base_url or "https://api.openai.com/v1").rstrip("/")
-        headers = {"Authorization": f"Bearer {llm.api_key.get_secret_value()}"} if llm.api_key else {}
+        base = (base_url or "https://api.openai.com/v1").rstrip("/")
+        headers = {"Authorization": f"Bearer {api_key.get_secret_value()}"} if api_key else {}
         try:
-            reply = httpx.get(f"{base}/models", headers=headers, timeout=3.0)
+            reply = httpx.get(f"{base}/models", headers=headers, timeout=READY_CHECK_S)
         except httpx.HTTPError as exc:
             return {"ok": False, "provider": "openai", "error": f"cannot reach {base}: {type(exc).__name__}"}
         if reply.status_code >= 500:
@@ -295,3 +365,4 @@ class Service:
         self.engine.close()  # its graph store and rerank client
         self.slots.shutdown()
         self.ingests.shutdown(wait=False, cancel_futures=True)
+        self._probes.shutdown(wait=False, cancel_futures=True)

@@ -50,7 +50,11 @@ def serve(settings: Settings, *, host: str, port: int, log_level: str = "info") 
     # The URL goes into the store's lock, so that a CLI refused by it names the API to use instead.
     shown = f"[{host}]" if ":" in host else host
     store = open_store(settings, StoreUse("selfrag serve", url=f"http://{shown}:{port}"))
-    app = create_app(settings, engine=build_engine(settings, store=store), store=store, owned=True)
+    engine = build_engine(settings, store=store)
+    # Before uvicorn listens: neither /healthz nor /readyz answers, and no question is taken, until
+    # the models are in memory (else the first questions queue behind the load and get 429).
+    engine.components.warm_up()
+    app = create_app(settings, engine=engine, store=store, owned=True)
     uvicorn.run(
         app,
         host=host,

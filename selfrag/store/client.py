@@ -78,6 +78,15 @@ class Store:
         self._lock = lock
         self._settings = store or StoreSettings()
 
+    def warm_up(self) -> None:
+        """Embed one text now: the local encoder loads on first use, and a service must not
+        report ready (nor let its first questions pay the load) before it has.
+
+        Raises:
+            ProviderError: the embedding model cannot be loaded or reached.
+        """
+        self._embeddings.embed_query("warm-up")
+
     def _open(self, chroma: ChromaCollection) -> Collection:
         return Collection(
             chroma,

@@ -39,3 +39,18 @@ def test_serve_refuses_an_unknown_log_level_in_one_line(
 ) -> None:
     line = assert_one_line_error(cli("serve", "--log-level", "loud"), "usage_error")
     assert "--log-level 'loud' is not a log level" in line and "debug" in line
+
+
+def test_serve_loads_the_models_before_it_listens(cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 25 item 3: /healthz and /readyz must not answer before the models are loaded (the first
+    # questions after a restart queued behind the encoder's load and got 429).
+    import uvicorn
+
+    from selfrag.store import Store
+
+    events: list[str] = []
+    monkeypatch.setattr(Store, "warm_up", lambda self: events.append("warm_up"))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: events.append("listen"))
+    result = cli("serve")
+    assert result.exit_code == 0, result.output
+    assert events == ["warm_up", "listen"]

@@ -90,8 +90,12 @@ def test_api_graph_down_is_503_and_readyz_says_so(tmp_path: Path, falkordb_url: 
             r = http.post("/v1/answers", json={"question": "Who supplies Halvard Motors?", "collection": "companies"})
             assert r.status_code == 503 and r.json()["error"]["code"] == "graph_unavailable", r.text
             assert "127.0.0.1" not in r.text
+            # Questions over collections without a graph still work: the instance stays ready (issue 25 item 3).
             ready = http.get("/readyz")
-            assert ready.status_code == 503 and ready.json()["checks"]["graph"]["ok"] is False
+            assert ready.status_code == 200 and ready.json()["status"] == "degraded", ready.text
+            assert ready.json()["capabilities"]["graph"] == {"ready": False, "down": ["graph"]}
+            graph = http.get("/readyz", params={"capability": "graph"})
+            assert graph.status_code == 503 and "graph" in graph.json()["error"]["message"]
     finally:
         down.close()
 

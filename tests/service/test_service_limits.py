@@ -209,8 +209,15 @@ def test_checkpoint_store_down_is_503(live: Live) -> None:
         assert reply.json()["error"]["message"].startswith("checkpoint store unavailable")
         assert http.get("/v1/threads/t").status_code == 503
         assert http.post("/v1/answers", json=FAST).status_code == 200  # no thread: no checkpoints needed
+        # Issue 25 item 3: questions without a thread are still answered, so the instance stays in
+        # the load balancer (200, degraded); asked about thread memory, it says 503 and why.
         ready = http.get("/readyz")
-        assert ready.status_code == 503 and ready.json()["checks"]["checkpoints"]["ok"] is False
+        assert ready.status_code == 200 and ready.json()["status"] == "degraded", ready.text
+        assert ready.json()["checks"]["checkpoints"]["ok"] is False
+        assert ready.json()["capabilities"]["threads"] == {"ready": False, "down": ["checkpoints"]}
+        assert ready.json()["capabilities"]["answers"]["ready"] is True
+        threads = http.get("/readyz", params={"capability": "threads"})
+        assert threads.status_code == 503 and threads.json()["error"]["message"].startswith("threads unavailable: checkpoints")
 
 
 def test_model_down_is_503_not_a_silent_abstention(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.service.conftest import Live
 
 
@@ -14,6 +16,34 @@ def test_health_and_readiness(live: Live) -> None:
         assert checks["store"] == {"ok": True}
         assert checks["checkpoints"] == {"ok": True}
         assert checks["model"]["ok"] is True
+        assert ready.json()["status"] == "ready"
+        assert all(c["ready"] for c in ready.json()["capabilities"].values())
+
+
+def test_readiness_answers_within_a_second_when_a_dependency_hangs(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 25 item 3: the checks run at once, each with its own limit; a hung store is reported
+    # down by name, in about a second, not after the load balancer's own timeout.
+    import threading
+    import time
+
+    release = threading.Event()
+
+    def hang() -> list[str]:
+        release.wait(30)
+        return []
+
+    monkeypatch.setattr(live.store, "list_collections", hang)
+    try:
+        with live.client() as http:
+            start = time.monotonic()
+            ready = http.get("/readyz")
+            took = time.monotonic() - start
+    finally:
+        release.set()
+    assert ready.status_code == 503 and ready.json()["error"]["code"] == "not_ready"
+    assert ready.json()["capabilities"]["answers"]["down"] == ["store"]
+    assert "did not answer within" in ready.json()["checks"]["store"]["error"]
+    assert took < 1.5
 
 
 def test_metrics_count_requests_nodes_llm_and_outcomes(live: Live) -> None:

@@ -165,3 +165,25 @@ def test_the_engines_clock_dates_relative_questions(make_engine: Any) -> None:
     engine = SelfRagEngine(template.components, today=lambda: date(2000, 6, 1))
     result = engine.run("Which animated movies came out in the last ten years?", collection="movies")
     assert "1990" in json.dumps(result.filter), result.filter
+
+
+def test_warm_up_loads_the_encoder_and_only_the_chat_model_the_profile_calls(make_engine: Any) -> None:
+    from workflows import Components
+
+    class Loaded:
+        def __init__(self) -> None:
+            self.loads = 0
+
+        def warm_up(self) -> None:
+            self.loads += 1
+
+    engine, model, coll = make_engine({})
+    store, chat = Loaded(), Loaded()
+    components: Components = engine.components
+    components.store = store  # type: ignore[assignment]
+    components.generator.model = chat  # type: ignore[assignment]
+    components.warm_up()
+    assert (store.loads, chat.loads) == (1, 1)
+    components.extractive_only = True  # the reader answers: the chat model is never called
+    components.warm_up()
+    assert (store.loads, chat.loads) == (2, 1)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
@@ -16,9 +15,6 @@ from selfrag.service.problems import error_body
 __all__ = ["router"]
 
 router = APIRouter(tags=["operations"])
-
-READY_TIMEOUT_S = 5.0
-"""A load balancer's probe must get an answer, even when a dependency hangs rather than fails."""
 
 
 @router.head("/healthz", summary="Healthz (HEAD)")
@@ -32,18 +28,28 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", responses={503: {"description": "A dependency is down: the body says which and why."}})
-async def readyz(service: CurrentService) -> JSONResponse:
-    """Ready: the vector store, the checkpoint store and the model are reachable."""
-    try:
-        checks: dict[str, Any] = await asyncio.wait_for(run_in_threadpool(service.readiness), READY_TIMEOUT_S)
-    except TimeoutError:
-        message = f"readiness checks did not finish within {READY_TIMEOUT_S:g} s (a dependency hangs)"
-        return JSONResponse({"error": error_body("not_ready", message)}, status_code=503)
-    down = [name for name, c in checks.items() if isinstance(c, dict) and not c.get("ok")]
+async def readyz(
+    service: CurrentService,
+    capability: Annotated[Literal["answers", "threads", "ingest", "graph"] | None, Query(
+        description="Ask about one capability; without it, 503 only when questions cannot be answered.")] = None,
+) -> JSONResponse:
+    """Ready: every dependency checked at once (within about a second), and what each capability needs.
+
+    200 while questions can be answered, ``status`` ``degraded`` when another capability (thread
+    memory, the graph, ingests) is down; 503 ``not_ready`` naming the dependencies down otherwise,
+    or when the ``capability`` asked about is down."""
+    readiness = await run_in_threadpool(service.readiness)
+    body: dict[str, Any] = {"capabilities": readiness.capabilities, "checks": readiness.checks}
+    down = readiness.down(capability)
+    if capability is not None and capability not in readiness.capabilities:
+        body["status"] = "ready"  # not configured here (no graph, no thread memory): nothing to be down
+        return JSONResponse(body)
     if down:
-        message = "; ".join(f"{n}: {checks[n].get('error', 'down')}" for n in down)
-        return JSONResponse({"error": error_body("not_ready", message), "checks": checks}, status_code=503)
-    return JSONResponse({"status": "ready", "checks": checks})
+        what = capability or "answers"
+        message = f"{what} unavailable: " + "; ".join(f"{n}: {readiness.checks[n].get('error', 'down')}" for n in down)
+        return JSONResponse({"error": error_body("not_ready", message), **body}, status_code=503)
+    degraded = any(not c["ready"] for c in readiness.capabilities.values())
+    return JSONResponse({"status": "degraded" if degraded else "ready", **body})
 
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
