@@ -252,6 +252,12 @@ class ServiceSettings(BaseModel):
     more wait their turn. Heavy ingests never take the threads other requests run on."""
     max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024)
     """Largest request body accepted (uploads included); larger gets 413 before it is read."""
+    max_graph_elements: int = Field(200_000, ge=1)
+    """Nodes plus edges one ``PUT /v1/graphs/{name}`` may carry (413 beyond): a larger graph is sent
+    in parts (loads are idempotent upserts, so parts compose)."""
+    graph_load_deadline_s: float = Field(120.0, gt=0.0, le=3600.0)
+    """How long one graph upload may run; past it the load stops between batches (504; what was
+    written stays, and sending the same data again completes it)."""
     max_rewrites_cap: int = Field(3, ge=0, le=10)
     """Server-side ceiling on a request's ``max_rewrites``."""
     max_generations_cap: int = Field(3, ge=1, le=10)

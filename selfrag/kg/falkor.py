@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import groupby
@@ -9,7 +10,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from selfrag.errors import ConfigError, GraphDataError, GraphNotFound, GraphUnavailable, UsageError, describe
+from selfrag.deadline import current_deadline
+from selfrag.errors import (
+    ConfigError,
+    DeadlineExceeded,
+    GraphDataError,
+    GraphNotFound,
+    GraphUnavailable,
+    UsageError,
+    describe,
+)
 from selfrag.kg.cypher import ENTITY_LABEL, CompiledQuery, quote
 from selfrag.kg.data import RESERVED_PROPERTIES, EdgeRecord, NodeRecord
 from selfrag.kg.normalise import normalise
@@ -29,6 +39,17 @@ _VERSION_KEY = "selfrag:graph-version:{}"
 """A plain Redis counter beside each graph, bumped by every load and delete: instances that cache a
 graph's entities compare it per question instead of re-reading the graph on a timer."""
 _RETURN_ENTITY = "RETURN n.id, labels(n), n.name, n.aliases, properties(n)"
+
+
+def _check_deadline(graph: str) -> None:
+    """Between two batches of a load: stop once the request's deadline (``selfrag.deadline``) has
+    passed. What was written stays; the load is an idempotent upsert, so sending it again completes it."""
+    deadline = current_deadline()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise DeadlineExceeded(
+            f"loading graph {graph!r} did not finish within the upload's deadline; part of it is written: "
+            "send the same data again to complete it, or send it in smaller parts"
+        )
 
 
 def _address_of(url: str) -> ServerAddress:
@@ -64,7 +85,7 @@ class FalkorGraphStore:
 
         try:
             yield
-        except (GraphNotFound, GraphDataError, UsageError):
+        except (GraphNotFound, GraphDataError, UsageError, DeadlineExceeded):
             raise
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError) as exc:
             raise GraphUnavailable("the graph server is unreachable; try again later", detail=describe(exc)) from exc
@@ -159,6 +180,7 @@ class FalkorGraphStore:
                 ]
                 template = f"UNWIND $rows AS r MERGE (n:{_ENTITY} {{id: r.id}}) SET n:{quote(label)}, n = r.all"
                 for i in range(0, len(rows), BATCH):
+                    _check_deadline(graph)
                     created_nodes += int(g.query(template, {"rows": rows[i : i + BATCH]}).nodes_created)
             for rtype, egroup in groupby(sorted(edges, key=lambda e: e.type), key=lambda e: e.type):
                 erows = [{"s": e.source, "t": e.target, "p": e.properties} for e in egroup]
@@ -167,6 +189,7 @@ class FalkorGraphStore:
                     f"MERGE (a)-[e:{quote(rtype)}]->(b) SET e = r.p"
                 )
                 for i in range(0, len(erows), BATCH):
+                    _check_deadline(graph)
                     created_edges += int(g.query(template, {"rows": erows[i : i + BATCH]}).relationships_created)
         self._bump(graph)
         return LoadReport(graph, len(nodes), len(edges), created_nodes, created_edges)

@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,12 +25,14 @@ from selfrag.errors import (
     CollectionNotFound,
     GraphUnavailable,
     InvalidFilter,
+    Overloaded,
+    PayloadTooLarge,
     SelfRagError,
     StoreError,
     WriteConflict,
     describe,
 )
-from selfrag.kg import GraphStore
+from selfrag.kg import GraphStore, LoadReport
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
@@ -115,6 +118,10 @@ class Service:
         # Readiness probes in threads of their own: a hung dependency must not take the probe's
         # answer (nor an ingest worker) with it.
         self._probes = ThreadPoolExecutor(max_workers=8, thread_name_prefix="selfrag-ready")
+        # Graph uploads: a worker of their own, one upload per tenant at a time (``load_graph``).
+        self.graph_loads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="selfrag-graph")
+        self._graph_tenants: set[str] = set()
+        self._graph_tenants_lock = threading.Lock()
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
 
@@ -264,6 +271,42 @@ class Service:
             raise GraphUnavailable("no knowledge-graph store is configured for this service")
         return graphs.store
 
+    async def load_graph(self, principal: Principal, name: str, nodes: Any, edges: Any) -> LoadReport:
+        """Load a graph on the graph worker, one upload per tenant at a time, within
+        ``graph_load_deadline_s``.
+
+        Uploads have a worker of their own: a tenant's large graph never holds the ingest workers
+        (another tenant's one-document ingest went unanswered for minutes behind two of them).
+
+        Raises:
+            PayloadTooLarge: more nodes and edges than ``max_graph_elements``.
+            Overloaded: this tenant's previous upload is still running (429, Retry-After).
+            DeadlineExceeded: the load did not finish in time (part of it is written).
+        """
+        size = len(nodes) + len(edges)
+        if size > self.config.max_graph_elements:
+            raise PayloadTooLarge(
+                f"the graph has {size} nodes and edges; one upload may carry {self.config.max_graph_elements}: "
+                "send it in parts (loads are idempotent upserts)"
+            )
+        with self._graph_tenants_lock:
+            if principal.tenant in self._graph_tenants:
+                raise Overloaded("a graph upload of this tenant is still running; send this one when it has finished")
+            self._graph_tenants.add(principal.tenant)
+        try:
+            store = await self.off_loop(self.graph_store)
+            deadline = time.monotonic() + self.config.graph_load_deadline_s
+
+            def load() -> LoadReport:
+                with deadline_scope(deadline):
+                    return store.load(name, nodes, edges)
+
+            context = contextvars.copy_context()
+            return await asyncio.get_running_loop().run_in_executor(self.graph_loads, context.run, load)
+        finally:
+            with self._graph_tenants_lock:
+                self._graph_tenants.discard(principal.tenant)
+
     # -- readiness ---------------------------------------------------------------------------------
     def readiness(self) -> Readiness:
         """Check every dependency at once, each within ``READY_CHECK_S``, and say which
@@ -366,3 +409,4 @@ class Service:
         self.slots.shutdown()
         self.ingests.shutdown(wait=False, cancel_futures=True)
         self._probes.shutdown(wait=False, cancel_futures=True)
+        self.graph_loads.shutdown(wait=False, cancel_futures=True)

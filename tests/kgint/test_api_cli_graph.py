@@ -166,3 +166,61 @@ def test_api_graph_routes_load_list_show_delete(live: _Live) -> None:
         missing = http.get("/v1/graphs/api_small")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "graph_not_found"
         assert http.delete("/v1/graphs/api_small").status_code == 404
+
+
+def test_graph_uploads_are_bounded_and_never_hold_the_ingest_workers(live: _Live, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25 item 6: a size limit (413), one upload per tenant at a time (429), and uploads on a
+    worker of their own, so another request's ingest is answered while a large load runs."""
+    import threading
+
+    import httpx
+
+    from selfrag.kg import FalkorGraphStore
+
+    service_settings = live.settings.service
+    monkeypatch.setattr(service_settings, "max_graph_elements", 3)
+    release, entered = threading.Event(), threading.Event()
+    real_load = FalkorGraphStore.load
+
+    def slow_load(self: FalkorGraphStore, graph: str, nodes: Any, edges: Any) -> Any:
+        entered.set()
+        release.wait(30)
+        return real_load(self, graph, nodes, edges)
+
+    monkeypatch.setattr(FalkorGraphStore, "load", slow_load)
+    nodes = [{"id": "p1", "label": "Person", "name": "Ada"}, {"id": "o1", "label": "Organization", "name": "Acme"}]
+    with httpx.Client(base_url=live.url, timeout=30) as http:
+        big = http.put("/v1/graphs/too_big", json={"nodes": nodes * 2})
+        assert big.status_code == 413 and big.json()["error"]["code"] == "payload_too_large"
+        results: dict[str, int] = {}
+        upload = threading.Thread(target=lambda: results.update(
+            first=httpx.put(f"{live.url}/v1/graphs/held", json={"nodes": nodes}, timeout=30).status_code))
+        upload.start()
+        try:
+            assert entered.wait(10)
+            second = http.put("/v1/graphs/other", json={"nodes": nodes})
+            assert second.status_code == 429 and second.headers["retry-after"] == "1"
+            # The ingest workers are free: a document is ingested while the upload is held.
+            made = http.post("/v1/collections", json={"name": "notes", "schema": {"attributes": []}})
+            assert made.status_code == 201, made.text
+            sent = http.post("/v1/collections/notes/documents", json={"documents": [{"id": "n1", "text": "A note."}]})
+            assert sent.status_code == 201, sent.text
+        finally:
+            release.set()
+            upload.join()
+    assert results["first"] == 200
+
+
+def test_a_graph_load_stops_at_its_deadline_between_batches(falkordb_url: str, tmp_path: Path) -> None:
+    import time
+
+    from selfrag.deadline import deadline_scope
+    from selfrag.errors import DeadlineExceeded
+    from selfrag.kg import NodeRecord, open_graph_store
+
+    nodes = [NodeRecord(id=f"n{i}", label="Person", name=f"Person {i}") for i in range(10)]
+    with open_graph_store(tmp_path, falkordb_url) as graph:
+        with deadline_scope(time.monotonic() - 1), pytest.raises(DeadlineExceeded, match="send the same data again"):
+            graph.load("late_graph", nodes, [])
+        assert graph.load("late_graph", nodes, []).nodes == 10  # sent again without a deadline: complete
+        graph.delete_graph("late_graph")

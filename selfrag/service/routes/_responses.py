@@ -19,9 +19,9 @@ _DESCRIPTIONS = {
     413: "Request body too large (payload_too_large)",
     415: "Neither JSON nor multipart/form-data (unsupported_media_type)",
     422: "Filter invalid for the collection's schema (filter_invalid)",
-    429: "Every run slot busy and the queue full (overloaded); retry after Retry-After",
+    429: "Busy (overloaded): every run slot taken and the queue full, or this tenant's previous graph upload still running; retry after Retry-After",
     503: "The model or the store is unavailable",
-    504: "The per-request deadline passed (deadline_exceeded)",
+    504: "The request's deadline passed (deadline_exceeded)",
 }
 
 

@@ -24,14 +24,15 @@ router = APIRouter(prefix="/v1/graphs", tags=["graphs"])
 GraphName = Annotated[str, PathParam(pattern=GRAPH_PATTERN, description="Graph name (letters, digits, '_')")]
 
 
-@router.put("/{name}", response_model=GraphLoaded, responses=errors(400, 401, 403, 413, 503))
+@router.put("/{name}", response_model=GraphLoaded, responses=errors(400, 401, 403, 413, 429, 503, 504))
 async def load_graph(name: GraphName, body: GraphIn, service: CurrentService, principal: CurrentPrincipal) -> GraphLoaded:
     """Load nodes (by ``id``) and edges (by source, type, target) into graph ``name``, creating it;
     loading the same data again changes nothing. An edge naming an unknown node refuses the whole
-    load (nothing is written)."""
+    load (nothing is written). At most ``max_graph_elements`` nodes and edges an upload (413), one
+    upload per tenant at a time (429), each within ``graph_load_deadline_s`` (504: part of it is
+    written, and sending it again completes it); uploads never hold the ingest workers."""
     principal.require_write(name)
-    store = await service.off_loop(service.graph_store)
-    report = await service.off_loop(store.load, name, body.nodes, body.edges)
+    report = await service.load_graph(principal, name, body.nodes, body.edges)
     return GraphLoaded(graph=report.graph, nodes=report.nodes, edges=report.edges,
                        nodes_created=report.nodes_created, edges_created=report.edges_created)
 
