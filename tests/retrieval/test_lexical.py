@@ -96,6 +96,32 @@ def test_restricted_search_probes_few_and_filters_many(monkeypatch: pytest.Monke
     index.close()
 
 
+def test_a_large_collection_leaves_common_terms_out_of_a_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: a term in most chunks made FTS5 score the whole collection per question. Over
+    ``PRUNE_FROM`` chunks, common terms are dropped when a rarer one is asked; when all are
+    common, the chunks holding all of them rank first. Document frequencies follow the writes."""
+    import selfrag.retrieval.lexical as lexical_module
+
+    monkeypatch.setattr(lexical_module, "PRUNE_FROM", 10)
+    monkeypatch.setattr(lexical_module, "COMMON_FRACTION", 0.2)
+    texts = [f"common filler word{i} {'shared ' if i % 2 else ''}" for i in range(40)] + ["common filler rare target"]
+    index = LexicalIndex(entries=[LexicalEntry(f"c{i}", "1", tuple(lexical_terms(t))) for i, t in enumerate(texts)])
+    # "common" and "filler" are in every chunk: only "rare" is matched, so only the chunk holding it competes.
+    assert ids(index.search("common filler rare", 5)) == ["c40"]
+    # Every term common: chunks holding all of them first (an AND), the rest only if too few do.
+    both = ids(index.search("common shared", 5))
+    assert len(both) == 5 and all(int(i[1:]) % 2 == 1 for i in both)
+    assert len(ids(index.search("common shared", 30))) == 30  # fewer than 30 hold both: any of them
+    # The frequencies follow replacements and deletes: "target" becomes common once in most chunks.
+    index.upsert([LexicalEntry(f"c{i}", "2", tuple(lexical_terms(f"common target word{i}"))) for i in range(30)])
+    assert ids(index.search("target rare", 5)) == ["c40"]
+    index.delete([f"c{i}" for i in range(30)])
+    assert set(ids(index.search("target word35", 5))) == {"c40", "c35"}  # "target" is rare again
+    monkeypatch.setattr(lexical_module, "PRUNE_FROM", 10_000)  # a small collection: every term, as before
+    assert set(ids(index.search("common filler rare", 50))) == {f"c{i}" for i in range(30, 41)}
+    index.close()
+
+
 def test_terms_that_unicode61_would_split_stay_one_token() -> None:
     index = LexicalIndex(entries=[LexicalEntry("a", "1", ("3.14", "o'neil", "x_y")), LexicalEntry("b", "1", ("14", "neil", "y"))])
     assert [m.id for m in index.search("3.14", 5)] == ["a"]
