@@ -166,6 +166,12 @@ class SelfRagEngine:
         self, question: str, collection: str, thread_id: str | None, opts: RunOptions, history: list[Turn] | None,
         extras: dict[str, Extra], callbacks: Callbacks,
     ) -> Iterator[NodeEvent | Result]:
+        if thread_id is not None and opts.request_key is not None:
+            # Inside the thread's turn lock: a retry waits for the turn it repeats, then finds it.
+            stored = next((t for t in reversed(self.history(thread_id)) if t.get("request_key") == opts.request_key), None)
+            if stored is not None:
+                yield self._replay(stored, thread_id, collection, [r.name for r in opts.resources] or [collection])
+                return
         graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
         counter = UsageCounter(opts.max_llm_calls, opts.max_llm_tokens)
         outages = OutageWatch()
@@ -305,6 +311,16 @@ class SelfRagEngine:
         """``name@sha256[:12]`` of the reader-critic these runs use, for traces and run manifests."""
         judge = self.components.judge
         return None if judge is None else judge.version
+
+    @staticmethod
+    def _replay(turn: Turn, thread_id: str, collection: str, collections: list[str]) -> Result:
+        """The stored ``turn`` as the result of its retried request (nothing ran)."""
+        return Result(
+            question=turn["question"], standalone_question=turn["standalone_question"], collection=collection,
+            collections=collections, thread_id=thread_id, answer=turn["answer"], outcome=Outcome(turn["outcome"]),
+            citations=[Citation(**c) for c in turn.get("citations", [])], replayed=True,
+            trace=Trace(stop_reason="replayed: this request key's turn is already stored in the thread"),
+        )
 
     @staticmethod
     def _result(

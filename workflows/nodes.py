@@ -524,6 +524,8 @@ class SelfRagNodes:
             asked = Outcome.NEEDS_CLARIFICATION.value
             turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
                         answer=ask["prompt"], outcome=asked)
+            if runtime.context.request_key is not None:
+                turn["request_key"] = runtime.context.request_key
             return {"outcome": asked, "answer": ask["prompt"], "citations": [], "stop_reason": stop,
                     "history": [*(state.get("history") or []), turn]}
         citations: list[rec.CitedDocument] = []
@@ -543,6 +545,9 @@ class SelfRagNodes:
             answer, citations = best["answer"], best["citations"]
         turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
                     answer=answer, outcome=outcome)
+        if runtime.context.request_key is not None:
+            turn["request_key"] = runtime.context.request_key
+            turn["citations"] = [dict(c) for c in citations]
         return {
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
             "short_answer": best["short_answer"] if best is not None and best["answer"] else None,

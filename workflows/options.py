@@ -41,6 +41,10 @@ class RunOptions:
     """Documents graded at once (``grade_concurrency_for`` picks it from the settings)."""
     mandatory_where: dict[str, Any] | None = None
     """A caller's Chroma where clause, ANDed with the self-queried filter and never relaxed."""
+    request_key: str | None = None
+    """The caller's idempotency key for this turn (HTTP ``Idempotency-Key``). On a thread, it is
+    stored with the turn; a run with a key the thread already holds runs nothing and returns that
+    turn (``Result.replayed``), so a client retrying after a lost response never adds a second."""
     max_llm_calls: int | None = None
     """Model calls one run may make, retries included; a call past it is refused and the run ends
     ``budget_exhausted`` at the next step. None: no cap."""

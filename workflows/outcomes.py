@@ -118,4 +118,6 @@ class Result(BaseModel):
     """With ``needs_clarification``: the name, the candidates and what tells them apart."""
     trace: Trace = Field(default_factory=Trace)
     extras: dict[str, Any] = Field(default_factory=dict)
+    replayed: bool = False
+    """True when this is a stored turn returned again for a retried ``request_key``: nothing ran."""
     """The values of the extras asked for (Python API), by name; one that raised is absent."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Annotated, Any, get_type_hints
+from typing import Annotated, Any, NotRequired, get_type_hints
 
 from typing_extensions import TypedDict
 
@@ -57,6 +57,11 @@ class Turn(TypedDict):
     standalone_question: str
     answer: str
     outcome: str
+    request_key: NotRequired[str]
+    """The caller's idempotency key (``RunOptions.request_key``): a retry of the turn finds it
+    and gets this turn back instead of a second one."""
+    citations: NotRequired[list[dict[str, Any]]]
+    """Kept with a ``request_key``, so that the replay carries them."""
 
 
 class SelfRagState(TypedDict, total=False):

@@ -35,3 +35,21 @@ def test_history_and_a_thread_are_not_mixed(make_engine: Any, tmp_path: Any) -> 
     assert model.calls == []
     engine.run("toys?", collection="movies", history=HISTORY, options=None)
     assert engine.history("t1") == []  # a given history is never stored
+
+
+def test_a_retried_turn_with_its_request_key_is_returned_not_run_again(make_engine: Any, tmp_path: Any) -> None:
+    """Issue 25 item 4: a client whose response was lost retries with the same key; the thread gets
+    one turn, and the retry the stored answer, citations included, without running anything."""
+    from workflows import Outcome, RunOptions
+
+    saver = SqliteSaver(sqlite3.connect(str(tmp_path / "cp.sqlite"), check_same_thread=False))
+    engine, model, _ = make_engine(happy(), checkpointer=saver, search_fn=sequence_search(["toys"]))
+    first = engine.run("Which movie has toys?", collection="movies", thread_id="t1", options=RunOptions(request_key="k-1"))
+    calls = len(model.calls)
+    again = engine.run("Which movie has toys?", collection="movies", thread_id="t1", options=RunOptions(request_key="k-1"))
+    assert again.replayed and not first.replayed
+    assert (again.answer, again.outcome, again.citations) == (first.answer, first.outcome, first.citations)
+    assert len(model.calls) == calls  # nothing ran
+    assert [t["question"] for t in engine.history("t1")] == ["Which movie has toys?"]
+    other = engine.run("Which movie has toys?", collection="movies", thread_id="t1", options=RunOptions(request_key="k-2"))
+    assert not other.replayed and other.outcome is Outcome.ANSWERED and len(engine.history("t1")) == 2
