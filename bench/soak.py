@@ -46,6 +46,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -330,7 +331,7 @@ def seed(url: str) -> None:
         assert sent.status_code == 201, sent.text
 
 
-def audit(url: str, load: Load, since: int = 0) -> dict[str, Any]:
+def audit(url: str, load: Load) -> dict[str, Any]:
     """What the store and the threads hold, against what was acknowledged."""
     with httpx.Client(base_url=url, timeout=120.0, trust_env=False) as http:
         listed = http.get(f"/v1/collections/{COLLECTION}/documents", params={"limit": 100000})
@@ -384,7 +385,6 @@ async def soak(stack: Stack, args: argparse.Namespace) -> dict[str, Any]:
     if "postgres" in args.only:
         plan.append(("postgres", args.long_outage_s))
     for name, down_s in plan:
-        first = len(load.sent)
         killed = time.monotonic()
         await asyncio.to_thread(stack.kill_dependency, name)
         print(f"{name}: killed, down for {down_s:g} s", flush=True)
@@ -394,7 +394,7 @@ async def soak(stack: Stack, args: argparse.Namespace) -> dict[str, Any]:
         print(f"{name}: back after {back - killed:.1f} s", flush=True)
         await asyncio.sleep(args.recover_s)
         row = summarise(load, name, killed, back)
-        row["audit"] = await asyncio.to_thread(audit, stack.urls[-1], load, first)
+        row["audit"] = await asyncio.to_thread(audit, stack.urls[-1], load)
         print(json.dumps(row), flush=True)
         results.append(row)
     load.running = False
@@ -414,13 +414,11 @@ def restart_under_a_turn(stack: Stack) -> dict[str, Any]:
         for r in range(4):
             slow_q = f"What is known about the bridge? SLOW:4 (round {r})"
             fast_q = f"What is known about the glacier? (round {r})"
-            result: dict[str, Any] = {}
+            result: dict[str, int] = {}
 
-            def slow() -> None:
-                reply = http.post(f"{stack.urls[0]}/v1/answers", json={"question": slow_q, "collection": COLLECTION, "thread_id": thread})
-                result["slow"] = reply.status_code
-
-            import threading
+            def slow(question: str = slow_q, into: dict[str, int] = result) -> None:
+                body = {"question": question, "collection": COLLECTION, "thread_id": thread}
+                into["slow"] = http.post(f"{stack.urls[0]}/v1/answers", json=body).status_code
 
             worker = threading.Thread(target=slow)
             worker.start()
@@ -429,8 +427,9 @@ def restart_under_a_turn(stack: Stack) -> dict[str, Any]:
             fast = http.post(f"{stack.urls[1]}/v1/answers", json={"question": fast_q, "collection": COLLECTION, "thread_id": thread})
             worker.join()
             stored = [t["question"] for t in http.get(f"{stack.urls[1]}/v1/threads/{thread}").json().get("turns", [])]
-            lost = [q for q, s in ((slow_q, result.get("slow")), (fast_q, fast.status_code)) if s == 200 and q not in stored]
-            wrongly = [q for q, s in ((slow_q, result.get("slow")), (fast_q, fast.status_code)) if s != 200 and q in stored]
+            sent = ((slow_q, result.get("slow")), (fast_q, fast.status_code))
+            lost = [q for q, status in sent if status == 200 and q not in stored]
+            wrongly = [q for q, status in sent if status != 200 and q in stored]
             rounds.append({"slow": result.get("slow"), "fast": fast.status_code, "lost": len(lost), "failed_but_stored": len(wrongly)})
     return {"rounds": rounds, "lost": sum(r["lost"] for r in rounds), "failed_but_stored": sum(r["failed_but_stored"] for r in rounds)}
 
