@@ -38,6 +38,7 @@ from workflows.rewrite import normalise_query
 from workflows.speculation import Speculation, departure, should_speculate
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
+from workflows.tokens import AnswerDelta
 
 __all__ = ["NODES", "NODE_NAMES", "Node", "NodeSpec", "SelfRagNodes", "node_spec", "recursion_limit_for"]
 
@@ -446,7 +447,15 @@ class SelfRagNodes:
         if self.c.extractive_only or (fallback and budget_left == 1 and only_ungrounded):
             out = self.c.generator.read(state["standalone_question"], docs)
         else:
-            out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
+            number = len(gens) + 1
+            writer = runtime.stream_writer
+
+            def on_token(text: str, attempt: int) -> None:
+                # Read by the engine's "custom" stream mode (``workflows.tokens``).
+                writer(AnswerDelta(text, number, attempt))
+
+            out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback,
+                                            on_token=on_token if runtime.context.stream_tokens else None)
         cited = [
             rec.CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"],
                               resource=docs[n - 1]["resource"])

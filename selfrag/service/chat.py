@@ -117,6 +117,11 @@ class SelfragExtra(BaseModel):
     thread_id: str | None = None
     standalone_question: str
     trace_id: str = Field(description="This request's id (X-Request-ID): the server's log lines about it name it.")
+    answer: str | None = Field(None, description="On a stream's last chunk: the answer to show (the checked one).")
+    replaced: bool | None = Field(
+        None, description="On a stream's last chunk: true when the streamed tokens were not the answer (a check "
+        "rejected them); the content then ends with a notice and the checked answer.",
+    )
 
 
 class AssistantMessage(BaseModel):

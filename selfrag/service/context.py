@@ -36,7 +36,7 @@ from selfrag.service.models import AnswerRequest, AnswerResponse, SearchOptions
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
-from workflows import NodeEvent, Result, RunOptions, SelfRagEngine, Turn
+from workflows import AnswerDelta, NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
 from workflows.resources import Resource, ResourceSearch
 
@@ -138,8 +138,9 @@ class Service:
             deadline=started + self.config.deadline_s,
         )
 
-    async def start(self, prepared: PreparedRun) -> Run:
-        """Take a run slot (429/504 when none comes) and start the engine in a worker thread."""
+    async def start(self, prepared: PreparedRun, *, tokens: bool = False) -> Run:
+        """Take a run slot (429/504 when none comes) and start the engine in a worker thread
+        (``tokens``: its events include the answer's tokens as a model writes them)."""
         self.metrics.queued.inc()
         try:
             await self.slots.acquire(prepared.deadline, prepared.principal.tenant)
@@ -151,12 +152,12 @@ class Service:
         self.metrics.in_flight.inc()
         thread_key = prepared.principal.thread_key(prepared.thread_id) if prepared.thread_id else None
 
-        def source() -> Iterator[NodeEvent | Result]:
+        def source() -> Iterator[NodeEvent | AnswerDelta | Result]:
             try:
                 yield from self.engine.stream(
                     prepared.question, collection=None if prepared.resources else prepared.collection,
                     resources=prepared.resources or None, thread_id=thread_key, options=prepared.options,
-                    history=prepared.history,
+                    history=prepared.history, tokens=tokens,
                 )
             finally:
                 self.metrics.in_flight.dec()
