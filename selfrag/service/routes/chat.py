@@ -32,6 +32,7 @@ from selfrag.service.chat import (
     OpenAIErrorResponse,
     SelfragExtra,
     Usage,
+    check_supported,
     collections_of,
     completion_id,
     conversation,
@@ -54,7 +55,7 @@ log = logging.getLogger("selfrag.service")
 def openai_shaped(response: JSONResponse) -> JSONResponse:
     """Our ``{"error": {"code", "message"}}`` as OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
     error = json.loads(bytes(response.body))["error"]
-    body = {"error": {"message": error["message"], "type": error_type(response.status_code), "param": None,
+    body = {"error": {"message": error["message"], "type": error_type(response.status_code), "param": error.pop("param", None),
                       **{k: v for k, v in error.items() if k != "message"}}}
     headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")}
     return JSONResponse(body, status_code=response.status_code, headers=headers)
@@ -93,6 +94,7 @@ _CHUNK_SCHEMA: dict[str, Any] = {
 
 
 def _prepare(service: Service, body: ChatRequest, principal: Principal, started: float) -> PreparedRun:
+    check_supported(body)
     names = collections_of(body.model)
     for name in names:  # scopes first: a forbidden name is a 403 whether or not it exists
         principal.require_read(name)
@@ -143,7 +145,7 @@ async def chat_completions(
     """Answer the last user message from the collection ``model`` names (OpenAI's chat API)."""
     started = time.monotonic()
     prepared = await run_in_threadpool(_prepare, service, body, principal, started)
-    run = await service.start(prepared, tokens=body.stream)
+    run = await service.start(prepared, tokens=bool(body.stream))
     cid, created = completion_id()
     if body.stream:
         return EventSourceResponse(_chunks(service, prepared, run, body.model, cid, created), ping=15,
