@@ -243,7 +243,7 @@ class OpenAIErrorResponse(BaseModel):
 class ModelCard(BaseModel):
     id: str
     object: Literal["model"] = "model"
-    created: int = 0
+    created: int = Field(description="When the server started (Unix seconds): see GET /v1/models.")
     owned_by: str = "selfrag"
 
 

@@ -84,6 +84,8 @@ class Service:
         self.ingests = ThreadPoolExecutor(max_workers=self.config.max_concurrent_ingests, thread_name_prefix="selfrag-ingest")
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
+        self.started_at = int(time.time())
+        """When this server started (Unix seconds): ``created`` of every model ``/v1/models`` lists."""
 
     # -- answering ---------------------------------------------------------------------------------
     def prepare(self, body: AnswerRequest, principal: Principal, *, started: float) -> PreparedRun:

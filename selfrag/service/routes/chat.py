@@ -218,6 +218,10 @@ def _error_event(code: str, message: str, status: int, exc: BaseException | None
 
 @router.get("/models", response_model=ModelList, responses=errors(401, 403, 503, model=OpenAIErrorResponse))
 def list_models(service: CurrentService, principal: CurrentPrincipal) -> ModelList:
-    """The collections this key may read, as OpenAI models (``model`` in a chat request)."""
+    """The collections this key may read, as OpenAI models (``model`` in a chat request).
+
+    ``created`` is when this server started: a model is a collection answered by the engine this
+    server built at start-up (its models, settings and trained judge), and a Chroma collection
+    records no creation time of its own. It stays the same for the server's life."""
     names = [n for n in service.store.list_collections() if principal.can_read(n)]
-    return ModelList(data=[ModelCard(id=n) for n in names])
+    return ModelList(data=[ModelCard(id=n, created=service.started_at) for n in names])
