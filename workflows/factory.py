@@ -29,6 +29,7 @@ from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
 from workflows.resources import ResourceSearch
 from workflows.retrieval import RetrievalStage
+from workflows.tracing import otel_tracer, quiet_langsmith
 
 __all__ = [
     "build_components",
@@ -126,6 +127,7 @@ def build_components(
         retrieval=build_retrieval(settings, model=model),
         judge=default_judge(settings.judge.path),
     )
+    components.tracer = otel_tracer() if settings.tracing.otel else None
     # Opened on first use only: a collection without a graph never starts a graph server.
     components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
     return components
@@ -205,6 +207,7 @@ def build_engine(
         retrievers: LangChain retrievers by name: a run may name them as resources beside (or
             instead of) collections (``engine.run(q, collection="movies", resources=["web"])``).
     """
+    quiet_langsmith()  # an unreachable tracing endpoint says so in one line, not a traceback per batch
     components = build_components(settings, store=store, llm=llm, embeddings=embeddings)
     return SelfRagEngine(
         components,

@@ -39,18 +39,21 @@ from workflows.speculation import Speculation, departure, should_speculate
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
 from workflows.tokens import AnswerDelta
+from workflows.tracing import node_span
 
 __all__ = ["NODES", "NODE_NAMES", "Node", "NodeSpec", "SelfRagNodes", "node_spec", "recursion_limit_for"]
 
 Node = Callable[[SelfRagState, Runtime[RunOptions]], dict[str, Any]]
 
 
-def timed(name: str, fn: Node) -> Node:
-    """Append the node's wall time to ``timings`` (the trace's path comes from it)."""
+def timed(name: str, fn: Node, tracer: Any = None) -> Node:
+    """Append the node's wall time to ``timings`` (the trace's path comes from it); with an
+    OpenTelemetry ``tracer``, run it inside a span (``workflows.tracing``)."""
 
     def node(state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         start = time.perf_counter()
-        update = fn(state, runtime)
+        with node_span(tracer, name):
+            update = fn(state, runtime)
         ms = round((time.perf_counter() - start) * 1000, 2)
         return {**update, "timings": [*state["timings"], rec.Timing(node=name, ms=ms)]}
 
@@ -106,7 +109,7 @@ class SelfRagNodes:
         self.today = today
 
     def as_dict(self) -> dict[str, Node]:
-        return {spec.name: timed(spec.name, spec.run.__get__(self)) for spec in NODES}
+        return {spec.name: timed(spec.name, spec.run.__get__(self), self.c.tracer) for spec in NODES}
 
     def _collection(self, state: SelfRagState) -> SearchableCollection:
         return self.c.store.get_collection(state["collection"])

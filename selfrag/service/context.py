@@ -33,12 +33,14 @@ from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
 from selfrag.service.metrics import Metrics
 from selfrag.service.models import AnswerRequest, AnswerResponse, SearchOptions
+from selfrag.service.request_id import current_request_id
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
 from workflows import AnswerDelta, NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
 from workflows.resources import Resource, ResourceSearch
+from workflows.tracing import span_attributes
 
 __all__ = ["PreparedRun", "Service"]
 
@@ -154,13 +156,16 @@ class Service:
         self.metrics.in_flight.inc()
         thread_key = prepared.principal.thread_key(prepared.thread_id) if prepared.thread_id else None
 
+        request_id = current_request_id()  # read here: the worker thread does not have the request's context
+
         def source() -> Iterator[NodeEvent | AnswerDelta | Result]:
             try:
-                yield from self.engine.stream(
-                    prepared.question, collection=None if prepared.resources else prepared.collection,
-                    resources=prepared.resources or None, thread_id=thread_key, options=prepared.options,
-                    history=prepared.history, tokens=tokens,
-                )
+                with span_attributes(request_id=request_id):
+                    yield from self.engine.stream(
+                        prepared.question, collection=None if prepared.resources else prepared.collection,
+                        resources=prepared.resources or None, thread_id=thread_key, options=prepared.options,
+                        history=prepared.history, tokens=tokens,
+                    )
             finally:
                 self.metrics.in_flight.dec()
 
