@@ -264,7 +264,7 @@ class UnsupportedParameter(UsageError, code="unsupported_parameter"):
     """A chat-completion parameter that would change what the answer means (``n`` > 1, a required
     tool call, a JSON schema) and that this API cannot honour; ``param`` names it (OpenAI's ``param``)."""
 
-    def __init__(self, param: str, message: str) -> None:
+    def __init__(self, message: str, *, param: str | None = None) -> None:
         super().__init__(message)
         self.param = param
 

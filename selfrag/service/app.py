@@ -120,6 +120,10 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
                         "description": "Invalid body or parameters (invalid_request)",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
                     })
+            for operation in path.values():
+                # A server without keys serves loopback clients unauthenticated: the key is optional.
+                if operation.get("security") == [{"bearer": []}]:
+                    operation["security"] = [{"bearer": []}, {}]
         components = schema.get("components", {}).get("schemas", {})
         for name in ("HTTPValidationError", "ValidationError"):
             components.pop(name, None)

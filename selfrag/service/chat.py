@@ -148,16 +148,17 @@ def check_supported(body: ChatRequest) -> None:
             or a modality other than text.
     """
     if body.n is not None and body.n != 1:
-        raise UnsupportedParameter("n", "n: one answer per question; send n=1 or leave it out")
+        raise UnsupportedParameter("n: one answer per question; send n=1 or leave it out", param="n")
     for param, choice in (("tool_choice", body.tool_choice), ("function_call", body.function_call)):
         if choice is not None and choice not in ("none", "auto"):
-            raise UnsupportedParameter(param, f"{param}: this API never calls tools; send 'auto' or 'none' or leave it out")
+            raise UnsupportedParameter(f"{param}: this API never calls tools; send 'auto' or 'none' or leave it out",
+                                       param=param)
     kind = body.response_format.get("type") if isinstance(body.response_format, dict) else body.response_format
     if kind not in (None, "text"):
-        raise UnsupportedParameter("response_format", "response_format: answers are text with [n] citations; "
-                                   "JSON output (json_object, json_schema) is not supported")
+        raise UnsupportedParameter("response_format: answers are text with [n] citations; "
+                                   "JSON output (json_object, json_schema) is not supported", param="response_format")
     if body.modalities is not None and set(body.modalities) - {"text"} or body.audio is not None:
-        raise UnsupportedParameter("modalities", "modalities: answers are text only")
+        raise UnsupportedParameter("modalities: answers are text only", param="modalities")
 
 
 class SelfragExtra(BaseModel):
