@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
 from graders.policy import FailurePolicy
@@ -112,9 +113,9 @@ class StructuredGrader:
         self.critic = critic
         self.config = config
         self.prompt = config.prompt or self.default_prompt
-        self._runnable = (
-            model.with_structured_output(self.schema, method=config.method) if model is not None else None
-        )
+        # Bound on first use: a grader that combines with the critic's signal alone never calls the
+        # model, so a model without structured output (a fake, a plain completion model) still builds.
+        self._structured: Runnable[Any, Any] | None = None
 
     @property
     def prompt_version(self) -> str:
@@ -164,8 +165,10 @@ class StructuredGrader:
                 reason=f"{self._signal_name()} {score:.2f} {'>=' if ok else '<'} threshold {threshold:.2f}",
                 **common,  # type: ignore[arg-type]
             )
-        assert self._runnable is not None
-        runnable = self._runnable
+        assert self.model is not None
+        if self._structured is None:
+            self._structured = self.model.with_structured_output(self.schema, method=self.config.method)
+        runnable = self._structured
         messages = self.messages(fields)
         made = Attempts()  # a non-retryable error stops after the first
 

@@ -21,6 +21,7 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── Forbidden                 the key's scopes do not cover the request (forbidden, 403)
     │   ├── PayloadTooLarge           a request body over the size limit        (payload_too_large, 413)
     │   ├── GraphNotFound             no knowledge graph of that name           (graph_not_found, 404)
+    │   ├── UnsupportedParameter      an OpenAI parameter the API cannot honour (unsupported_parameter, 400)
     │   └── GraphDataError            an invalid graph nodes/edges file or line (graph_data_invalid, 400)
     ├── RuntimeFailure                something outside the caller's control failed (runtime_failure, 503)
     │   ├── DependencyUnavailable     a server the run needs failed or is unreachable (dependency_unavailable, 503)
@@ -85,6 +86,7 @@ __all__ = [
     "ThreadConflict",
     "ThreadNotFound",
     "Unauthenticated",
+    "UnsupportedParameter",
     "UsageError",
     "VariantsError",
     "WriteConflict",
@@ -256,6 +258,15 @@ class GraphNotFound(UsageError, code="graph_not_found", status=404):
 
     def for_http(self) -> str:
         return f"knowledge graph {self.name!r} does not exist (load it with PUT /v1/graphs/{self.name})"
+
+
+class UnsupportedParameter(UsageError, code="unsupported_parameter"):
+    """A chat-completion parameter that would change what the answer means (``n`` > 1, a required
+    tool call, a JSON schema) and that this API cannot honour; ``param`` names it (OpenAI's ``param``)."""
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 class GraphDataError(UsageError, code="graph_data_invalid"):

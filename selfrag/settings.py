@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["MAX_BATCH_TEXTS", "MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
+__all__ = ["MAX_BATCH_TEXTS", "MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "TracingSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
@@ -338,6 +338,16 @@ class CollectionSettings(BaseModel):
     search: SearchSettings = Field(default_factory=SearchSettings)
 
 
+class TracingSettings(BaseModel):
+    """Tracing: OpenTelemetry spans per graph node (LangSmith needs no setting: LangChain's own
+    ``LANGSMITH_TRACING``/``LANGSMITH_API_KEY`` environment variables turn it on)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    otel: bool = False
+    """One OpenTelemetry span per graph node (``SELFRAG_TRACING__OTEL=1``); needs ``selfrag[tracing]``."""
+
+
 class Settings(BaseSettings):
     """All of selfrag's configuration."""
 
@@ -356,6 +366,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     collections: dict[str, CollectionSettings] = Field(default_factory=dict)
     """Per-collection defaults, e.g. ``[collections.movies.search] k = 8``."""
+    tracing: TracingSettings = Field(default_factory=TracingSettings)
 
     @classmethod
     def settings_customise_sources(

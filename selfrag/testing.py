@@ -16,6 +16,7 @@ deterministic, unlike a plain queue (document grading runs in parallel).
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date
@@ -23,10 +24,12 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict, PrivateAttr
 
 from selfrag.providers._structured import JsonSchemaStructuredOutput
@@ -145,6 +148,21 @@ class ScriptedChatModel(JsonSchemaStructuredOutput, BaseChatModel):  # type: ign
                 input_tokens=prompt_tokens, output_tokens=out_tokens, total_tokens=prompt_tokens + out_tokens
             )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def stream(
+        self, input: LanguageModelInput, config: RunnableConfig | None = None, *, stop: list[str] | None = None,
+        **kwargs: Any,
+    ) -> Iterator[AIMessageChunk]:
+        """The scripted reply a word at a time (with the space after it), as a provider streams it.
+
+        One recorded call, made as ``invoke`` makes it (the task comes from the call's metadata,
+        which LangChain does not hand a model's own ``_stream``), then its text in pieces."""
+        message = self.invoke(input, config, stop=stop, **kwargs)
+        words = re.findall(r"\S+\s*|\s+", str(message.content)) or [""]
+        for n, word in enumerate(words):
+            last = n == len(words) - 1
+            yield AIMessageChunk(content=word, id=message.id,
+                                 usage_metadata=message.usage_metadata if last and isinstance(message, AIMessage) else None)
 
 
 def _task(response_format: Any, run_manager: CallbackManagerForLLMRun | None) -> str:

@@ -19,18 +19,23 @@ from workflows.records import (
     RewriteRecord,
     Timing,
 )
-from workflows.resources import Resource, ResourceSearch
+from workflows.resources import Resource, ResourceLike, ResourceSearch
 from workflows.retrieval import RetrievalStage
 from workflows.retriever import EngineRetriever, build_retrieval_graph
 from workflows.rewrite import QueryRewriter
-from workflows.runnable import EngineRunnable, RunnableInput
+from workflows.runnable import AnswerDeltaChunk, EngineRunnable, NodeChunk, RunnableInput, RunnableOutput
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
+from workflows.tokens import AnswerDelta, AnswerFinal, AnswerStream
 
 __all__ = [
     "MAX_QUESTION_CHARS",
     "NODES",
+    "AnswerDelta",
+    "AnswerDeltaChunk",
+    "AnswerFinal",
     "AnswerGenerator",
+    "AnswerStream",
     "Citation",
     "CitedDocument",
     "Components",
@@ -46,6 +51,7 @@ __all__ = [
     "Generation",
     "GradedDocument",
     "LLMUsage",
+    "NodeChunk",
     "NodeEvent",
     "NodeSpec",
     "NodeSummary",
@@ -53,12 +59,14 @@ __all__ = [
     "QueryRewriter",
     "Relaxation",
     "Resource",
+    "ResourceLike",
     "ResourceSearch",
     "Result",
     "RetrievalStage",
     "RewriteRecord",
     "RunOptions",
     "RunnableInput",
+    "RunnableOutput",
     "SelfRagEngine",
     "SelfRagState",
     "ThreadInfo",

@@ -7,6 +7,7 @@ rewriter, condenser and self-query planner) and the store. Tests pass scripted f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -54,6 +55,8 @@ class Components:
     tests whose graders combine with no signal."""
     retrieval: RetrievalStage = field(default_factory=RetrievalStage)
     """Hybrid search and the rerank stage; the default is dense only, no reranker (what fakes get)."""
+    tracer: Any = None
+    """An OpenTelemetry ``Tracer``: each node runs in a span (``workflows.tracing``); None: no spans."""
 
     def warm_up(self) -> None:
         """Load the models that load on first use (the local encoder; the embedded chat model when

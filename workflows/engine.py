@@ -21,13 +21,14 @@ a parent run's manager) see the graph run and every model call, as children of t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager, Callbacks
+from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
@@ -35,6 +36,7 @@ from langgraph.errors import GraphRecursionError
 from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy
 from selfrag.locking import KeyedLocks, Lease
 from selfrag.outages import OutageWatch
+from workflows._aio import in_thread
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.extras import Extra, Extras, check_extras, final_state, run_extras
@@ -43,9 +45,10 @@ from workflows.nodes import recursion_limit_for
 from workflows.options import RunOptions
 from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.records import GeneratedAnswer
-from workflows.resources import Resource, resolve_resources
+from workflows.resources import Resource, ResourceLike, resolve_resources
 from workflows.routing import decide_outcome
 from workflows.state import Turn, per_turn_reset
+from workflows.tokens import AnswerDelta
 from workflows.trace import UsageCounter
 
 if TYPE_CHECKING:
@@ -86,8 +89,11 @@ class SelfRagEngine:
         today: Callable[[], date] = date.today,
         turn_locks: KeyedLocks | None = None,
         extras: Extras | None = None,
+        retrievers: Mapping[str, BaseRetriever] | None = None,
     ) -> None:
         self.components = components
+        self.retrievers = dict(retrievers or {})
+        """LangChain retrievers by name: a run naming one (``collection`` or ``resources``) searches it."""
         self.extras = check_extras(extras)
         """Extras every run computes (a run's own ``extras`` are added to them, and win on a name)."""
         self.defaults = defaults
@@ -105,7 +111,7 @@ class SelfRagEngine:
         self.components.close()
 
     def run(
-        self, question: str, *, collection: str | None = None, resources: Sequence[str | Resource] | None = None,
+        self, question: str, *, collection: str | None = None, resources: Sequence[ResourceLike] | None = None,
         thread_id: str | None = None, options: RunOptions | None = None,
         history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
     ) -> Result:
@@ -119,14 +125,45 @@ class SelfRagEngine:
         assert result is not None
         return result
 
-    def stream(
-        self, question: str, *, collection: str | None = None, resources: Sequence[str | Resource] | None = None,
+    async def arun(
+        self, question: str, *, collection: str | None = None, resources: Sequence[ResourceLike] | None = None,
         thread_id: str | None = None, options: RunOptions | None = None,
         history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
-    ) -> Iterator[NodeEvent | Result]:
+    ) -> Result:
+        """``run`` for async code (the graph runs in a worker thread; the event loop stays free)."""
+        result: Result | None = None
+        async for event in self.astream(question, collection=collection, resources=resources, thread_id=thread_id,
+                                        options=options, history=history, extras=extras, callbacks=callbacks):
+            if isinstance(event, Result):
+                result = event
+        assert result is not None
+        return result
+
+    async def astream(
+        self, question: str, *, collection: str | None = None, resources: Sequence[ResourceLike] | None = None,
+        thread_id: str | None = None, options: RunOptions | None = None,
+        history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
+        tokens: bool = False,
+    ) -> AsyncIterator[NodeEvent | AnswerDelta | Result]:
+        """``stream`` for async code: the same events, each node run in a worker thread with the
+        caller's context (callbacks, tracing) copied into it. Leaving the loop early stops the run
+        at its next node, as closing ``stream`` does."""
+        events = self.stream(question, collection=collection, resources=resources, thread_id=thread_id,
+                             options=options, history=history, extras=extras, callbacks=callbacks, tokens=tokens)
+        async for event in in_thread(events):
+            yield event
+
+    def stream(
+        self, question: str, *, collection: str | None = None, resources: Sequence[ResourceLike] | None = None,
+        thread_id: str | None = None, options: RunOptions | None = None,
+        history: Sequence[Turn] | None = None, extras: Extras | None = None, callbacks: Callbacks = None,
+        tokens: bool = False,
+    ) -> Iterator[NodeEvent | AnswerDelta | Result]:
         """Yield a ``NodeEvent`` as each node finishes, then the ``Result``.
 
         Args:
+            tokens: also yield an ``AnswerDelta`` for each piece of an answer a chat model writes,
+                as it writes it, before it is checked (``workflows.tokens`` says how to show them).
             history: the conversation so far, for a run without ``thread_id`` (not stored).
             extras: fields to add to the result (``workflows.extras``), beside the engine's own.
             callbacks: LangChain callbacks, or a parent run's callback manager.
@@ -138,11 +175,11 @@ class SelfRagEngine:
         question = self.check_question(question)
         run_extras_ = {**self.extras, **check_extras(extras)}
         opts = options or self.defaults
-        collection, several = resolve_resources(collection, resources, opts.search_defaults)
+        collection, several = resolve_resources(*self._named(collection, resources), opts.search_defaults)
         if not several:
             self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
         # Several resources: one unknown or failing is recorded in the trace, the others answer.
-        opts = replace(opts, resources=several)
+        opts = replace(opts, resources=several, stream_tokens=tokens)
         if thread_id is None:
             yield from self._stream(question, collection, None, opts, list(history or []), run_extras_, callbacks)
             return
@@ -152,6 +189,21 @@ class SelfRagEngine:
             raise InvalidQuestion("thread memory needs a checkpointer; this engine was built without one")
         with self._turn(thread_id, opts.turn_wait_s):
             yield from self._stream(question, collection, thread_id, opts, None, run_extras_, callbacks)
+
+    def _named(
+        self, collection: str | None, resources: Sequence[ResourceLike] | None,
+    ) -> tuple[str | None, list[str | Resource]]:
+        """The run's resources with the engine's named retrievers, and retrievers given as is, as ``Resource``s."""
+        items: list[ResourceLike] = [*([collection] if collection else []), *(resources or ())]
+        named: list[str | Resource] = []
+        for item in items:
+            if isinstance(item, BaseRetriever):
+                named.append(Resource(item.get_name(), retriever=item))
+            elif isinstance(item, str) and item in self.retrievers:
+                named.append(Resource(item, retriever=self.retrievers[item]))
+            else:
+                named.append(item)
+        return None, named
 
     def _turn(self, thread_id: str, wait_s: float) -> AbstractContextManager[Lease]:
         def busy() -> ThreadBusy:
@@ -165,7 +217,7 @@ class SelfRagEngine:
     def _stream(
         self, question: str, collection: str, thread_id: str | None, opts: RunOptions, history: list[Turn] | None,
         extras: dict[str, Extra], callbacks: Callbacks,
-    ) -> Iterator[NodeEvent | Result]:
+    ) -> Iterator[NodeEvent | AnswerDelta | Result]:
         if thread_id is not None and opts.request_key is not None:
             # Inside the thread's turn lock: a retry waits for the turn it repeats, then finds it.
             stored = next((t for t in reversed(self.history(thread_id)) if t.get("request_key") == opts.request_key), None)
@@ -202,10 +254,15 @@ class SelfRagEngine:
         start = time.perf_counter()
         try:
             with checkpoint_errors("running the graph"):
-                for chunk in graph.stream(inputs, config, context=opts, stream_mode="updates"):
+                for mode, chunk in graph.stream(inputs, config, context=opts, stream_mode=["updates", "custom"]):
+                    if mode == "custom":
+                        if isinstance(chunk, AnswerDelta):
+                            yield chunk
+                        continue
                     # A call that failed for a transport reason ends the run here, before the next
                     # node: whatever the node fell back to, the turn is never finalised or stored.
                     outages.raise_if_any()
+                    assert isinstance(chunk, dict)  # "updates": node name -> the fields it wrote
                     for node, update in chunk.items():
                         if not isinstance(update, dict):
                             continue

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.documents import Document as LCDocument
+
 from selfrag.errors import UsageError, one_line
 from workflows.outcomes import Result, Trace
 from workflows.records import Document, ExtraFailure
@@ -39,7 +41,9 @@ class FinalState:
     outcome: str
     """``answered``, ``unverified``, ``abstained``, ``ungrounded``, ``budget_exhausted``, ``no_progress`` or ``needs_clarification``."""
     documents: tuple[Document, ...]
-    """The documents the answer was generated from (the last retrieval's relevant ones)."""
+    """The documents the answer was generated from (the last retrieval's relevant ones), as records."""
+    context: tuple[LCDocument, ...]
+    """The same documents as LangChain ``Document``s: exactly what the Runnable's ``context`` holds."""
     retrieved: tuple[Document, ...]
     """Every document the last retrieval returned, relevant or not."""
     trace: Trace
@@ -66,11 +70,14 @@ def check_extras(extras: Extras | None) -> dict[str, Extra]:
 
 
 def final_state(result: Result, documents: list[Document], retrieved: list[Document]) -> FinalState:
+    from workflows.retriever import to_langchain  # the retriever module builds graphs: import it late
+
     return FinalState(
         question=result.question,
         answer=result.answer,
         outcome=result.outcome.value,
         documents=tuple(copy.deepcopy(documents)),
+        context=tuple(to_langchain(d, d["resource"]) for d in documents),
         retrieved=tuple(copy.deepcopy(retrieved)),
         trace=result.trace.model_copy(deep=True),
     )

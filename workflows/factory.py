@@ -6,7 +6,12 @@ The CLI, the HTTP service and the evaluation harness all call ``build_engine``; 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.retrievers import BaseRetriever
 
 from graders import GRADERS, Combine, FailurePolicy, GraderConfig, RetryPolicy
 from selfrag.errors import ConfigError
@@ -24,6 +29,7 @@ from workflows.engine import SelfRagEngine
 from workflows.options import RunOptions
 from workflows.resources import ResourceSearch
 from workflows.retrieval import RetrievalStage
+from workflows.tracing import otel_tracer, quiet_langsmith
 
 __all__ = [
     "build_components",
@@ -86,13 +92,20 @@ def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict
     return configs
 
 
-def build_components(settings: Settings, *, store: Store | None = None, model: Any = None) -> Components:
-    model = model if model is not None else make_chat_model(settings.llm)
+def build_components(
+    settings: Settings, *, store: Store | None = None, llm: BaseChatModel | None = None,
+    embeddings: Embeddings | None = None, model: BaseChatModel | None = None,
+) -> Components:
+    """The components the settings describe, around ``llm`` and ``embeddings`` when given (any
+    LangChain chat model and embeddings; ``model`` is the older name of ``llm``)."""
+    given = llm if llm is not None else model
+    model = given if given is not None else make_chat_model(settings.llm)
     method = settings.llm.structured_output_method
     retry = RetryPolicy(attempts=settings.workflow.grader_retries)
     configs = _grader_configs(settings, method, retry)
     # The collections' own embedding model (a local one is loaded once per process and shared).
-    embeddings = make_embeddings(settings.embeddings)
+    if embeddings is None:
+        embeddings = make_embeddings(settings.embeddings)
     components = Components.from_model(
         model,
         store if store is not None else Store.from_settings(settings, embeddings),
@@ -114,6 +127,7 @@ def build_components(settings: Settings, *, store: Store | None = None, model: A
         retrieval=build_retrieval(settings, model=model),
         judge=default_judge(settings.judge.path),
     )
+    components.tracer = otel_tracer() if settings.tracing.otel else None
     # Opened on first use only: a collection without a graph never starts a graph server.
     components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
     return components
@@ -177,16 +191,30 @@ def build_retrieval(settings: Settings, *, model: Any = None) -> RetrievalStage:
     )
 
 
-def build_engine(settings: Settings, *, store: Store | None = None, memory: bool = True) -> SelfRagEngine:
+def build_engine(
+    settings: Settings, *, store: Store | None = None, memory: bool = True, llm: BaseChatModel | None = None,
+    embeddings: Embeddings | None = None, retrievers: Mapping[str, BaseRetriever] | None = None,
+) -> SelfRagEngine:
     """The engine the settings describe; with ``memory``, thread memory in the configured checkpoint
     store (SQLite or a shared Postgres). The caller owns that store: when done,
-    ``close_checkpointer(engine.checkpointer)``."""
-    components = build_components(settings, store=store)
+    ``close_checkpointer(engine.checkpointer)``.
+
+    Args:
+        llm: any LangChain chat model (``ChatOpenAI``, ``ChatAnthropic``, ``ChatOllama``…) to use
+            instead of ``settings.llm``: it grades, plans, rewrites and writes the answers.
+        embeddings: any LangChain ``Embeddings`` for the collections instead of ``settings.embeddings``
+            (a collection must be searched with the model it was embedded with).
+        retrievers: LangChain retrievers by name: a run may name them as resources beside (or
+            instead of) collections (``engine.run(q, collection="movies", resources=["web"])``).
+    """
+    quiet_langsmith()  # an unreachable tracing endpoint says so in one line, not a traceback per batch
+    components = build_components(settings, store=store, llm=llm, embeddings=embeddings)
     return SelfRagEngine(
         components,
         checkpointer=open_checkpointer(settings) if memory else None,
         defaults=run_options(settings),
         turn_locks=turn_locks(settings),
+        retrievers=retrievers,
     )
 
 

@@ -14,7 +14,7 @@ documents instead of generating.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,14 +108,33 @@ class AnswerGenerator:
         return [SystemMessage(GENERATE_SYSTEM), HumanMessage(user)]
 
     def generate(
-        self, question: str, documents: Sequence[Mapping[str, Any]], *, feedback: str | None = None
+        self, question: str, documents: Sequence[Mapping[str, Any]], *, feedback: str | None = None,
+        on_token: Callable[[str, int], None] | None = None,
     ) -> Generation:
+        """The model's answer, checked for shape (retried when broken) and cited.
+
+        Args:
+            on_token: called with each piece of text as the model writes it, and the attempt
+                (1-based) writing it; given, the model is streamed rather than invoked.
+        """
         msgs = self.messages(question, documents, feedback)
         model = self.model
+        calls = 0
+
+        def write() -> str:
+            nonlocal calls
+            calls += 1
+            if on_token is None:
+                return str(model.invoke(msgs, for_task("generate"), max_tokens=self.max_tokens).content)
+            pieces: list[str] = []
+            for chunk in model.stream(msgs, for_task("generate"), max_tokens=self.max_tokens):
+                if chunk.text:
+                    pieces.append(chunk.text)
+                    on_token(chunk.text, calls)
+            return "".join(pieces)
 
         def call() -> str:
-            reply = model.invoke(msgs, for_task("generate"), max_tokens=self.max_tokens)
-            text = tidy(str(reply.content))
+            text = tidy(write())
             if not text:
                 raise OutputParserException("empty answer")
             if is_degenerate(text):

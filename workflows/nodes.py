@@ -38,18 +38,22 @@ from workflows.rewrite import normalise_query
 from workflows.speculation import Speculation, departure, should_speculate
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
+from workflows.tokens import AnswerDelta
+from workflows.tracing import node_span
 
 __all__ = ["NODES", "NODE_NAMES", "Node", "NodeSpec", "SelfRagNodes", "node_spec", "recursion_limit_for"]
 
 Node = Callable[[SelfRagState, Runtime[RunOptions]], dict[str, Any]]
 
 
-def timed(name: str, fn: Node) -> Node:
-    """Append the node's wall time to ``timings`` (the trace's path comes from it)."""
+def timed(name: str, fn: Node, tracer: Any = None) -> Node:
+    """Append the node's wall time to ``timings`` (the trace's path comes from it); with an
+    OpenTelemetry ``tracer``, run it inside a span (``workflows.tracing``)."""
 
     def node(state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         start = time.perf_counter()
-        update = fn(state, runtime)
+        with node_span(tracer, name):
+            update = fn(state, runtime)
         ms = round((time.perf_counter() - start) * 1000, 2)
         return {**update, "timings": [*state["timings"], rec.Timing(node=name, ms=ms)]}
 
@@ -105,7 +109,7 @@ class SelfRagNodes:
         self.today = today
 
     def as_dict(self) -> dict[str, Node]:
-        return {spec.name: timed(spec.name, spec.run.__get__(self)) for spec in NODES}
+        return {spec.name: timed(spec.name, spec.run.__get__(self), self.c.tracer) for spec in NODES}
 
     def _collection(self, state: SelfRagState) -> SearchableCollection:
         return self.c.store.get_collection(state["collection"])
@@ -446,7 +450,15 @@ class SelfRagNodes:
         if self.c.extractive_only or (fallback and budget_left == 1 and only_ungrounded):
             out = self.c.generator.read(state["standalone_question"], docs)
         else:
-            out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback)
+            number = len(gens) + 1
+            writer = runtime.stream_writer
+
+            def on_token(text: str, attempt: int) -> None:
+                # Read by the engine's "custom" stream mode (``workflows.tokens``).
+                writer(AnswerDelta(text, number, attempt))
+
+            out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback,
+                                            on_token=on_token if runtime.context.stream_tokens else None)
         cited = [
             rec.CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"],
                               resource=docs[n - 1]["resource"])

@@ -58,6 +58,9 @@ class RunOptions:
     state's ``collection``; empty: the one collection, searched as always. The engine sets it."""
     search_defaults: Mapping[str, ResourceSearch] = field(default_factory=dict)
     """Per-collection search defaults (``[collections.<name>.search]``), under a call's own."""
+    stream_tokens: bool = False
+    """Stream the answer's tokens as a model writes them (``workflows.tokens``). The engine sets it
+    for ``stream(..., tokens=True)``."""
 
     @classmethod
     def from_settings(cls, s: WorkflowSettings, *, provider: str = "local", **overrides: Any) -> RunOptions:

@@ -32,7 +32,7 @@ from selfrag.query.graph_terms import GraphTerm
 from selfrag.store import CollectionSource
 from workflows import records as rec
 
-__all__ = ["MAX_RESOURCES", "Resource", "ResourceSearch", "concurrently", "parse_search", "plan_resources",
+__all__ = ["MAX_RESOURCES", "Resource", "ResourceLike", "ResourceSearch", "concurrently", "parse_search", "plan_resources",
            "resolve_resources"]
 
 MAX_RESOURCES = 8
@@ -74,6 +74,10 @@ class Resource:
     retriever: BaseRetriever | None = None
     """From the Python API only: searched with the question, never self-queried."""
 
+
+ResourceLike = str | Resource | BaseRetriever
+"""What a call may name as a resource: a collection (or an engine's named retriever) by name, a
+``Resource`` with its own search settings, or a LangChain retriever as is (named by ``get_name()``)."""
 
 _BOOL = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 

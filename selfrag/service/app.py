@@ -18,6 +18,7 @@ from fastapi.openapi.utils import get_openapi
 
 from selfrag.service.auth import Authenticator
 from selfrag.service.context import Service
+from selfrag.service.docs import install_docs
 from selfrag.service.limits import BodySizeLimit
 from selfrag.service.metrics import Metrics, MetricsMiddleware
 from selfrag.service.problems import install_handlers
@@ -87,7 +88,10 @@ def create_app(
         version="0.1.0",
         description=API_DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # served from local files instead: selfrag.service.docs
+        redoc_url=None,
     )
+    install_docs(app)
     install_handlers(app)
     for router in (answers.router, threads.router, collections.router, graphs.router, chat.router, ops.router):
         app.include_router(router)
@@ -116,6 +120,10 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
                         "description": "Invalid body or parameters (invalid_request)",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
                     })
+            for operation in path.values():
+                # A server without keys serves loopback clients unauthenticated: the key is optional.
+                if operation.get("security") == [{"bearer": []}]:
+                    operation["security"] = [{"bearer": []}, {}]
         components = schema.get("components", {}).get("schemas", {})
         for name in ("HTTPValidationError", "ValidationError"):
             components.pop(name, None)

@@ -7,7 +7,10 @@ Any OpenAI client or chat UI can talk to the engine (``POST /v1/chat/completions
   several are written ``a+b``.
 - The last message must be the user's: it is the question. System and developer messages are
   ignored (the engine's own prompts decide how it answers), as are the sampling parameters
-  (``temperature``, ``max_tokens``…): the answer comes from the corrective workflow, not one sampling.
+  (``temperature``, ``max_tokens``…) and the other OpenAI parameters in ``IGNORED_PARAMETERS``:
+  the answer comes from the corrective workflow, not one sampling. What would change the answer's
+  meaning and cannot be honoured is refused (``check_supported``: 400 ``unsupported_parameter``,
+  OpenAI's ``param`` naming it).
 - Earlier user/assistant messages are the conversation: each user message and the assistant
   reply after it become one turn of the run's history, used to make a follow-up standalone.
   Nothing is stored: the client sends the whole conversation each time, as OpenAI's API expects.
@@ -30,12 +33,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from selfrag.errors import InvalidQuestion
+from selfrag.errors import InvalidQuestion, UnsupportedParameter
 from selfrag.service.models import COLLECTION_PATTERN, THREAD_PATTERN, CitationOut
 from workflows import Turn
 
 __all__ = [
     "CLIENT_TURN_OUTCOME",
+    "IGNORED_PARAMETERS",
     "MODEL_PATTERN",
     "ChatCompletion",
     "ChatCompletionChunk",
@@ -45,6 +49,7 @@ __all__ = [
     "ModelList",
     "OpenAIErrorResponse",
     "SelfragExtra",
+    "check_supported",
     "collections_of",
     "completion_id",
     "conversation",
@@ -82,21 +87,40 @@ class ChatMessage(BaseModel):
         return "".join(p.text for p in self.content)
 
 
-class ChatRequest(BaseModel):
-    """OpenAI's chat-completion request; the sampling parameters are accepted and ignored."""
+IGNORED_PARAMETERS = (
+    "temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "presence_penalty", "frequency_penalty",
+    "seed", "logit_bias", "logprobs", "top_logprobs", "user", "metadata", "store", "service_tier", "reasoning_effort",
+    "verbosity", "parallel_tool_calls", "tools", "tool_choice", "functions", "function_call", "response_format",
+    "modalities", "prediction", "prompt_cache_key", "safety_identifier", "web_search_options", "stream_options",
+)
+"""OpenAI parameters accepted and ignored (when they leave the answer's meaning alone: see
+``check_supported``). Sampling and length knobs do not apply (the answer comes from the corrective
+workflow, not one sampling); tools are never called, as ``tool_choice: "auto"`` allows; ``logprobs``
+come back ``null``; usage is always on a stream's last chunk. Unknown fields are ignored too:
+clients add new ones faster than any list."""
 
-    model_config = ConfigDict(extra="forbid")
+
+class ChatRequest(BaseModel):
+    """OpenAI's chat-completion request: the fields used, and every other OpenAI parameter accepted
+    and ignored (``IGNORED_PARAMETERS``) unless it would change what the answer means (``check_supported``)."""
+
+    model_config = ConfigDict(extra="ignore")
 
     model: str = Field(pattern=MODEL_PATTERN, max_length=600, description="The collection to answer from (a+b: several).")
     messages: list[ChatMessage] = Field(min_length=1, max_length=500, description="The conversation; the last is the user's question.")
-    stream: bool = Field(False, description="Answer as Server-Sent Events in OpenAI's chunk format, ending with data: [DONE].")
+    stream: bool | None = Field(False, description="Answer as Server-Sent Events in OpenAI's chunk format, ending with data: [DONE].")
     thread_id: str | None = Field(
         None, pattern=THREAD_PATTERN,
         description="Extension: continue the server's stored thread (its turns are the history; this turn is stored).",
     )
+    n: int | None = Field(None, description="One answer per question: only 1.")
+    tool_choice: Any = Field(None, description="Tools are never called: `none` or `auto` only.")
+    function_call: Any = Field(None, description="Legacy tool choice: `none` or `auto` only.")
+    response_format: Any = Field(None, description="The answer is prose with [n] citations: `text` only.")
+    modalities: list[str] | None = Field(None, description="Text only.")
+    audio: Any = Field(None, description="No audio output: null only.")
     stream_options: dict[str, Any] | None = Field(None, description="Accepted; usage is always sent on the last chunk.")
     user: str | None = Field(None, max_length=256, description="Accepted and ignored (it names an end user, not a thread).")
-    n: int | None = Field(None, ge=1, le=1, description="One answer per question.")
     temperature: float | None = None
     top_p: float | None = None
     max_tokens: int | None = None
@@ -105,6 +129,36 @@ class ChatRequest(BaseModel):
     presence_penalty: float | None = None
     frequency_penalty: float | None = None
     seed: int | None = None
+    logprobs: bool | None = Field(None, description="Accepted; logprobs come back null.")
+    top_logprobs: int | None = None
+    logit_bias: dict[str, float] | None = None
+    metadata: dict[str, Any] | None = None
+    store: bool | None = None
+    service_tier: str | None = None
+    reasoning_effort: str | None = None
+    parallel_tool_calls: bool | None = None
+    tools: list[Any] | None = Field(None, description="Accepted and never called (as tool_choice auto allows).")
+
+
+def check_supported(body: ChatRequest) -> None:
+    """Refuse what would change the answer's meaning and cannot be honoured.
+
+    Raises:
+        UnsupportedParameter: ``n`` > 1, a tool call required or named, a JSON response format,
+            or a modality other than text.
+    """
+    if body.n is not None and body.n != 1:
+        raise UnsupportedParameter("n: one answer per question; send n=1 or leave it out", param="n")
+    for param, choice in (("tool_choice", body.tool_choice), ("function_call", body.function_call)):
+        if choice is not None and choice not in ("none", "auto"):
+            raise UnsupportedParameter(f"{param}: this API never calls tools; send 'auto' or 'none' or leave it out",
+                                       param=param)
+    kind = body.response_format.get("type") if isinstance(body.response_format, dict) else body.response_format
+    if kind not in (None, "text"):
+        raise UnsupportedParameter("response_format: answers are text with [n] citations; "
+                                   "JSON output (json_object, json_schema) is not supported", param="response_format")
+    if body.modalities is not None and set(body.modalities) - {"text"} or body.audio is not None:
+        raise UnsupportedParameter("modalities: answers are text only", param="modalities")
 
 
 class SelfragExtra(BaseModel):
@@ -117,6 +171,11 @@ class SelfragExtra(BaseModel):
     thread_id: str | None = None
     standalone_question: str
     trace_id: str = Field(description="This request's id (X-Request-ID): the server's log lines about it name it.")
+    answer: str | None = Field(None, description="On a stream's last chunk: the answer to show (the checked one).")
+    replaced: bool | None = Field(
+        None, description="On a stream's last chunk: true when the streamed tokens were not the answer (a check "
+        "rejected them); the content then ends with a notice and the checked answer.",
+    )
 
 
 class AssistantMessage(BaseModel):
@@ -185,7 +244,7 @@ class OpenAIErrorResponse(BaseModel):
 class ModelCard(BaseModel):
     id: str
     object: Literal["model"] = "model"
-    created: int = 0
+    created: int = Field(description="When the server started (Unix seconds): see GET /v1/models.")
     owned_by: str = "selfrag"
 
 

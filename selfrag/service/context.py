@@ -38,12 +38,14 @@ from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
 from selfrag.service.metrics import Metrics
 from selfrag.service.models import AnswerRequest, AnswerResponse, SearchOptions
+from selfrag.service.request_id import current_request_id
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
-from workflows import NodeEvent, Result, RunOptions, SelfRagEngine, Turn
+from workflows import AnswerDelta, NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
 from workflows.resources import Resource, ResourceSearch
+from workflows.tracing import span_attributes
 
 __all__ = ["CAPABILITIES", "READY_CHECK_S", "PreparedRun", "Readiness", "Service"]
 
@@ -124,6 +126,8 @@ class Service:
         self._graph_tenants_lock = threading.Lock()
         shared = settings.checkpoints.url
         self.locks = CollectionLocks(shared if shared and shared.startswith(POSTGRES_SCHEMES) else None)
+        self.started_at = int(time.time())
+        """When this server started (Unix seconds): ``created`` of every model ``/v1/models`` lists."""
 
     # -- answering ---------------------------------------------------------------------------------
     def prepare(self, body: AnswerRequest, principal: Principal, *, started: float) -> PreparedRun:
@@ -178,8 +182,9 @@ class Service:
             deadline=started + self.config.deadline_s,
         )
 
-    async def start(self, prepared: PreparedRun) -> Run:
-        """Take a run slot (429/504 when none comes) and start the engine in a worker thread."""
+    async def start(self, prepared: PreparedRun, *, tokens: bool = False) -> Run:
+        """Take a run slot (429/504 when none comes) and start the engine in a worker thread
+        (``tokens``: its events include the answer's tokens as a model writes them)."""
         self.metrics.queued.inc()
         try:
             await self.slots.acquire(prepared.deadline, prepared.principal.tenant)
@@ -191,13 +196,16 @@ class Service:
         self.metrics.in_flight.inc()
         thread_key = prepared.principal.thread_key(prepared.thread_id) if prepared.thread_id else None
 
-        def source() -> Iterator[NodeEvent | Result]:
+        request_id = current_request_id()  # read here: the worker thread does not have the request's context
+
+        def source() -> Iterator[NodeEvent | AnswerDelta | Result]:
             try:
-                yield from self.engine.stream(
-                    prepared.question, collection=None if prepared.resources else prepared.collection,
-                    resources=prepared.resources or None, thread_id=thread_key, options=prepared.options,
-                    history=prepared.history,
-                )
+                with span_attributes(request_id=request_id):
+                    yield from self.engine.stream(
+                        prepared.question, collection=None if prepared.resources else prepared.collection,
+                        resources=prepared.resources or None, thread_id=thread_key, options=prepared.options,
+                        history=prepared.history, tokens=tokens,
+                    )
             finally:
                 self.metrics.in_flight.dec()
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from selfrag.errors import Forbidden
 from selfrag.service.auth import Principal
 from selfrag.service.context import Service
 
-__all__ = ["CurrentPrincipal", "CurrentService", "get_principal", "get_service"]
+__all__ = ["BEARER", "CurrentPrincipal", "CurrentService", "get_principal", "get_service"]
 
 
 def get_service(request: Request) -> Service:
@@ -19,10 +20,19 @@ def get_service(request: Request) -> Service:
     return service
 
 
+BEARER = HTTPBearer(
+    auto_error=False, scheme_name="bearer",
+    description="An API key (`selfrag keys create`), sent as `Authorization: Bearer <key>`; not needed by a "
+    "server without keys, which serves loopback clients only.",
+)
+"""Declares the Bearer scheme in the OpenAPI schema (Swagger UI's "Authorize" button); the header
+itself is read by ``get_principal``, so a malformed one gets this API's own error."""
+
+
 def get_principal(
-    request: Request,
-    authorization: Annotated[str | None, Header(description="Bearer API key (when keys are configured)")] = None,
+    request: Request, _declared: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)] = None,
 ) -> Principal:
+    authorization = request.headers.get("authorization")
     service = get_service(request)
     if not service.auth.enabled and not _is_loopback(request.client.host if request.client else None):
         # Without keys the server must only be reachable from this machine; refuse anything else

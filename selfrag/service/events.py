@@ -12,11 +12,15 @@ from typing import Any
 from workflows import NODES
 from workflows.nodes import node_spec
 
-__all__ = ["EVENT_NAMES", "STREAMED_NODES", "node_event"]
+__all__ = ["ANSWER_EVENTS", "EVENT_NAMES", "STREAMED_NODES", "node_event"]
 
 STREAMED_NODES = {spec.name: spec.event for spec in NODES if spec.event is not None}
 """Graph node → SSE event name, for the nodes that stream."""
-EVENT_NAMES = [*STREAMED_NODES.values(), "clarification", "result", "error"]
+ANSWER_EVENTS = ["answer_delta", "answer_reset", "answer"]
+"""The answer's own events (``workflows.tokens``): a piece of text as the model writes it; the text
+shown so far withdrawn (a new attempt writes); the answer to show and whether it replaces the text
+streamed (always sent, right before ``result``)."""
+EVENT_NAMES = [*STREAMED_NODES.values(), *ANSWER_EVENTS, "clarification", "result", "error"]
 """Every event the stream can send (``clarification``: a name needs choosing, before ``result``)."""
 
 

@@ -47,6 +47,8 @@ def error_body(code: str, message: str, exc: BaseException | None = None) -> dic
     body = {"code": code, "message": e.one_line(message), "request_id": current_request_id()}
     if isinstance(exc, e.DependencyUnavailable):
         body["dependency"] = exc.dependency
+    if isinstance(exc, e.UnsupportedParameter) and exc.param is not None:
+        body["param"] = exc.param  # the OpenAI face's own field: the parameter refused
     return body
 
 

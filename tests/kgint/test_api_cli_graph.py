@@ -72,7 +72,8 @@ def test_api_clarification_round_trip_in_the_result_and_the_stream(live: _Live) 
     ) as source:
         events = [(e.event, json.loads(e.data)) for e in source.iter_sse()]
     names = [n for n, _ in events]
-    assert names == ["self_query", "graph_resolve", "clarification", "result"]
+    # the question back is the answer: one delta (no model wrote it), then the answer event
+    assert names == ["self_query", "graph_resolve", "clarification", "answer_delta", "answer", "result"]
     clarification = dict(events)["clarification"]
     assert [c["name"] for c in clarification["candidates"]] == ["Atlas Capital", "Atlas Freight"]
     assert dict(events)["result"]["outcome"] == "needs_clarification"

@@ -60,7 +60,8 @@ MAX_EXAMPLES = 25
 """Per operation and strategy (random, and aimed at the seeded data: see ``strategies``)."""
 THREAD = "fuzz-thread"
 """A conversation stored before fuzzing, so that the thread operations can find one."""
-STREAM_EVENTS = {"self_query", "retrieve", "grade", "rewrite", "generate", "check", "result", "error"}
+STREAM_EVENTS = {"self_query", "retrieve", "grade", "rewrite", "generate", "check", "answer_delta", "answer_reset", "answer",
+                 "result", "error"}
 
 # ``positive_data_acceptance`` is left out on purpose: some limits cannot be stated in JSON Schema,
 # and the service rightly answers 400 to schema-valid bodies that break them (an extractor for an

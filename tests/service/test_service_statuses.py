@@ -14,7 +14,7 @@ STATUS = {
     e.DocumentNotFound: 404, e.StoreLocked: 400, e.Unauthenticated: 401, e.Forbidden: 403,
     e.PayloadTooLarge: 413, e.RuntimeFailure: 503, e.ProviderError: 503, e.ModelIntegrityError: 503,
     e.StoreError: 503, e.GraderError: 503, e.Overloaded: 429, e.ThreadBusy: 409, e.DeadlineExceeded: 504,
-    e.GraphNotFound: 404, e.GraphDataError: 400, e.GraphUnavailable: 503,
+    e.GraphNotFound: 404, e.GraphDataError: 400, e.GraphUnavailable: 503, e.UnsupportedParameter: 400,
     e.DependencyUnavailable: 503, e.ThreadConflict: 409, e.WriteConflict: 409,
 }  # fmt: skip
 

@@ -108,7 +108,13 @@ def test_ainvoke_batch_and_abatch(runnable: EngineRunnable) -> None:
 
 def test_stream_yields_node_events_then_the_output(runnable: EngineRunnable) -> None:
     chunks = list(runnable.stream("Which movie has toys?"))
-    *nodes, last = chunks
+    *streamed, last = chunks
+    nodes = [c for c in streamed if "node" in c]
+    # the scripted model streams its answer a word at a time, before generate's node chunk
+    deltas = [c for c in streamed if "answer_delta" in c]
+    assert len(deltas) > 1 and {(c["generation"], c["attempt"]) for c in deltas} == {(1, 1)}
+    assert streamed.index(deltas[-1]) < streamed.index(next(c for c in nodes if c["node"] == "generate"))
+    assert "".join(c["answer_delta"] for c in deltas) == last["answer"]
     assert [c["node"] for c in nodes] == ["condense", "self_query", "retrieve", "grade_documents", "generate", "check", "finalize"]
     retrieve = next(c for c in nodes if c["node"] == "retrieve")
     assert retrieve["summary"] and "documents" in retrieve["data"]

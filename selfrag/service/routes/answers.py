@@ -21,7 +21,7 @@ from selfrag.service.models import AnswerRequest, AnswerResponse
 from selfrag.service.problems import client_message, error_body, log_failure, status_for
 from selfrag.service.routes._responses import errors
 from selfrag.service.runs import Run
-from workflows import NodeEvent, Result
+from workflows import AnswerDelta, AnswerStream, NodeEvent, Result
 
 __all__ = ["router"]
 
@@ -106,7 +106,10 @@ async def _cancel_on_disconnect(request: Request, run: Run) -> None:
     responses={
         200: {
             "description": "Server-Sent Events: one per graph node as it finishes "
-            f"({', '.join(STREAMED_NODES.values())}), then `result` (the same body as POST /v1/answers) or `error`.",
+            f"({', '.join(STREAMED_NODES.values())}); `answer_delta` ({{delta, generation, attempt}}) for each "
+            "piece of an answer as a model writes it, before it is checked; `answer_reset` when a new attempt "
+            "starts writing (withdraw the text shown); `answer` ({answer, outcome, replaced}: the answer to show, "
+            "`replaced` when it is not the text streamed); then `result` (the same body as POST /v1/answers) or `error`.",
             "content": {"text/event-stream": {"itemSchema": _EVENT_SCHEMA}},
         },
         **errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
@@ -121,12 +124,18 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
     """
     started = time.monotonic()
     prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
-    run = await service.start(prepared)
+    run = await service.start(prepared, tokens=True)
 
     async def stream() -> AsyncIterator[ServerSentEvent]:
+        answer = AnswerStream()
         try:
             async for event in run.events():
-                if isinstance(event, NodeEvent):
+                if isinstance(event, AnswerDelta):
+                    where = {"generation": event.generation, "attempt": event.attempt}
+                    if answer.feed(event):
+                        yield ServerSentEvent(data=_json(where), event="answer_reset")
+                    yield ServerSentEvent(data=_json({"delta": event.text, **where}), event="answer_delta")
+                elif isinstance(event, NodeEvent):
                     described = node_event(event.node, event.update)
                     if described is not None:
                         yield ServerSentEvent(data=_json(described[1]), event=described[0])
@@ -134,6 +143,12 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
                         yield ServerSentEvent(data=_json(dict(event.update["clarification"])), event="clarification")
                 elif isinstance(event, Result):
                     response = service.respond(event, prepared)
+                    final = answer.finish(event.answer, event.outcome.value)
+                    if not final.streamed:  # the trained reader (or a fixed message): the answer in one delta
+                        yield ServerSentEvent(data=_json({"delta": final.answer, "generation": 0, "attempt": 0}),
+                                              event="answer_delta")
+                    yield ServerSentEvent(data=_json({"answer": final.answer, "outcome": final.outcome,
+                                                      "replaced": final.replaced}), event="answer")
                     yield ServerSentEvent(data=response.model_dump_json(exclude_none=True), event="result")
         except SelfRagError as exc:
             service.record_failure(exc.code)

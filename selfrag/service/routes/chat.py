@@ -32,6 +32,7 @@ from selfrag.service.chat import (
     OpenAIErrorResponse,
     SelfragExtra,
     Usage,
+    check_supported,
     collections_of,
     completion_id,
     conversation,
@@ -44,7 +45,7 @@ from selfrag.service.problems import client_message, error_body, error_for, log_
 from selfrag.service.request_id import current_request_id
 from selfrag.service.routes._responses import errors
 from selfrag.service.routes.answers import CLIENT_GONE, final_result
-from workflows import NodeEvent, Result
+from workflows import AnswerDelta, AnswerFinal, AnswerStream, NodeEvent, Result
 
 __all__ = ["router"]
 
@@ -54,7 +55,7 @@ log = logging.getLogger("selfrag.service")
 def openai_shaped(response: JSONResponse) -> JSONResponse:
     """Our ``{"error": {"code", "message"}}`` as OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
     error = json.loads(bytes(response.body))["error"]
-    body = {"error": {"message": error["message"], "type": error_type(response.status_code), "param": None,
+    body = {"error": {"message": error["message"], "type": error_type(response.status_code), "param": error.pop("param", None),
                       **{k: v for k, v in error.items() if k != "message"}}}
     headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")}
     return JSONResponse(body, status_code=response.status_code, headers=headers)
@@ -80,6 +81,11 @@ class OpenAIErrorRoute(APIRoute):
 
 router = APIRouter(prefix="/v1", tags=["openai"], route_class=OpenAIErrorRoute)
 
+WITHDRAWN_RETRYING = "\n\n[Withdrawn: the text above failed a check; writing the answer again.]\n\n"
+"""Streamed (as content) when a new attempt starts writing after text was streamed."""
+WITHDRAWN_REPLACED = "\n\n[Withdrawn: the text above failed a check. The checked answer:]\n\n"
+"""Streamed (as content) before the final answer when it is not the text streamed."""
+
 _CHUNK_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["data"],
@@ -88,6 +94,7 @@ _CHUNK_SCHEMA: dict[str, Any] = {
 
 
 def _prepare(service: Service, body: ChatRequest, principal: Principal, started: float) -> PreparedRun:
+    check_supported(body)
     names = collections_of(body.model)
     for name in names:  # scopes first: a forbidden name is a 403 whether or not it exists
         principal.require_read(name)
@@ -100,8 +107,11 @@ def _prepare(service: Service, body: ChatRequest, principal: Principal, started:
     return dataclasses.replace(prepared, question=question, history=None if body.thread_id else history)
 
 
-def _extra(result: Result, prepared: PreparedRun) -> SelfragExtra:
+def _extra(result: Result, prepared: PreparedRun, *, streamed: AnswerFinal | None = None) -> SelfragExtra:
+    """The ``selfrag`` extension; on a stream's last chunk, ``answer`` and ``replaced`` too."""
     return SelfragExtra.model_validate({
+        "answer": streamed.answer if streamed is not None else None,
+        "replaced": streamed.replaced if streamed is not None else None,
         "outcome": result.outcome.value,
         "citations": [c.model_dump(mode="json") for c in result.citations],
         "collection": result.collection,
@@ -135,7 +145,7 @@ async def chat_completions(
     """Answer the last user message from the collection ``model`` names (OpenAI's chat API)."""
     started = time.monotonic()
     prepared = await run_in_threadpool(_prepare, service, body, principal, started)
-    run = await service.start(prepared)
+    run = await service.start(prepared, tokens=bool(body.stream))
     cid, created = completion_id()
     if body.stream:
         return EventSourceResponse(_chunks(service, prepared, run, body.model, cid, created), ping=15,
@@ -158,18 +168,29 @@ async def _chunks(
         body = ChatCompletionChunk(id=cid, created=created, model=model, choices=[ChunkChoice(delta=delta)], **fields)
         return ServerSentEvent(data=body.model_dump_json(exclude_none=True))
 
+    answer = AnswerStream()
     try:
         yield chunk(Delta(role="assistant", content=""))
         async for event in run.events():
-            if isinstance(event, NodeEvent):
+            if isinstance(event, AnswerDelta):
+                # A chat client can only append: a withdrawn text stays, followed by a notice.
+                if answer.feed(event):
+                    yield chunk(Delta(content=WITHDRAWN_RETRYING))
+                yield chunk(Delta(content=event.text))
+            elif isinstance(event, NodeEvent):
                 # Progress as an SSE comment: clients skip it, and it keeps idle proxies from closing.
                 yield ServerSentEvent(comment=f"node {event.node}")
             elif isinstance(event, Result):
                 service.respond(event, prepared)
-                yield chunk(Delta(content=event.answer))
+                final = answer.finish(event.answer, event.outcome.value)
+                if not final.streamed:
+                    yield chunk(Delta(content=final.answer))
+                elif final.replaced:
+                    yield chunk(Delta(content=WITHDRAWN_REPLACED + final.answer))
                 last = ChatCompletionChunk(
                     id=cid, created=created, model=model, choices=[ChunkChoice(delta=Delta(), finish_reason="stop")],
-                    usage=_usage(event), selfrag=_extra(event, prepared),
+                    usage=_usage(event),
+                    selfrag=_extra(event, prepared, streamed=final),
                 )
                 yield ServerSentEvent(data=last.model_dump_json(exclude_none=True))
                 yield ServerSentEvent(data="[DONE]")
@@ -197,6 +218,10 @@ def _error_event(code: str, message: str, status: int, exc: BaseException | None
 
 @router.get("/models", response_model=ModelList, responses=errors(401, 403, 503, model=OpenAIErrorResponse))
 def list_models(service: CurrentService, principal: CurrentPrincipal) -> ModelList:
-    """The collections this key may read, as OpenAI models (``model`` in a chat request)."""
+    """The collections this key may read, as OpenAI models (``model`` in a chat request).
+
+    ``created`` is when this server started: a model is a collection answered by the engine this
+    server built at start-up (its models, settings and trained judge), and a Chroma collection
+    records no creation time of its own. It stays the same for the server's life."""
     names = [n for n in service.store.list_collections() if principal.can_read(n)]
-    return ModelList(data=[ModelCard(id=n) for n in names])
+    return ModelList(data=[ModelCard(id=n, created=service.started_at) for n in names])
