@@ -81,6 +81,11 @@ class Readiness:
         return [] if cap is None else list(cap["down"])
 
 
+def _tighter(asked: int | None, cap: int | None) -> int | None:
+    """A request's cap under the server's: the smaller of the two that are set."""
+    return min(v for v in (asked, cap) if v is not None) if asked is not None or cap is not None else None
+
+
 @dataclass(frozen=True)
 class PreparedRun:
     """A request checked and ready to run: everything the engine needs, and for whom."""
@@ -130,7 +135,8 @@ class Service:
         """When this server started (Unix seconds): ``created`` of every model ``/v1/models`` lists."""
 
     # -- answering ---------------------------------------------------------------------------------
-    def prepare(self, body: AnswerRequest, principal: Principal, *, started: float) -> PreparedRun:
+    def prepare(self, body: AnswerRequest, principal: Principal, *, started: float,
+                request_key: str | None = None) -> PreparedRun:
         """Check a request before it takes a run slot (blocking: call from a worker thread).
 
         Raises:
@@ -170,6 +176,9 @@ class Service:
             mandatory_where=body.filter,
             # Waiting for the thread's previous turn counts against the request's deadline.
             turn_wait_s=min(d.turn_wait_s, self.config.deadline_s),
+            max_llm_calls=_tighter(body.max_llm_calls, d.max_llm_calls),
+            max_llm_tokens=_tighter(body.max_llm_tokens, d.max_llm_tokens),
+            request_key=request_key if body.thread_id is not None else None,
         )
         return PreparedRun(
             principal=principal,
@@ -222,6 +231,7 @@ class Service:
             "thread_id": prepared.thread_id,
             "budgets": dict(t.budgets),
             "usage": t.llm.model_dump(),
+            "replayed": True if result.replayed else None,
             "trace": t.model_dump(mode="json") if prepared.include_trace else None,
         })
 

@@ -87,6 +87,11 @@ class AnswerRequest(_Strict):
     )
     max_rewrites: int | None = Field(None, ge=0, le=10, description="Query rewrites allowed (capped by the server).")
     max_generations: int | None = Field(None, ge=1, le=10, description="Generations allowed (capped by the server).")
+    max_llm_calls: int | None = Field(
+        None, ge=1, le=100_000, description="Model calls this run may make (retries included; never above the server's "
+        "workflow.max_llm_calls). Past it the run ends budget_exhausted, its best answer flagged.")
+    max_llm_tokens: int | None = Field(
+        None, ge=1, description="Model tokens this run may use (never above the server's workflow.max_llm_tokens).")
     include_trace: bool = Field(False, description="Return the full trace: nodes, timings, grades, rewrites, LLM usage.")
 
     @model_validator(mode="after")
@@ -131,6 +136,8 @@ class AnswerResponse(BaseModel):
         "them apart) and the question put to the user; answer on the same thread with a name, an alias or 'the second one'.",
     )
     usage: dict[str, int] = Field(default_factory=dict, description="LLM calls and tokens of this run.")
+    replayed: bool | None = Field(
+        None, description="True when this is the stored turn of a retried Idempotency-Key on this thread: nothing ran.")
     trace: dict[str, Any] | None = None
 
 

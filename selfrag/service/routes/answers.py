@@ -7,9 +7,9 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Header, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -45,20 +45,34 @@ _EVENT_SCHEMA: dict[str, Any] = {
 }
 
 
+IdempotencyKey = Annotated[str | None, Header(
+    alias="Idempotency-Key", min_length=1, max_length=200, pattern=r"^[\x21-\x7e]+$",
+    description="Makes a retried turn safe: on a thread, the same key returns the stored turn instead of a second one.",
+)]
+
+
 @router.post("", response_model=AnswerResponse, response_model_exclude_none=True,
              responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503, 504))
 async def answer(
-    body: AnswerRequest, request: Request, service: CurrentService, principal: CurrentPrincipal
+    body: AnswerRequest, request: Request, response: Response, service: CurrentService, principal: CurrentPrincipal,
+    idempotency_key: IdempotencyKey = None,
 ) -> AnswerResponse | Response:
     """Answer a question from a collection: self-query, retrieve, grade, rewrite, generate, check.
 
-    A client that disconnects before the answer stops the run at its next node.
+    A client that disconnects before the answer stops the run at its next node. On a thread, an
+    ``Idempotency-Key`` is stored with the turn: a retry with the same key (after a lost response,
+    or a 503 whose turn was stored after all) gets that turn back (``replayed``, header
+    ``Idempotent-Replayed: true``) and nothing runs again.
     """
     started = time.monotonic()
-    prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
+    prepared = await run_in_threadpool(service.prepare, body, principal, started=started, request_key=idempotency_key)
     run = await service.start(prepared)
     result = await final_result(request, service, run)
-    return result if isinstance(result, Response) else service.respond(result, prepared)
+    if isinstance(result, Response):
+        return result
+    if result.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return service.respond(result, prepared)
 
 
 async def final_result(request: Request, service: Service, run: Run) -> Result | Response:
@@ -115,7 +129,9 @@ async def _cancel_on_disconnect(request: Request, run: Run) -> None:
         **errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
     },
 )
-async def answer_stream(body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal) -> EventSourceResponse:
+async def answer_stream(
+    body: AnswerRequest, service: CurrentService, principal: CurrentPrincipal, idempotency_key: IdempotencyKey = None,
+) -> EventSourceResponse:
     """The same question, answered as a stream of Server-Sent Events. Disconnecting stops the run.
 
     Everything that can be checked before the run (auth, scopes, collection, filter, capacity)
@@ -123,7 +139,7 @@ async def answer_stream(body: AnswerRequest, service: CurrentService, principal:
     ``error`` event with the same ``code``/``message`` body.
     """
     started = time.monotonic()
-    prepared = await run_in_threadpool(service.prepare, body, principal, started=started)
+    prepared = await run_in_threadpool(service.prepare, body, principal, started=started, request_key=idempotency_key)
     run = await service.start(prepared, tokens=True)
 
     async def stream() -> AsyncIterator[ServerSentEvent]:
