@@ -108,6 +108,10 @@ def test_a_large_collection_leaves_common_terms_out_of_a_query(monkeypatch: pyte
     index = LexicalIndex(entries=[LexicalEntry(f"c{i}", "1", tuple(lexical_terms(t))) for i, t in enumerate(texts)])
     # "common" and "filler" are in every chunk: only "rare" is matched, so only the chunk holding it competes.
     assert ids(index.search("common filler rare", 5)) == ["c40"]
+    # ... and the common terms still rank the chunks a rare term selected.
+    index.upsert([LexicalEntry("r1", "1", ("rare", "other", "unique")), LexicalEntry("r2", "1", ("rare", "share", "other"))])
+    assert ids(index.search("shared rare", 5))[0] == "r2"
+    index.delete(["r1", "r2"])
     # Every term common: chunks holding all of them first (an AND), the rest only if too few do.
     both = ids(index.search("common shared", 5))
     assert len(both) == 5 and all(int(i[1:]) % 2 == 1 for i in both)
