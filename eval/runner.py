@@ -42,11 +42,11 @@ from eval.metrics import (
     TokenF1,
 )
 from eval.records import error_text, run_case
-from eval.report import write_reports
+from eval.scoring import write_run
 from eval.scratch import drop_scratch, scratch_settings
-from eval.summary import summarize
 from selfrag.errors import UsageError
 from selfrag.providers import make_chat_model
+from selfrag.reading import Critic
 from selfrag.settings import Settings
 from selfrag.store import Store
 from workflows.engine import SelfRagEngine
@@ -166,6 +166,8 @@ def run_eval(
     command: Sequence[str] | None = None,
     seed: int = 0,
     keep_store: bool = False,
+    judge: Critic | None = None,
+    judge_info: dict[str, Any] | None = None,
 ) -> RunSummary:
     """Run ``cases`` (a list, or the path of an end-to-end dataset) and write the run directory.
 
@@ -180,6 +182,8 @@ def run_eval(
             removed after the run unless ``keep_store``; the configured store only when a case
             names an existing collection (it is read, and the corpora that cases bring are built there).
         keep_store: keep the scratch store (``out_dir/store``) to inspect its collections.
+        judge: the judge of the judged metrics (``eval.judged``); None leaves them out.
+        judge_info: the judge's manifest entry (``eval.judges.describe_judge``).
         dataset: the dataset file ``cases`` came from, when passing a list: for the manifest and
             to find ``documents_file`` paths (default: relative to the working directory).
         command: the command line for the manifest (default: ``sys.argv``).
@@ -218,11 +222,9 @@ def run_eval(
         if scratch and not keep_store:
             drop_scratch(out / "store")
     records = [r for r, _ in rows]
-    summary = summarize(records, seed=seed)
     manifest["duration_s"] = round(time.perf_counter() - started, 3)
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    write_reports(out, summary, records, manifest)
+    manifest["judged_by"] = judge_info if judge is not None else None
+    summary = write_run(out, records, manifest, judge=judge, seed=seed)
     return RunSummary(out, summary, records, manifest)
 
 
