@@ -105,8 +105,9 @@ class JudgedCorrectness:
             return MetricValue(None, "no answer")
         if contains_reference(inputs.short_answer or inputs.answer, inputs.reference):
             return MetricValue(1.0, "the answer states the reference word for word")
-        lead = inputs.short_answer or (_claims(inputs.question, inputs.answer) or [inputs.answer])[0]
-        claim = lead if lead.startswith(inputs.question) else f"{inputs.question} {_flat(lead)}"
+        # The lead as a claim (a short one after its question, a sentence alone: prefixing a long
+        # sentence with the question lets the question's own words vouch for it).
+        claim = (_claims(inputs.question, inputs.short_answer or inputs.answer) or [inputs.answer])[0]
         score = judge.score("support", [claim], [f"{inputs.question} {inputs.reference}"])[0]
         ok = score >= judge.threshold("support")
         return MetricValue(float(ok), f"reference supports the answer {score:.2f}")
