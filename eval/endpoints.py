@@ -3,8 +3,9 @@
 
 Each question becomes a ``Prediction`` (``eval.predictions``), scored like any other:
 
-- ``answers``: the body is ``{"question", "collection"}``; the reply's answer, outcome and cited
-  documents' texts (the contexts) are taken as they are.
+- ``answers``: the body is ``{"question", "collection"}``; the reply's answer, short answer,
+  confidence, outcome and cited documents' texts (the contexts) are taken as they are, so a
+  served answer is scored exactly as the same answer from an engine run.
 - ``chat``: ``model`` names the model (for selfrag's own chat face, the collection); a row that
   brings contexts sends them in a system message, so a plain LLM answers from the same passages.
   selfrag's extension field ``selfrag`` (outcome, citations) is read when the server sends it;
@@ -125,8 +126,13 @@ def _prediction(kind: EndpointKind, row: Prediction, body: dict[str, Any]) -> Pr
     citations = extra.get("citations") or []
     contexts = list(dict.fromkeys(str(c["text"]) for c in citations)) if citations else row.contexts
     outcome = extra.get("outcome")
-    return row.model_copy(update={"answer": answer, "contexts": contexts, "outcome": str(outcome) if outcome else None,
-                                  "verdict": f"endpoint outcome: {outcome}" if outcome else None, "error": None})
+    confidence = extra.get("confidence")
+    return row.model_copy(update={
+        "answer": answer, "contexts": contexts, "outcome": str(outcome) if outcome else None, "error": None,
+        "short_answer": extra.get("short_answer") or None,
+        "confidence": float(confidence) if isinstance(confidence, (int, float)) else None,
+        "verdict": f"endpoint outcome: {outcome}" if outcome else None,
+    })
 
 
 def _error(exc: BaseException) -> str:

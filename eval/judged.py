@@ -10,7 +10,7 @@ from a context is supported without asking.
 
 - ``judged_correct`` (RAGAS *answer correctness*): the answer's lead (the short answer, else its
   first sentence) as a claim, supported by the reference (as the passage "question reference").
-  An answer that contains the reference word for word is correct without a judge call.
+  A lead that contains the reference word for word is correct without a judge call.
 - ``faithfulness`` (RAGAS *faithfulness*, TruLens *groundedness*): the share of the answer's
   sentences that some context supports. The engine's own check never enters it.
 - ``context_precision`` (RAGAS *context precision*): average precision of the contexts' order:
@@ -103,11 +103,14 @@ class JudgedCorrectness:
             return MetricValue(None, "no reference answer")
         if not inputs.answer.strip():
             return MetricValue(None, "no answer")
-        if contains_reference(inputs.short_answer or inputs.answer, inputs.reference):
+        # The lead is the answer: the short answer, else the first sentence (a quote after it is
+        # evidence, and a reference found only in the evidence does not make the answer right).
+        lead = inputs.short_answer or next(iter(split_sentences(strip_citations(inputs.answer))), inputs.answer)
+        if contains_reference(lead, inputs.reference):
             return MetricValue(1.0, "the answer states the reference word for word")
-        # The lead as a claim (a short one after its question, a sentence alone: prefixing a long
-        # sentence with the question lets the question's own words vouch for it).
-        claim = (_claims(inputs.question, inputs.short_answer or inputs.answer) or [inputs.answer])[0]
+        # A short lead is judged after its question; a sentence alone (prefixing a long sentence
+        # with the question lets the question's own words vouch for it).
+        claim = (_claims(inputs.question, lead) or [lead])[0]
         score = judge.score("support", [claim], [f"{inputs.question} {inputs.reference}"])[0]
         ok = score >= judge.threshold("support")
         return MetricValue(float(ok), f"reference supports the answer {score:.2f}")

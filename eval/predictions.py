@@ -30,6 +30,8 @@ class Prediction(BaseModel):
     id: str
     question: str = Field(min_length=1)
     answer: str = ""
+    short_answer: str | None = None
+    """The short answer the answer leads with, when the system says (exact match and F1 score it)."""
     contexts: list[str] = Field(default_factory=list)
     """The passages the answer rests on (RAGAS's ``retrieved_contexts``), best first."""
     reference: str | None = None

@@ -250,6 +250,9 @@ def _run_in(
     label = str(getattr(getattr(engine, "components", None), "model_label", "") or "")
     manifest["model"] = label or None
     manifest["judge"] = getattr(engine, "judge_label", None)
+    if label:  # the engine's own account of the model it loaded beats what the settings imply
+        manifest["models"]["chat"] = label
+    manifest["models"]["reader_critic"] = manifest["judge"]
     try:
         rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
     finally:

@@ -33,16 +33,16 @@ def prediction_record(p: Prediction) -> dict[str, Any]:
     """A prediction as a ``cases.jsonl`` row (the engine run's fields; what it cannot know is null)."""
     ref = p.reference
     scored = p.error is None and ref is not None and bool(normalize_answer(ref))
-    answer = p.answer
+    answer = p.short_answer or p.answer  # what exact match and F1 score, as for the engine's answers
     return {
         "id": p.id, "question": p.question, "collection": p.collection, "split": "test", "reference_answer": ref,
-        "answer": None if p.error else answer, "short_answer": None, "confidence": p.confidence,
+        "answer": None if p.error else p.answer, "short_answer": p.short_answer, "confidence": p.confidence,
         "outcome": None if p.error else outcome_of(p), "verdict": p.verdict, "contexts": p.contexts,
         "answerable": p.answerable,
         "answer_exact": round(float(exact_match(answer, ref)), 4) if scored and ref is not None else None,
         "answer_f1": round(token_f1(answer, ref), 4) if scored and ref is not None else None,
-        "answer_contains": float(contains_reference(answer, ref)) if scored and ref is not None else None,
-        "answer_correct": float(is_correct(answer, None, ref)) if scored and ref is not None else None,
+        "answer_contains": float(contains_reference(p.answer, ref)) if scored and ref is not None else None,
+        "answer_correct": float(is_correct(p.answer, p.short_answer, ref)) if scored and ref is not None else None,
         "recall_at_4": None, "mrr": None, "filter_ok": None, "grounded": None,
         "latency_s": p.latency_s, "llm_calls": None, "tokens": None, "cache_hits": 0, "error": p.error, "reasons": {},
     }  # fmt: skip

@@ -102,6 +102,9 @@ def compare_cmd(
     fail_on_regression: list[str] = typer.Option(
         [], "--fail-on-regression", help="METRIC:TOLERANCE; exit 1 when B is worse than A beyond it (repeatable)."
     ),
+    correctness: str = typer.Option(
+        "answer_contains", "--correctness", help="The 0/1 per-case metric McNemar's test and the flipped cases use, e.g. judged_correct."
+    ),
 ) -> None:
     """Metric deltas with paired-bootstrap intervals, McNemar's exact test, and flipped cases.
 
@@ -110,7 +113,7 @@ def compare_cmd(
     from eval.compare import check_regressions, compare_runs, parse_gates, render_comparison
 
     parse_gates(fail_on_regression)  # a mistyped gate fails now, not after reading both runs
-    cmp = compare_runs(run_a, run_b)
+    cmp = compare_runs(run_a, run_b, correctness=correctness)
     typer.echo(render_comparison(cmp))
     problems = check_regressions(cmp, fail_on_regression)
     for p in problems:
