@@ -137,3 +137,29 @@ def test_plan_refuses_bad_options_in_one_line(cli: Cli, assert_one_line_error: A
 def test_plan_on_a_folder_that_is_not_a_set_is_a_one_line_error(cli: Cli, assert_one_line_error: Any, tmp_path: Path) -> None:
     result = cli("eval", "plan", "--set", tmp_path)
     assert "not a self-query set" in assert_one_line_error(result, "dataset_invalid")
+
+
+def test_score_a_ragas_predictions_file_with_the_local_judge(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from selfrag.testing import ScriptedJudge
+
+    monkeypatch.setattr("selfrag.reading.default_judge", lambda folder=None: ScriptedJudge(name="critic-under-test"))
+    rows = [{"user_input": "Which movie has toys?", "retrieved_contexts": ["Toys come alive."], "response": "Toy Story",
+             "reference": "Toy Story"}]
+    path = tmp_path / "ragas.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = cli("eval", "score", "--predictions", path, "--out", tmp_path / "theirs")
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "theirs" / "summary.json").read_text())
+    assert summary["answer_exact"]["value"] == 1.0 and summary["faithfulness"]["value"] == 1.0
+    manifest = json.loads((tmp_path / "theirs" / "manifest.json").read_text())
+    assert manifest["judged_by"]["model"] == "critic-under-test" and manifest["judged_by"]["cache"].endswith("judge.sqlite")
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text(json.dumps({"prompt": "q", "gold": "a"}) + "\n")
+    bad = cli("eval", "score", "--predictions", foreign, "--out", tmp_path / "x", "--judge", "none")
+    assert bad.exit_code == 2 and "found columns prompt, gold" in bad.stderr and "Traceback" not in bad.output
+
+
+def test_a_bad_gate_fails_before_the_runs_are_read(cli: Cli, tmp_path: Path, assert_one_line_error: Any) -> None:
+    result = cli("eval", "compare", tmp_path / "missing-a", tmp_path / "missing-b", "--fail-on-regression", "answer_f2:0.1")
+    assert_one_line_error(result, "usage_error")
+    assert "unknown metric 'answer_f2'" in result.stderr
