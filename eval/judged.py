@@ -9,8 +9,9 @@ as "question + claim", as the engine's groundedness grader does; a claim quoted 
 from a context is supported without asking.
 
 - ``judged_correct`` (RAGAS *answer correctness*): the answer's lead (the short answer, else its
-  first sentence) as a claim, supported by the reference (as the passage "question reference").
-  A lead that contains the reference word for word is correct without a judge call.
+  first sentence) and the reference state the same thing: each, after the question, supports
+  the other. A lead that contains the reference word for word is correct without a judge call;
+  a yes/no reference is matched by the lead's first word (the critic cannot tell them apart).
 - ``faithfulness`` (RAGAS *faithfulness*, TruLens *groundedness*): the share of the answer's
   sentences that some context supports. The engine's own check never enters it.
 - ``context_precision`` (RAGAS *context precision*): average precision of the contexts' order:
@@ -31,7 +32,7 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from eval.metrics import MetricValue, contains_reference, strip_citations
+from eval.metrics import MetricValue, contains_reference, normalize_answer, strip_citations
 from selfrag.reading import Critic, split_sentences
 
 __all__ = [
@@ -108,12 +109,21 @@ class JudgedCorrectness:
         lead = inputs.short_answer or next(iter(split_sentences(strip_citations(inputs.answer))), inputs.answer)
         if contains_reference(lead, inputs.reference):
             return MetricValue(1.0, "the answer states the reference word for word")
-        # A short lead is judged after its question; a sentence alone (prefixing a long sentence
-        # with the question lets the question's own words vouch for it).
-        claim = (_claims(inputs.question, lead) or [lead])[0]
-        score = judge.score("support", [claim], [f"{inputs.question} {inputs.reference}"])[0]
-        ok = score >= judge.threshold("support")
-        return MetricValue(float(ok), f"reference supports the answer {score:.2f}")
+        reference = normalize_answer(inputs.reference)
+        if reference in ("yes", "no"):
+            # the critic scores "Q? No" as supported by "Q? yes" (the question's words dominate
+            # both sides; measured on HaluEval test rows): polarity is read, not judged
+            said = next(iter(normalize_answer(lead).split()), "")
+            return MetricValue(float(said == reference), f"a {reference!r} question answered {said or 'nothing'!r}")
+        # Equivalence, not entailment one way: the lead must be supported by the reference and
+        # the reference by the lead, each after the question (one way let 10 % of answers that
+        # share no word with the reference pass on HaluEval test rows; both ways, 5 %).
+        claim = f"{inputs.question} {_flat(lead)}"
+        passage = f"{inputs.question} {_flat(inputs.reference)}"
+        forth, back = judge.score("support", [claim, passage], [passage, claim])
+        threshold = judge.threshold("support")
+        ok = forth >= threshold and back >= threshold
+        return MetricValue(float(ok), f"reference supports the answer {forth:.2f}, the answer the reference {back:.2f}")
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,15 @@ def test_judged_correctness_uses_the_lead_and_the_reference() -> None:
     assert right.value == 1.0 and judge.calls == []  # the lead states the reference: no call
     # the reference only in the evidence after a wrong lead does not make it right
     wrong = JudgedCorrectness().evaluate(JudgedInputs(Q, "Cusco. Lima is the capital [2]", CONTEXTS, "Lima"), judge)
-    assert wrong.value == 0.0 and judge.calls == [("support", f"{Q} Cusco", f"{Q} Lima")]
+    assert wrong.value == 0.0
+    assert judge.calls == [("support", f"{Q} Cusco", f"{Q} Lima"), ("support", f"{Q} Lima", f"{Q} Cusco")]  # both ways
+    one_way = ScriptedJudge(lambda task, first, second: 0.9 if first.endswith("Cusco") else 0.1, thresholds={"support": 0.5})
+    assert JudgedCorrectness().evaluate(JudgedInputs(Q, "Cusco", CONTEXTS, "Lima"), one_way).value == 0.0
+    # yes/no is read, never judged: the critic cannot tell "Q? No" from "Q? yes"
+    polar = ScriptedJudge(lambda *_: 1.0)
+    assert JudgedCorrectness().evaluate(JudgedInputs("Is Lima in Peru?", "No. Lima is in Peru [1]", CONTEXTS, "yes"), polar).value == 0.0
+    assert JudgedCorrectness().evaluate(JudgedInputs("Is Lima in Peru?", "Yes [1]", CONTEXTS, "yes"), polar).value == 1.0
+    assert polar.calls == []
     paraphrase = JudgedCorrectness().evaluate(JudgedInputs(Q, "The city of Lima", CONTEXTS, "Lima city"),
                                               ScriptedJudge(lambda *_: 0.8, thresholds={"support": 0.5}))
     assert paraphrase.value == 1.0
