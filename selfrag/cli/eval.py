@@ -224,7 +224,7 @@ def plan_cmd(
     from eval.cache import SQLiteLLMCache, with_cache
     from eval.plan_eval import planner_fn, score_plan_set
     from eval.plan_sets import load_plan_set
-    from selfrag.ingest import rich_progress
+    from selfrag.ingest import stage_progress
     from selfrag.providers import make_chat_model, make_embeddings
     from selfrag.query import build_planner, profile_mode
     from selfrag.settings import load_settings
@@ -246,9 +246,9 @@ def plan_cmd(
         for folder in sets:
             plan_set = load_plan_set(folder)
             planner = build_planner(settings, model=model, embeddings=embeddings, mode=mode, today=plan_set.today)  # type: ignore[arg-type]
-            with rich_progress(f"planning {plan_set.name}", err_console, transient=True) as bar:
+            with stage_progress(f"planning {plan_set.name}", err_console) as bar:
                 score = score_plan_set(plan_set, planner_fn(planner, plan_set), split=split,  # type: ignore[arg-type]
-                                       progress=bar)
+                                       progress=lambda done, total: bar("questions", done, total))
             s = score.summary(split)  # type: ignore[arg-type]
             table.add_row(s["set"], str(s["questions"]), *(f"{s[k]:.3f}" if s[k] is not None else "—" for k in
                           ("filter_accuracy", "limit_accuracy", "accuracy", "query_ok")), str(s["seconds_p50"]))

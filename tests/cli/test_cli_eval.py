@@ -163,3 +163,17 @@ def test_a_bad_gate_fails_before_the_runs_are_read(cli: Cli, tmp_path: Path, ass
     result = cli("eval", "compare", tmp_path / "missing-a", tmp_path / "missing-b", "--fail-on-regression", "answer_f2:0.1")
     assert_one_line_error(result, "usage_error")
     assert "unknown metric 'answer_f2'" in result.stderr
+
+
+def test_a_cached_rerun_reports_the_same_calls_and_counts_the_hits_as_saved(cli: Cli, fake: Any, tmp_path: Path) -> None:
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    fake.script(relevant=["Toys come alive"], generate="Toys come alive [1].")
+    dataset = _dataset(tmp_path)
+    first = cli("eval", "run", "--dataset", dataset, "--out", tmp_path / "a", "--judge", "none")
+    second = cli("eval", "run", "--dataset", dataset, "--out", tmp_path / "b", "--judge", "none")
+    assert first.exit_code == 0 and second.exit_code == 0, second.output
+    a, b = (json.loads((tmp_path / d / "summary.json").read_text()) for d in ("a", "b"))
+    assert a["llm_calls_per_case"] == b["llm_calls_per_case"] > 0
+    # a hit is a call saved, not a call fewer: every call of the rerun is served by the cache
+    # (the first run already served one: both cases grade the same document for the same words)
+    assert b["cache"] == {"hits": a["cache"]["hits"] + a["cache"]["model_calls"], "model_calls": 0}
