@@ -40,7 +40,7 @@ class Endpoint:
     """Where and how to ask."""
 
     url: str
-    """The server's base URL, or the full URL of its answers / chat-completions route."""
+    """The server's base URL (with or without ``/v1``), or the full URL of its answers / chat-completions route."""
     kind: EndpointKind = "answers"
     key: str | None = None
     """Sent as ``Authorization: Bearer <key>``; never written to a manifest."""
@@ -53,9 +53,13 @@ class Endpoint:
     timeout_s: float = 300.0
 
     def route(self) -> str:
+        """The URL to POST to: ``url`` itself when it names the route, else the route under it
+        (an OpenAI-style base URL ending in ``/v1`` included)."""
         base = self.url.rstrip("/")
         path = _PATHS[self.kind]
-        return base if base.endswith(path) else base + path
+        if base.endswith(path):
+            return base
+        return base + path.removeprefix("/v1") if base.endswith("/v1") else base + path
 
     def describe(self) -> dict[str, Any]:
         """What a manifest records (the key only as whether one was set)."""

@@ -177,3 +177,27 @@ def test_a_cached_rerun_reports_the_same_calls_and_counts_the_hits_as_saved(cli:
     # a hit is a call saved, not a call fewer: every call of the rerun is served by the cache
     # (the first run already served one: both cases grade the same document for the same words)
     assert b["cache"] == {"hits": a["cache"]["hits"] + a["cache"]["model_calls"], "model_calls": 0}
+
+
+def test_a_ragas_dataset_runs_in_a_scratch_store_beside_a_serving_writer(cli: Cli, fake: Any, tmp_path: Path,
+                                                                        open_store: Any) -> None:
+    from selfrag.settings import load_settings
+    from selfrag.store import Store, StoreUse
+    from selfrag.testing import HashEmbeddings
+
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    fake.script(relevant=["Toys come alive"], generate="Toys come alive [1].")
+    rows = [{"user_input": "Which movie has toys that come alive?", "retrieved_contexts": ["Toys come alive in a bedroom."],
+             "reference": "Toys come alive"}]
+    path = tmp_path / "ragas.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # `serve` holds the user's store as its writer the whole time
+    with Store.from_settings(load_settings(), HashEmbeddings(), use=StoreUse("selfrag serve")):
+        result = cli("eval", "run", "--dataset", path, "--out", tmp_path / "run", "--judge", "none")
+    assert result.exit_code == 0, result.output
+    row = json.loads((tmp_path / "run" / "cases.jsonl").read_text().splitlines()[0])
+    assert row["id"] == "row-1" and row["error"] is None and row["answer_contains"] == 1.0
+    assert not (tmp_path / "run" / "store").exists()
+    assert open_store().list_collections() == ["movies"]  # nothing left in the user's store
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["store"] == {"scratch": True, "kept": None}

@@ -26,6 +26,13 @@ def _jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
+def test_a_ragas_row_with_a_mapping_for_its_older_column_names(tmp_path: Path) -> None:
+    older = [{"question": "Who wrote Hamlet?", "contexts": ["Hamlet is by Shakespeare."], "answer": "Shakespeare",
+              "ground_truth": "William Shakespeare"}]
+    rows = load_rows(_jsonl(tmp_path / "v1.jsonl", older), fmt="ragas", mapping=parse_mapping(["reference=ground_truth"]))
+    assert (rows[0].answer, rows[0].reference, rows[0].contexts) == ("Shakespeare", "William Shakespeare", ["Hamlet is by Shakespeare."])
+
+
 def test_a_ragas_row_loads_with_generated_ids(tmp_path: Path) -> None:
     rows = load_rows(_jsonl(tmp_path / "ragas.jsonl", RAGAS))
     assert [r.id for r in rows] == ["row-1", "row-2"]
@@ -82,6 +89,11 @@ def test_a_langsmith_export_reads_inputs_and_outputs(tmp_path: Path) -> None:
         load_cases(path)
     cases = load_cases(_jsonl(tmp_path / "ls.jsonl", [{**e, "collection": "books"} for e in examples]), fmt="langsmith")
     assert [c.collection for c in cases] == ["books", "books"]
+    # an export whose keys are its own, mapped by dotted path
+    own = [{"id": "e", "inputs": {"prompt": "Who?"}, "outputs": {"expected": "Me"}, "metadata": {"kb": "people"}}]
+    rows = load_rows(_jsonl(tmp_path / "own.jsonl", own),
+                     mapping=parse_mapping(["question=inputs.prompt", "reference=outputs.expected", "collection=metadata.kb"]))
+    assert [(r.question, r.reference, r.collection) for r in rows] == [("Who?", "Me", "people")]
 
 
 def test_a_hugging_face_dataset_saved_to_disk(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from eval.compare import compare_runs, parse_gates, render_comparison
 from eval.config_diff import manifest_diff
 from eval.manifest import build_manifest
 from eval.predictions import Prediction
-from eval.report import render_markdown, went_wrong
+from eval.report import render_html, render_markdown, went_wrong
 from eval.runner import run_eval
 from eval.scoring import score_predictions
 from selfrag.errors import UsageError
@@ -84,6 +84,9 @@ def test_the_failures_table_lists_wrong_flagged_and_abstained_cases_with_the_ver
     assert "## Cases that went wrong (3)" in md
     assert "| wrong | wrong | Which city is the capital of Peru? | Lima | Cusco | answered |" in md
     assert "## Failures (cases that raised)\n\n| case | error |" in md
+    page = render_html(summary, records, {})
+    assert "<h2>Cases that went wrong (3)</h2>" in page and "<th>deciding verdict</th>" in page
+    assert "<td>relevance: 0 of 4 retrieved documents judged relevant</td>" in page
 
 
 def _write_run(path: Path, manifest: dict[str, Any], rows: list[dict[str, Any]]) -> Path:
