@@ -136,3 +136,19 @@ def test_abstention_quality_and_the_risk_coverage_curve() -> None:
     # no confidence: ties are one point per outcome
     flat = risk_coverage([{**r, "confidence": None} for r in rows], "judged_correct")
     assert flat is not None and flat["points"] == [[0.5, 0.5], [0.75, 0.3333]]
+
+
+def test_an_api_model_judges_through_yes_or_no_and_its_calls_are_cached(tmp_path: Path) -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from eval.cache import SQLiteLLMCache, with_cache
+    from eval.judges import PROMPT_VERSION, ChatJudge
+
+    with SQLiteLLMCache(tmp_path / "llm.sqlite") as cache:
+        model = with_cache(FakeListChatModel(responses=["Yes.", "no"]), cache)
+        judge = ChatJudge(model, name="fake-judge")
+        assert judge.score("support", ["Lima is in Peru", "Lima is in Chile"], [CONTEXTS[1]] * 2) == [1.0, 0.0]
+        # the same questions again: served by the cache (the fake would otherwise answer in turn)
+        assert judge.score("support", ["Lima is in Peru", "Lima is in Chile"], [CONTEXTS[1]] * 2) == [1.0, 0.0]
+        assert cache.hits == 2
+    assert judge.version == f"fake-judge+{PROMPT_VERSION}" and judge.threshold("support") == 0.5
