@@ -19,6 +19,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from eval._paired_stats import mcnemar_exact, paired_bootstrap
+from eval.config_diff import SettingDiff, manifest_diff, read_manifest
 from eval.datasets import DatasetError
 from selfrag.errors import UsageError
 from selfrag.jsonl import json_objects
@@ -40,10 +42,15 @@ __all__ = [
     "compare_runs",
     "mcnemar_exact",
     "paired_bootstrap",
+    "parse_gates",
     "render_comparison",
 ]
 
-HIGHER_IS_BETTER = ("answer_exact", "answer_f1", "answer_contains", "recall_at_4", "mrr", "filter_ok", "grounded")
+HIGHER_IS_BETTER = (
+    "answer_exact", "answer_f1", "answer_contains", "answer_correct", "judged_correct", "faithfulness",
+    "context_precision", "context_recall", "answer_relevancy", "abstention_ok", "recall_at_4", "mrr", "filter_ok",
+    "grounded",
+)
 LOWER_IS_BETTER = ("latency_s", "llm_calls")
 """Any other numeric per-case field may be compared too; it is taken as higher-is-better."""
 
@@ -95,6 +102,8 @@ class Comparison:
     """Ids of cases A got right and B got wrong, in A's order."""
     fixed: tuple[str, ...]
     """Ids of cases A got wrong and B got right."""
+    config: tuple[SettingDiff, ...] = ()
+    """The settings that differ between the runs' manifests (``eval.config_diff``)."""
 
     def metric(self, name: str) -> MetricDelta:
         """The delta of one metric.
@@ -155,7 +164,30 @@ def compare_runs(
         metrics=deltas, correctness=correctness,
         mcnemar=McNemarTest(len(broke), len(fixed), mcnemar_exact(len(broke), len(fixed))),
         broke=tuple(broke), fixed=tuple(fixed),
+        config=tuple(manifest_diff(read_manifest(Path(run_a)), read_manifest(Path(run_b)))),
     )  # fmt: skip
+
+
+def parse_gates(gates: Iterable[str], extra: Iterable[str] = ()) -> list[tuple[str, float]]:
+    """Gates like ``"answer_f1:0.02"`` as ``(metric, tolerance)``, checked before any run is read.
+
+    Raises:
+        UsageError: a gate is malformed or names a metric ``eval compare`` does not know (nor ``extra``).
+    """
+    names = (*HIGHER_IS_BETTER, *LOWER_IS_BETTER, *extra)
+    out: list[tuple[str, float]] = []
+    for gate in gates:
+        name, _, raw = gate.strip().partition(":")
+        try:
+            tolerance = float(raw) if raw.strip() else 0.0
+        except ValueError:
+            tolerance = -1.0
+        if not name or not math.isfinite(tolerance) or tolerance < 0:
+            raise UsageError(f"bad regression gate {gate!r}: expected METRIC:TOLERANCE, e.g. answer_f1:0.02")
+        if name not in names:
+            raise UsageError(f"unknown metric {name!r} in gate {gate!r} (known: {', '.join(names)})")
+        out.append((name, tolerance))
+    return out
 
 
 def check_regressions(comparison: Comparison, gates: Iterable[str]) -> list[str]:
@@ -167,20 +199,11 @@ def check_regressions(comparison: Comparison, gates: Iterable[str]) -> list[str]
     a gate that cannot be checked must not pass silently.
 
     Raises:
-        UsageError: a gate is malformed or names an unknown metric.
+        UsageError: a gate is malformed or names an unknown metric (``parse_gates``).
     """
     known = {m.metric: m for m in comparison.metrics}
     failures: list[str] = []
-    for gate in gates:
-        name, _, raw = gate.strip().partition(":")
-        try:
-            tolerance = float(raw) if raw.strip() else 0.0
-        except ValueError:
-            tolerance = -1.0
-        if not name or not math.isfinite(tolerance) or tolerance < 0:
-            raise UsageError(f"bad regression gate {gate!r}: expected METRIC:TOLERANCE, e.g. answer_f1:0.02")
-        if name not in known and name not in (*HIGHER_IS_BETTER, *LOWER_IS_BETTER):
-            raise UsageError(f"unknown metric {name!r} in gate {gate!r} (compared: {', '.join(known)})")
+    for name, tolerance in parse_gates(gates, known):
         m = known.get(name)
         if m is None or m.delta is None or m.mean_a is None or m.mean_b is None:
             failures.append(f"{name}: no case has a value in both runs, so the gate cannot be checked")
@@ -221,7 +244,18 @@ def render_comparison(comparison: Comparison) -> str:
         lines.append(f"- A right → B wrong: {', '.join(c.broke)}")
     if c.fixed:
         lines.append(f"- A wrong → B right: {', '.join(c.fixed)}")
+    lines += ["", "### Settings that differ", ""]
+    if c.config:
+        lines += ["| setting | A | B |", "|---|---|---|"]
+        lines += [f"| {d.key} | {_cell(d.a)} | {_cell(d.b)} |" for d in c.config]
+    else:
+        lines.append("None: both manifests hold the same settings.")
     return "\n".join(lines) + "\n"
+
+
+def _cell(value: Any) -> str:
+    text = "—" if value is None else value if isinstance(value, str) else json.dumps(value)
+    return text.replace("|", "\\|")[:120]
 
 
 def _fmt(value: float | None) -> str:

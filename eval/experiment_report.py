@@ -32,6 +32,7 @@ def _est(e: Estimate) -> str:
     return f"{e.value:.3f} [{_num(e.low)}, {_num(e.high)}]" if e.low is not None else f"{e.value:.3f}"
 
 
+# A variant name is never cut (it is what a reader copies into --variants); other cells are.
 def _cell(text: str, limit: int = 120) -> str:
     text = " ".join(text.split()).replace("|", "\\|")
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -74,11 +75,11 @@ def render_markdown(result: ExperimentResult, plots: dict[str, str], choice: Cho
     ]
     for v in result.variants:
         cells = " | ".join(_est(v.report.metrics[m]) for m, _ in _COLUMNS)
-        lines.append(f"| {_cell(v.name, 40)} | {_cell(_setup(v), 80)} | {v.report.n} | {cells} | {v.failures} |")
+        lines.append(f"| {_cell(v.name, 1000)} | {_cell(_setup(v), 80)} | {v.report.n} | {cells} | {v.failures} |")
     lines += ["", "## Confusion matrices", "", "| variant | tp | fp | tn | fn |", "|---|---|---|---|---|"]
     for v in result.variants:
         c = v.report.confusion
-        lines.append(f"| {_cell(v.name, 40)} | {c.tp} | {c.fp} | {c.tn} | {c.fn} |")
+        lines.append(f"| {_cell(v.name, 1000)} | {c.tp} | {c.fp} | {c.tn} | {c.fn} |")
     if result.groups:
         lines += ["", "## LLM calls", "", "Verdicts are computed once per model and prompt and shared by the variants listed.", "",
                   "| model | prompt | method | variants | cases | attempts | failures | seconds |", "|---|---|---|---|---|---|---|---|"]
@@ -92,7 +93,7 @@ def render_markdown(result: ExperimentResult, plots: dict[str, str], choice: Cho
         for v in swept:
             assert v.sweep is not None
             b = v.sweep.best.metrics
-            lines.append(f"| {_cell(v.name, 40)} | {v.sweep.current:g} | {_num(v.report.value('balanced_accuracy'))} | "
+            lines.append(f"| {_cell(v.name, 1000)} | {v.sweep.current:g} | {_num(v.report.value('balanced_accuracy'))} | "
                          f"{v.sweep.best.threshold:g} | {_num(b['balanced_accuracy'])} | {_num(b['f1'])} | {_num(b['mcc'])} |")
         lines.append("")
         lines += [f"![{v.name}]({plots[v.name]})" for v in swept if v.name in plots]
@@ -107,7 +108,7 @@ def render_markdown(result: ExperimentResult, plots: dict[str, str], choice: Cho
         test = choice.test.variants[0]
         lines += ["", "## Chosen on dev, evaluated on test", "", choice.reason + ".", "",
                   "| variant | n | " + " | ".join(h for _, h in _COLUMNS) + " |", "|---|---|" + "---|" * len(_COLUMNS),
-                  f"| {_cell(test.name, 40)} | {test.report.n} | " + " | ".join(_est(test.report.metrics[m]) for m, _ in _COLUMNS) + " |"]
+                  f"| {_cell(test.name, 1000)} | {test.report.n} | " + " | ".join(_est(test.report.metrics[m]) for m, _ in _COLUMNS) + " |"]
     return "\n".join(lines) + "\n"
 
 

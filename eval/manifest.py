@@ -16,7 +16,7 @@ from typing import Any
 
 from selfrag.settings import Settings
 
-__all__ = ["PACKAGES", "build_manifest", "git_state", "package_versions", "settings_snapshot"]
+__all__ = ["PACKAGES", "build_manifest", "git_state", "models_used", "package_versions", "settings_snapshot"]
 
 PACKAGES = (
     "selfrag",
@@ -71,9 +71,32 @@ def _scrub(value: Any, key: str = "") -> Any:
     return value
 
 
+def models_used(settings: Settings) -> dict[str, str]:
+    """The chat and embedding models a run under ``settings`` actually loads or calls.
+
+    ``llm.model`` and ``embeddings.model`` name API models and default to OpenAI's; the local
+    profile ignores them, so a manifest that showed them would name models that never ran.
+    """
+    if settings.llm.provider == "local":
+        from selfrag.providers.local_chat import SMOLLM2_FILE
+
+        chat = f"local:{settings.llm.model_path.name if settings.llm.model_path else SMOLLM2_FILE}"
+    else:
+        chat = f"openai:{settings.llm.model}"
+    embed = "local:all-MiniLM-L6-v2" if settings.embeddings.provider == "local" else f"openai:{settings.embeddings.model}"
+    return {"chat": chat, "embeddings": embed}
+
+
 def settings_snapshot(settings: Settings) -> dict[str, Any]:
-    """The effective settings as JSON, with every secret replaced by ``"<set>"`` (or null)."""
+    """The effective settings as JSON, with every secret replaced by ``"<set>"`` (or null).
+
+    A local provider's ``model`` field (an API model's name, unused) is left out: ``models``
+    in the manifest says what ran.
+    """
     data: dict[str, Any] = _scrub(settings.model_dump(mode="json"))
+    for part in ("llm", "embeddings"):
+        if data[part]["provider"] == "local":
+            data[part].pop("model", None)
     return data
 
 
@@ -98,6 +121,7 @@ def build_manifest(
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "git": git_state(),
         "settings": settings_snapshot(settings),
+        "models": models_used(settings),
         "packages": package_versions(),
         "python": sys.version.split()[0],
         "dataset": {

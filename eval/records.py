@@ -24,7 +24,7 @@ from eval.metrics import Metric, MetricValue
 from selfrag.errors import SelfRagError, describe
 from workflows.outcomes import Result
 
-__all__ = ["CaseEngine", "case_record", "error_text", "run_case", "trace_record"]
+__all__ = ["CaseEngine", "case_contexts", "case_record", "deciding_verdict", "error_text", "run_case", "trace_record"]
 
 _MAX_ERROR = 500
 
@@ -37,6 +37,38 @@ def error_text(exc: BaseException) -> str:
     """``code: message`` on one line (selfrag errors carry a stable code; others their class)."""
     text = f"{exc.code}: {exc.one_line()}" if isinstance(exc, SelfRagError) else describe(exc)
     return text if len(text) <= _MAX_ERROR else text[: _MAX_ERROR - 1] + "…"
+
+
+def case_contexts(result: Result) -> list[str]:
+    """The passages the answer rests on: its cited documents' texts, once each, in citation order.
+
+    The judged metrics (``eval.judged``) read these; a served answer carries the same citations,
+    so an engine run and an endpoint run are judged on the same evidence.
+    """
+    seen: dict[str, str] = {}
+    for c in result.citations:
+        seen.setdefault(c.id, c.text)
+    return list(seen.values())
+
+
+def deciding_verdict(result: Result) -> str:
+    """The one verdict behind the outcome, for the report's table of cases that went wrong.
+
+    The last failed check of the last answer when one failed; otherwise the reader's confidence
+    for ``unverified``, the relevance grades for ``abstained``, or the run's stop reason.
+    """
+    trace = result.trace
+    failed = [v for v in trace.verdicts if not v["passed"]]
+    if failed:
+        v = failed[-1]
+        return f"{v['kind']}: {v['label']} ({v['reason']})"[:300]
+    if result.outcome.value == "unverified" and result.confidence is not None:
+        return f"reader confidence {result.confidence:.2f} below the answering threshold"
+    if result.outcome.value == "abstained":
+        relevant = sum(1 for d in trace.documents if d["relevant"])
+        return f"relevance: {relevant} of {len(trace.documents)} retrieved documents judged relevant"
+    return f"stop: {trace.stop_reason}" if trace.stop_reason else (
+        f"{trace.verdicts[-1]['kind']}: {trace.verdicts[-1]['label']}" if trace.verdicts else "")
 
 
 def run_case(
@@ -84,6 +116,8 @@ def case_record(
         "short_answer": None if result is None else result.short_answer,
         "confidence": None if result is None else result.confidence,
         "outcome": None if result is None else result.outcome.value,
+        "verdict": None if result is None else deciding_verdict(result),
+        "contexts": [] if result is None else case_contexts(result),
     }
     for name in ("answer_exact", "answer_f1", "answer_contains", "answer_correct", "recall_at_4", "mrr", "filter_ok",
                  "grounded"):

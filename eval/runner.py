@@ -42,10 +42,11 @@ from eval.metrics import (
     TokenF1,
 )
 from eval.records import error_text, run_case
-from eval.report import write_reports
-from eval.summary import summarize
+from eval.scoring import write_run
+from eval.scratch import drop_scratch, scratch_settings
 from selfrag.errors import UsageError
 from selfrag.providers import make_chat_model
+from selfrag.reading import Critic
 from selfrag.settings import Settings
 from selfrag.store import Store
 from workflows.engine import SelfRagEngine
@@ -164,6 +165,9 @@ def run_eval(
     dataset: str | Path | None = None,
     command: Sequence[str] | None = None,
     seed: int = 0,
+    keep_store: bool = False,
+    judge: Critic | None = None,
+    judge_info: dict[str, Any] | None = None,
 ) -> RunSummary:
     """Run ``cases`` (a list, or the path of an end-to-end dataset) and write the run directory.
 
@@ -173,7 +177,13 @@ def run_eval(
         cache: an LLM cache, or the path of one to open (and close) for this run.
         progress: called as ``progress(done, total)`` after each case.
         engine_factory: builds the engine (default: ``default_engine``, the configured providers).
-        store: the store to build and search collections in (default: ``open_store(settings)``).
+        store: the store to build and search collections in. Default: a scratch store in
+            ``out_dir/store`` when every case brings its corpus (documents or a documents file),
+            removed after the run unless ``keep_store``; the configured store only when a case
+            names an existing collection (it is read, and the corpora that cases bring are built there).
+        keep_store: keep the scratch store (``out_dir/store``) to inspect its collections.
+        judge: the judge of the judged metrics (``eval.judged``); None leaves them out.
+        judge_info: the judge's manifest entry (``eval.judges.describe_judge``).
         dataset: the dataset file ``cases`` came from, when passing a list: for the manifest and
             to find ``documents_file`` paths (default: relative to the working directory).
         command: the command line for the manifest (default: ``sys.argv``).
@@ -201,29 +211,55 @@ def run_eval(
     )
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     started = time.perf_counter()
-    with _resources(settings, store, cache) as (run_store, run_cache):
-        corpora, known = _prepare_corpora(todo, settings, run_store, path)
-        engine = (engine_factory or default_engine)(settings, run_store, run_cache)
-        metrics: list[Metric] = [
-            ExactMatch(), TokenF1(), ContainsReference(), Correct(), RecallAtK(4), ReciprocalRank(),
-            FilterAccuracy(MetadataCache(run_store, known)), Groundedness(),
-        ]
-        label = str(getattr(getattr(engine, "components", None), "model_label", "") or "")
-        manifest["model"] = label or None
-        manifest["judge"] = getattr(engine, "judge_label", None)
-        try:
-            rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
-        finally:
-            close = getattr(engine, "close", None)  # a SelfRagEngine holds a graph store and rerank clients
-            if callable(close):
-                close()
+    scratch = store is None and all(c.collection is None or c.documents or c.documents_file for c in todo)
+    if scratch:
+        settings = scratch_settings(settings, out / "store")
+    manifest["store"] = {"scratch": scratch, "kept": str(out / "store") if scratch and keep_store else None}
+    try:
+        with _resources(settings, store, cache) as (run_store, run_cache):
+            rows = _run_in(run_store, run_cache, todo, settings, path, engine_factory, manifest, out, concurrency, progress)
+    finally:
+        if scratch and not keep_store:
+            drop_scratch(out / "store")
     records = [r for r, _ in rows]
-    summary = summarize(records, seed=seed)
     manifest["duration_s"] = round(time.perf_counter() - started, 3)
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    write_reports(out, summary, records, manifest)
+    manifest["judged_by"] = judge_info if judge is not None else None
+    summary = write_run(out, records, manifest, judge=judge, seed=seed)
     return RunSummary(out, summary, records, manifest)
+
+
+def _run_in(
+    run_store: Store,
+    run_cache: SQLiteLLMCache | None,
+    todo: Sequence[E2ECase],
+    settings: Settings,
+    path: Path | None,
+    engine_factory: EngineFactory | None,
+    manifest: dict[str, Any],
+    out: Path,
+    concurrency: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Build the corpora, the engine and the metrics in the run's store; run every case."""
+    corpora, known = _prepare_corpora(todo, settings, run_store, path)
+    engine = (engine_factory or default_engine)(settings, run_store, run_cache)
+    metrics: list[Metric] = [
+        ExactMatch(), TokenF1(), ContainsReference(), Correct(), RecallAtK(4), ReciprocalRank(),
+        FilterAccuracy(MetadataCache(run_store, known)), Groundedness(),
+    ]
+    label = str(getattr(getattr(engine, "components", None), "model_label", "") or "")
+    manifest["model"] = label or None
+    manifest["judge"] = getattr(engine, "judge_label", None)
+    if label:  # the engine's own account of the model it loaded beats what the settings imply
+        manifest["models"]["chat"] = label
+    manifest["models"]["reader_critic"] = manifest["judge"]
+    try:
+        rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
+    finally:
+        close = getattr(engine, "close", None)  # a SelfRagEngine holds a graph store and rerank clients
+        if callable(close):
+            close()
+    return rows
 
 
 def _run_all(

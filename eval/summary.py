@@ -11,6 +11,9 @@ Conventions, so a summary can be recomputed from ``cases.jsonl`` alone:
 - Outcome rates are over the cases that finished; every outcome is always listed.
 - ``wrong_among_answered`` is the share of ``answered`` cases with a reference whose answer is not
   right (``answer_correct`` false): what a client trusting ``answered`` would get wrong.
+- Judged metrics (``eval.judged``) and abstention (``eval.abstention``) follow the same rules;
+  ``risk_coverage`` is the curve of ``eval.abstention.risk_coverage`` on ``judged_correct`` when
+  the run was judged, else on ``answer_correct``.
 - Latency percentiles, calls and tokens per case are over the cases that finished. ``llm_calls``
   and ``tokens`` count what the workflow asked for, served from the cache or not; ``cache``
   says how much of it the cache served.
@@ -21,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from eval.abstention import risk_coverage
 from eval.stats import Interval, mean_interval, percentile, rate_interval, wilson
 from workflows.outcomes import Outcome
 
@@ -32,10 +36,16 @@ RATE_METRICS = {
     "answer_correct": "answer_correct",
     "filter_accuracy": "filter_ok",
     "groundedness_rate": "grounded",
+    "judged_correct": "judged_correct",
+    "abstention_accuracy": "abstention_ok",
+    "abstain_rate": "abstained",
 }
 """Summary key → per-case field, for 0/1 metrics (Wilson intervals)."""
 
-MEAN_METRICS = {"answer_f1": "answer_f1", "recall_at_4": "recall_at_4", "mrr": "mrr"}
+MEAN_METRICS = {
+    "answer_f1": "answer_f1", "recall_at_4": "recall_at_4", "mrr": "mrr", "faithfulness": "faithfulness",
+    "context_precision": "context_precision", "context_recall": "context_recall", "answer_relevancy": "answer_relevancy",
+}
 """Summary key → per-case field, for graded metrics (bootstrap intervals)."""
 
 
@@ -59,6 +69,8 @@ def summarize(records: Sequence[Mapping[str, Any]], *, seed: int = 0) -> dict[st
     summary["outcomes"] = outcomes
     answered = [r for r in done if r.get("outcome") == Outcome.ANSWERED.value and r.get("answer_correct") is not None]
     summary["wrong_among_answered"] = _dict(rate_interval(1.0 - float(r["answer_correct"]) for r in answered))
+    judged = any(r.get("judged_correct") is not None for r in done)
+    summary["risk_coverage"] = risk_coverage(done, "judged_correct" if judged else "answer_correct")
     summary["outcome_rates"] = {k: (_dict(wilson(v, len(done))) if done else None) for k, v in outcomes.items()}
     latencies = [float(r["latency_s"]) for r in done if r.get("latency_s") is not None]
     summary["latency_p50_s"] = round(percentile(latencies, 50), 4) if latencies else None

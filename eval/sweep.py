@@ -103,14 +103,19 @@ def plot_sweep(s: Sweep, path: str | Path, title: str) -> Path:
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     xs = [p.threshold for p in s.points]
-    for name in PLOTTED:
+    # Metrics often tie (precision = recall = F1 at a threshold): distinct dashes and markers,
+    # and lines drawn thinner on top, keep every one of them visible where they coincide.
+    styles = [("-", "o", 3.0), ("--", "s", 2.4), (":", "^", 1.8), ("-.", "D", 1.4), ((0, (1, 1)), "v", 1.1)]
+    for n, name in enumerate(PLOTTED):
         ys = [math.nan if (y := p.metrics[name]) is None else y for p in s.points]
-        ax.plot(xs, ys, marker="o", markersize=3, label=name.replace("_", " "))
+        dash, marker, width = styles[n % len(styles)]
+        ax.plot(xs, ys, linestyle=dash, marker=marker, markersize=4 - 0.4 * (n % len(styles)), linewidth=width,
+                label=name.replace("_", " "), zorder=2 + n)
     ax.axvline(s.current, color="grey", linestyle="--", linewidth=1, label=f"current {s.current:g}")
     ax.axvline(s.best.threshold, color="black", linestyle=":", linewidth=1, label=f"best {s.best.threshold:g}")
     ax.set_xlabel("signal threshold")
     ax.set_ylabel("metric")
-    ax.set_ylim(-0.02, 1.02)
+    ax.set_ylim(-0.04, 1.04)
     ax.set_title(title)
     ax.legend(loc="lower left", fontsize="small")
     fig.tight_layout()

@@ -12,6 +12,7 @@ from selfrag.cli.ask import ask
 from selfrag.cli.collections import collections_app, documents_app
 from selfrag.cli.demo import demo
 from selfrag.cli.eval import eval_app
+from selfrag.cli.eval_answers import endpoint_cmd as _endpoint_cmd  # noqa: F401  (registers score/endpoint/judge on eval_app)
 from selfrag.cli.graph import graph
 from selfrag.cli.ingest import ingest
 from selfrag.cli.keys import keys_app

@@ -7,37 +7,20 @@ from __future__ import annotations
 
 import json
 import sys
-import tomllib
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.table import Table
 
 from selfrag.cli._common import err_console, fail, handle_errors, out_console
+from selfrag.cli._eval_common import load_config, print_summary
 
 __all__ = ["eval_app"]
 
 eval_app = typer.Typer(help="Evaluate a configuration over a dataset, compare runs, tune graders.", no_args_is_help=True)
 import_app = typer.Typer(help="Import public datasets into the harness's JSONL formats.", no_args_is_help=True)
 eval_app.add_typer(import_app, name="import")
-
-
-def _load_config(path: Path | None) -> dict[str, Any]:
-    """Settings overrides from a TOML or JSON file (same shape as config.toml)."""
-    if path is None:
-        return {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot read config {path}: {exc.strerror or exc}", "config_invalid")
-    try:
-        data: Any = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        fail(f"config {path} is not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {exc}", "config_invalid")
-    if not isinstance(data, dict):
-        fail(f"config {path} must hold a table of settings", "config_invalid")
-    return data
 
 
 @import_app.command("halueval")
@@ -65,42 +48,48 @@ def run_cmd(
     limit: int | None = typer.Option(None, "--limit", min=0, help="Only the first N cases."),
     concurrency: int = typer.Option(1, "--concurrency", min=1, max=64, help="Cases in flight at once."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the LLM response cache."),
+    keep_store: bool = typer.Option(
+        False, "--keep-store", help="Keep the run's scratch store (OUT/store) instead of removing it after the run."
+    ),
+    judge: str = typer.Option("local", "--judge", help="Judge of the judged metrics: local (the trained critic), api "
+                              "(the configured chat model), or none."),
+    fmt: str | None = typer.Option(None, "--format", help="Dataset format: selfrag, ragas, csv, hf, langsmith (default: guessed)."),
+    mapping: list[str] = typer.Option([], "--map", help="FIELD=COLUMN for a foreign dataset, e.g. question=user_input (repeatable)."),
 ) -> None:
     """Run the engine over every case and write traces, summary.json, reports and a manifest.
+
+    Cases that bring their corpus (documents, a documents file, a foreign dataset's contexts) are
+    built in a scratch store under OUT/store, removed after the run unless --keep-store; a case
+    naming an existing collection reads the configured store.
 
     Example: selfrag eval run --dataset eval/sets/movies.jsonl --out runs/movies-base
     """
     import time
 
-    from eval.datasets import load_e2e
+    from eval.judges import make_judge
+    from eval.loaders import load_cases, parse_mapping
     from eval.runner import run_eval
-    from selfrag.ingest import rich_progress
+    from selfrag.ingest import stage_progress
     from selfrag.settings import load_settings
     from selfrag.store import StoreUse
     from workflows.factory import open_store
 
-    settings = load_settings(**_load_config(config))
-    cases = load_e2e(dataset)
+    settings = load_settings(**load_config(config))
+    cases = load_cases(dataset, fmt=fmt, mapping=parse_mapping(mapping))
+    evaluator, judge_info = make_judge(judge, settings, None if no_cache else settings.home / "cache")
     out_dir = out or Path("runs") / f"{dataset.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
     cache = None if no_cache else settings.home / "cache" / "llm.sqlite"
-    # The run builds its corpora's collections: a writer of the embedded store.
-    with open_store(settings, StoreUse("selfrag eval run")) as store, \
-            rich_progress(f"evaluating {dataset.name}", err_console, transient=True) as bar:
+    todo = cases[:limit] if limit is not None else cases
+    scratch = all(c.collection is None or c.documents or c.documents_file for c in todo)
+    with ExitStack() as stack:
+        # Only a run that reads an existing collection opens the configured store (as a writer:
+        # the corpora its cases bring are built there too); the others never touch it.
+        store = None if scratch else stack.enter_context(open_store(settings, StoreUse("selfrag eval run")))
+        bar = stack.enter_context(stage_progress(f"evaluating {dataset.name}", err_console))
         run = run_eval(cases, settings, out_dir, limit=limit, concurrency=concurrency, cache=cache,
-                       progress=bar, dataset=dataset, command=sys.argv, store=store)
-    s = run.summary
-    table = Table(title=f"{s['cases']} cases → {out_dir}")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    table.add_column("95% CI", justify="right")
-    for key in ("answer_exact", "answer_f1", "answer_contains", "recall_at_4", "mrr", "filter_accuracy", "groundedness_rate"):
-        v = s.get(key)
-        table.add_row(key, "—" if v is None else f"{v['value']:.3f}",
-                      "" if v is None else f"[{v['ci_low']:.3f}, {v['ci_high']:.3f}]")
-    table.add_row("outcomes", ", ".join(f"{k} {n}" for k, n in s["outcomes"].items()), "")
-    table.add_row("latency p50 / p95", f"{s['latency_p50_s']} / {s['latency_p95_s']} s", "")
-    table.add_row("LLM calls / case", str(s["llm_calls_per_case"]), "")
-    out_console.print(table)
+                       progress=lambda done, total: bar("cases", done, total), dataset=dataset, command=sys.argv,
+                       store=store, keep_store=keep_store, judge=evaluator, judge_info=judge_info)
+    print_summary(run.summary, out_dir)
     if run.failures:
         err_console.print(f"{len(run.failures)} case(s) failed; see {out_dir / 'cases.jsonl'}", markup=False)
 
@@ -113,14 +102,18 @@ def compare_cmd(
     fail_on_regression: list[str] = typer.Option(
         [], "--fail-on-regression", help="METRIC:TOLERANCE; exit 1 when B is worse than A beyond it (repeatable)."
     ),
+    correctness: str = typer.Option(
+        "answer_contains", "--correctness", help="The 0/1 per-case metric McNemar's test and the flipped cases use, e.g. judged_correct."
+    ),
 ) -> None:
     """Metric deltas with paired-bootstrap intervals, McNemar's exact test, and flipped cases.
 
     Example: selfrag eval compare runs/base runs/new --fail-on-regression answer_f1:0.02
     """
-    from eval.compare import check_regressions, compare_runs, render_comparison
+    from eval.compare import check_regressions, compare_runs, parse_gates, render_comparison
 
-    cmp = compare_runs(run_a, run_b)
+    parse_gates(fail_on_regression)  # a mistyped gate fails now, not after reading both runs
+    cmp = compare_runs(run_a, run_b, correctness=correctness)
     typer.echo(render_comparison(cmp))
     problems = check_regressions(cmp, fail_on_regression)
     for p in problems:
@@ -153,14 +146,14 @@ def graders_cmd(
     from eval.datasets import load_grader_cases
     from eval.experiments import load_variants, run_grader_experiment, summary_line, write_experiment
     from graders import grader_kinds
-    from selfrag.ingest import rich_progress
+    from selfrag.ingest import stage_progress
     from selfrag.settings import load_settings
 
     if grader not in grader_kinds():
         fail(f"--grader must be one of {', '.join(grader_kinds())}, not {grader!r}")
     if split not in ("dev", "test", "all"):
         fail(f"--split must be dev, test or all, not {split!r}")
-    settings = load_settings(**_load_config(config))
+    settings = load_settings(**load_config(config))
     every = load_grader_cases(dataset, kind=grader)
     if choose:
         split = "dev"  # --choose tunes on dev by definition; test is touched once, below
@@ -171,10 +164,10 @@ def graders_cmd(
     chosen = load_variants(variants, kind=grader) if variants is not None else None
     cache = None if no_cache else SQLiteLLMCache(settings.home / "cache" / "llm.sqlite")
     try:
-        with rich_progress(f"grading {len(cases)} cases", err_console, transient=True) as bar:
+        with stage_progress(f"grading {len(cases)} cases", err_console) as bar:
             result = run_grader_experiment(
                 cases, grader, chosen, llm=settings.llm, cache=cache, split=None if split == "all" else split,
-                progress=lambda _group, done, total: bar(done, total),
+                progress=lambda _group, done, total: bar("cases", done, total),
             )
     finally:
         if cache is not None:
@@ -197,7 +190,8 @@ def graders_cmd(
     line = summary_line(result)
     table = Table(title=f"{grader}: {len(cases)} cases ({split})")
     for col in ("variant", "n", "accuracy", "balanced_accuracy", "precision", "recall", "f1", "kappa", "mcc"):
-        table.add_column(col, justify="left" if col == "variant" else "right")
+        # fold, never truncate: a CI log (no terminal, 80 columns) must still show whole variant names
+        table.add_column(col, justify="left" if col == "variant" else "right", overflow="fold")
     for v in line["variants"]:
         table.add_row(v["name"], str(v["n"]), *("—" if v[k] is None else f"{v[k]:.3f}" for k in
                       ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "kappa", "mcc")))
@@ -230,7 +224,7 @@ def plan_cmd(
     from eval.cache import SQLiteLLMCache, with_cache
     from eval.plan_eval import planner_fn, score_plan_set
     from eval.plan_sets import load_plan_set
-    from selfrag.ingest import rich_progress
+    from selfrag.ingest import stage_progress
     from selfrag.providers import make_chat_model, make_embeddings
     from selfrag.query import build_planner, profile_mode
     from selfrag.settings import load_settings
@@ -239,7 +233,7 @@ def plan_cmd(
         fail(f"--split must be dev, heldout or all, not {split!r}")
     if mode not in (None, "rules", "auto", "llm"):
         fail(f"--mode must be rules, auto or llm, not {mode!r}")
-    settings = load_settings(**_load_config(config))
+    settings = load_settings(**load_config(config))
     chosen = mode or profile_mode(settings)[0]
     cache = None if no_cache or chosen == "rules" else SQLiteLLMCache(settings.home / "cache" / "llm.sqlite")
     model = with_cache(make_chat_model(settings.llm), cache) if chosen != "rules" else None
@@ -252,9 +246,9 @@ def plan_cmd(
         for folder in sets:
             plan_set = load_plan_set(folder)
             planner = build_planner(settings, model=model, embeddings=embeddings, mode=mode, today=plan_set.today)  # type: ignore[arg-type]
-            with rich_progress(f"planning {plan_set.name}", err_console, transient=True) as bar:
+            with stage_progress(f"planning {plan_set.name}", err_console) as bar:
                 score = score_plan_set(plan_set, planner_fn(planner, plan_set), split=split,  # type: ignore[arg-type]
-                                       progress=bar)
+                                       progress=lambda done, total: bar("questions", done, total))
             s = score.summary(split)  # type: ignore[arg-type]
             table.add_row(s["set"], str(s["questions"]), *(f"{s[k]:.3f}" if s[k] is not None else "—" for k in
                           ("filter_accuracy", "limit_accuracy", "accuracy", "query_ok")), str(s["seconds_p50"]))

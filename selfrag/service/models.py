@@ -127,6 +127,12 @@ class AnswerResponse(BaseModel):
     thread_id: str | None = None
     answer: str
     outcome: str = Field(description="answered | unverified | abstained | ungrounded | budget_exhausted | no_progress | needs_clarification")
+    short_answer: str | None = Field(
+        None, description="The reader's short answer (a span, Yes, No) that `answer` leads with; absent when a model wrote the answer."
+    )
+    confidence: float | None = Field(
+        None, description="The reader's calibrated probability that `short_answer` is right (`answered` needs it to clear a threshold)."
+    )
     citations: list[CitationOut] = Field(default_factory=list)
     query: dict[str, Any] = Field(default_factory=dict, description="The structured query used: text, filter tree, limit.")
     filter: dict[str, Any] | None = Field(None, description="The final Chroma where clause.")

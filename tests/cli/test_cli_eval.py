@@ -137,3 +137,67 @@ def test_plan_refuses_bad_options_in_one_line(cli: Cli, assert_one_line_error: A
 def test_plan_on_a_folder_that_is_not_a_set_is_a_one_line_error(cli: Cli, assert_one_line_error: Any, tmp_path: Path) -> None:
     result = cli("eval", "plan", "--set", tmp_path)
     assert "not a self-query set" in assert_one_line_error(result, "dataset_invalid")
+
+
+def test_score_a_ragas_predictions_file_with_the_local_judge(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from selfrag.testing import ScriptedJudge
+
+    monkeypatch.setattr("selfrag.reading.default_judge", lambda folder=None: ScriptedJudge(name="critic-under-test"))
+    rows = [{"user_input": "Which movie has toys?", "retrieved_contexts": ["Toys come alive."], "response": "Toy Story",
+             "reference": "Toy Story"}]
+    path = tmp_path / "ragas.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = cli("eval", "score", "--predictions", path, "--out", tmp_path / "theirs")
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "theirs" / "summary.json").read_text())
+    assert summary["answer_exact"]["value"] == 1.0 and summary["faithfulness"]["value"] == 1.0
+    manifest = json.loads((tmp_path / "theirs" / "manifest.json").read_text())
+    assert manifest["judged_by"]["model"] == "critic-under-test" and manifest["judged_by"]["cache"].endswith("judge.sqlite")
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text(json.dumps({"prompt": "q", "gold": "a"}) + "\n")
+    bad = cli("eval", "score", "--predictions", foreign, "--out", tmp_path / "x", "--judge", "none")
+    assert bad.exit_code == 2 and "found columns prompt, gold" in bad.stderr and "Traceback" not in bad.output
+
+
+def test_a_bad_gate_fails_before_the_runs_are_read(cli: Cli, tmp_path: Path, assert_one_line_error: Any) -> None:
+    result = cli("eval", "compare", tmp_path / "missing-a", tmp_path / "missing-b", "--fail-on-regression", "answer_f2:0.1")
+    assert_one_line_error(result, "usage_error")
+    assert "unknown metric 'answer_f2'" in result.stderr
+
+
+def test_a_cached_rerun_reports_the_same_calls_and_counts_the_hits_as_saved(cli: Cli, fake: Any, tmp_path: Path) -> None:
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    fake.script(relevant=["Toys come alive"], generate="Toys come alive [1].")
+    dataset = _dataset(tmp_path)
+    first = cli("eval", "run", "--dataset", dataset, "--out", tmp_path / "a", "--judge", "none")
+    second = cli("eval", "run", "--dataset", dataset, "--out", tmp_path / "b", "--judge", "none")
+    assert first.exit_code == 0 and second.exit_code == 0, second.output
+    a, b = (json.loads((tmp_path / d / "summary.json").read_text()) for d in ("a", "b"))
+    assert a["llm_calls_per_case"] == b["llm_calls_per_case"] > 0
+    # a hit is a call saved, not a call fewer: every call of the rerun is served by the cache
+    # (the first run already served one: both cases grade the same document for the same words)
+    assert b["cache"] == {"hits": a["cache"]["hits"] + a["cache"]["model_calls"], "model_calls": 0}
+
+
+def test_a_ragas_dataset_runs_in_a_scratch_store_beside_a_serving_writer(cli: Cli, fake: Any, tmp_path: Path,
+                                                                        open_store: Any) -> None:
+    from selfrag.settings import load_settings
+    from selfrag.store import Store, StoreUse
+    from selfrag.testing import HashEmbeddings
+
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    fake.script(relevant=["Toys come alive"], generate="Toys come alive [1].")
+    rows = [{"user_input": "Which movie has toys that come alive?", "retrieved_contexts": ["Toys come alive in a bedroom."],
+             "reference": "Toys come alive"}]
+    path = tmp_path / "ragas.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # `serve` holds the user's store as its writer the whole time
+    with Store.from_settings(load_settings(), HashEmbeddings(), use=StoreUse("selfrag serve")):
+        result = cli("eval", "run", "--dataset", path, "--out", tmp_path / "run", "--judge", "none")
+    assert result.exit_code == 0, result.output
+    row = json.loads((tmp_path / "run" / "cases.jsonl").read_text().splitlines()[0])
+    assert row["id"] == "row-1" and row["error"] is None and row["answer_contains"] == 1.0
+    assert not (tmp_path / "run" / "store").exists()
+    assert open_store().list_collections() == ["movies"]  # nothing left in the user's store
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["store"] == {"scratch": True, "kept": None}

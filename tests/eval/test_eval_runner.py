@@ -206,9 +206,9 @@ def test_a_rerun_with_the_cache_makes_no_model_calls(tmp_path: Path, store: Stor
 def test_reports_and_manifest(tmp_path: Path, store: Store) -> None:
     out = run(tmp_path, store, Factory(), limit=4, concurrency=2)
     page = (out.out_dir / "report.html").read_text()
-    assert page.count('<img src="data:image/png;base64,') == 3
+    assert page.count('<img src="data:image/png;base64,') == 4
     md = (out.out_dir / "report.md").read_text()
-    assert "| exact match | 0.750 |" in md and "## Slowest cases" in md and "## Failures\n\nNone." in md
+    assert "| exact match | 0.750 |" in md and "## Slowest cases" in md and "## Failures (cases that raised)\n\nNone." in md
     manifest = json.loads((out.out_dir / "manifest.json").read_text())
     assert manifest["limit"] == 4 and manifest["concurrency"] == 2 and manifest["command"] == ["test"]
     assert manifest["dataset"]["cases"] == 4 and len(manifest["dataset"]["cases_sha256"]) == 64
@@ -241,7 +241,7 @@ def test_a_missing_collection_is_a_recorded_failure(tmp_path: Path, store: Store
     assert out.records[0]["error"].startswith("collection_not_found: ")
     assert out.summary["errors"] == 1 and out.summary["answer_exact"] is None
     assert out.summary["outcome_rates"]["answered"] is None and out.summary["latency_p50_s"] is None
-    assert (out.out_dir / "report.html").read_text().count("data:image/png;base64,") == 3
+    assert (out.out_dir / "report.html").read_text().count("data:image/png;base64,") == 4
 
 
 def test_schema_is_inferred_from_metadata_values() -> None:
