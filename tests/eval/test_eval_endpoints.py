@@ -55,3 +55,19 @@ def test_endpoint_mistakes_are_usage_errors() -> None:
         ask_endpoint(Endpoint("http://x", "answers"), ROWS)
     with pytest.raises(UsageError, match="needs --model"):
         ask_endpoint(Endpoint("http://x", "chat"), ROWS)
+
+
+def test_a_live_openai_compatible_server_is_asked_over_http() -> None:
+    """A real server on 127.0.0.1 (``tests/model_server.py``, no selfrag extension in its replies):
+    every row is asked over HTTP and its reply taken as the answer, with no error recorded."""
+    from tests.model_server import ModelServer, reply_for
+
+    server = ModelServer()
+    try:
+        out = ask_endpoint(Endpoint(server.url, "chat", model="scripted", concurrency=2), ROWS)
+    finally:
+        server.stop()
+    assert [p.error for p in out] == [None, None]
+    expected = [reply_for({"messages": [{"role": "user", "content": r.question}]}) for r in ROWS]
+    assert [p.answer for p in out] == expected and all(expected)
+    assert [outcome_of(p) for p in out] == ["answered", "answered"]
