@@ -36,7 +36,7 @@ NON_SETTINGS = {
 }
 """``SELFRAG_*`` variables read by the code that are not settings (``SELFRAG_HOME`` is the ``home`` setting)."""
 
-OPENAI_FALLBACKS = {
+OPENAI_FALLBACKS: dict[tuple[str, ...], str] = {
     ("llm", "api_key"): "OPENAI_API_KEY",
     ("llm", "base_url"): "OPENAI_BASE_URL",
     ("embeddings", "api_key"): "OPENAI_API_KEY",

@@ -149,6 +149,7 @@ def _ingest_remote(remote: Remote, paths: list[Path], collection: str | None, sc
     from selfrag.samples import SAMPLES, load_sample
     from selfrag.schema import CollectionSchema, load_schema_file
 
+    declared: CollectionSchema | None
     if sample is not None:
         if paths or schema is not None:
             fail("--sample takes no PATH, --schema, --root or --prune")

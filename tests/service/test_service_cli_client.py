@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from selfrag.cli import app
 from selfrag.service import KeyFile
-from tests.service.conftest import Live
 from tests.servers import free_port
+from tests.service.conftest import Live
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
