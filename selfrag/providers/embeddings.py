@@ -5,11 +5,11 @@ pinned SHA-256 before use: a corrupted or substituted file is refused (``ModelIn
 instead of silently producing different vectors than the ones already in a collection. Hashing
 90 MB costs a fraction of a second; a successful check is remembered per (path, size, mtime).
 
-Loading never touches the network: the hub's offline switches are set before transformers is
-imported and the tokenizer is opened with ``local_files_only``. The model is the package's
-sentence-transformers pipeline (BERT, mean pooling, normalisation) computed by ``_MiniLM`` on the
-plain-PyTorch encoder of ``selfrag.providers._bert``, without importing sentence-transformers and
-transformers' modelling code: a cold ``selfrag ask`` spent most of its time importing them.
+Loading never touches the network: everything is read from the package's folder. The model is the
+package's sentence-transformers pipeline (BERT, mean pooling, normalisation) computed by
+``_MiniLM`` on the plain-PyTorch encoder of ``selfrag.providers._bert`` and the WordPiece tokenizer
+of ``selfrag.providers._tokenizer``, without importing sentence-transformers or transformers: a
+cold ``selfrag ask`` spent most of its time importing them.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ class _MiniLM:
 
         import torch
         from safetensors.torch import load_file
-        from transformers import AutoTokenizer
 
         from selfrag.providers._bert import BertEncoder
+        from selfrag.providers._tokenizer import WordPieceTokenizer
 
         pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
         if not pooling.get("pooling_mode_mean_tokens") or any(
@@ -57,7 +57,7 @@ class _MiniLM:
         ):
             raise ProviderError(f"{model_dir}: only mean pooling is supported")
         self.max_seq_length = int(json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))["max_seq_length"])
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+        self.tokenizer = WordPieceTokenizer(model_dir)
         self.bert = BertEncoder(json.loads((model_dir / "config.json").read_text(encoding="utf-8")))
         wanted = self.bert.state_dict()
         state = {k: v for k, v in load_file(str(model_dir / "model.safetensors")).items() if k in wanted}
@@ -159,8 +159,8 @@ def _load(model_dir: Path, expected_sha256: str) -> _Loaded:
         # huggingface_hub reads these when first imported; a local directory needs no hub anyway.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        if importlib.util.find_spec("torch") is None or importlib.util.find_spec("transformers") is None:
-            raise ProviderError("torch and transformers are not installed: pip install 'selfrag[local]'")
+        if importlib.util.find_spec("torch") is None or importlib.util.find_spec("tokenizers") is None:
+            raise ProviderError("torch and tokenizers are not installed: pip install 'selfrag[local]'")
         try:
             model = _MiniLM(model_dir)
         except (OSError, ValueError, RuntimeError, KeyError) as exc:

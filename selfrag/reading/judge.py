@@ -194,9 +194,9 @@ def load_judge(folder: Path, *, expected_sha256: str | None = None, base_dir: Pa
         if missing or unexpected:
             raise ProviderError(f"reader-critic {info.name} does not fit its network ({len(missing)} missing, "
                                 f"{len(unexpected)} unexpected tensors)")
-        from transformers import AutoTokenizer
+        from selfrag.providers._tokenizer import WordPieceTokenizer
 
-        tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_dir), use_fast=True)
+        tokenizer = WordPieceTokenizer(tokenizer_dir)
         judge = Judge(net, tokenizer, info)
         _LOADED[key] = judge
         return judge
