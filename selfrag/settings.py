@@ -22,7 +22,7 @@ from pydantic_settings import (
 
 from selfrag.errors import ConfigError
 
-__all__ = ["MAX_BATCH_TEXTS", "MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings", "read_config_file"]
+__all__ = ["MAX_BATCH_TEXTS", "MAX_BATCH_TOKENS", "CheckpointSettings", "EmbeddingSettings", "GraderSettings", "GradersSettings", "GraphSettings", "HnswSettings", "LLMSettings", "ServiceSettings", "Settings", "StoreSettings", "WorkflowSettings", "RetrievalSettings", "RerankSettings", "CollectionSettings", "SearchSettings", "default_home", "load_settings"]
 
 StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
 
