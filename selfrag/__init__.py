@@ -9,15 +9,14 @@ The parts live in subpackages: ``selfrag.store``, ``selfrag.ingest``, ``selfrag.
     settings = load_settings()          # environment and config file, read once at the edge
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from selfrag.schema import AttributeInfo, CollectionSchema
-from selfrag.settings import Settings, load_settings
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("selfrag")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+if TYPE_CHECKING:
+    from selfrag.schema import AttributeInfo, CollectionSchema
+    from selfrag.settings import Settings, load_settings
 
 __all__ = [
     "AttributeInfo",
@@ -26,3 +25,33 @@ __all__ = [
     "__version__",
     "load_settings",
 ]
+
+# Importing any ``selfrag.x`` runs this file first: the CLI's ``--help`` and the errors module
+# must not pay for pydantic-settings and the schema's knowledge-graph imports (a fifth of a
+# second), so the public names load on first use.
+_LAZY = {
+    "AttributeInfo": "selfrag.schema",
+    "CollectionSchema": "selfrag.schema",
+    "Settings": "selfrag.settings",
+    "load_settings": "selfrag.settings",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("selfrag")
+        except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+            value = "0.0.0+unknown"
+    elif name in _LAZY:
+        value = getattr(import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'selfrag' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY, "__version__"])

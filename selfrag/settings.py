@@ -393,16 +393,49 @@ def _config_file() -> Path:
     return Path(env).expanduser() if env else default_home() / "config.toml"
 
 
-def load_settings(**overrides: Any) -> Settings:
-    """Build the settings, turning any validation problem into a one-line ``ConfigError``."""
+def read_config_file() -> dict[str, Any]:
+    """The config file's table (empty when there is none).
+
+    Raises:
+        ConfigError: ``SELFRAG_CONFIG`` names no file, or the file is not valid TOML.
+    """
+    import tomllib
+
     cfg = _config_file()
     if os.environ.get("SELFRAG_CONFIG") and not cfg.is_file():
         raise ConfigError(f"config file {cfg} does not exist")
+    if not cfg.is_file():
+        return {}
     try:
-        return Settings(**overrides)
+        with cfg.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, ValueError) as exc:  # malformed TOML
+        raise ConfigError(f"cannot read config file {cfg}: {exc}") from exc
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build the settings, turning any validation problem into a one-line ``ConfigError``.
+
+    A key of the config file or a ``SELFRAG_*`` variable that names no setting is refused, with
+    the nearest valid name. ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL`` fill ``api_key`` and
+    ``base_url`` of ``llm`` and ``embeddings`` where selfrag's own settings leave them unset.
+    """
+    from selfrag._config_keys import OPENAI_FALLBACKS, check_env, check_file
+
+    cfg = _config_file()
+    check_file(Settings, read_config_file(), str(cfg))
+    check_env(Settings)
+    try:
+        settings = Settings(**overrides)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
         raise ConfigError(f"invalid setting {where}: {first['msg']}") from exc
     except (OSError, ValueError) as exc:  # malformed TOML
         raise ConfigError(f"cannot read config file {cfg}: {exc}") from exc
+    for (section, name), var in OPENAI_FALLBACKS.items():
+        part = getattr(settings, section)
+        value = os.environ.get(var)
+        if getattr(part, name) is None and value:
+            setattr(part, name, SecretStr(value) if name == "api_key" else value)
+    return settings

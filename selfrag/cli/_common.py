@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, NoReturn, TypeVar
 
 import typer
@@ -19,10 +21,19 @@ __all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_conso
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True, highlight=False)
 out_console = Console(highlight=False)
+_JSON_ERRORS: ContextVar[bool] = ContextVar("selfrag_json_errors", default=False)
+"""Set while a command given ``--json`` runs: its errors are JSON too."""
 
 
 def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:
-    """Print ``error[code]: message`` on one line to stderr and exit non-zero."""
+    """Print ``error[code]: message`` on one line to stderr and exit non-zero.
+
+    Under ``--json`` the error is ``{"error": {"code", "message"}}`` (the HTTP API's shape) on stdout
+    instead, where the caller reads the JSON.
+    """
+    if _JSON_ERRORS.get():
+        typer.echo(json.dumps({"error": {"code": code, "message": one_line(message)}}, ensure_ascii=False))
+        raise typer.Exit(exit_code)
     # Plain text, not rich markup: the code's brackets and the message are literal.
     err_console.print(Text(f"error[{code}]: {one_line(message)}", style="bold red"), soft_wrap=True)
     raise typer.Exit(exit_code)
@@ -48,20 +59,29 @@ def handle_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = _JSON_ERRORS.set(kwargs.get("as_json") is True)
         try:
-            return fn(*args, **kwargs)
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
-            raise
-        except SelfRagError as exc:
-            if os.environ.get("SELFRAG_DEBUG"):
-                raise
-            # What a driver or library said (exc.detail) is not ours to print: the debug mode shows it.
-            hint = " (SELFRAG_DEBUG=1 shows the cause)" if exc.detail else ""
-            fail(exc.one_line() + hint, exc.code, 2 if isinstance(exc, UsageError) else 1)
-        except Exception as exc:
-            if os.environ.get("SELFRAG_DEBUG"):
-                raise
-            fail(f"unexpected {type(exc).__name__}; SELFRAG_DEBUG=1 shows the traceback", "internal", 1)
-        return None
+            return _call(fn, args, kwargs)
+        finally:
+            _JSON_ERRORS.reset(token)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``fn``, with every error turned into ``fail`` (one line, or JSON under ``--json``)."""
+    try:
+        return fn(*args, **kwargs)
+    except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        raise
+    except SelfRagError as exc:
+        if os.environ.get("SELFRAG_DEBUG"):
+            raise
+        # What a driver or library said (exc.detail) is not ours to print: the debug mode shows it.
+        hint = " (SELFRAG_DEBUG=1 shows the cause)" if exc.detail else ""
+        fail(exc.one_line() + hint, exc.code, 2 if isinstance(exc, UsageError) else 1)
+    except Exception as exc:
+        if os.environ.get("SELFRAG_DEBUG"):
+            raise
+        fail(f"unexpected {type(exc).__name__}; SELFRAG_DEBUG=1 shows the traceback", "internal", 1)
+    return None

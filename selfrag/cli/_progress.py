@@ -11,13 +11,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from workflows.nodes import node_spec
-
 __all__ = ["describe_update", "print_event"]
 
 
 def describe_update(node: str, update: dict[str, Any]) -> str:
     """One human line saying what a node just did."""
+    from workflows.nodes import node_spec
+
     spec = node_spec(node)
     return "" if spec is None else spec.summarize(update).text  # type: ignore[arg-type]
 

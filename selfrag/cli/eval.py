@@ -136,7 +136,7 @@ def graders_cmd(
     choose: bool = typer.Option(
         False, "--choose", help="Tune on the dev cases, pick the best variant, then report it once on the test cases."
     ),
-    no_cache: bool = typer.Option(False, "--no-cache"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the LLM response cache."),
 ) -> None:
     """Compare grader variants (prompt, model, method, threshold, combination) on labelled cases.
 

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from selfrag.cli._client import KEY_HELP, URL_HELP, Remote, remote_for
 from selfrag.cli._common import err_console, fail, handle_errors, out_console
-from selfrag.settings import Settings
 
 if TYPE_CHECKING:
     from selfrag.ingest import IngestReport
+    from selfrag.settings import Settings
     from selfrag.store import StoreUse
 
 __all__ = ["ingest"]
@@ -33,6 +34,8 @@ def ingest(
     strict: bool = typer.Option(
         False, "--strict", help="Fail (write nothing) when a file in a folder cannot be read, instead of skipping it."
     ),
+    url: str | None = typer.Option(None, "--url", help=URL_HELP),
+    key: str | None = typer.Option(None, "--key", help=KEY_HELP),
 ) -> None:
     """Ingest documents into a collection (created on first use).
 
@@ -40,9 +43,20 @@ def ingest(
     ingesting it again replaces it, and an unchanged one costs nothing. Files named explicitly must
     all be readable; unreadable files found in folders are skipped and listed on stderr.
 
+    Through a server (--url), files are uploaded and named by their file name alone; --root, --prune
+    and --strict are not available there.
+
     Examples: selfrag ingest --sample movies
               selfrag ingest reports/ --collection filings --schema filings.schema.json --prune
     """
+    remote = remote_for(url, key)
+    if remote is not None:
+        if root is not None or prune or strict:
+            fail("--root, --prune and --strict need the store in this process; they are not available through a server")
+        with remote:
+            _ingest_remote(remote, paths or [], collection, schema, sample)
+        return
+
     from selfrag.errors import CollectionNotFound
     from selfrag.ingest import MentionExtractor, collect_files, display_path, read_inputs, stage_progress, store_batch
     from selfrag.kg import open_graph_store
@@ -126,3 +140,46 @@ def _print(collection: str, report: IngestReport) -> None:
 
 def _chunking(settings: Settings) -> dict[str, int]:
     return {"chunk_size": settings.store.chunk_size, "chunk_overlap": settings.store.chunk_overlap}
+
+
+def _ingest_remote(remote: Remote, paths: list[Path], collection: str | None, schema: Path | None, sample: str | None) -> None:
+    """Create the collection if asked (or for a sample), then upload the files in one request."""
+    from selfrag.errors import CollectionExists
+    from selfrag.ingest import collect_files
+    from selfrag.samples import SAMPLES, load_sample
+    from selfrag.schema import CollectionSchema, load_schema_file
+
+    declared: CollectionSchema | None
+    if sample is not None:
+        if paths or schema is not None:
+            fail("--sample takes no PATH, --schema, --root or --prune")
+        if sample not in SAMPLES:
+            fail(f"unknown sample {sample!r}; choose one of: {', '.join(SAMPLES)}")
+        declared, files = load_sample(sample)
+        if declared.graph is not None:
+            fail(f"the {sample} sample loads a knowledge graph, which only a local ingest does; stop the server first")
+        name = collection or sample
+    else:
+        if not paths:
+            fail("give PATH... to ingest, or --sample movies|filings|companies")
+        if not collection:
+            fail("--collection NAME is required with PATH")
+        declared = load_schema_file(schema) if schema is not None else None
+        files = [f.path for f in collect_files(paths).files]
+        name = collection
+    # Created first, as a local ingest creates it on first use; an existing one must have the same schema.
+    wanted = declared or CollectionSchema()
+    try:
+        remote.request("POST", "/v1/collections", json={"name": name, "schema": wanted.model_dump(mode="json")})
+    except CollectionExists:
+        existing = CollectionSchema.model_validate(remote.request("GET", f"/v1/collections/{name}")["schema"])
+        if declared is not None and sample is None and existing != declared:
+            fail(f"collection {name!r} exists with another schema; use a new collection name", "collection_exists")
+    uploads = [("files", (f.name, f.read_bytes())) for f in files]
+    result = remote.request("POST", f"/v1/collections/{name}/documents", files=uploads)
+    out_console.print(
+        f"{name}: {len(files)} files, {len(result['documents'])} documents ({result['chunks']} chunks): "
+        f"{result['added']} added, {result['replaced']} replaced, {result['unchanged']} unchanged, "
+        f"{result['removed']} removed (via {remote.url})",
+        markup=False, soft_wrap=True,
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 from selfrag.cli._common import handle_errors, out_console
-from selfrag.settings import load_settings
 
 __all__ = ["keys_app"]
 
@@ -25,6 +24,7 @@ def add(
     Example: selfrag keys add acme-prod --tenant acme --read 'acme-*' --write 'acme-*'
     """
     from selfrag.service import KeyFile, keys_file
+    from selfrag.settings import load_settings
 
     path = keys_file(load_settings())
     keys, secret = KeyFile.load(path).add(key_id=key_id, tenant=tenant, read=read, write=write)
@@ -38,6 +38,7 @@ def add(
 def list_keys() -> None:
     """List keys (names, tenants and scopes; never secrets)."""
     from selfrag.service import KeyFile, keys_file
+    from selfrag.settings import load_settings
 
     for key in KeyFile.load(keys_file(load_settings())).keys:
         out_console.print(
@@ -51,6 +52,7 @@ def list_keys() -> None:
 def remove(key_id: str = typer.Argument(..., help="The key's name.")) -> None:
     """Revoke a key (a running server notices within a second)."""
     from selfrag.service import KeyFile, keys_file
+    from selfrag.settings import load_settings
 
     path = keys_file(load_settings())
     KeyFile.load(path).remove(key_id).save(path)

@@ -23,7 +23,7 @@ __all__ = ["plan"]
 @handle_errors
 def plan(
     question: str | None = typer.Argument(None, help="The question to plan (or use --file)."),
-    collection: str = typer.Option(..., "--collection", "-c"),
+    collection: str = typer.Option(..., "--collection", "-c", help="The collection whose schema the plan uses."),
     file: Path | None = typer.Option(None, "--file", "-f", help="A file of questions, one per line."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per question: query, filter, limit."),
     explain: bool = typer.Option(False, "--explain", help="With --json, add source and validation changes."),

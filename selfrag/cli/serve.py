@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 from selfrag.cli._common import fail, handle_errors
-from selfrag.settings import load_settings
 
 __all__ = ["LOG_LEVELS", "serve"]
 
@@ -26,6 +25,7 @@ def serve(
     Example: selfrag serve --host 127.0.0.1 --port 8000
     """
     from selfrag.service import serve as run_server
+    from selfrag.settings import load_settings
 
     if log_level.lower() not in LOG_LEVELS:
         fail(f"--log-level {log_level!r} is not a log level (use one of: {', '.join(LOG_LEVELS)})")

@@ -5,8 +5,11 @@ pinned SHA-256 before use: a corrupted or substituted file is refused (``ModelIn
 instead of silently producing different vectors than the ones already in a collection. Hashing
 90 MB costs a fraction of a second; a successful check is remembered per (path, size, mtime).
 
-Loading never touches the network: the hub's offline switches are set before
-sentence-transformers is imported and the model is opened with ``local_files_only``.
+Loading never touches the network: everything is read from the package's folder. The model is the
+package's sentence-transformers pipeline (BERT, mean pooling, normalisation) computed by
+``_MiniLM`` on the plain-PyTorch encoder of ``selfrag.providers._bert`` and the WordPiece tokenizer
+of ``selfrag.providers._tokenizer``, without importing sentence-transformers or transformers: a
+cold ``selfrag ask`` spent most of its time importing them.
 """
 
 from __future__ import annotations
@@ -16,15 +19,12 @@ import importlib.util
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 from langchain_core.embeddings import Embeddings
 
 from selfrag.errors import ModelIntegrityError, ProviderError
 from selfrag.settings import MAX_BATCH_TEXTS, MAX_BATCH_TOKENS
-
-if TYPE_CHECKING:
-    from sentence_transformers import SentenceTransformer
 
 __all__ = ["MAX_BATCH_TEXTS", "MAX_BATCH_TOKENS", "MINILM_DIMENSION", "MINILM_SHA256", "LocalEmbeddings", "default_minilm_dir", "verify_sha256"]
 
@@ -33,8 +33,69 @@ MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9d
 MINILM_DIMENSION = 384
 
 
+class _MiniLM:
+    """The sentence-transformers pipeline of the model directory (``modules.json``: Transformer, mean
+    Pooling, Normalize) with the interface ``LocalEmbeddings`` uses: ``tokenizer``,
+    ``max_seq_length``, ``__call__(features) -> {"sentence_embedding"}`` and ``encode``.
+
+    The vectors are sentence-transformers' own: the same weights through the same operations
+    (``tests/providers/test_providers_bert.py`` compares them).
+    """
+
+    def __init__(self, model_dir: Path) -> None:
+        import json
+
+        import torch
+        from safetensors.torch import load_file
+
+        from selfrag.providers._bert import BertEncoder
+        from selfrag.providers._tokenizer import WordPieceTokenizer
+
+        pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
+        if not pooling.get("pooling_mode_mean_tokens") or any(
+            v for k, v in pooling.items() if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens"
+        ):
+            raise ProviderError(f"{model_dir}: only mean pooling is supported")
+        self.max_seq_length = int(json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))["max_seq_length"])
+        self.tokenizer = WordPieceTokenizer(model_dir)
+        self.bert = BertEncoder(json.loads((model_dir / "config.json").read_text(encoding="utf-8")))
+        wanted = self.bert.state_dict()
+        state = {k: v for k, v in load_file(str(model_dir / "model.safetensors")).items() if k in wanted}
+        self.bert.load_state_dict(state, strict=True)
+        self.bert.eval()
+        self._torch = torch
+
+    def __call__(self, features: dict[str, Any]) -> dict[str, Any]:
+        return self.forward(features)
+
+    def forward(self, features: dict[str, Any]) -> dict[str, Any]:
+        torch = self._torch
+        mask = features["attention_mask"]
+        hidden = self.bert(features["input_ids"], mask, features.get("token_type_ids")).last_hidden_state
+        weights = mask.unsqueeze(-1).to(hidden.dtype)
+        pooled = (hidden * weights).sum(1) / torch.clamp(weights.sum(1), min=1e-9)
+        return {"sentence_embedding": torch.nn.functional.normalize(pooled, p=2, dim=1)}
+
+    def encode(self, texts: list[str], *, batch_size: int = 32, normalize_embeddings: bool = True,
+               show_progress_bar: bool = False) -> Any:
+        """Vectors as ``SentenceTransformer.encode`` makes them: longest texts first, ``batch_size`` a pass."""
+        import numpy as np
+
+        torch = self._torch
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.zeros((len(texts), self.bert.config.hidden_size), dtype=np.float32)
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                part = order[start : start + batch_size]
+                features = self.tokenizer([texts[i] for i in part], padding=True, truncation="longest_first",
+                                          max_length=self.max_seq_length, return_tensors="pt")
+                vectors = self.forward(dict(features))["sentence_embedding"]
+                out[part] = vectors.numpy()
+        return out
+
+
 class _Loaded(NamedTuple):
-    model: SentenceTransformer
+    model: _MiniLM
     lock: threading.Lock
     """Held while encoding: a fast tokenizer shared across threads can fail with "Already borrowed"."""
 
@@ -98,17 +159,12 @@ def _load(model_dir: Path, expected_sha256: str) -> _Loaded:
         # huggingface_hub reads these when first imported; a local directory needs no hub anyway.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        if importlib.util.find_spec("torch") is None or importlib.util.find_spec("tokenizers") is None:
+            raise ProviderError("torch and tokenizers are not installed: pip install 'selfrag[local]'")
         try:
-            from sentence_transformers import SentenceTransformer
-            from transformers.utils import logging as hf_logging
-        except ImportError as exc:
-            raise ProviderError("sentence-transformers is not installed: pip install 'selfrag[local]'") from exc
-        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # "Loading weights" bar on stderr
-        try:
-            model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
-        except (OSError, ValueError, RuntimeError) as exc:
+            model = _MiniLM(model_dir)
+        except (OSError, ValueError, RuntimeError, KeyError) as exc:
             raise ProviderError(f"cannot load embedding model from {model_dir}: {exc}") from exc
-        model.eval()  # dropout off: ``LocalEmbeddings`` calls the model itself, not only ``encode`` (which sets it)
         loaded = _Loaded(model, threading.Lock())
         _MODELS[key] = loaded
         return loaded
@@ -131,7 +187,7 @@ class LocalEmbeddings(Embeddings):
 
     The vectors are the same as from one ``encode`` call up to float rounding: padding is masked,
     so a text's vector does not depend on the other texts of its pass.
-    ``max_batch_tokens=None`` leaves batching to ``SentenceTransformer.encode`` (``batch_size``
+    ``max_batch_tokens=None`` batches as ``SentenceTransformer.encode`` does (``batch_size``
     texts a pass, sorted by characters).
     """
 
@@ -173,7 +229,7 @@ class LocalEmbeddings(Embeddings):
                 return cast(list[list[float]], vectors.tolist())
             return self._encode_by_tokens(loaded.model, texts, self.max_batch_tokens)
 
-    def _encode_by_tokens(self, model: SentenceTransformer, texts: list[str], budget: int) -> list[list[float]]:
+    def _encode_by_tokens(self, model: _MiniLM, texts: list[str], budget: int) -> list[list[float]]:
         """Encode in passes of at most ``budget`` padded tokens, longest texts first; in the order given."""
         import numpy as np
         import torch

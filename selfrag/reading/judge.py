@@ -28,10 +28,11 @@ _BATCH = 16
 
 
 def build_net(encoder_config: dict[str, Any]) -> JudgeNet:
-    from transformers import BertConfig, BertModel
+    """The network for inference: the plain-PyTorch BERT (``selfrag.providers._bert``) under the
+    heads; a ``BertModel``'s state dict (what training saves) loads into it as is."""
+    from selfrag.providers._bert import BertEncoder
 
-    config = BertConfig.from_dict(encoder_config)
-    return JudgeNet(BertModel(config, add_pooling_layer=False))
+    return JudgeNet(BertEncoder(encoder_config))
 
 
 def _platt(c: Calibration | None, raw: float) -> float:
@@ -193,9 +194,9 @@ def load_judge(folder: Path, *, expected_sha256: str | None = None, base_dir: Pa
         if missing or unexpected:
             raise ProviderError(f"reader-critic {info.name} does not fit its network ({len(missing)} missing, "
                                 f"{len(unexpected)} unexpected tensors)")
-        from transformers import AutoTokenizer
+        from selfrag.providers._tokenizer import WordPieceTokenizer
 
-        tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_dir), use_fast=True)
+        tokenizer = WordPieceTokenizer(tokenizer_dir)
         judge = Judge(net, tokenizer, info)
         _LOADED[key] = judge
         return judge

@@ -42,7 +42,9 @@ class CriticOutput(NamedTuple):
 
 
 class JudgeNet(nn.Module):
-    """A BERT encoder (``transformers.BertModel``) with the reader's and the critic's heads."""
+    """A BERT encoder with the reader's and the critic's heads: ``transformers.BertModel`` in
+    training, ``selfrag.providers._bert.BertEncoder`` (the same tensors, no transformers import) in
+    inference."""
 
     def __init__(self, encoder: Any) -> None:
         super().__init__()

@@ -23,7 +23,7 @@ from selfrag.service.limits import BodySizeLimit
 from selfrag.service.metrics import Metrics, MetricsMiddleware
 from selfrag.service.problems import install_handlers
 from selfrag.service.request_id import RequestIdMiddleware
-from selfrag.service.routes import answers, chat, collections, graphs, ops, threads
+from selfrag.service.routes import answers, chat, collections, documents, graphs, ops, threads
 from selfrag.settings import Settings
 from selfrag.store import Store
 from workflows import SelfRagEngine
@@ -93,7 +93,7 @@ def create_app(
     )
     install_docs(app)
     install_handlers(app)
-    for router in (answers.router, threads.router, collections.router, graphs.router, chat.router, ops.router):
+    for router in (answers.router, threads.router, collections.router, documents.router, graphs.router, chat.router, ops.router):
         app.include_router(router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     # Outermost first: metrics see every request, including those the size limit refuses.

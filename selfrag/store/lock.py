@@ -32,7 +32,7 @@ from pathlib import Path
 from selfrag._flock import open_lock_file, try_lock
 from selfrag.errors import StoreError, StoreLocked
 
-__all__ = ["StoreLock", "StoreUse", "lock_store"]
+__all__ = ["StoreLock", "StoreUse", "lock_store", "serving_url"]
 
 
 @dataclass(frozen=True)
@@ -173,3 +173,18 @@ def _holder(path: Path) -> dict[str, object]:
     except (OSError, ValueError):
         return {}
     return raw if isinstance(raw, dict) else {}
+
+
+def serving_url(folder: Path) -> str | None:
+    """The URL of the server that holds the embedded store in ``folder`` exclusively, or None.
+
+    None when no process holds it for writing, or when the holder is no server (an ingest).
+    """
+    path = folder.with_name(folder.name + ".lock").absolute()
+    with _GUARD:
+        if path in _HELD:  # this process holds it (tests, the evaluation harness): no other server does
+            return None
+    if not path.exists() or _only_readers(path):
+        return None
+    url = _holder(path).get("url")
+    return url if isinstance(url, str) and url else None

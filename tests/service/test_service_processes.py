@@ -9,6 +9,7 @@ the server's answers or be refused with the way out; never a 503 or a silent mis
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -94,14 +95,20 @@ def test_cli_ingest_beside_a_running_server_reaches_its_answers_or_is_refused_wi
     assert [c["id"] for c in body["citations"]] == ["zebras.txt"]
 
 
-def test_readers_beside_a_running_server_are_sent_to_its_api(server: ServerProcess, tmp_path: Path) -> None:
+def test_readers_beside_a_running_server_go_through_its_api(server: ServerProcess, tmp_path: Path) -> None:
     home = tmp_path / "home"
+    # No --url: the server is found in the store's lock file, and the commands go through its API.
     ask = _cli(home, "ask", "Where do lions hunt?", "--collection", "docs")
-    assert ask.returncode == 2, ask.stderr
-    assert ask.stderr.strip().startswith("error[store_locked]: ") and len(ask.stderr.strip().splitlines()) == 1
-    assert f"POST {server.url}/v1/answers" in ask.stderr
+    assert ask.returncode == 0, ask.stderr
+    assert ask.stdout.startswith("answered") and "[1] lions" in ask.stdout
+    assert f"asking {server.url}" in ask.stderr
     listing = _cli(home, "collections", "list")
-    assert listing.returncode == 2 and f"GET {server.url}/v1/collections" in listing.stderr
+    assert listing.returncode == 0 and listing.stdout.startswith("docs  1 chunks"), listing.stderr
+    documents = _cli(home, "documents", "list", "-c", "docs", "--json")
+    assert [d["id"] for d in json.loads(documents.stdout)["documents"]] == ["lions"]
+    # plan has no API route: it is still refused with the way out.
+    plan = _cli(home, "plan", "Where do lions hunt?", "--collection", "docs")
+    assert plan.returncode == 2 and plan.stderr.startswith("error[store_locked]: ")
 
 
 def test_the_lock_goes_with_its_server_however_it_ends(server: ServerProcess, tmp_path: Path) -> None:

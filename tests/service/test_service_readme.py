@@ -26,13 +26,16 @@ def test_every_endpoint_has_a_curl_example() -> None:
                  "/v1/collections/acme-movies/documents ", "-X DELETE $SELFRAG_URL/v1/collections/acme-movies/documents/",
                  "-X DELETE $SELFRAG_URL/v1/threads/", "/v1/models", "/v1/chat/completions", "/healthz", "/readyz", "/metrics"):
         assert path in text, path
+    # The listing: a GET of the documents route (no body, no method flag).
+    assert any(ln.split("#")[0].strip().endswith('/v1/collections/acme-movies/documents -H "Authorization: Bearer $KEY"')
+               for ln in _curl_block())
 
 
 def test_the_readme_curl_examples_work(make_live: Callable[..., Live]) -> None:
     keys, secret = KeyFile().add(key_id="readme", tenant="acme", read=[], write=["acme-*"])
     live = make_live(keys=keys, seed=False)
     env = {**os.environ, "SELFRAG_URL": live.url, "KEY": secret}
-    assert len(_curl_block()) == 15
+    assert len(_curl_block()) == 16
     for line in _curl_block():
         # --fail-with-body: any HTTP error fails the command (and shows the JSON error).
         command = line.replace("curl ", "curl --fail-with-body --max-time 60 ", 1)

@@ -42,6 +42,7 @@ OPERATIONS = [
     ("GET", "/v1/collections"),
     ("GET", "/v1/collections/{name}"),
     ("DELETE", "/v1/collections/{name}"),
+    ("GET", "/v1/collections/{name}/documents"),
     ("POST", "/v1/collections/{name}/documents"),
     ("DELETE", "/v1/collections/{name}/documents/{doc_id}"),
     ("PUT", "/v1/graphs/{name}"),
