@@ -79,6 +79,11 @@ def indexed_text(terms: Iterable[str]) -> str:
     return " ".join(_token(t) for t in terms)
 
 
+def _close_all(connections: list[sqlite3.Connection]) -> None:
+    for conn in connections:
+        conn.close()
+
+
 def _any(terms: Iterable[str]) -> str:
     return " OR ".join(f'"{t}"' for t in terms)
 
@@ -131,6 +136,9 @@ class LexicalIndex:
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._idle: list[sqlite3.Connection] = []
+        # An index dropped without close() still closes its pooled connections (Python 3.13
+        # warns about every sqlite3 connection left to the collector).
+        weakref.finalize(self, _close_all, self._idle)
         self._lock = threading.Lock()
         self._closed = False
         self._create()
@@ -293,9 +301,9 @@ class LexicalIndex:
         """Close the connections (and remove a temporary file); the index is unusable after."""
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
+            idle = list(self._idle)
+            self._idle.clear()
+        _close_all(idle)
         if self._cleanup is not None:
             self._cleanup()
 

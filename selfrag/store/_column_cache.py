@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -225,6 +226,7 @@ class ColumnCache:
                 conn.close()
                 raise LookupError("no metadata segment")
             self._conn, self._segment = conn, str(row[0])
+            weakref.finalize(self, conn.close)  # closed with the cache (Python 3.13 warns otherwise)
         assert self._segment is not None
         return self._conn, self._segment
 

@@ -286,3 +286,19 @@ def test_an_index_behind_the_log_reconciles_once(tmp_path: Path, chroma_client: 
     assert src.listings == listings + 1 and report.added == (changes.MAX_IDS // 1000 + 2) * 1000 + 1
     assert ids(indexes.get(src).search("submarine", 1)) == ["late"]
     indexes.close()
+
+
+def test_an_index_dropped_without_close_closes_its_connections() -> None:
+    # Python 3.13 warns (an error in this suite) about sqlite3 connections left to the collector.
+    import gc
+    import sqlite3
+
+    index = LexicalIndex(entries=[LexicalEntry("a", "1", ("park",))])
+    assert index.search("park", 1)
+    pooled = list(index._idle)
+    assert pooled
+    del index
+    gc.collect()
+    for conn in pooled:
+        with pytest.raises(sqlite3.ProgrammingError):
+            conn.execute("SELECT 1")
