@@ -20,6 +20,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from selfrag import errors as e
+from selfrag.breaker import BreakerOpen
+from selfrag.outages import as_dependency_error, is_outage
 from selfrag.service.request_id import current_request_id
 
 __all__ = ["client_message", "error_body", "error_for", "error_response", "install_handlers", "log_failure", "status_for"]
@@ -113,10 +115,24 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    if is_outage(exc):
+        # A transport failure no layer translated (an embedding server refusing an ingest, an open
+        # breaker raised through a client library): a dependency's 503, never a 500.
+        return _selfrag_error(request, as_dependency_error(exc, _dependency_of(exc, request)))
     log.error(
         "%s %s: unexpected error (request %s)", request.method, request.url.path, current_request_id(), exc_info=exc
     )
     return error_response(500, "internal", f"internal error (request {current_request_id()}); the server log has the details")
+
+
+def _dependency_of(exc: BaseException, request: Request) -> str:
+    """Which endpoint failed: an open breaker names it; otherwise a write of documents embeds them."""
+    link: BaseException | None = exc
+    while link is not None:
+        if isinstance(link, BreakerOpen):
+            return "embeddings" if link.name.startswith("embeddings") else "model"
+        link = link.__cause__ or link.__context__
+    return "embeddings" if request.url.path.endswith("/documents") else "model"
 
 
 def error_for(request: Request, exc: Exception) -> JSONResponse | None:

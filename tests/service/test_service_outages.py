@@ -88,3 +88,22 @@ def test_chroma_down_on_the_per_resource_path_is_503_not_an_abstention(live: Liv
         assert "Chroma server cannot be reached" in error["message"]
         thread = http.get("/v1/threads/r")
         assert thread.status_code == 404 or thread.json()["turns"] == []
+
+
+@pytest.mark.parametrize("failure", [
+    lambda: __import__("selfrag.breaker", fromlist=["BreakerOpen"]).BreakerOpen("embeddings http://127.0.0.1:1/v1", 1.0),
+    lambda: ConnectionError("[Errno 111] Connection refused"),
+])
+def test_an_embedding_server_down_during_an_ingest_is_503_not_500(live: Live, monkeypatch: pytest.MonkeyPatch,
+                                                                  failure: Any) -> None:
+    # Found by bench/soak.py: an open breaker raised through the OpenAI client reached the generic
+    # handler and answered 500. A transport failure anywhere is the dependency's 503.
+    def down(self: Any, texts: list[str]) -> list[list[float]]:
+        raise failure()
+
+    embeddings = type(live.store._embeddings)  # the store's embeddings, whatever their class
+    monkeypatch.setattr(embeddings, "embed_documents", down)
+    with live.client() as http:
+        reply = http.post("/v1/collections/movies/documents", json={"documents": [{"id": "x", "text": "A new film."}]})
+    assert reply.status_code == 503, reply.text
+    assert reply.json()["error"]["dependency"] == "embeddings" and "127.0.0.1" not in reply.text
