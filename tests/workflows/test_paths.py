@@ -257,14 +257,20 @@ def test_every_generation_failing_still_gives_a_flagged_non_empty_answer(make_en
     assert result.citations == []
 
 
-def test_a_run_past_its_model_call_cap_ends_budget_exhausted_never_answered(make_engine: Any) -> None:
-    # Issue 25 item 6: a cap on model calls per run. The fourth call (the groundedness check) is
-    # refused before it is made; whatever the check fell back to is no verdict, so the run is flagged.
+def _toys_engine(make_engine: Any) -> tuple[Any, Any]:
+    """The happy toys path: five model calls when nothing caps them."""
     engine, model, _ = make_engine({
         "RelevanceGrade": relevant_if("Toys"),
         "generate": answer("Toys come alive in it [1].", [1]),
         **good_checks(),
     }, search_fn=sequence_search(["toys", "dino"]))
+    return engine, model
+
+
+def test_a_run_past_its_model_call_cap_ends_budget_exhausted_never_answered(make_engine: Any) -> None:
+    # Issue 25 item 6: a cap on model calls per run. The fourth call (the groundedness check) is
+    # refused before it is made; whatever the check fell back to is no verdict, so the run is flagged.
+    engine, model = _toys_engine(make_engine)
     result = engine.run(Q, collection="movies", options=RunOptions(max_llm_calls=3))
     assert result.outcome is Outcome.BUDGET_EXHAUSTED
     assert len(model.calls) == 3 and result.trace.llm.calls == 3
@@ -274,11 +280,7 @@ def test_a_run_past_its_model_call_cap_ends_budget_exhausted_never_answered(make
 
 
 def test_a_token_cap_refuses_the_calls_after_it_is_spent(make_engine: Any) -> None:
-    engine, model, _ = make_engine({
-        "RelevanceGrade": relevant_if("Toys"),
-        "generate": answer("Toys come alive in it [1].", [1]),
-        **good_checks(),
-    }, search_fn=sequence_search(["toys", "dino"]))
+    engine, model = _toys_engine(make_engine)
     result = engine.run(Q, collection="movies", options=RunOptions(max_llm_tokens=1))
     assert result.outcome is Outcome.BUDGET_EXHAUSTED
     assert "model tokens was reached" in (result.trace.stop_reason or "")
@@ -286,10 +288,6 @@ def test_a_token_cap_refuses_the_calls_after_it_is_spent(make_engine: Any) -> No
 
 
 def test_a_cap_that_is_not_reached_changes_nothing(make_engine: Any) -> None:
-    engine, model, _ = make_engine({
-        "RelevanceGrade": relevant_if("Toys"),
-        "generate": answer("Toys come alive in it [1].", [1]),
-        **good_checks(),
-    }, search_fn=sequence_search(["toys", "dino"]))
+    engine, model = _toys_engine(make_engine)
     result = engine.run(Q, collection="movies", options=RunOptions(max_llm_calls=5, max_llm_tokens=100_000))
     assert result.outcome is Outcome.ANSWERED and result.trace.llm.calls == 5
