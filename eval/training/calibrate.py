@@ -100,6 +100,23 @@ def _reader_right(ex: ReaderExample, kind: str, answer: str) -> int:
     return int(kind == "span" and (token_f1(answer, reference) >= 0.5 or contains_reference(answer, reference)))
 
 
+def reader_scores(judge: Judge, reader: Sequence[ReaderExample]) -> dict[str, Any]:
+    """Span F1 / exact match and right-or-abstained rate on ``reader`` (no calibration fitted)."""
+    f1s, ems, nones = [], [], []
+    for ex in reader:
+        r = judge.read(ex.question, [ex.passage])
+        if ex.kind == "span":
+            ref = ex.passage[ex.start : ex.end]
+            f1s.append(token_f1(r.answer, ref) if r.kind == "span" else 0.0)
+            ems.append(float(r.kind == "span" and exact_match(r.answer, ref)))
+        elif ex.kind == "none":
+            nones.append(float(r.kind == "none" or r.probability < judge.threshold("reader")))
+    return {"examples": len(reader), "span_examples": len(f1s),
+            "span_f1": round(float(np.mean(f1s)), 4) if f1s else None,
+            "span_em": round(float(np.mean(ems)), 4) if ems else None,
+            "unanswerable_held_back": round(float(np.mean(nones)), 4) if nones else None}
+
+
 def calibrate(judge: Judge, reader: Sequence[ReaderExample], critic: Sequence[CriticExample], *,
               max_wrong: float = 0.05, keep: float = 0.95) -> tuple[dict[str, Calibration], dict[str, float], dict[str, Any]]:
     """Platt scalings, thresholds and dev metrics."""

@@ -1,0 +1,65 @@
+"""The synthetic reading examples: answers where they say, unanswerable ones unanswerable, seeded,
+and nothing borrowed from the held-out sets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from eval.training import synthetic
+from eval.training.synthetic import GENRES, build_synthetic
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_same_seed_gives_the_same_examples_and_another_seed_others() -> None:
+    assert build_synthetic(200, 5) == build_synthetic(200, 5)
+    assert build_synthetic(200, 5) != build_synthetic(200, 6)
+    assert len(build_synthetic(137, 5)) == 137
+
+
+@pytest.mark.parametrize("genre", sorted(GENRES))
+def test_each_span_lies_inside_its_evidence_sentence(genre: str) -> None:
+    examples = build_synthetic(300, 3, genres=(genre,))
+    spans = [e for e in examples if e.kind == "span"]
+    assert spans and any(e.kind == "none" for e in examples)
+    for e in spans:
+        answer = e.passage[e.start : e.end]
+        assert answer.strip() == answer and answer
+        assert e.evidence is not None and e.evidence[0] <= e.start < e.end <= e.evidence[1]
+
+
+def test_a_series_question_gets_the_figure_of_the_year_it_names() -> None:
+    for e in build_synthetic(300, 4, genres=("series",)):
+        if e.kind != "span":
+            continue
+        year = re.search(r"\b(?:19|20)\d\d\b", e.question)
+        assert year is not None
+        # the figure written right before "in <year>", or after "<year>:" / "In <year> ..."
+        stated_after = e.passage[e.end :].startswith(f" in {year.group()}")
+        stated_before = re.findall(r"\b(?:19|20)\d\d\b", e.passage[: e.start])[-1:] == [year.group()]
+        assert stated_after or stated_before, (e.question, e.passage)
+
+
+def test_an_unanswerable_question_asks_for_a_year_or_group_the_passage_lacks() -> None:
+    for e in build_synthetic(300, 8, genres=("series",)):
+        if e.kind == "none":
+            year = re.search(r"\b(19|20)\d\d\b", e.question)
+            assert year is not None and year.group() not in e.passage
+    for e in build_synthetic(300, 8, genres=("doses",)):
+        if e.kind == "none":
+            group = e.question.split(" for ")[-1].rstrip("?")
+            assert group.lower() not in e.passage.lower()
+
+
+def test_no_name_from_the_held_out_sets_is_ever_made() -> None:
+    held_out = ""
+    for path in (ROOT / "eval" / "sets").glob("heldout-*/*.jsonl"):
+        held_out += path.read_text().lower()
+    assert held_out, "the held-out sets were not found"
+    names = {onset + coda for onset in synthetic._ONSETS for coda in synthetic._CODAS}
+    products = {name + end for name in names for end in synthetic._PRODUCT_ENDINGS}
+    borrowed = sorted(n for n in names | products if re.search(rf"\b{n.lower()}\b", held_out))
+    assert borrowed == []

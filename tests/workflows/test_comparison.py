@@ -1,0 +1,106 @@
+"""Comparisons answered by arithmetic: two figures read, compared in code, both cited."""
+
+from __future__ import annotations
+
+import pytest
+
+from selfrag.reading import Reading
+from selfrag.testing import ScriptedJudge, reading_of
+from workflows.comparison import parse_comparison, read_comparison
+from workflows.reading import read_answer
+
+DOCS = [
+    "Loudspeakers is an American rock band formed in 1998 in Ohio.",
+    "Marcy Playground is an American rock band formed in 1994 in New York.",
+]
+TOWNS = [
+    "Ashford's population was 41,300 in 2022 and 41,900 in 2023.",
+    "Brayton's population was 44,100 in 2022 and 43,650 in 2023.",
+]
+
+
+def scripted(answers: dict[str, str], probability: float = 0.9) -> ScriptedJudge:
+    """A reader answering each sub-question from ``answers`` (question -> span), else nothing."""
+
+    def read(question: str, passages: list[str]) -> Reading:
+        if question in answers:
+            return reading_of(answers[question], passages, probability=probability)
+        return Reading("none", "", -1)
+
+    return ScriptedJudge(read=read)
+
+
+@pytest.mark.parametrize(("question", "a", "b", "dimension", "direction"), [
+    ("Which band was formed first, Loudspeakers or Marcy Playground?", "Loudspeakers", "Marcy Playground", "time", -1),
+    ("Who is younger: Ann Lee or Bo Diddley?", "Ann Lee", "Bo Diddley", "time", 1),
+    ("Was Ashford or Brayton founded earlier?", "Ashford", "Brayton", "time", -1),
+    ("Did Ashford or Brayton have fewer residents in 2022?", "Ashford", "Brayton", "amount", -1),
+    ("Which town had the larger population in 2023, Ashford or Brayton?", "Ashford", "Brayton", "amount", 1),
+    ("Which plan has the higher fee, between the basic plan and the family plan?", "the basic plan", "the family plan", "amount", 1),
+])
+def test_comparisons_are_recognised(question: str, a: str, b: str, dimension: str, direction: int) -> None:
+    c = parse_comparison(question)
+    assert c is not None
+    assert (c.a, c.b, c.dimension, c.direction) == (a, b, dimension, direction)
+
+
+@pytest.mark.parametrize("question", [
+    "Who wrote the book, Smith or Jones?",  # alternatives, no comparative
+    "What is the largest town in the county?",  # a comparative, no alternatives
+    "Which is larger, Ashford or Brayton?",  # no measure named
+    "How do I reset the router?",
+])
+def test_other_questions_are_not_comparisons(question: str) -> None:
+    assert parse_comparison(question) is None
+
+
+def test_the_earlier_year_wins_and_both_documents_are_cited() -> None:
+    judge = scripted({"When was Loudspeakers formed?": "1998", "When was Marcy Playground formed?": "1994"})
+    out = read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", DOCS)
+    assert out is not None
+    assert out.winner == "Marcy Playground"
+    assert out.citations == [1, 2]
+    assert out.answer == "Marcy Playground. Loudspeakers: 1998 [1]; Marcy Playground: 1994 [2]."
+
+
+def test_the_amounts_are_compared_as_numbers_not_as_text() -> None:
+    judge = scripted({"What was the population of Ashford in 2023?": "41,900",
+                      "What was the population of Brayton in 2023?": "43,650"})
+    out = read_comparison(judge, "Which town had the larger population in 2023, Ashford or Brayton?", TOWNS)
+    assert out is not None and out.winner == "Brayton"
+    judge = scripted({"How many residents did Ashford have in 2022?": "41,300",
+                      "How many residents did Brayton have in 2022?": "44,100"})
+    out = read_comparison(judge, "Did Ashford or Brayton have fewer residents in 2022?", TOWNS)
+    assert out is not None and out.winner == "Ashford"
+
+
+def test_the_probability_is_the_weaker_sides() -> None:
+    judge = scripted({"When was Loudspeakers formed?": "1998", "When was Marcy Playground formed?": "1994"}, probability=0.6)
+    out = read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", DOCS)
+    assert out is not None and out.probability == pytest.approx(0.6)
+
+
+def test_a_side_without_a_figure_leaves_the_question_to_the_reader() -> None:
+    judge = scripted({"When was Loudspeakers formed?": "1998", "When was Marcy Playground formed?": "New York"})
+    assert read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", DOCS) is None
+
+
+def test_a_tie_is_no_answer() -> None:
+    docs = ["A was formed in 1994.", "B was formed in 1994."]
+    judge = scripted({"When was A formed?": "1994", "When was B formed?": "1994"})
+    assert read_comparison(judge, "Which was formed first, A or B?", docs) is None
+
+
+def test_a_percentage_is_not_compared_with_a_count() -> None:
+    docs = ["Ashford's jobless rate was 7%.", "Brayton had 700 jobless people."]
+    judge = scripted({"What is the jobless of Ashford?": "7%", "What is the jobless of Brayton?": "700"})
+    assert read_comparison(judge, "Which has the higher jobless, Ashford or Brayton?", docs) is None
+
+
+def test_read_answer_leads_with_the_winner() -> None:
+    judge = scripted({"When was Loudspeakers formed?": "1998", "When was Marcy Playground formed?": "1994"})
+    docs = [{"text": t, "metadata": {}} for t in DOCS]
+    out = read_answer(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", docs)
+    assert out.short_answer == "Marcy Playground"
+    assert out.answer.startswith("Marcy Playground.")
+    assert out.citations == [1, 2]

@@ -1,0 +1,212 @@
+"""Comparison questions answered by arithmetic: each side's figure read, the two compared in code.
+
+"Which band was formed first, Loudspeakers or Marcy Playground?" or "Did Ashford or Brayton have
+more residents in 2022?" name two alternatives and a comparative. A reader asked the question as
+a whole must pick a name from the passages, and a small one picks the name it saw nearest the
+question's words. Here the question is taken apart instead:
+
+1. ``parse_comparison`` finds the two alternatives ("…, A or B?", "Was A or B …?") and the
+   comparative, which says what is compared (a time: first, older, later…; an amount: more, larger,
+   fewer…) and which way;
+2. ``read_comparison`` asks the reader one plain question per alternative ("When was Loudspeakers
+   formed?", "How many residents did Ashford have in 2022?"), reads a date or an amount out of
+   each short answer, and compares the two in code;
+3. the answer names the winner and cites both figures, each with its own document:
+   "Marcy Playground. Marcy Playground: 1994 [2]; Loudspeakers: 1998 [1]." Its probability is the
+   smaller of the two readings', since both must be right.
+
+Anything it cannot do this way (no figure read, figures of different kinds, a tie, a comparative
+without a measure: "which is larger, A or B?") returns None and the question is read whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from graders.figures import figures
+from selfrag.reading import Reader, Reading
+
+__all__ = ["Comparison", "ComparedAnswer", "parse_comparison", "read_comparison"]
+
+Dimension = Literal["time", "amount"]
+
+# The comparative words of English grammar and what they compare. A closed class, not a domain
+# list: a question comparing by any other word is read whole.
+_COMPARATIVES: dict[str, tuple[Dimension, int]] = {
+    # time, earliest wins (-1) or latest wins (+1)
+    "first": ("time", -1), "earlier": ("time", -1), "earliest": ("time", -1), "older": ("time", -1),
+    "oldest": ("time", -1), "sooner": ("time", -1), "before": ("time", -1),
+    "later": ("time", 1), "latest": ("time", 1), "last": ("time", 1), "newer": ("time", 1),
+    "newest": ("time", 1), "younger": ("time", 1), "youngest": ("time", 1), "recent": ("time", 1),
+    # amount, largest wins (+1) or smallest wins (-1)
+    "more": ("amount", 1), "most": ("amount", 1), "greater": ("amount", 1), "greatest": ("amount", 1),
+    "larger": ("amount", 1), "largest": ("amount", 1), "bigger": ("amount", 1), "biggest": ("amount", 1),
+    "higher": ("amount", 1), "highest": ("amount", 1), "longer": ("amount", 1), "longest": ("amount", 1),
+    "taller": ("amount", 1), "tallest": ("amount", 1), "heavier": ("amount", 1), "heaviest": ("amount", 1),
+    "wider": ("amount", 1), "widest": ("amount", 1), "deeper": ("amount", 1), "deepest": ("amount", 1),
+    "less": ("amount", -1), "least": ("amount", -1), "fewer": ("amount", -1), "fewest": ("amount", -1),
+    "smaller": ("amount", -1), "smallest": ("amount", -1), "lower": ("amount", -1), "lowest": ("amount", -1),
+    "shorter": ("amount", -1), "shortest": ("amount", -1), "lighter": ("amount", -1), "lightest": ("amount", -1),
+    "narrower": ("amount", -1), "narrowest": ("amount", -1), "shallower": ("amount", -1),
+}
+_AUX = ("was", "were", "is", "are", "did", "does", "do", "has", "had", "have")
+_PAST = {"was", "were", "did", "had"}
+_WH = ("which", "who", "what", "whose")
+# "…, A or B?" / "…: A or B?" / "…, between A and B?"
+_TRAILING = re.compile(r"^(?P<head>.+?)\s*[,:;]\s*(?:(?P<a>[^,;:?]+?),?\s+or|between\s+(?P<a2>[^,;:?]+?)\s+and)"
+                       r"\s+(?P<b>[^,;:?]+?)\s*\?*\s*$", re.IGNORECASE)
+# "Was A or B founded first?": the alternatives right after the auxiliary, B a run of capitalised
+# words (so the case of the rest matters: no IGNORECASE but for the auxiliary)
+_LEADING = re.compile(r"^(?P<aux>(?i:" + "|".join(_AUX) + r"))\s+(?P<a>.+?)\s+or\s+"
+                      r"(?P<b>(?:the\s+)?[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|[A-Z0-9][\w'&.-]*))*)"
+                      r"(?P<rest>(?:\s+[^?]*)?)\?*\s*$")
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_PREPOSITIONS = ("in", "on", "at", "during", "by", "for", "over", "from", "between", "since", "per")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A question comparing two alternatives."""
+
+    a: str
+    b: str
+    dimension: Dimension
+    direction: int
+    """+1: the larger (or later) wins; -1: the smaller (or earlier)."""
+    questions: tuple[str, ...]
+    """The question to ask of each alternative, with ``{}`` where its name goes (tried in order)."""
+
+
+@dataclass(frozen=True)
+class ComparedAnswer:
+    winner: str
+    answer: str
+    citations: list[int]
+    probability: float
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w'’-]+", text)
+
+
+def parse_comparison(question: str) -> Comparison | None:
+    """The comparison ``question`` asks, or None when it is not one this module can compute."""
+    q = " ".join(question.split())
+    m = _TRAILING.match(q)
+    if m is not None:
+        head, a, b = m.group("head"), m.group("a") or m.group("a2"), m.group("b")
+    else:
+        m = _LEADING.match(q)
+        if m is None:
+            return None
+        head, a, b = f"{m.group('aux')} {m.group('rest').strip()}", m.group("a"), m.group("b")
+    a, b = a.strip(" '\"“”"), b.strip(" '\"“”")
+    if not a or not b or a.lower() == b.lower() or len(_words(a)) > 8 or len(_words(b)) > 8:
+        return None
+    words = _words(head)
+    lowered = [w.lower() for w in words]
+    found = [(i, w) for i, w in enumerate(lowered) if w in _COMPARATIVES]
+    if not found:
+        return None
+    at, word = found[0]
+    if word in ("more", "most") and at + 1 < len(lowered) and lowered[at + 1] in _COMPARATIVES \
+            and _COMPARATIVES[lowered[at + 1]][0] == "time":
+        at, word = at + 1, lowered[at + 1]  # "more recent": a time
+    dimension, direction = _COMPARATIVES[word]
+    aux_at = next((i for i, w in enumerate(lowered) if w in _AUX), None)
+    aux = lowered[aux_at] if aux_at is not None else "was"
+    if dimension == "time":
+        # "Which band was formed first" -> "When was {} formed?"
+        verb = [w for i, w in enumerate(words) if aux_at is not None and i > aux_at and i != at
+                and lowered[i] not in ("the", "a", "an", "more", "most")]
+        if aux_at is None and at > 0 and lowered[at - 1] not in _WH:
+            phrases: tuple[str, ...] = (f"When {{}} {words[at - 1]}?",)  # "Which decision occurred first"
+        elif verb:
+            phrases = (f"When {aux} {{}} {' '.join(verb)}?",)
+        elif aux in ("did", "does", "do"):
+            return None
+        else:  # "Which is older, A or B?": a person's birth or a thing's founding
+            phrases = ("When was {} born?", "When was {} founded?")
+        return Comparison(a, b, "time", direction, phrases)
+    # amount: the measure is what follows the comparative ("the larger population in 2023")
+    after = words[at + 1 :]
+    cut = next((i for i, w in enumerate(after) if w.lower() in _PREPOSITIONS), len(after))
+    measure, qualifier = " ".join(after[:cut]), " ".join(after[cut:])
+    if not measure or measure.lower() in ("than", "of"):
+        return None
+    qualifier = f" {qualifier}" if qualifier else ""
+    tense = "did" if aux in _PAST else "does"
+    be = "was" if aux in _PAST else "is"
+    if word in ("more", "most", "fewer", "fewest") and measure.lower().endswith("s"):
+        phrases_amount: tuple[str, ...] = (f"How many {measure} {tense} {{}} have{qualifier}?", f"{{}} {measure}{qualifier}?")
+    else:
+        phrases_amount = (f"What {be} the {measure} of {{}}{qualifier}?", f"{{}} {measure}{qualifier}?")
+    return Comparison(a, b, "amount", direction, phrases_amount)
+
+
+Key = tuple[float, ...]
+
+
+def _date_key(text: str) -> Key | None:
+    """A date as (year, month, day), month and day 0 when not written."""
+    years = _YEAR.findall(text)
+    if len(years) != 1:
+        return None
+    low = text.lower()
+    month = next((i + 1 for i, name in enumerate(_MONTHS) if re.search(rf"\b(?:{name}|{name[:3]}\.?)(?!\w)", low)), 0)
+    day_match = re.search(r"\b([0-3]?\d)(?:st|nd|rd|th)?\b", _YEAR.sub(" ", text))
+    day = int(day_match.group(1)) if month and day_match and 1 <= int(day_match.group(1)) <= 31 else 0
+    return float(years[0]), float(month), float(day)
+
+
+def _amount_key(text: str) -> Key | None:
+    """An amount as (value, 1.0 if a percentage else 0.0)."""
+    found = [f for f in figures(text) if not (_YEAR.fullmatch(f.text) and len(figures(text)) > 1)]
+    if len(found) != 1:
+        return None
+    return found[0].value, float(found[0].percent)
+
+
+def _read_side(reader: Reader, comparison: Comparison, name: str, passages: Sequence[str],
+               key: Callable[[str], Key | None]) -> tuple[Reading, Key] | None:
+    best: tuple[Reading, Key] | None = None
+    for template in comparison.questions:
+        reading = reader.read(template.format(name), list(passages))
+        if reading.kind != "span":
+            continue
+        value = key(reading.answer)
+        if value is not None and (best is None or reading.probability > best[0].probability):
+            best = (reading, value)
+    return best
+
+
+def read_comparison(reader: Reader, question: str, passages: Sequence[str]) -> ComparedAnswer | None:
+    """The comparison's winner from two figures read and compared in code, or None."""
+    comparison = parse_comparison(question)
+    if comparison is None or not passages:
+        return None
+    key: Callable[[str], Key | None] = _date_key if comparison.dimension == "time" else _amount_key
+    sides = [_read_side(reader, comparison, name, passages, key) for name in (comparison.a, comparison.b)]
+    if sides[0] is None or sides[1] is None:
+        return None
+    (ra, va), (rb, vb) = sides[0], sides[1]
+    if comparison.dimension == "time":
+        if va[0] != vb[0]:
+            va, vb = va[:1], vb[:1]  # different years: the year decides
+        elif not (va[1] and vb[1]):
+            return None  # the same year, a month missing: no order
+    elif va[1] != vb[1]:
+        return None  # a percentage against a count
+    if va == vb:
+        return None
+    a_wins = (va > vb) == (comparison.direction > 0)
+    winner = comparison.a if a_wins else comparison.b
+    na, nb = ra.passage + 1, rb.passage + 1
+    answer = (f"{winner[0].upper()}{winner[1:]}. {comparison.a}: {ra.answer.strip()} [{na}]; "
+              f"{comparison.b}: {rb.answer.strip()} [{nb}].")
+    return ComparedAnswer(winner, answer, sorted({na, nb}), min(ra.probability, rb.probability))
