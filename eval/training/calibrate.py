@@ -117,9 +117,19 @@ def reader_scores(judge: Judge, reader: Sequence[ReaderExample]) -> dict[str, An
             "unanswerable_held_back": round(float(np.mean(nones)), 4) if nones else None}
 
 
+YES_NO_MIN_EXAMPLES = 40
+"""Fewer yes/no dev examples than this: no calibration of their own (too few to fit two numbers)."""
+
+
 def calibrate(judge: Judge, reader: Sequence[ReaderExample], critic: Sequence[CriticExample], *,
-              max_wrong: float = 0.05, keep: float = 0.95) -> tuple[dict[str, Calibration], dict[str, float], dict[str, Any]]:
-    """Platt scalings, thresholds and dev metrics."""
+              max_wrong: float = 0.05, keep: float = 0.95,
+              yes_no: Sequence[ReaderExample] = ()) -> tuple[dict[str, Calibration], dict[str, float], dict[str, Any]]:
+    """Platt scalings, thresholds and dev metrics.
+
+    ``yes_no``: yes/no dev examples (with the gold passage) to calibrate yes/no answers apart
+    (``reader_yes_no``): the reader's yes/no raw score ranks them poorly, so their probability
+    must say how often they are right, not borrow the spans' scale.
+    """
     cal: dict[str, Calibration] = {}
     thresholds: dict[str, float] = {}
     metrics: dict[str, Any] = {}
@@ -150,6 +160,22 @@ def calibrate(judge: Judge, reader: Sequence[ReaderExample], critic: Sequence[Cr
                                                / max(1, len(answerable)), 4),
         "risk_coverage": risk_coverage(probs, rights, len(reader)),
     }
+    if len(yes_no) >= YES_NO_MIN_EXAMPLES:
+        yn_raw, yn_right = [], []
+        for ex in yes_no:
+            r = judge.read(ex.question, [ex.passage])
+            if r.kind in ("yes", "no"):  # what the calibration is applied to: yes/no readings
+                yn_raw.append(r.raw if np.isfinite(r.raw) else -60.0)
+                yn_right.append(int(r.kind == ex.kind))
+        if len(yn_raw) >= YES_NO_MIN_EXAMPLES and 0 < sum(yn_right) < len(yn_right):
+            cal["reader_yes_no"] = fit_platt(yn_raw, yn_right)
+            p_yn = _sigmoid(cal["reader_yes_no"], yn_raw)
+            metrics["reader_yes_no"] = {
+                "examples": len(yes_no), "yes_no_readings": len(yn_raw), "accuracy": round(float(np.mean(yn_right)), 4),
+                "auc_right": round(auc(p_yn.tolist(), yn_right), 4),
+                "max_probability": round(float(p_yn.max()), 4),
+                "passing_reader_threshold": int((p_yn >= thresholds["reader"]).sum()),
+            }
     for task in CRITIC_TASKS:
         mine = [e for e in critic if e.task == task]
         if not mine:

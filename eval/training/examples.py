@@ -34,7 +34,8 @@ from eval._halueval_source import HaluEvalRow
 from eval.training.sources import FitzCase
 from selfrag.reading.sentences import sentence_spans
 
-__all__ = ["CriticExample", "ReaderExample", "build_critic", "build_reader", "examples_hash", "find_answer"]
+__all__ = ["CriticExample", "ReaderExample", "build_critic", "build_reader", "examples_hash", "find_answer",
+           "yes_no_examples"]
 
 _NON_ANSWERS = (
     "I don't know.", "The documents do not say.", "There is no information about that.",
@@ -150,6 +151,16 @@ def build_reader(rows: Sequence[HaluEvalRow], fitz: Sequence[FitzCase], seed: in
         if not case.answerable:
             out.append(ReaderExample(case.query, " ".join(case.contexts), "none", evidence=(0, 0)))
     rng.shuffle(out)
+    return out
+
+
+def yes_no_examples(rows: Sequence[HaluEvalRow]) -> list[ReaderExample]:
+    """The rows whose right answer is yes or no, with their passage: the yes/no calibration set."""
+    out = []
+    for row in rows:
+        low = row.right_answer.strip().lower().rstrip(".")
+        if low in ("yes", "no"):
+            out.append(ReaderExample(row.question, row.knowledge, low))
     return out
 
 

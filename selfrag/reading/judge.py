@@ -125,7 +125,11 @@ class Judge:
                 best = cand
         if best is None:
             return Reading("none", "", -1)
-        probability = _platt(self.info.calibration.get("reader"), best.raw)
+        # Yes/no answers have their own calibration when the artifact has one: their raw scores
+        # are on another scale from spans' (no span term), and on HaluEval they are right far
+        # less often at the same raw score.
+        cal = self.info.calibration.get("reader_yes_no") if best.kind in ("yes", "no") else None
+        probability = _platt(cal or self.info.calibration.get("reader"), best.raw)
         return Reading(best.kind, best.answer, best.passage, best.start, best.end,
                        tuple(sorted(best.sentences)), best.raw, probability, best.kind_probabilities)
 

@@ -10,9 +10,10 @@ import torch
 from eval._halueval_source import HaluEvalRow
 from eval.datasets import DatasetError
 from eval.training.calibrate import fit_platt, threshold_for, threshold_keeping
-from eval.training.examples import build_critic, build_reader, examples_hash, find_answer
+from eval.training.examples import build_critic, build_reader, examples_hash, find_answer, yes_no_examples
 from eval.training.fit import FitConfig, fit
 from eval.training.sources import FitzCase, halueval_rows
+from selfrag.reading import Reading
 
 ROWS = [
     HaluEvalRow(knowledge="Purple Rain is an album by Prince. It sold 25 million copies worldwide.",
@@ -95,3 +96,36 @@ def test_a_few_steps_of_training_move_every_head_and_keep_word_embeddings_frozen
     for head in ("span.weight", "kind.0.weight", "critic.0.weight", "evidence.weight"):
         assert not torch.equal(after[head], before[head]), head  # every head was trained
     assert lines and '"step"' in lines[-1]
+
+
+
+class _YesSayer:
+    """A reader that answers every yes/no question "yes" with rising raw scores, spans otherwise."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def read(self, question: str, passages: list[str]) -> Reading:
+        self.n += 1
+        if question.startswith("Are"):
+            return Reading("yes", "Yes", 0, raw=float(self.n % 7))
+        return Reading("span", "Prince", 0, 0, 6, raw=1.0)
+
+    def threshold(self, key: str, default: float = 0.5) -> float:
+        return 0.5
+
+
+def test_yes_no_answers_get_a_calibration_of_their_own_from_enough_examples() -> None:
+    from eval.training.calibrate import YES_NO_MIN_EXAMPLES, calibrate
+
+    yes = [r for r in ROWS if r.right_answer == "yes"][0]
+    no = yes.model_copy(update={"question": "Are Lyon and Marseille both in Italy?", "right_answer": "no"})
+    many = yes_no_examples([yes, no] * YES_NO_MIN_EXAMPLES)
+    assert {e.kind for e in many} == {"yes", "no"}
+    reader = build_reader(ROWS, FITZ, 1)
+    cal, _, _ = calibrate(_YesSayer(), reader, [], yes_no=many[:5])  # type: ignore[arg-type]
+    assert "reader_yes_no" not in cal  # too few to fit two numbers
+    cal, _, metrics = calibrate(_YesSayer(), reader, [], yes_no=many)  # type: ignore[arg-type]
+    assert "reader_yes_no" in cal
+    assert metrics["reader_yes_no"]["accuracy"] == 0.5  # "yes" to everything: right half the time
+    assert metrics["reader_yes_no"]["max_probability"] < 0.7  # at chance: never near an answering threshold

@@ -11,7 +11,15 @@ import torch
 
 from selfrag.errors import ModelIntegrityError, ProviderError
 from selfrag.reading import sentence_spans, split_sentences
-from selfrag.reading.artifact import INFO_FILE, WEIGHTS_FILE, ArtifactInfo, artifact_sha256, load_state, save_artifact
+from selfrag.reading.artifact import (
+    INFO_FILE,
+    WEIGHTS_FILE,
+    ArtifactInfo,
+    Calibration,
+    artifact_sha256,
+    load_state,
+    save_artifact,
+)
 from selfrag.reading.encoding import reader_windows
 from selfrag.reading.judge import build_net, load_judge
 
@@ -108,3 +116,32 @@ def test_sentences_glued_without_a_space_are_split_and_spans_point_into_the_text
     assert [s.text for s in spans] == ['"Die 4 U" is on the album "Purple Rain".', "Purple Rain sold 25 million copies.",
                                       "It won awards."]
     assert all(text[s.start : s.end] == s.text for s in spans)
+
+
+def _yes_saying_judge(tmp_path: Path, calibration: dict[str, Calibration]) -> Path:
+    from transformers import BertConfig
+
+    from tests.reading.conftest import TINY
+
+    torch.manual_seed(0)
+    config = BertConfig(**TINY).to_dict()
+    net = build_net(config)
+    with torch.no_grad():
+        net.kind[2].bias.copy_(torch.tensor([-20.0, 20.0, -20.0, -20.0]))  # always "yes", surely
+    info = ArtifactInfo(name="yes-judge-v1", sha256="", base="tiny", encoder_config=config, max_length=64, stride=16,
+                        critic_max_length=64, calibration=calibration, thresholds={"reader": 0.5})
+    save_artifact(tmp_path, net.state_dict(), info)
+    return tmp_path
+
+
+def test_yes_no_answers_take_their_own_calibration_when_the_artifact_has_one(tmp_path: Path, tokenizer_dir: Path) -> None:
+
+    passage = ["Dolorin is taken with water. Adults take two tablets every six hours."]
+    shared = load_judge(_yes_saying_judge(tmp_path / "a", {"reader": Calibration(a=1.0, b=5.0)}), base_dir=tokenizer_dir)
+    own = load_judge(_yes_saying_judge(tmp_path / "b", {"reader": Calibration(a=1.0, b=5.0),
+                                                       "reader_yes_no": Calibration(a=0.0, b=-2.0)}),
+                     base_dir=tokenizer_dir)
+    a, b = shared.read("Is Dolorin taken with water?", passage), own.read("Is Dolorin taken with water?", passage)
+    assert a.kind == b.kind == "yes"
+    assert a.probability > 0.99
+    assert b.probability == pytest.approx(1 / (1 + 2.718281828 ** 2.0), rel=1e-3)  # a flat 0.12: at chance or worse
