@@ -6,8 +6,6 @@
   "$245 billion. <sentence> [2]". Recorded as ``strategy: reader`` in the trace.
 - a comparison ("which was founded first, A or B?") is answered by ``workflows.comparison``: each
   side's figure read, the two compared in code, both cited; any other question is read whole.
-- a bridge question needing a fact from each of two documents is read from the two side by side
-  and cites both (``_read_across``).
 - ``attribute``: a model's answer written without [n] markers gets them from the critic: each
   sentence cites the document that supports it best, when that support clears the critic's
   threshold.
@@ -21,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from selfrag.fencing import document_text
-from selfrag.reading import Critic, Reader, Reading, split_sentences
+from selfrag.reading import Critic, Reader, split_sentences
 from workflows.comparison import read_comparison
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
@@ -61,9 +59,6 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     if compared is not None:
         return ReadAnswer(compared.answer, compared.winner, compared.citations, compared.probability, "span")
     reading = reader.read(question, texts)
-    across = _read_across(reader, question, texts, reading)
-    if across is not None:
-        return across
     if reading.kind == "none" or reading.passage < 0:
         return ReadAnswer("", "", [], reading.probability, "none")
     text = texts[reading.passage]
@@ -84,36 +79,6 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     else:
         body = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'} [{n}]"
     return ReadAnswer(body, short, [n], reading.probability, reading.kind)
-
-
-_JOIN = "\n\n"
-
-
-def _read_across(reader: Reader, question: str, texts: Sequence[str], alone: Reading) -> ReadAnswer | None:
-    """The answer read from the two best documents side by side, when it beats reading them apart.
-
-    A bridge question ("how many people lived in the town the year the bypass opened?") needs a
-    fact from each document: read apart, neither holds the answer with the other's fact. The
-    reader reads the two as one passage; when that finds another answer, more surely than any
-    document alone, the answer cites both (its quote from the one it lies in).
-    """
-    if len(texts) < 2:
-        return None
-    joint = reader.read(question, [texts[0] + _JOIN + texts[1]])
-    if joint.kind != "span" or joint.probability <= alone.probability:
-        return None
-    if alone.kind != "none" and _clean(joint.answer).lower() == _clean(alone.answer).lower():
-        return None  # the same answer as one document gives alone: cite that one
-    second_at = len(texts[0]) + len(_JOIN)
-    inside, offset = (0, 0) if joint.start < second_at else (1, second_at)
-    text = texts[inside]
-    quote = " ".join(_clean(text[a - offset : b - offset]) for a, b in joint.sentences
-                     if offset <= a and b - offset <= len(text)).strip()
-    short = _clean(joint.answer)
-    lead = _lead(short)
-    if quote and _clean(quote).rstrip(".").lower() != short.rstrip(".").lower():
-        lead = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'}"
-    return ReadAnswer(f"{lead} [1][2]", short, [1, 2], joint.probability, "span")
 
 
 def attribute(critic: Critic, answer: str, documents: Sequence[Mapping[str, Any]]) -> list[int]:

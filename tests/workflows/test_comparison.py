@@ -104,26 +104,3 @@ def test_read_answer_leads_with_the_winner() -> None:
     assert out.short_answer == "Marcy Playground"
     assert out.answer.startswith("Marcy Playground.")
     assert out.citations == [1, 2]
-
-
-def test_a_bridge_answer_read_across_two_documents_cites_both() -> None:
-    docs = [{"text": "The bypass opened in 2021.", "metadata": {}},
-            {"text": "Ashford had 41,900 residents in 2021 and 42,650 in 2022.", "metadata": {}}]
-
-    def read(question: str, passages: list[str]) -> Reading:
-        if len(passages) == 1 and "bypass" in passages[0] and "Ashford" in passages[0]:
-            return reading_of("41,900", passages, probability=0.9)  # only together do they answer
-        return reading_of("42,650", passages, probability=0.3) if any("Ashford" in p for p in passages) else Reading("none", "", -1)
-
-    out = read_answer(ScriptedJudge(read=read), "How many residents did Ashford have the year the bypass opened?", docs)
-    assert out.short_answer == "41,900"
-    assert out.citations == [1, 2]
-    assert out.answer == "41,900. Ashford had 41,900 residents in 2021 and 42,650 in 2022. [1][2]"
-
-
-def test_an_answer_one_document_gives_alone_cites_that_document_only() -> None:
-    docs = [{"text": "Marcy Playground is a band.", "metadata": {}},
-            {"text": "Loudspeakers is a band formed in 1998.", "metadata": {}}]
-    judge = ScriptedJudge(read=lambda q, passages: reading_of("1998", passages, probability=0.8))
-    out = read_answer(judge, "When was Loudspeakers formed?", docs)
-    assert out.citations == [2]
