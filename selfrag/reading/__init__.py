@@ -38,9 +38,9 @@ __all__ = [
     "split_sentences",
 ]
 
-DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v1"
+DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v2"
 """The shipped artifact (committed; rebuilt by ``make weights``)."""
-JUDGE_SHA256 = "cf5f8cd2c7b8489af688fa27ecad3d0134712b112a2fd184ed9075629e40fed3"
+JUDGE_SHA256 = "5071c44300b3c8a093628d7ca99ed43b89f379d576ccd3e9897fa3a5259c1ec5"
 """sha256 of the shipped ``weights.safetensors``: a changed file is refused at load."""
 
 
