@@ -409,7 +409,7 @@ class SelfRagEngine:
             total_ms=round(total_ms, 2),
             judge=judge,
         )
-        structured = dict(plan.get("structured_query") or {})  # absent when memory answered
+        structured = dict(plan["structured_query"]) if "structured_query" in plan else {}  # memory answered
         if structured:
             structured["query"] = state["query"] or structured["query"]
         return Result(

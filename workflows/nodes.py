@@ -87,6 +87,13 @@ def _verdict(kind: str, generation: int, passed: bool, label: str, reason: str, 
                    generation=generation, claims=claims or [])
 
 
+_TERM: TypeAdapter[rec.GraphTermRecord] = TypeAdapter(rec.GraphTermRecord)
+
+
+def _term_record(term: GraphTerm) -> rec.GraphTermRecord:
+    return _TERM.validate_python(term.model_dump(mode="json"))
+
+
 def _choice_candidate(choice: EntityChoice) -> Candidate:
     entity = Entity(choice.id, choice.label, choice.name)
     return Candidate(entity, "name", 100.0, dict(choice.differences))
@@ -153,9 +160,11 @@ class SelfRagNodes:
             picked = resolve_reply(state["question"], candidates)
             if picked is not None:
                 chosen = next(c for c in pending["candidates"] if c["id"] == picked.entity.id)
-                return {"standalone_question": pending["question"], "clarification": None,
-                        "resumed": {**chosen, "value": pending["value"]},
-                        "plan": {"condense": {"source": "clarification", "error": None}}}
+                resumed = rec.ResumedChoice(id=chosen["id"], name=chosen["name"], label=chosen["label"],
+                                            differences=chosen.get("differences", {}), value=pending["value"])
+                plan: rec.PlanRecord = {"condense": {"source": "clarification", "error": None}}
+                return {"standalone_question": pending["question"], "clarification": None, "resumed": resumed,
+                        "plan": plan}
         update = self._condense(state, runtime)
         return {**update, "clarification": None} if pending else update
 
@@ -184,12 +193,14 @@ class SelfRagNodes:
             )
             verdict = _verdict("groundedness", 1, True, "grounded", "quoted from this conversation's history",
                                prompt_version="memory/v1")
-            return {"standalone_question": state["question"], "plan": {"condense": {"source": "memory", "error": None}},
+            plan: rec.PlanRecord = {"condense": {"source": "memory", "error": None}}
+            return {"standalone_question": state["question"], "plan": plan,
                     "generations": [answer], "generation_count": 1, "verdicts": [verdict],
                     "stop_reason": "answered from the conversation's memory"}
         catalogue = self._condense_catalogue(state, runtime) if history else {}
         out = self.c.condenser.condense(state["question"], history, catalogue)
-        return {"standalone_question": out.question, "plan": {"condense": {"source": out.source, "error": out.error}}}
+        condensed: rec.PlanRecord = {"condense": {"source": out.source, "error": out.error}}
+        return {"standalone_question": out.question, "plan": condensed}
 
     # -- self_query: question → semantic query + validated filter + limit ------------------------
     def self_query(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
@@ -198,7 +209,8 @@ class SelfRagNodes:
         if opts.resources:
             plans = plan_resources(opts.resources, question, store=self.c.store, planner=self.c.planner,
                                    graphs=self.c.graphs, top_k=opts.top_k, today=self.today())
-            return {"resource_plans": plans, "plan": {**state["plan"], "source": "resources", "resources": plans},
+            several: rec.PlanRecord = {**state["plan"], "source": "resources", "resources": plans}
+            return {"resource_plans": plans, "plan": several,
                     "query": question, "queries_seen": [normalise_query(question)]}
         coll = self._collection(state)
         catalogue = coll.catalogue()
@@ -237,12 +249,13 @@ class SelfRagNodes:
         resumed = state["resumed"]
         if resumed is not None:
             # The user chose among the candidates last turn: that name now means that entity.
-            choice = EntityChoice.model_validate({k: v for k, v in resumed.items() if k != "value"})
+            choice = EntityChoice(id=resumed["id"], name=resumed["name"], label=resumed["label"],
+                                  differences=resumed["differences"])
             terms = [t.model_copy(update={"entity": choice, "candidates": []})
                      if t.ambiguous and (t.value == resumed["value"] or any(c.id == choice.id for c in t.candidates)) else t
                      for t in terms]
-        graph_terms = [t.model_dump(mode="json") for t in terms]
-        record = {
+        graph_terms = [_term_record(t) for t in terms]
+        record: rec.PlanRecord = {
             **state["plan"],
             "structured_query": plan.query.model_dump(mode="json"),
             "where": plan.where,
@@ -253,7 +266,7 @@ class SelfRagNodes:
         }
         if graph_terms or plan.latest:
             record["graph"] = {"terms": graph_terms, "latest": plan.latest}
-        if spec is not None:
+        if spec is not None and spec.record is not None:
             record["speculation"] = spec.record
         return {
             "graph_terms": graph_terms,
@@ -272,14 +285,15 @@ class SelfRagNodes:
         context = self._graph(coll.schema)
         assert context is not None  # self_query found graph terms only through the collection's graph
         terms = [GraphTerm.model_validate(t) for t in state["graph_terms"]]
-        record = dict(state["plan"]["graph"])
+        record = state["plan"]["graph"]
         ambiguous = next((t for t in terms if t.ambiguous), None)
         if ambiguous is not None:
             ask = rec.Clarification(question=state["standalone_question"], value=ambiguous.value,
                                     relation=ambiguous.relation,
                                     candidates=[c.model_dump(mode="json") for c in ambiguous.candidates],
                                     prompt=_ask_which(ambiguous))
-            return {"clarification": ask, "plan": {**state["plan"], "graph": {**record, "clarification": ask}},
+            asked: rec.PlanRecord = {**state["plan"], "graph": {**record, "clarification": ask}}
+            return {"clarification": ask, "plan": asked,
                     "stop_reason": f"needs clarification: {ambiguous.value!r} names {len(ambiguous.candidates)} entities"}
         store = self.c.graphs.store if self.c.graphs is not None else None
         assert store is not None
@@ -301,16 +315,16 @@ class SelfRagNodes:
                 if not res.entities:
                     # No document can match: say so; never drop the condition and search without it.
                     sentence = _no_match(term, declared.description, declared.result_label)
-                    return {"no_match": sentence, "graph_where": None,
-                            "plan": {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": None}},
+                    empty: rec.PlanRecord = {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": None}}
+                    return {"no_match": sentence, "graph_where": None, "plan": empty,
                             "stop_reason": f"no entity: {term.relation} of {term.entity.name} is empty in the graph"}
                 names = res.names
             clause = mention_where(term.attribute, names)
             assert clause is not None
             clauses.append(clause)
         graph_where = clauses[0] if len(clauses) == 1 else {"$and": clauses}
-        return {"graph_where": graph_where,
-                "plan": {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": graph_where}}}
+        resolved: rec.PlanRecord = {**state["plan"], "graph": {**record, "resolutions": resolutions, "where": graph_where}}
+        return {"graph_where": graph_where, "plan": resolved}
 
     # -- latest: filters but no topic → the newest matching documents, no vector search ----------
     def latest(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
@@ -322,8 +336,8 @@ class SelfRagNodes:
         where = and_where(and_where(opts.mandatory_where, state["graph_where"]), to_where(_load(state["query_filter"])))
         hits = coll.newest(attribute=date_attr.name, where=where, k=k, today=self.today())
         docs = [_doc(h, state["collection"], n, "latest") for n, h in enumerate(hits, 1)]
-        plan = {**state["plan"], "latest": {"attribute": date_attr.name, "where": where, "k": k,
-                                            "documents": [d["id"] for d in docs]}}
+        plan: rec.PlanRecord = {**state["plan"], "latest": {"attribute": date_attr.name, "where": where, "k": k,
+                                                             "documents": [d["id"] for d in docs]}}
         return {"documents": docs, "where": where, "plan": plan,
                 "retrieved_sets": [*state["retrieved_sets"], sorted(d["id"] for d in docs)]}
 
@@ -559,7 +573,7 @@ class SelfRagNodes:
                     answer=answer, outcome=outcome)
         if runtime.context.request_key is not None:
             turn["request_key"] = runtime.context.request_key
-            turn["citations"] = [dict(c) for c in citations]
+            turn["citations"] = list(citations)
         return {
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
             "short_answer": best["short_answer"] if best is not None and best["answer"] else None,

@@ -17,15 +17,22 @@ from graders.verdicts import Verdict
 __all__ = [
     "CitedDocument",
     "Clarification",
+    "CondenseRecord",
     "Document",
+    "EntityChoiceRecord",
     "ExtraFailure",
     "GeneratedAnswer",
     "GradedDocument",
+    "GraphPlanRecord",
+    "GraphTermRecord",
+    "LatestRecord",
+    "PlanRecord",
     "Relaxation",
     "RerankRecord",
     "ResourcePlan",
     "ResourceRetrieval",
     "RetrievalRecord",
+    "ResumedChoice",
     "RewriteRecord",
     "SourceRankRecord",
     "SpeculationRecord",
@@ -249,3 +256,86 @@ class SpeculativeWork(TypedDict):
     graded: list[GradedDocument]
     retrieval: RetrievalRecord
     """The search's trace record (its rerank, its sources), as ``retrieve`` would have written it."""
+
+
+class EntityChoiceRecord(TypedDict):
+    """``selfrag.query.graph_terms.EntityChoice`` as plain JSON: one entity a name may mean."""
+
+    id: str
+    name: str
+    label: str
+    differences: dict[str, str]
+    """What tells it apart from the other candidates."""
+
+
+class ResumedChoice(EntityChoiceRecord):
+    """The entity a reply chose for a pending clarification (``condense`` writes, ``self_query`` reads)."""
+
+    value: str
+    """The name the clarification asked about: terms with this value now mean this entity."""
+
+
+class GraphTermRecord(TypedDict):
+    """``selfrag.query.graph_terms.GraphTerm`` as plain JSON (``self_query`` writes, ``graph_resolve`` reads)."""
+
+    kind: str
+    """``relation`` or ``mention``."""
+    relation: str | None
+    attribute: str
+    value: str
+    entity: EntityChoiceRecord | None
+    candidates: list[EntityChoiceRecord]
+
+
+class CondenseRecord(TypedDict):
+    """How the standalone question was made (``condense`` writes)."""
+
+    source: str
+    """``llm``/``rules`` (the condenser), ``memory`` or ``clarification`` (a reply resumed a question)."""
+    error: str | None
+
+
+class GraphPlanRecord(TypedDict, total=False):
+    """The knowledge-graph part of a plan: ``self_query`` writes the terms, ``graph_resolve`` the rest."""
+
+    terms: list[GraphTermRecord]
+    latest: bool
+    clarification: Clarification
+    """A name that means several entities (the run then asks which)."""
+    resolutions: list[dict[str, Any]]
+    """Each term resolved in the graph: the relation, the entity, the entity set."""
+    where: dict[str, Any] | None
+    """The resolved entity sets as a where clause (None when one came back empty)."""
+
+
+class LatestRecord(TypedDict):
+    """The newest-first search (``latest`` writes)."""
+
+    attribute: str
+    """The schema's date attribute it sorted on."""
+    where: dict[str, Any] | None
+    k: int
+    documents: list[str]
+
+
+class PlanRecord(TypedDict, total=False):
+    """What the turn planned, for the trace (``Trace.plan``): each node adds its part, so a key is
+    present once the node that writes it has run (``condense`` always runs; a question answered
+    from memory has nothing else). Readers test ``in``; they never guess a default."""
+
+    condense: CondenseRecord
+    structured_query: dict[str, Any]
+    """The validated ``StructuredQuery`` dump: semantic text, filter tree, limit."""
+    where: dict[str, Any] | None
+    """The self-queried where clause, before relaxation."""
+    source: str
+    """``llm``/``rules`` (the planner) or ``resources`` (several resources: see ``resources``)."""
+    changes: list[dict[str, Any]]
+    """What validation changed and why (``selfrag.query.Change`` dumps)."""
+    llm_error: str | None
+    kept_question: bool
+    """The plan searches the question as asked (the model's rewording would only lose words)."""
+    graph: GraphPlanRecord
+    latest: LatestRecord
+    speculation: SpeculationRecord
+    resources: list[ResourcePlan]

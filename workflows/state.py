@@ -17,12 +17,16 @@ from typing_extensions import TypedDict
 
 from graders.verdicts import Verdict
 from workflows.records import (
+    CitedDocument,
     Clarification,
     Document,
     GeneratedAnswer,
     GradedDocument,
+    GraphTermRecord,
+    PlanRecord,
     Relaxation,
     ResourcePlan,
+    ResumedChoice,
     RetrievalRecord,
     RewriteRecord,
     SpeculativeWork,
@@ -60,7 +64,7 @@ class Turn(TypedDict):
     request_key: NotRequired[str]
     """The caller's idempotency key (``RunOptions.request_key``): a retry of the turn finds it
     and gets this turn back instead of a second one."""
-    citations: NotRequired[list[dict[str, Any]]]
+    citations: NotRequired[list[CitedDocument]]
     """Kept with a ``request_key``, so that the replay carries them."""
 
 
@@ -77,18 +81,19 @@ class SelfRagState(TypedDict, total=False):
     history: Annotated[list[Turn], Kept]
     # -- condense ------------------------------------------------------------------------------
     standalone_question: Annotated[str, Fresh("")]
-    resumed: Annotated[dict[str, Any] | None, Fresh(None)]
-    """The entity a reply chose for a pending clarification (``EntityChoice`` dump + ``value``)."""
+    resumed: Annotated[ResumedChoice | None, Fresh(None)]
+    """The entity a reply chose for a pending clarification."""
     # -- self_query ----------------------------------------------------------------------------
-    plan: Annotated[dict[str, Any], Fresh({})]
-    """The validated structured query, where clause, validation changes and source (llm/rules)."""
+    plan: Annotated[PlanRecord, Fresh({})]
+    """The turn's plan for the trace: condense's source, the validated structured query, where
+    clause, validation changes, source (llm/rules), graph resolution, latest-first search."""
     query: Annotated[str, Fresh("")]
     """The current semantic query text; rewrite replaces it."""
     query_filter: Annotated[Any, Fresh(None)]
     """The validated FilterNode (or None) that relaxation works on; mandatory filter kept apart."""
     limit: Annotated[int | None, Fresh(None)]
-    graph_terms: Annotated[list[dict[str, Any]], Fresh([])]
-    """Conditions through the knowledge graph (``GraphTerm`` dumps) for ``graph_resolve``."""
+    graph_terms: Annotated[list[GraphTermRecord], Fresh([])]
+    """Conditions through the knowledge graph for ``graph_resolve``."""
     latest: Annotated[bool, Fresh(False)]
     """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
     resource_plans: Annotated[list[ResourcePlan], Fresh([])]
@@ -131,7 +136,7 @@ class SelfRagState(TypedDict, total=False):
     answer: Annotated[str, Fresh("")]
     short_answer: Annotated[str | None, Fresh(None)]
     confidence: Annotated[float | None, Fresh(None)]
-    citations: Annotated[list[dict[str, Any]], Fresh([])]
+    citations: Annotated[list[CitedDocument], Fresh([])]
     # -- every node (timed wrapper) ------------------------------------------------------------
     timings: Annotated[list[Timing], Fresh([])]
 

@@ -48,7 +48,7 @@ def self_query(u: SelfRagState) -> NodeSummary:
             {"resource": p["resource"], "query": p["query"], "filter": p["filter"], "where": p["fixed"], "k": p["k"],
              "source": p["source"], "error": p["error_code"]} for p in plans]})
     text = f"query {short(u['query'], 50)!r} filter {short(plan['where'], 70)} ({plan['source']})"
-    data = {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]}
+    data: dict[str, Any] = {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]}
     if "speculation" in plan:  # present only when the search and grading ran beside the plan
         spec = plan["speculation"]
         text += f"; speculative search {'kept' if spec['kept'] else 'dropped'}"

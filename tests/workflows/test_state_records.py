@@ -123,3 +123,30 @@ def test_a_checkpoint_written_with_the_old_dict_shapes_still_continues(make_engi
     second = again.run(Q, collection="movies", thread_id="t")
     assert isinstance(second, Result) and [t["question"] for t in again.history("t")] == [Q, Q]
     assert all("grade" in d for d in second.trace.documents)  # the turn started fresh, in the new shapes
+
+
+def test_a_checkpoint_whose_plan_and_terms_are_untyped_dicts_still_loads_and_continues(
+    make_engine: Any, tmp_path: Path,
+) -> None:
+    # Before the typed plan record, ``plan``, ``graph_terms``, ``resumed`` and ``citations`` were
+    # free dicts, with keys the records no longer name: such a checkpoint must still read and go on.
+    path = tmp_path / "cp.sqlite"
+    engine, _, _ = make_engine(happy(), checkpointer=_saver(path))
+    engine.run(Q, collection="movies", thread_id="t")
+    config = {"configurable": {"thread_id": "t"}}
+    old = {
+        "plan": {"source": "rules", "where": {"genre": "animation"}, "structured_query": {"query": "toys"},
+                 "graph": {"terms": [], "latest": False}, "retired_key": 1},
+        "graph_terms": [{"kind": "mention", "relation": None, "attribute": "people", "value": "Mercury",
+                         "entity": None, "candidates": []}],
+        "resumed": {"id": "e1", "name": "Mercury", "label": "Person", "value": "Mercury"},
+        "citations": [{"number": 1, "id": "toys", "text": "t", "metadata": {}}],
+    }
+    engine._thread_graph.update_state(config, old, as_node="finalize")
+    stored = engine._thread_graph.get_state(config).values
+    assert stored["plan"]["retired_key"] == 1 and stored["resumed"]["name"] == "Mercury"
+    again, _, _ = make_engine(happy(), checkpointer=_saver(path))
+    assert again.thread("t") is not None
+    second = again.run(Q, collection="movies", thread_id="t")
+    assert second.outcome.value == "answered" and [t["question"] for t in again.history("t")] == [Q, Q]
+    assert "retired_key" not in second.trace.plan and second.trace.plan["condense"]["source"]
