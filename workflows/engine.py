@@ -175,11 +175,11 @@ class SelfRagEngine:
         question = self.check_question(question)
         run_extras_ = {**self.extras, **check_extras(extras)}
         opts = options or self.defaults
-        collection, several = resolve_resources(*self._named(collection, resources), opts.search_defaults)
-        if not several:
+        collection, targets = resolve_resources(*self._named(collection, resources), opts.search_defaults)
+        if len(targets) == 1 and targets[0].retriever is None:
             self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
         # Several resources: one unknown or failing is recorded in the trace, the others answer.
-        opts = replace(opts, resources=several, stream_tokens=tokens)
+        opts = replace(opts, resources=targets, stream_tokens=tokens)
         if thread_id is None:
             yield from self._stream(question, collection, None, opts, list(history or []), run_extras_, callbacks)
             return

@@ -206,7 +206,8 @@ class RetrievalRecord(TypedDict):
 
 
 class ResourcePlan(TypedDict):
-    """One resource's self-query when a question targets several (``self_query`` writes, ``retrieve`` reads)."""
+    """One resource's plan (``self_query`` writes, ``graph_resolve`` adds its entity sets, ``latest``
+    and ``retrieve`` read it, and write back the filter they relaxed). One collection is a list of one."""
 
     resource: str
     query: str
@@ -222,8 +223,13 @@ class ResourcePlan(TypedDict):
     """Why this resource cannot answer (unknown collection, store error, ...); the others still do."""
     error_code: str | None
     resolutions: list[dict[str, Any]]
-    """Its graph conditions resolved in the knowledge graph (as ``plan["graph"]["resolutions"]`` on
-    the single path: the relation, the entity, the entity set); ANDed into ``fixed``. Empty without."""
+    """Its graph conditions resolved in the knowledge graph (the relation, the entity, the entity
+    set; ``graph_resolve`` writes them); their where clause is ANDed into ``fixed``. Empty without."""
+    latest: NotRequired[bool]
+    """Filters but no topic: the first search takes the newest matches instead of a vector search.
+    Always written now; absent only in traces stored before one collection was a list of one."""
+    graph_terms: NotRequired[list[GraphTermRecord]]
+    """Its conditions through the knowledge graph, for ``graph_resolve`` (absent in older traces)."""
 
 
 class SpeculationRecord(TypedDict):

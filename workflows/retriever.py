@@ -18,6 +18,7 @@ relation reaches no entity, finds no document. Each document's metadata holds it
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ from workflows.components import Components
 from workflows.nodes import SelfRagNodes
 from workflows.options import RunOptions
 from workflows.records import Document
+from workflows.resources import resolve_resources
 from workflows.state import SelfRagState, per_turn_reset
 
 if TYPE_CHECKING:
@@ -99,6 +101,8 @@ class EngineRetriever(BaseRetriever):
         question = self.engine.check_question(query)
         self.engine.components.store.get_collection(self.collection)  # unknown: CollectionNotFound, before any work
         opts: RunOptions = self.options or self.engine.defaults
+        _, targets = resolve_resources(self.collection, None, opts.search_defaults)
+        opts = replace(opts, resources=targets)
         inputs = {
             **per_turn_reset(),
             "question": question,

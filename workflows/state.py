@@ -22,7 +22,6 @@ from workflows.records import (
     Document,
     GeneratedAnswer,
     GradedDocument,
-    GraphTermRecord,
     PlanRecord,
     Relaxation,
     ResourcePlan,
@@ -88,22 +87,15 @@ class SelfRagState(TypedDict, total=False):
     """The turn's plan for the trace: condense's source, the validated structured query, where
     clause, validation changes, source (llm/rules), graph resolution, latest-first search."""
     query: Annotated[str, Fresh("")]
-    """The current semantic query text; rewrite replaces it."""
-    query_filter: Annotated[Any, Fresh(None)]
-    """The validated FilterNode (or None) that relaxation works on; mandatory filter kept apart."""
-    limit: Annotated[int | None, Fresh(None)]
-    graph_terms: Annotated[list[GraphTermRecord], Fresh([])]
-    """Conditions through the knowledge graph for ``graph_resolve``."""
-    latest: Annotated[bool, Fresh(False)]
-    """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
+    """The turn's search text (the one resource's, or the question for several); rewrite replaces it."""
     resource_plans: Annotated[list[ResourcePlan], Fresh([])]
-    """Several resources: each one's own self-query (``workflows.resources``); empty for one collection."""
+    """Each resource's plan, one collection being a list of one: its search text, filter, ``k``,
+    latest flag and graph terms (``graph_resolve`` adds the entity sets; ``retrieve`` writes back
+    the filter it relaxed)."""
     speculated: Annotated[SpeculativeWork | None, Fresh(None)]
     """The search and verdicts run beside the self-query, when the plan kept the question: the
     first ``retrieve`` and ``grade_documents`` reuse them (``workflows.speculation``)."""
-    # -- graph_resolve -------------------------------------------------------------------------
-    graph_where: Annotated[dict[str, Any] | None, Fresh(None)]
-    """The resolved entity sets as a where clause; ANDed into every search, never relaxed."""
+    # -- graph_resolve (it also adds its entity sets to the resource plans) --------------------
     no_match: Annotated[str | None, Fresh(None)]
     """Why no document can match (a relation reached no entity): the answer says it."""
     clarification: Annotated[Clarification | None, Kept]

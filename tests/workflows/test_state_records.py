@@ -142,9 +142,20 @@ def test_a_checkpoint_whose_plan_and_terms_are_untyped_dicts_still_loads_and_con
         "resumed": {"id": "e1", "name": "Mercury", "label": "Person", "value": "Mercury"},
         "citations": [{"number": 1, "id": "toys", "text": "t", "metadata": {}}],
     }
-    engine._thread_graph.update_state(config, old, as_node="finalize")
+    engine._thread_graph.update_state(config, {k: old[k] for k in ("plan", "resumed", "citations")}, as_node="finalize")
+    # Keys the state no longer declares (one collection is now a list of one resource plan): written
+    # into the stored checkpoint as an older release left them.
+    saver = engine.checkpointer
+    stored_tuple = saver.get_tuple(config)
+    checkpoint = {**stored_tuple.checkpoint, "channel_values": {
+        **stored_tuple.checkpoint["channel_values"], "graph_terms": old["graph_terms"],
+        "query_filter": {"attribute": "genre", "comparator": "eq", "value": "animation"}, "limit": 2,
+        "latest": True, "graph_where": {"people": {"$contains": "Mercury"}}}}
+    saver.put(stored_tuple.config, checkpoint, stored_tuple.metadata, {})
+    assert saver.get_tuple(config).checkpoint["channel_values"]["graph_terms"] == old["graph_terms"]
     stored = engine._thread_graph.get_state(config).values
     assert stored["plan"]["retired_key"] == 1 and stored["resumed"]["name"] == "Mercury"
+    assert "graph_terms" not in stored and "query_filter" not in stored
     again, _, _ = make_engine(happy(), checkpointer=_saver(path))
     assert again.thread("t") is not None
     second = again.run(Q, collection="movies", thread_id="t")
