@@ -41,7 +41,7 @@ from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.extras import Extra, Extras, check_extras, final_state, run_extras
 from workflows.graph import build_graph
-from workflows.nodes import recursion_limit_for
+from workflows.nodes import NODES, NodeSpec, recursion_limit_for
 from workflows.options import RunOptions
 from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.records import GeneratedAnswer
@@ -90,8 +90,11 @@ class SelfRagEngine:
         turn_locks: KeyedLocks | None = None,
         extras: Extras | None = None,
         retrievers: Mapping[str, BaseRetriever] | None = None,
+        table: Sequence[NodeSpec] = NODES,
     ) -> None:
         self.components = components
+        self.table = tuple(table)
+        """The edge table its graph compiles from (``workflows.nodes.NODES``; a test may add a node)."""
         self.retrievers = dict(retrievers or {})
         """LangChain retrievers by name: a run naming one (``collection`` or ``resources``) searches it."""
         self.extras = check_extras(extras)
@@ -101,8 +104,9 @@ class SelfRagEngine:
         self.today = today
         self.turn_locks = turn_locks if turn_locks is not None else KeyedLocks()
         """One turn per thread at a time; see the module docstring."""
-        self._graph = build_graph(components, today=today)
-        self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
+        self._graph = build_graph(components, today=today, table=self.table)
+        self._thread_graph = (build_graph(components, checkpointer=checkpointer, today=today, table=self.table)
+                              if checkpointer else None)
 
     # -- public API ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -228,7 +232,7 @@ class SelfRagEngine:
         counter = UsageCounter(opts.max_llm_calls, opts.max_llm_tokens)
         outages = OutageWatch()
         config: RunnableConfig = {
-            "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
+            "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations, self.table),
             "callbacks": _with_handler(_with_handler(callbacks, counter), outages),
         }
         if thread_id is not None:
