@@ -47,7 +47,7 @@ from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.records import GeneratedAnswer
 from workflows.resources import Resource, ResourceLike, resolve_resources
 from workflows.routing import decide_outcome
-from workflows.state import Turn, per_turn_reset
+from workflows.state import Turn, per_turn_reset, shown
 from workflows.tokens import AnswerDelta
 from workflows.trace import UsageCounter
 
@@ -388,27 +388,19 @@ class SelfRagEngine:
         state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float, collections: list[str],
         judge: str | None = None,
     ) -> Result:
-        # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is there.
+        # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is
+        # there. What the caller sees of it is declared on the state (``Shown``); here only what the
+        # engine itself adds (path, budgets, usage, time) and the few fields it shapes.
         plan = state["plan"]
-        timings = state["timings"]
         trace = Trace(
-            path=[t["node"] for t in timings],
-            timings=timings,
-            plan=plan,
-            relaxations=state["relaxations"],
-            resources=state["resource_plans"],
-            retrievals=state["retrievals"],
-            documents=state["graded"],
-            rewrites=state["rewrites"],
-            generations=state["generations"],
-            verdicts=state["verdicts"],
+            **shown(state, in_trace=True),
+            path=[t["node"] for t in state["timings"]],
             budgets={
                 "max_rewrites": state["max_rewrites"],
                 "max_generations": state["max_generations"],
                 "rewrites_used": state["rewrite_count"],
                 "generations_used": state["generation_count"],
             },
-            stop_reason=state["stop_reason"],
             llm=counter.usage(),
             total_ms=round(total_ms, 2),
             judge=judge,
@@ -416,20 +408,15 @@ class SelfRagEngine:
         structured = dict(plan["structured_query"]) if "structured_query" in plan else {}  # memory answered
         if structured:
             structured["query"] = state["query"] or structured["query"]
+        asked = state["outcome"] == Outcome.NEEDS_CLARIFICATION.value
         return Result(
-            question=state["question"],
+            **shown(state, in_trace=False),
             standalone_question=state["standalone_question"] or state["question"],
-            collection=state["collection"],
             collections=collections,
             thread_id=thread_id,
-            answer=state["answer"],
             outcome=Outcome(state["outcome"] or Outcome.BUDGET_EXHAUSTED.value),
-            short_answer=state.get("short_answer"),
-            confidence=state.get("confidence"),
-            citations=[Citation(**c) for c in state["citations"]],
             query=structured,
-            filter=state["where"],
-            clarification=state.get("clarification") if state["outcome"] == Outcome.NEEDS_CLARIFICATION.value else None,
+            clarification=state.get("clarification") if asked else None,
             trace=trace,
         )
 

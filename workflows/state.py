@@ -10,6 +10,7 @@ one is an error at import, so nothing can silently carry over into a thread's ne
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired, get_type_hints
 
@@ -32,7 +33,8 @@ from workflows.records import (
     Timing,
 )
 
-__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Turn", "fresh_values", "per_turn_reset", "turn_policies"]
+__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Shown", "Turn", "fresh_values", "per_turn_reset", "shown",
+           "turn_policies"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,15 @@ Kept = _Marker("kept")
 """Carried from one turn of a thread to the next by the checkpointer."""
 
 
+@dataclass(frozen=True)
+class Shown:
+    """The key's final value is shown to the caller as the ``Result`` field (``in_trace``: the
+    ``Trace`` field) ``name``: ``shown`` derives both from these declarations, nothing copies them."""
+
+    name: str
+    in_trace: bool = True
+
+
 class Turn(TypedDict):
     """One finished exchange in a thread."""
 
@@ -69,8 +80,8 @@ class Turn(TypedDict):
 
 class SelfRagState(TypedDict, total=False):
     # -- engine input --------------------------------------------------------------------------
-    question: Annotated[str, Input]
-    collection: Annotated[str, Input]
+    question: Annotated[str, Input, Shown("question", in_trace=False)]
+    collection: Annotated[str, Input, Shown("collection", in_trace=False)]
     collections: Annotated[list[str], Input]
     """Every collection the thread's turns have targeted so far (this turn's ``collection`` among
     them): what a thread's readers, and a key continuing it, must be allowed to read."""
@@ -83,12 +94,12 @@ class SelfRagState(TypedDict, total=False):
     resumed: Annotated[ResumedChoice | None, Fresh(None)]
     """The entity a reply chose for a pending clarification."""
     # -- self_query ----------------------------------------------------------------------------
-    plan: Annotated[PlanRecord, Fresh({})]
+    plan: Annotated[PlanRecord, Fresh({}), Shown("plan")]
     """The turn's plan for the trace: condense's source, the validated structured query, where
     clause, validation changes, source (llm/rules), graph resolution, latest-first search."""
     query: Annotated[str, Fresh("")]
     """The turn's search text (the one resource's, or the question for several); rewrite replaces it."""
-    resource_plans: Annotated[list[ResourcePlan], Fresh([])]
+    resource_plans: Annotated[list[ResourcePlan], Fresh([]), Shown("resources")]
     """Each resource's plan, one collection being a list of one: its search text, filter, ``k``,
     latest flag and graph terms (``graph_resolve`` adds the entity sets; ``retrieve`` writes back
     the filter it relaxed)."""
@@ -101,36 +112,36 @@ class SelfRagState(TypedDict, total=False):
     clarification: Annotated[Clarification | None, Kept]
     """An ambiguous name the user must choose for; kept on the thread for the next turn."""
     # -- retrieve ------------------------------------------------------------------------------
-    where: Annotated[dict[str, Any] | None, Fresh(None)]
+    where: Annotated[dict[str, Any] | None, Fresh(None), Shown("filter", in_trace=False)]
     """The where clause of the last search (after any relaxation)."""
-    relaxations: Annotated[list[Relaxation], Fresh([])]
+    relaxations: Annotated[list[Relaxation], Fresh([]), Shown("relaxations")]
     documents: Annotated[list[Document], Fresh([])]
     retrieved_sets: Annotated[list[list[str]], Fresh([])]
-    retrievals: Annotated[list[RetrievalRecord], Fresh([])]
+    retrievals: Annotated[list[RetrievalRecord], Fresh([]), Shown("retrievals")]
     """Each retrieval of the turn: per resource searched, fusion, rerank (for the trace)."""
     # -- grade_documents -----------------------------------------------------------------------
-    graded: Annotated[list[GradedDocument], Fresh([])]
+    graded: Annotated[list[GradedDocument], Fresh([]), Shown("documents")]
     """Every grading decision of the turn, across retrievals (for the trace)."""
     relevant: Annotated[list[Document], Fresh([])]
     # -- rewrite -------------------------------------------------------------------------------
-    rewrites: Annotated[list[RewriteRecord], Fresh([])]
+    rewrites: Annotated[list[RewriteRecord], Fresh([]), Shown("rewrites")]
     queries_seen: Annotated[list[str], Fresh([])]
     rewrite_count: Annotated[int, Fresh(0)]
     # -- generate ------------------------------------------------------------------------------
-    generations: Annotated[list[GeneratedAnswer], Fresh([])]
+    generations: Annotated[list[GeneratedAnswer], Fresh([]), Shown("generations")]
     generation_count: Annotated[int, Fresh(0)]
     # -- check ---------------------------------------------------------------------------------
-    verdicts: Annotated[list[Verdict], Fresh([])]
+    verdicts: Annotated[list[Verdict], Fresh([]), Shown("verdicts")]
     # -- any node: why the loop stopped early --------------------------------------------------
-    stop_reason: Annotated[str | None, Fresh(None)]
+    stop_reason: Annotated[str | None, Fresh(None), Shown("stop_reason")]
     # -- finalize ------------------------------------------------------------------------------
     outcome: Annotated[str, Fresh("")]
-    answer: Annotated[str, Fresh("")]
-    short_answer: Annotated[str | None, Fresh(None)]
-    confidence: Annotated[float | None, Fresh(None)]
-    citations: Annotated[list[CitedDocument], Fresh([])]
+    answer: Annotated[str, Fresh(""), Shown("answer", in_trace=False)]
+    short_answer: Annotated[str | None, Fresh(None), Shown("short_answer", in_trace=False)]
+    confidence: Annotated[float | None, Fresh(None), Shown("confidence", in_trace=False)]
+    citations: Annotated[list[CitedDocument], Fresh([]), Shown("citations", in_trace=False)]
     # -- every node (timed wrapper) ------------------------------------------------------------
-    timings: Annotated[list[Timing], Fresh([])]
+    timings: Annotated[list[Timing], Fresh([]), Shown("timings")]
 
 
 def turn_policies(state_type: type = SelfRagState) -> dict[str, Fresh | _Marker | None]:
@@ -157,6 +168,19 @@ def fresh_values(state_type: type = SelfRagState) -> dict[str, Any]:
 
 
 _FRESH = fresh_values()
+
+
+def _shown_keys(state_type: type) -> dict[str, Shown]:
+    hints = get_type_hints(state_type, include_extras=True)
+    return {key: m for key, hint in hints.items() for m in getattr(hint, "__metadata__", ()) if isinstance(m, Shown)}
+
+
+_SHOWN = _shown_keys(SelfRagState)
+
+
+def shown(state: Mapping[str, Any], *, in_trace: bool) -> dict[str, Any]:
+    """The final state's values the caller sees, under their ``Result`` (or ``Trace``) names."""
+    return {m.name: state[key] for key, m in _SHOWN.items() if m.in_trace is in_trace}
 
 
 def per_turn_reset() -> dict[str, Any]:

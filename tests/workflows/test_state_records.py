@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, get_type_hints
 
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -161,3 +161,20 @@ def test_a_checkpoint_whose_plan_and_terms_are_untyped_dicts_still_loads_and_con
     second = again.run(Q, collection="movies", thread_id="t")
     assert second.outcome.value == "answered" and [t["question"] for t in again.history("t")] == [Q, Q]
     assert "retired_key" not in second.trace.plan and second.trace.plan["condense"]["source"]
+
+
+def test_the_result_and_trace_fields_derive_from_the_state_declaration(make_engine: Any) -> None:
+    from workflows import Trace
+    from workflows.state import Shown, shown
+
+    hints = get_type_hints(SelfRagState, include_extras=True)
+    declared = {m.name: (key, m.in_trace) for key, hint in hints.items() for m in getattr(hint, "__metadata__", ())
+                if isinstance(m, Shown)}
+    engine_own = {"path", "budgets", "llm", "total_ms", "extras", "judge"}
+    assert {n for n, (_, t) in declared.items() if t} == set(Trace.model_fields) - engine_own
+    assert {n for n, (_, t) in declared.items() if not t} <= set(Result.model_fields)
+    engine, _, _ = make_engine(happy())
+    result = engine.run(Q, collection="movies")
+    assert result.trace.resources and result.trace.documents and result.citations and result.answer
+    state = {**per_turn_reset(), "question": "q", "collection": "c", "answer": "a"}
+    assert shown(state, in_trace=False)["answer"] == "a" and shown(state, in_trace=True)["documents"] == []
