@@ -325,9 +325,11 @@ class LatestRecord(TypedDict):
 
 
 class PlanRecord(TypedDict, total=False):
-    """What the turn planned, for the trace (``Trace.plan``): each node adds its part, so a key is
-    present once the node that writes it has run (``condense`` always runs; a question answered
-    from memory has nothing else). Readers test ``in``; they never guess a default."""
+    """What the turn planned, for the trace (``Trace.plan``): how the question was condensed, then
+    its first resource's self-query (every resource's plan is ``Trace.resources``), the graph
+    resolution and the newest-first search. Each node adds its part, so a key is present once the
+    node that writes it has run (``condense`` always runs; a question answered from memory has
+    nothing else). Readers test ``in``; they never guess a default."""
 
     condense: CondenseRecord
     structured_query: dict[str, Any]
@@ -335,7 +337,7 @@ class PlanRecord(TypedDict, total=False):
     where: dict[str, Any] | None
     """The self-queried where clause, before relaxation."""
     source: str
-    """``llm``/``rules`` (the planner) or ``resources`` (several resources: see ``resources``)."""
+    """``llm``/``rules`` (the planner), ``off`` or ``retriever``: the first resource's."""
     changes: list[dict[str, Any]]
     """What validation changed and why (``selfrag.query.Change`` dumps)."""
     llm_error: str | None
@@ -345,3 +347,5 @@ class PlanRecord(TypedDict, total=False):
     latest: LatestRecord
     speculation: SpeculationRecord
     resources: list[ResourcePlan]
+    """Only in traces stored before one collection was a list of one (several resources then
+    wrote ``source: "resources"`` and their plans here); each plan is now ``Trace.resources``."""
