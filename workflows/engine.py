@@ -41,13 +41,13 @@ from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
 from workflows.extras import Extra, Extras, check_extras, final_state, run_extras
 from workflows.graph import build_graph
-from workflows.nodes import recursion_limit_for
+from workflows.nodes import NODES, NodeSpec, recursion_limit_for
 from workflows.options import RunOptions
 from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.records import GeneratedAnswer
 from workflows.resources import Resource, ResourceLike, resolve_resources
 from workflows.routing import decide_outcome
-from workflows.state import Turn, per_turn_reset
+from workflows.state import Turn, per_turn_reset, shown
 from workflows.tokens import AnswerDelta
 from workflows.trace import UsageCounter
 
@@ -90,8 +90,11 @@ class SelfRagEngine:
         turn_locks: KeyedLocks | None = None,
         extras: Extras | None = None,
         retrievers: Mapping[str, BaseRetriever] | None = None,
+        table: Sequence[NodeSpec] = NODES,
     ) -> None:
         self.components = components
+        self.table = tuple(table)
+        """The edge table its graph compiles from (``workflows.nodes.NODES``; a test may add a node)."""
         self.retrievers = dict(retrievers or {})
         """LangChain retrievers by name: a run naming one (``collection`` or ``resources``) searches it."""
         self.extras = check_extras(extras)
@@ -101,8 +104,9 @@ class SelfRagEngine:
         self.today = today
         self.turn_locks = turn_locks if turn_locks is not None else KeyedLocks()
         """One turn per thread at a time; see the module docstring."""
-        self._graph = build_graph(components, today=today)
-        self._thread_graph = build_graph(components, checkpointer=checkpointer, today=today) if checkpointer else None
+        self._graph = build_graph(components, today=today, table=self.table)
+        self._thread_graph = (build_graph(components, checkpointer=checkpointer, today=today, table=self.table)
+                              if checkpointer else None)
 
     # -- public API ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -175,11 +179,11 @@ class SelfRagEngine:
         question = self.check_question(question)
         run_extras_ = {**self.extras, **check_extras(extras)}
         opts = options or self.defaults
-        collection, several = resolve_resources(*self._named(collection, resources), opts.search_defaults)
-        if not several:
+        collection, targets = resolve_resources(*self._named(collection, resources), opts.search_defaults)
+        if len(targets) == 1 and targets[0].retriever is None:
             self.components.store.get_collection(collection)  # unknown collection: a UsageError before any work
         # Several resources: one unknown or failing is recorded in the trace, the others answer.
-        opts = replace(opts, resources=several, stream_tokens=tokens)
+        opts = replace(opts, resources=targets, stream_tokens=tokens)
         if thread_id is None:
             yield from self._stream(question, collection, None, opts, list(history or []), run_extras_, callbacks)
             return
@@ -228,7 +232,7 @@ class SelfRagEngine:
         counter = UsageCounter(opts.max_llm_calls, opts.max_llm_tokens)
         outages = OutageWatch()
         config: RunnableConfig = {
-            "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations),
+            "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations, self.table),
             "callbacks": _with_handler(_with_handler(callbacks, counter), outages),
         }
         if thread_id is not None:
@@ -384,48 +388,35 @@ class SelfRagEngine:
         state: dict[str, Any], thread_id: str | None, counter: UsageCounter, total_ms: float, collections: list[str],
         judge: str | None = None,
     ) -> Result:
-        # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is there.
+        # ``state`` starts as the turn's full input (``per_turn_reset`` and the budgets): every key is
+        # there. What the caller sees of it is declared on the state (``Shown``); here only what the
+        # engine itself adds (path, budgets, usage, time) and the few fields it shapes.
         plan = state["plan"]
-        timings = state["timings"]
         trace = Trace(
-            path=[t["node"] for t in timings],
-            timings=timings,
-            plan=plan,
-            relaxations=state["relaxations"],
-            resources=state["resource_plans"],
-            retrievals=state["retrievals"],
-            documents=state["graded"],
-            rewrites=state["rewrites"],
-            generations=state["generations"],
-            verdicts=state["verdicts"],
+            **shown(state, in_trace=True),
+            path=[t["node"] for t in state["timings"]],
             budgets={
                 "max_rewrites": state["max_rewrites"],
                 "max_generations": state["max_generations"],
                 "rewrites_used": state["rewrite_count"],
                 "generations_used": state["generation_count"],
             },
-            stop_reason=state["stop_reason"],
             llm=counter.usage(),
             total_ms=round(total_ms, 2),
             judge=judge,
         )
-        structured = dict(plan.get("structured_query") or {})  # absent when memory answered
+        structured = dict(plan["structured_query"]) if "structured_query" in plan else {}  # memory answered
         if structured:
             structured["query"] = state["query"] or structured["query"]
+        asked = state["outcome"] == Outcome.NEEDS_CLARIFICATION.value
         return Result(
-            question=state["question"],
+            **shown(state, in_trace=False),
             standalone_question=state["standalone_question"] or state["question"],
-            collection=state["collection"],
             collections=collections,
             thread_id=thread_id,
-            answer=state["answer"],
             outcome=Outcome(state["outcome"] or Outcome.BUDGET_EXHAUSTED.value),
-            short_answer=state.get("short_answer"),
-            confidence=state.get("confidence"),
-            citations=[Citation(**c) for c in state["citations"]],
             query=structured,
-            filter=state["where"],
-            clarification=state.get("clarification") if state["outcome"] == Outcome.NEEDS_CLARIFICATION.value else None,
+            clarification=state.get("clarification") if asked else None,
             trace=trace,
         )
 

@@ -54,8 +54,9 @@ class RunOptions:
     """How long a turn on a thread waits for that thread's previous turn to finish before it is
     refused (``ThreadBusy``); turns of one thread run one at a time."""
     resources: tuple[Resource, ...] = ()
-    """Several resources (or per-call search settings) for this question, the first being the
-    state's ``collection``; empty: the one collection, searched as always. The engine sets it."""
+    """The question's resources with their search settings, the first being the state's
+    ``collection`` (one collection is a list of one). The engine sets it; empty: the state's
+    ``collection`` with no settings of its own."""
     search_defaults: Mapping[str, ResourceSearch] = field(default_factory=dict)
     """Per-collection search defaults (``[collections.<name>.search]``), under a call's own."""
     stream_tokens: bool = False

@@ -17,15 +17,22 @@ from graders.verdicts import Verdict
 __all__ = [
     "CitedDocument",
     "Clarification",
+    "CondenseRecord",
     "Document",
+    "EntityChoiceRecord",
     "ExtraFailure",
     "GeneratedAnswer",
     "GradedDocument",
+    "GraphPlanRecord",
+    "GraphTermRecord",
+    "LatestRecord",
+    "PlanRecord",
     "Relaxation",
     "RerankRecord",
     "ResourcePlan",
     "ResourceRetrieval",
     "RetrievalRecord",
+    "ResumedChoice",
     "RewriteRecord",
     "SourceRankRecord",
     "SpeculationRecord",
@@ -199,7 +206,8 @@ class RetrievalRecord(TypedDict):
 
 
 class ResourcePlan(TypedDict):
-    """One resource's self-query when a question targets several (``self_query`` writes, ``retrieve`` reads)."""
+    """One resource's plan (``self_query`` writes, ``graph_resolve`` adds its entity sets, ``latest``
+    and ``retrieve`` read it, and write back the filter they relaxed). One collection is a list of one."""
 
     resource: str
     query: str
@@ -215,8 +223,13 @@ class ResourcePlan(TypedDict):
     """Why this resource cannot answer (unknown collection, store error, ...); the others still do."""
     error_code: str | None
     resolutions: list[dict[str, Any]]
-    """Its graph conditions resolved in the knowledge graph (as ``plan["graph"]["resolutions"]`` on
-    the single path: the relation, the entity, the entity set); ANDed into ``fixed``. Empty without."""
+    """Its graph conditions resolved in the knowledge graph (the relation, the entity, the entity
+    set; ``graph_resolve`` writes them); their where clause is ANDed into ``fixed``. Empty without."""
+    latest: NotRequired[bool]
+    """Filters but no topic: the first search takes the newest matches instead of a vector search.
+    Always written now; absent only in traces stored before one collection was a list of one."""
+    graph_terms: NotRequired[list[GraphTermRecord]]
+    """Its conditions through the knowledge graph, for ``graph_resolve`` (absent in older traces)."""
 
 
 class SpeculationRecord(TypedDict):
@@ -249,3 +262,90 @@ class SpeculativeWork(TypedDict):
     graded: list[GradedDocument]
     retrieval: RetrievalRecord
     """The search's trace record (its rerank, its sources), as ``retrieve`` would have written it."""
+
+
+class EntityChoiceRecord(TypedDict):
+    """``selfrag.query.graph_terms.EntityChoice`` as plain JSON: one entity a name may mean."""
+
+    id: str
+    name: str
+    label: str
+    differences: dict[str, str]
+    """What tells it apart from the other candidates."""
+
+
+class ResumedChoice(EntityChoiceRecord):
+    """The entity a reply chose for a pending clarification (``condense`` writes, ``self_query`` reads)."""
+
+    value: str
+    """The name the clarification asked about: terms with this value now mean this entity."""
+
+
+class GraphTermRecord(TypedDict):
+    """``selfrag.query.graph_terms.GraphTerm`` as plain JSON (``self_query`` writes, ``graph_resolve`` reads)."""
+
+    kind: str
+    """``relation`` or ``mention``."""
+    relation: str | None
+    attribute: str
+    value: str
+    entity: EntityChoiceRecord | None
+    candidates: list[EntityChoiceRecord]
+
+
+class CondenseRecord(TypedDict):
+    """How the standalone question was made (``condense`` writes)."""
+
+    source: str
+    """``llm``/``rules`` (the condenser), ``memory`` or ``clarification`` (a reply resumed a question)."""
+    error: str | None
+
+
+class GraphPlanRecord(TypedDict, total=False):
+    """The knowledge-graph part of a plan: ``self_query`` writes the terms, ``graph_resolve`` the rest."""
+
+    terms: list[GraphTermRecord]
+    latest: bool
+    clarification: Clarification
+    """A name that means several entities (the run then asks which)."""
+    resolutions: list[dict[str, Any]]
+    """Each term resolved in the graph: the relation, the entity, the entity set."""
+    where: dict[str, Any] | None
+    """The resolved entity sets as a where clause (None when one came back empty)."""
+
+
+class LatestRecord(TypedDict):
+    """The newest-first search (``latest`` writes)."""
+
+    attribute: str
+    """The schema's date attribute it sorted on."""
+    where: dict[str, Any] | None
+    k: int
+    documents: list[str]
+
+
+class PlanRecord(TypedDict, total=False):
+    """What the turn planned, for the trace (``Trace.plan``): how the question was condensed, then
+    its first resource's self-query (every resource's plan is ``Trace.resources``), the graph
+    resolution and the newest-first search. Each node adds its part, so a key is present once the
+    node that writes it has run (``condense`` always runs; a question answered from memory has
+    nothing else). Readers test ``in``; they never guess a default."""
+
+    condense: CondenseRecord
+    structured_query: dict[str, Any]
+    """The validated ``StructuredQuery`` dump: semantic text, filter tree, limit."""
+    where: dict[str, Any] | None
+    """The self-queried where clause, before relaxation."""
+    source: str
+    """``llm``/``rules`` (the planner), ``off`` or ``retriever``: the first resource's."""
+    changes: list[dict[str, Any]]
+    """What validation changed and why (``selfrag.query.Change`` dumps)."""
+    llm_error: str | None
+    kept_question: bool
+    """The plan searches the question as asked (the model's rewording would only lose words)."""
+    graph: GraphPlanRecord
+    latest: LatestRecord
+    speculation: SpeculationRecord
+    resources: list[ResourcePlan]
+    """Only in traces stored before one collection was a list of one (several resources then
+    wrote ``source: "resources"`` and their plans here); each plan is now ``Trace.resources``."""

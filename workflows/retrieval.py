@@ -34,7 +34,10 @@ from workflows import records as rec
 
 _log = logging.getLogger(__name__)
 
-__all__ = ["RetrievalStage", "Searched", "chunk_source", "to_document"]
+__all__ = ["LATEST", "RetrievalStage", "Searched", "chunk_source", "to_document"]
+
+LATEST = "latest"
+"""The retriever name of a newest-first list (its hits score 1.0: no similarity was asked)."""
 
 
 def chunk_source(collection: object) -> ChunkSource | None:
@@ -47,8 +50,8 @@ def chunk_source(collection: object) -> ChunkSource | None:
 
 def to_document(hit: FusedHit) -> rec.Document:
     """A fused hit as the state's document; ``score`` stays the dense cosine (what the relevance
-    signal reads), 0.0 when only another retriever found it."""
-    dense = next((s.score for s in hit.sources if s.retriever == DENSE), 0.0)
+    signal reads; a newest-first hit's 1.0 stands in for it), 0.0 when only another retriever found it."""
+    dense = next((s.score for s in hit.sources if s.retriever in (DENSE, LATEST)), 0.0)
     return rec.Document(
         id=hit.id, text=hit.text, metadata=dict(hit.metadata), score=round(float(dense), 4), resource=hit.resource,
         sources=[rec.SourceRankRecord(retriever=s.retriever, rank=s.rank, score=round(float(s.score), 4))

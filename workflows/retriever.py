@@ -18,22 +18,23 @@ relation reaches no entity, finds no document. Each document's metadata holds it
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document as LCDocument
 from langchain_core.retrievers import BaseRetriever
-from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import ConfigDict
 
-from workflows import routing
 from workflows.components import Components
-from workflows.nodes import SelfRagNodes
+from workflows.graph import compile_table
+from workflows.nodes import NODES, SelfRagNodes
 from workflows.options import RunOptions
 from workflows.records import Document
-from workflows.state import SelfRagState, per_turn_reset
+from workflows.resources import resolve_resources
+from workflows.state import per_turn_reset
 
 if TYPE_CHECKING:
     from workflows.engine import SelfRagEngine
@@ -44,25 +45,13 @@ RETRIEVAL_NODES = ("self_query", "graph_resolve", "latest", "retrieve")
 """The engine's nodes the retriever runs, in the order of the diagram."""
 
 
-def _end_after_resolve(state: SelfRagState) -> str:
-    nxt = routing.after_graph_resolve(state)
-    return END if nxt == "finalize" else nxt
-
-
 def build_retrieval_graph(
     components: Components, *, today: Callable[[], date] = date.today
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """Compile the retrieval half of the Self-RAG graph around the engine's own nodes."""
+    """Compile the retrieval half of the Self-RAG graph: the engine's own nodes and edges (the
+    edge table), from ``self_query`` on, ending where the engine would go on to grade."""
     nodes = SelfRagNodes(components, today=today).as_dict()
-    g: StateGraph[Any, Any, Any, Any] = StateGraph(SelfRagState, context_schema=RunOptions)
-    for name in RETRIEVAL_NODES:
-        g.add_node(name, nodes[name])  # type: ignore[call-overload]
-    g.add_edge(START, "self_query")
-    g.add_conditional_edges("self_query", routing.after_self_query, ["graph_resolve", "latest", "retrieve"])
-    g.add_conditional_edges("graph_resolve", _end_after_resolve, ["latest", "retrieve", END])
-    g.add_edge("latest", END)
-    g.add_edge("retrieve", END)
-    return g.compile(name="selfrag_retrieval")
+    return compile_table(NODES, nodes, entry="self_query", only=RETRIEVAL_NODES, name="selfrag_retrieval")
 
 
 def to_langchain(doc: Document, collection: str, **extra: Any) -> LCDocument:
@@ -99,6 +88,8 @@ class EngineRetriever(BaseRetriever):
         question = self.engine.check_question(query)
         self.engine.components.store.get_collection(self.collection)  # unknown: CollectionNotFound, before any work
         opts: RunOptions = self.options or self.engine.defaults
+        _, targets = resolve_resources(self.collection, None, opts.search_defaults)
+        opts = replace(opts, resources=targets)
         inputs = {
             **per_turn_reset(),
             "question": question,

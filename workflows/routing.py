@@ -28,18 +28,22 @@ def after_condense(state: SelfRagState) -> Literal["self_query", "finalize"]:
     return "finalize" if state["generations"] else "self_query"
 
 
+def _search(state: SelfRagState) -> Literal["latest", "retrieve"]:
+    return "latest" if any(p["latest"] for p in state["resource_plans"] if p["error"] is None) else "retrieve"
+
+
 def after_self_query(state: SelfRagState) -> Literal["graph_resolve", "latest", "retrieve"]:
-    """Graph conditions resolve first; filters without a topic take the newest documents."""
-    if state["graph_terms"]:
+    """Graph conditions resolve first; a plan with filters and no topic takes the newest documents."""
+    if any(p["graph_terms"] for p in state["resource_plans"] if p["error"] is None):
         return "graph_resolve"
-    return "latest" if state["latest"] else "retrieve"
+    return _search(state)
 
 
 def after_graph_resolve(state: SelfRagState) -> Literal["latest", "retrieve", "finalize"]:
-    """An ambiguous name (ask which) or an empty entity set (nothing can match) ends the run."""
+    """An ambiguous name (ask which) or no resource left (nothing can match) ends the run."""
     if state["stop_reason"]:
         return "finalize"
-    return "latest" if state["latest"] else "retrieve"
+    return _search(state)
 
 
 def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"]:

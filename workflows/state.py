@@ -10,6 +10,7 @@ one is an error at import, so nothing can silently carry over into a thread's ne
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired, get_type_hints
 
@@ -17,19 +18,23 @@ from typing_extensions import TypedDict
 
 from graders.verdicts import Verdict
 from workflows.records import (
+    CitedDocument,
     Clarification,
     Document,
     GeneratedAnswer,
     GradedDocument,
+    PlanRecord,
     Relaxation,
     ResourcePlan,
+    ResumedChoice,
     RetrievalRecord,
     RewriteRecord,
     SpeculativeWork,
     Timing,
 )
 
-__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Turn", "fresh_values", "per_turn_reset", "turn_policies"]
+__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Shown", "Turn", "fresh_values", "per_turn_reset", "shown",
+           "turn_policies"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,15 @@ Kept = _Marker("kept")
 """Carried from one turn of a thread to the next by the checkpointer."""
 
 
+@dataclass(frozen=True)
+class Shown:
+    """The key's final value is shown to the caller as the ``Result`` field (``in_trace``: the
+    ``Trace`` field) ``name``: ``shown`` derives both from these declarations, nothing copies them."""
+
+    name: str
+    in_trace: bool = True
+
+
 class Turn(TypedDict):
     """One finished exchange in a thread."""
 
@@ -60,14 +74,14 @@ class Turn(TypedDict):
     request_key: NotRequired[str]
     """The caller's idempotency key (``RunOptions.request_key``): a retry of the turn finds it
     and gets this turn back instead of a second one."""
-    citations: NotRequired[list[dict[str, Any]]]
+    citations: NotRequired[list[CitedDocument]]
     """Kept with a ``request_key``, so that the replay carries them."""
 
 
 class SelfRagState(TypedDict, total=False):
     # -- engine input --------------------------------------------------------------------------
-    question: Annotated[str, Input]
-    collection: Annotated[str, Input]
+    question: Annotated[str, Input, Shown("question", in_trace=False)]
+    collection: Annotated[str, Input, Shown("collection", in_trace=False)]
     collections: Annotated[list[str], Input]
     """Every collection the thread's turns have targeted so far (this turn's ``collection`` among
     them): what a thread's readers, and a key continuing it, must be allowed to read."""
@@ -77,63 +91,57 @@ class SelfRagState(TypedDict, total=False):
     history: Annotated[list[Turn], Kept]
     # -- condense ------------------------------------------------------------------------------
     standalone_question: Annotated[str, Fresh("")]
-    resumed: Annotated[dict[str, Any] | None, Fresh(None)]
-    """The entity a reply chose for a pending clarification (``EntityChoice`` dump + ``value``)."""
+    resumed: Annotated[ResumedChoice | None, Fresh(None)]
+    """The entity a reply chose for a pending clarification."""
     # -- self_query ----------------------------------------------------------------------------
-    plan: Annotated[dict[str, Any], Fresh({})]
-    """The validated structured query, where clause, validation changes and source (llm/rules)."""
+    plan: Annotated[PlanRecord, Fresh({}), Shown("plan")]
+    """The turn's plan for the trace: condense's source, the validated structured query, where
+    clause, validation changes, source (llm/rules), graph resolution, latest-first search."""
     query: Annotated[str, Fresh("")]
-    """The current semantic query text; rewrite replaces it."""
-    query_filter: Annotated[Any, Fresh(None)]
-    """The validated FilterNode (or None) that relaxation works on; mandatory filter kept apart."""
-    limit: Annotated[int | None, Fresh(None)]
-    graph_terms: Annotated[list[dict[str, Any]], Fresh([])]
-    """Conditions through the knowledge graph (``GraphTerm`` dumps) for ``graph_resolve``."""
-    latest: Annotated[bool, Fresh(False)]
-    """Filters but no topic: ``latest`` returns the newest matches instead of a vector search."""
-    resource_plans: Annotated[list[ResourcePlan], Fresh([])]
-    """Several resources: each one's own self-query (``workflows.resources``); empty for one collection."""
+    """The turn's search text (the one resource's, or the question for several); rewrite replaces it."""
+    resource_plans: Annotated[list[ResourcePlan], Fresh([]), Shown("resources")]
+    """Each resource's plan, one collection being a list of one: its search text, filter, ``k``,
+    latest flag and graph terms (``graph_resolve`` adds the entity sets; ``retrieve`` writes back
+    the filter it relaxed)."""
     speculated: Annotated[SpeculativeWork | None, Fresh(None)]
     """The search and verdicts run beside the self-query, when the plan kept the question: the
     first ``retrieve`` and ``grade_documents`` reuse them (``workflows.speculation``)."""
-    # -- graph_resolve -------------------------------------------------------------------------
-    graph_where: Annotated[dict[str, Any] | None, Fresh(None)]
-    """The resolved entity sets as a where clause; ANDed into every search, never relaxed."""
+    # -- graph_resolve (it also adds its entity sets to the resource plans) --------------------
     no_match: Annotated[str | None, Fresh(None)]
     """Why no document can match (a relation reached no entity): the answer says it."""
     clarification: Annotated[Clarification | None, Kept]
     """An ambiguous name the user must choose for; kept on the thread for the next turn."""
     # -- retrieve ------------------------------------------------------------------------------
-    where: Annotated[dict[str, Any] | None, Fresh(None)]
+    where: Annotated[dict[str, Any] | None, Fresh(None), Shown("filter", in_trace=False)]
     """The where clause of the last search (after any relaxation)."""
-    relaxations: Annotated[list[Relaxation], Fresh([])]
+    relaxations: Annotated[list[Relaxation], Fresh([]), Shown("relaxations")]
     documents: Annotated[list[Document], Fresh([])]
     retrieved_sets: Annotated[list[list[str]], Fresh([])]
-    retrievals: Annotated[list[RetrievalRecord], Fresh([])]
+    retrievals: Annotated[list[RetrievalRecord], Fresh([]), Shown("retrievals")]
     """Each retrieval of the turn: per resource searched, fusion, rerank (for the trace)."""
     # -- grade_documents -----------------------------------------------------------------------
-    graded: Annotated[list[GradedDocument], Fresh([])]
+    graded: Annotated[list[GradedDocument], Fresh([]), Shown("documents")]
     """Every grading decision of the turn, across retrievals (for the trace)."""
     relevant: Annotated[list[Document], Fresh([])]
     # -- rewrite -------------------------------------------------------------------------------
-    rewrites: Annotated[list[RewriteRecord], Fresh([])]
+    rewrites: Annotated[list[RewriteRecord], Fresh([]), Shown("rewrites")]
     queries_seen: Annotated[list[str], Fresh([])]
     rewrite_count: Annotated[int, Fresh(0)]
     # -- generate ------------------------------------------------------------------------------
-    generations: Annotated[list[GeneratedAnswer], Fresh([])]
+    generations: Annotated[list[GeneratedAnswer], Fresh([]), Shown("generations")]
     generation_count: Annotated[int, Fresh(0)]
     # -- check ---------------------------------------------------------------------------------
-    verdicts: Annotated[list[Verdict], Fresh([])]
+    verdicts: Annotated[list[Verdict], Fresh([]), Shown("verdicts")]
     # -- any node: why the loop stopped early --------------------------------------------------
-    stop_reason: Annotated[str | None, Fresh(None)]
+    stop_reason: Annotated[str | None, Fresh(None), Shown("stop_reason")]
     # -- finalize ------------------------------------------------------------------------------
     outcome: Annotated[str, Fresh("")]
-    answer: Annotated[str, Fresh("")]
-    short_answer: Annotated[str | None, Fresh(None)]
-    confidence: Annotated[float | None, Fresh(None)]
-    citations: Annotated[list[dict[str, Any]], Fresh([])]
+    answer: Annotated[str, Fresh(""), Shown("answer", in_trace=False)]
+    short_answer: Annotated[str | None, Fresh(None), Shown("short_answer", in_trace=False)]
+    confidence: Annotated[float | None, Fresh(None), Shown("confidence", in_trace=False)]
+    citations: Annotated[list[CitedDocument], Fresh([]), Shown("citations", in_trace=False)]
     # -- every node (timed wrapper) ------------------------------------------------------------
-    timings: Annotated[list[Timing], Fresh([])]
+    timings: Annotated[list[Timing], Fresh([]), Shown("timings")]
 
 
 def turn_policies(state_type: type = SelfRagState) -> dict[str, Fresh | _Marker | None]:
@@ -160,6 +168,19 @@ def fresh_values(state_type: type = SelfRagState) -> dict[str, Any]:
 
 
 _FRESH = fresh_values()
+
+
+def _shown_keys(state_type: type) -> dict[str, Shown]:
+    hints = get_type_hints(state_type, include_extras=True)
+    return {key: m for key, hint in hints.items() for m in getattr(hint, "__metadata__", ()) if isinstance(m, Shown)}
+
+
+_SHOWN = _shown_keys(SelfRagState)
+
+
+def shown(state: Mapping[str, Any], *, in_trace: bool) -> dict[str, Any]:
+    """The final state's values the caller sees, under their ``Result`` (or ``Trace``) names."""
+    return {m.name: state[key] for key, m in _SHOWN.items() if m.in_trace is in_trace}
 
 
 def per_turn_reset() -> dict[str, Any]:

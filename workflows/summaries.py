@@ -40,15 +40,17 @@ def condense(u: SelfRagState) -> NodeSummary:
 
 def self_query(u: SelfRagState) -> NodeSummary:
     plan = u["plan"]
-    plans = u.get("resource_plans")
-    if plans:  # several resources: one plan each
+    plans = u["resource_plans"]
+    if len(plans) > 1:  # several resources: one plan each
         parts = [f"{p['resource']}: " + (f"failed ({p['error_code']})" if p["error"] else
                                           f"filter {short(p['filter'], 40)} ({p['source']})") for p in plans]
         return NodeSummary("; ".join(parts), {"query": u["query"], "resources": [
             {"resource": p["resource"], "query": p["query"], "filter": p["filter"], "where": p["fixed"], "k": p["k"],
              "source": p["source"], "error": p["error_code"]} for p in plans]})
-    text = f"query {short(u['query'], 50)!r} filter {short(plan['where'], 70)} ({plan['source']})"
-    data = {"query": u["query"], "filter": plan["where"], "limit": u["limit"], "source": plan["source"]}
+    where = plan["where"] if "where" in plan else plans[0]["fixed"]
+    limit = plan["structured_query"]["limit"] if "structured_query" in plan else None
+    text = f"query {short(u['query'], 50)!r} filter {short(where, 70)} ({plans[0]['source']})"
+    data: dict[str, Any] = {"query": u["query"], "filter": where, "limit": limit, "source": plans[0]["source"]}
     if "speculation" in plan:  # present only when the search and grading ran beside the plan
         spec = plan["speculation"]
         text += f"; speculative search {'kept' if spec['kept'] else 'dropped'}"

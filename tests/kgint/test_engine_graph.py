@@ -20,7 +20,7 @@ from selfrag.samples import ingest_sample
 from selfrag.store import Store
 from selfrag.testing import ScriptedChatModel, verdict
 from tests.servers import free_port
-from workflows import Components, Result, RunOptions, SelfRagEngine
+from workflows import Components, ResourceSearch, Result, RunOptions, SelfRagEngine
 
 TODAY = date(2025, 12, 31)
 FAST = RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0)
@@ -38,11 +38,12 @@ def _script() -> dict[str, Any]:
 
 @pytest.fixture
 def make(companies: Store, falkordb_url: str, tmp_path: Path) -> Callable[..., SelfRagEngine]:
-    def build(*, url: str = falkordb_url, checkpointer: Any = None) -> SelfRagEngine:
+    def build(*, url: str = falkordb_url, checkpointer: Any = None, defaults: RunOptions | None = None) -> SelfRagEngine:
         model = ScriptedChatModel.from_rules(_script())
         components = Components.from_model(model, companies, retry=FAST, self_query_mode="rules", parallel_checks=False)
         components.graphs = GraphContexts(lambda: open_graph_store(tmp_path, url))
-        return SelfRagEngine(components, defaults=RunOptions(top_k=4), checkpointer=checkpointer, today=lambda: TODAY)
+        return SelfRagEngine(components, defaults=defaults or RunOptions(top_k=4), checkpointer=checkpointer,
+                             today=lambda: TODAY)
 
     return build
 
@@ -156,3 +157,25 @@ def test_injection_through_questions_leaves_the_graph_unchanged(
         if res["kind"] == "relation":
             # The template is the compiled one: no text of the question in it, only parameters.
             assert "DELETE" not in res["template"] and "Graphwise" not in res["template"]
+
+
+def test_a_per_collection_setting_changes_no_node_a_question_runs_through(make: Callable[..., SelfRagEngine]) -> None:
+    # ``[collections.companies.search] k = 3`` is a setting of the one collection's search: the
+    # question still runs through the same nodes, latest-first and clarification included.
+    configured = RunOptions(top_k=4, search_defaults={"companies": ResourceSearch(k=3)})
+    plain, tuned = make(checkpointer=InMemorySaver()), make(checkpointer=InMemorySaver(), defaults=configured)
+    for n, question in enumerate(["What is the latest positive news about Graphwise?", _dev("c01")["question"],
+                                  "Who supplies Mercury?", _dev("c36")["question"]]):
+        before = plain.run(question, collection="companies", thread_id=f"a{n}")
+        after = tuned.run(question, collection="companies", thread_id=f"b{n}")
+        assert after.trace.path == before.trace.path, question
+        assert after.outcome == before.outcome, question
+    question = "What is the latest positive news about Graphwise?"
+    latest, newest = tuned.run(question, collection="companies"), plain.run(question, collection="companies")
+    assert "latest" in latest.trace.path and latest.trace.plan["latest"]["k"] == 3
+    assert latest.trace.plan["latest"]["documents"] == newest.trace.plan["latest"]["documents"][:3]
+    asked = tuned.run("Who supplies Mercury?", collection="companies", thread_id="c")
+    assert asked.outcome == "needs_clarification" and asked.clarification is not None
+    resumed = tuned.run("the first one", collection="companies", thread_id="c")
+    [res] = resumed.trace.plan["graph"]["resolutions"]
+    assert res["entity"]["name"] == "Mercury Motors" and resumed.trace.retrievals[0]["resources"][0]["k"] == 3

@@ -176,9 +176,10 @@ def test_a_retriever_that_raises_is_recorded() -> None:
     assert web["error_code"] == "resource_failed" and "index offline" in (web["error"] or "")
 
 
-def test_one_plain_collection_keeps_the_single_path_and_config_defaults_do_not() -> None:
-    assert resolve_resources("movies", None, {}) == ("movies", ())
-    assert resolve_resources(None, ["movies", "movies"], {}) == ("movies", ())
+def test_one_collection_is_a_list_of_one_with_its_settings_resolved() -> None:
+    # Issue 28: one path. A plain collection and a configured one are both a list of one.
+    assert resolve_resources("movies", None, {}) == ("movies", (Resource("movies"),))
+    assert resolve_resources(None, ["movies", "movies"], {}) == ("movies", (Resource("movies"),))
     first, several = resolve_resources("movies", None, {"movies": ResourceSearch(k=7)})
     assert first == "movies" and several == (Resource("movies", ResourceSearch(k=7)),)
     # The call's settings win over the configured ones, field by field.
@@ -191,13 +192,27 @@ def test_one_plain_collection_keeps_the_single_path_and_config_defaults_do_not()
         resolve_resources(None, [f"c{i:02d}" for i in range(9)], {})
 
 
-def test_single_path_engine_searches_as_before() -> None:
+def test_one_collection_engine_searches_as_before_and_its_plan_is_in_the_trace() -> None:
     m = movies()
     engine, _ = engine_for(m, rules=happy(RelevanceGrade=relevant_if("Toys")))
     result = engine.run("Which movie is about toys coming alive?", collection="movies")
-    assert result.trace.resources == [] and result.collections == ["movies"]
-    assert [k for _, _, k in m.searches] == [4]
+    [plan] = result.trace.resources
+    assert plan["resource"] == "movies" and plan["k"] == 4 and result.collections == ["movies"]
+    assert [k for _, _, k in m.searches] == [4] and result.trace.retrievals[0]["fusion"] == "dense"
     assert result.citations[0].resource == "movies"
+
+
+def test_a_configured_k_is_the_one_collection_search_and_the_nodes_stay_the_same() -> None:
+    m, plain_coll = movies(), movies()
+    question = "Which movie is about toys coming alive?"
+    rules = happy(RelevanceGrade=relevant_if("Toys"))
+    plain, _ = engine_for(plain_coll, rules=rules)
+    model = ScriptedChatModel.from_rules(rules)
+    components = Components.from_model(model, FakeStore(m), retry=FAST, self_query_mode="rules")
+    tuned = SelfRagEngine(components, defaults=RunOptions(search_defaults={"movies": ResourceSearch(k=2)}))
+    before, after = plain.run(question, collection="movies"), tuned.run(question, collection="movies")
+    assert after.trace.path == before.trace.path and after.outcome == before.outcome
+    assert [k for _, _, k in m.searches] == [2] and [k for _, _, k in plain_coll.searches] == [4]
 
 
 @pytest.mark.parametrize(

@@ -220,6 +220,6 @@ def test_the_progress_line_says_whether_the_speculative_search_was_kept() -> Non
 
     engine, _, _ = build(script(UNFILTERED), speculate=True)
     result = engine.run(TOPICAL, collection="movies")
-    update: Any = {"plan": result.trace.plan, "query": TOPICAL, "limit": None}
+    update: Any = {"plan": result.trace.plan, "query": TOPICAL, "resource_plans": result.trace.resources}
     line = summaries.self_query(update)
     assert "speculative search kept" in line.text and line.data["speculation"]["kept"] is True

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, get_type_hints
 
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -123,3 +123,58 @@ def test_a_checkpoint_written_with_the_old_dict_shapes_still_continues(make_engi
     second = again.run(Q, collection="movies", thread_id="t")
     assert isinstance(second, Result) and [t["question"] for t in again.history("t")] == [Q, Q]
     assert all("grade" in d for d in second.trace.documents)  # the turn started fresh, in the new shapes
+
+
+def test_a_checkpoint_whose_plan_and_terms_are_untyped_dicts_still_loads_and_continues(
+    make_engine: Any, tmp_path: Path,
+) -> None:
+    # Before the typed plan record, ``plan``, ``graph_terms``, ``resumed`` and ``citations`` were
+    # free dicts, with keys the records no longer name: such a checkpoint must still read and go on.
+    path = tmp_path / "cp.sqlite"
+    engine, _, _ = make_engine(happy(), checkpointer=_saver(path))
+    engine.run(Q, collection="movies", thread_id="t")
+    config = {"configurable": {"thread_id": "t"}}
+    old = {
+        "plan": {"source": "rules", "where": {"genre": "animation"}, "structured_query": {"query": "toys"},
+                 "graph": {"terms": [], "latest": False}, "retired_key": 1},
+        "graph_terms": [{"kind": "mention", "relation": None, "attribute": "people", "value": "Mercury",
+                         "entity": None, "candidates": []}],
+        "resumed": {"id": "e1", "name": "Mercury", "label": "Person", "value": "Mercury"},
+        "citations": [{"number": 1, "id": "toys", "text": "t", "metadata": {}}],
+    }
+    engine._thread_graph.update_state(config, {k: old[k] for k in ("plan", "resumed", "citations")}, as_node="finalize")
+    # Keys the state no longer declares (one collection is now a list of one resource plan): written
+    # into the stored checkpoint as an older release left them.
+    saver = engine.checkpointer
+    stored_tuple = saver.get_tuple(config)
+    checkpoint = {**stored_tuple.checkpoint, "channel_values": {
+        **stored_tuple.checkpoint["channel_values"], "graph_terms": old["graph_terms"],
+        "query_filter": {"attribute": "genre", "comparator": "eq", "value": "animation"}, "limit": 2,
+        "latest": True, "graph_where": {"people": {"$contains": "Mercury"}}}}
+    saver.put(stored_tuple.config, checkpoint, stored_tuple.metadata, {})
+    assert saver.get_tuple(config).checkpoint["channel_values"]["graph_terms"] == old["graph_terms"]
+    stored = engine._thread_graph.get_state(config).values
+    assert stored["plan"]["retired_key"] == 1 and stored["resumed"]["name"] == "Mercury"
+    assert "graph_terms" not in stored and "query_filter" not in stored
+    again, _, _ = make_engine(happy(), checkpointer=_saver(path))
+    assert again.thread("t") is not None
+    second = again.run(Q, collection="movies", thread_id="t")
+    assert second.outcome.value == "answered" and [t["question"] for t in again.history("t")] == [Q, Q]
+    assert "retired_key" not in second.trace.plan and second.trace.plan["condense"]["source"]
+
+
+def test_the_result_and_trace_fields_derive_from_the_state_declaration(make_engine: Any) -> None:
+    from workflows import Trace
+    from workflows.state import Shown, shown
+
+    hints = get_type_hints(SelfRagState, include_extras=True)
+    declared = {m.name: (key, m.in_trace) for key, hint in hints.items() for m in getattr(hint, "__metadata__", ())
+                if isinstance(m, Shown)}
+    engine_own = {"path", "budgets", "llm", "total_ms", "extras", "judge"}
+    assert {n for n, (_, t) in declared.items() if t} == set(Trace.model_fields) - engine_own
+    assert {n for n, (_, t) in declared.items() if not t} <= set(Result.model_fields)
+    engine, _, _ = make_engine(happy())
+    result = engine.run(Q, collection="movies")
+    assert result.trace.resources and result.trace.documents and result.citations and result.answer
+    state = {**per_turn_reset(), "question": "q", "collection": "c", "answer": "a"}
+    assert shown(state, in_trace=False)["answer"] == "a" and shown(state, in_trace=True)["documents"] == []

@@ -1,0 +1,52 @@
+"""What the nodes of every phase (plan, search, answer) share: the components, the clock, the
+run's resources, and the few facts about the state more than one phase reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+from graders import Verdict
+from selfrag.text import content_terms
+from workflows.components import Components
+from workflows.options import RunOptions
+from workflows.resources import Resource
+from workflows.state import SelfRagState
+
+__all__ = ["Phase", "decided_verdict", "filtered", "judged_text"]
+
+
+class Phase:
+    """A group of nodes over one set of components (``SelfRagNodes`` joins the phases)."""
+
+    def __init__(self, components: Components, *, today: Callable[[], date] = date.today) -> None:
+        self.c = components
+        self.today = today
+
+    @staticmethod
+    def resources(state: SelfRagState, opts: RunOptions) -> tuple[Resource, ...]:
+        """The run's resources; a graph run without them (a test, a hand-built graph) asks its one collection."""
+        return opts.resources or (Resource(state["collection"]),)
+
+
+def filtered(state: SelfRagState) -> bool:
+    """A filter (self-queried, or entity sets from the graph) holds some of the question's conditions."""
+    return any(p["filter"] is not None or p["resolutions"] for p in state["resource_plans"] if p["error"] is None)
+
+
+def judged_text(state: SelfRagState) -> str:
+    """What a document or an answer must address: the search text when a filter already holds the
+    question's conditions ("positive reviews", "films by directors born in Ohio": a document need not
+    state them), else the question."""
+    if filtered(state) and len(content_terms(state["query"])) >= 2:
+        return state["query"]
+    return state["standalone_question"]
+
+
+def decided_verdict(kind: str, generation: int, passed: bool, label: str, reason: str, *, failed: bool = False,
+                    model: str = "deterministic", prompt_version: str = "",
+                    claims: list[dict[str, object]] | None = None) -> Verdict:
+    """A verdict the workflow decides itself (memory, a verbatim quote, a failed generation)."""
+    return Verdict(kind=kind, subject=None, passed=passed, label=label, reason=reason, llm_label=None, score=None,
+                   failed=failed, error=None, attempts=0, prompt_version=prompt_version, model=model,
+                   generation=generation, claims=claims or [])

@@ -1,0 +1,142 @@
+"""The answer phase: generate (an answer with citations from the relevant documents only), check
+(its groundedness and usefulness) and finalize (a typed outcome and the best answer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.runnables.config import ContextThreadPoolExecutor
+from langgraph.runtime import Runtime
+
+from graders import GradeResult
+from workflows import records as rec
+from workflows._phase import Phase, decided_verdict, judged_text
+from workflows.options import RunOptions
+from workflows.outcomes import Outcome
+from workflows.routing import decide_outcome
+from workflows.state import SelfRagState, Turn
+from workflows.tokens import AnswerDelta
+
+__all__ = ["AnswerNodes"]
+
+
+class AnswerNodes(Phase):
+    # -- generate: an answer with citations from the relevant documents only --------------------
+    def generate(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        docs = state["relevant"]
+        gens = list(state["generations"])
+        last_verdicts = state["verdicts"]
+        feedback = None
+        if gens and gens[-1]["grounded"] is False:
+            feedback = next((v["reason"] for v in reversed(last_verdicts) if v["kind"] == "groundedness"), None)
+        budget_left = state["max_generations"] - state["generation_count"]
+        same_documents = [g for g in gens if g["documents"] == [d["id"] for d in docs]]
+        only_ungrounded = bool(same_documents) and all(g["grounded"] is False for g in same_documents)
+        fallback = self.c.extractive_fallback and self.c.generator.reader is not None
+        if self.c.extractive_only or (fallback and budget_left == 1 and only_ungrounded):
+            out = self.c.generator.read(state["standalone_question"], docs)
+        else:
+            number = len(gens) + 1
+            writer = runtime.stream_writer
+
+            def on_token(text: str, attempt: int) -> None:
+                # Read by the engine's "custom" stream mode (``workflows.tokens``).
+                writer(AnswerDelta(text, number, attempt))
+
+            out = self.c.generator.generate(state["standalone_question"], docs, feedback=feedback,
+                                            on_token=on_token if runtime.context.stream_tokens else None)
+        cited = [
+            rec.CitedDocument(number=n, id=docs[n - 1]["id"], text=docs[n - 1]["text"], metadata=docs[n - 1]["metadata"],
+                              resource=docs[n - 1]["resource"])
+            for n in out.citations
+        ]
+        gens.append(rec.GeneratedAnswer(
+            number=len(gens) + 1, answer=out.answer, citations=cited, documents=[d["id"] for d in docs],
+            query=state["query"], attempts=out.attempts, error=out.error, grounded=None, useful=None,
+            strategy=out.strategy, citation_source=out.citation_source, short_answer=out.short_answer,
+            probability=out.probability, verified=None,
+        ))
+        return {"generations": gens, "generation_count": state["generation_count"] + 1}
+
+    # -- check: groundedness and usefulness of the latest answer --------------------------------
+    def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        gens = [rec.GeneratedAnswer(**g) for g in state["generations"]]
+        current = gens[-1]
+        verdicts = list(state["verdicts"])
+        if current["error"]:
+            verdicts.append(decided_verdict("groundedness", current["number"], False, "ungrounded",
+                                     f"generation failed: {current['error']}", failed=True, model="none"))
+            current.update({"grounded": False, "useful": False})
+            return {"generations": gens, "verdicts": verdicts}
+        docs = state["relevant"]
+        question, answer, short = state["standalone_question"], current["answer"], current["short_answer"]
+        usefulness_question = judged_text(state)
+        if current["probability"] is not None:
+            # The reader's own calibrated probability: an answer it is unsure of is shown, flagged.
+            p = current["probability"]
+            threshold = self.c.generator.reader.threshold("reader") if self.c.generator.reader is not None else 1.0
+            ok = p >= threshold
+            verdicts.append(decided_verdict("reader", current["number"], ok, "verified" if ok else "unverified",
+                                     f"reader probability {p:.2f} {'>=' if ok else '<'} threshold {threshold:.2f}",
+                                     model=self._reader_name(), prompt_version="reader/v1"))
+            current["verified"] = ok
+        useful: GradeResult | None
+        if self.c.parallel_checks:
+            with ContextThreadPoolExecutor(max_workers=2) as pool:
+                g_future = pool.submit(self.c.groundedness.grade, answer, docs, question, short_answer=short)
+                u_future = pool.submit(self.c.usefulness.grade, usefulness_question, answer, docs, short_answer=short)
+                grounded, useful = g_future.result(), u_future.result()
+        else:
+            grounded = self.c.groundedness.grade(answer, docs, question, short_answer=short)
+            useful = (self.c.usefulness.grade(usefulness_question, answer, docs, short_answer=short)
+                      if grounded.passed else None)
+        results: list[GradeResult | None] = [grounded, useful]
+        for res in results:
+            if res is not None:
+                verdicts.append(res.record(current["number"]))
+        current.update({"grounded": grounded.passed, "useful": None if useful is None else useful.passed})
+        return {"generations": gens, "verdicts": verdicts}
+
+    def _reader_name(self) -> str:
+        reader = self.c.generator.reader
+        return str(getattr(reader, "name", "reader")) if reader is not None else "none"
+
+    # -- finalize: a typed outcome and the best answer ------------------------------------------
+    def finalize(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
+        outcome, best, stop = decide_outcome(state)
+        # condense clears a pending clarification every turn: one here was asked by this turn.
+        ask = state.get("clarification")
+        if ask:
+            asked = Outcome.NEEDS_CLARIFICATION.value
+            turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
+                        answer=ask["prompt"], outcome=asked)
+            if runtime.context.request_key is not None:
+                turn["request_key"] = runtime.context.request_key
+            return {"outcome": asked, "answer": ask["prompt"], "citations": [], "stop_reason": stop,
+                    "history": [*(state.get("history") or []), turn]}
+        citations: list[rec.CitedDocument] = []
+        if best is None and state["no_match"]:
+            answer = state["no_match"]
+        elif best is None:
+            names = [r.name for r in self.resources(state, runtime.context)]
+            where = (f"the collection {state['collection']!r}" if len(names) < 2
+                     else "the resources " + ", ".join(map(repr, names)))
+            answer = f"I don't know: no document in {where} was relevant to this question, so I won't guess."
+        elif not best["answer"]:
+            # Every generation failed: say so rather than return nothing. Why it failed (the
+            # model's or a parser's own text) is in the trace's generations, never in the answer.
+            answer = "I couldn't produce an answer from the relevant documents, so I won't guess."
+            citations = []
+        else:
+            answer, citations = best["answer"], best["citations"]
+        turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
+                    answer=answer, outcome=outcome)
+        if runtime.context.request_key is not None:
+            turn["request_key"] = runtime.context.request_key
+            turn["citations"] = list(citations)
+        return {
+            "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
+            "short_answer": best["short_answer"] if best is not None and best["answer"] else None,
+            "confidence": best["probability"] if best is not None and best["answer"] else None,
+            "history": [*(state.get("history") or []), turn],
+        }
