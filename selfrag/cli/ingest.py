@@ -116,6 +116,9 @@ def ingest(
             # Created only now that the input has been read: a refused ingest leaves no empty
             # collection behind to block a retry with another --schema.
             target = existing or store.create_collection(collection, declared or CollectionSchema())
+            if existing is None and target.schema.attributes:
+                err_console.print(f"{collection}: attribute kinds (declare \"kind\" in the schema to change one): "
+                                  f"{target.schema.kinds()}", markup=False, soft_wrap=True)
             try:
                 report = store_batch(target, batch, prune=prune, progress=progress)
             except BaseException:

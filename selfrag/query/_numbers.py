@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from text_to_num import text2num
 
-from selfrag.query._lexicon import CUES, MAGNITUDES, NUMBER_WORD_VALUES, POSTFIX, UNITS
-from selfrag.query._text import STOP, Token, lemma, tokenize
+from selfrag.lang import MAGNITUDES, NUMBER_WORDS, QUERY_STOP, UNITS, Token, lemma, tokenize
+from selfrag.query._lexicon import CUES, POSTFIX
 
 __all__ = ["Number", "find_numbers"]
 
@@ -72,7 +72,7 @@ def _unit_after(question: str, tokens: list[Token], end: int) -> tuple[str | Non
     first = rest[0]
     if first.norm in MAGNITUDES:
         return first.norm, first.end, first.norm == "grand"
-    if first.norm in NUMBER_WORD_VALUES or first.norm.isdigit() or first.norm in STOP or first.norm in POSTFIX:
+    if first.norm in NUMBER_WORDS or first.norm.isdigit() or first.norm in QUERY_STOP or first.norm in POSTFIX:
         return None, end, False
     key = first.norm if first.norm in UNITS else first.lemma
     return key, first.end, key in UNITS and UNITS[key].dimension == "money"
@@ -91,7 +91,7 @@ def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, 
             half, j = True, i + 2
         elif t.norm in ("a", "an") and i + 1 < len(tokens) and tokens[i + 1].norm in ("hundred", "thousand", "million", "billion", "dozen", "couple", "pair"):
             j = i + 1
-        while j < len(tokens) and (tokens[j].norm in NUMBER_WORD_VALUES or (parts and tokens[j].norm == "and" and j + 1 < len(tokens) and tokens[j + 1].norm in NUMBER_WORD_VALUES and tokens[j + 1].norm not in ("dozen", "couple", "pair", "single"))):
+        while j < len(tokens) and (tokens[j].norm in NUMBER_WORDS or (parts and tokens[j].norm == "and" and j + 1 < len(tokens) and tokens[j + 1].norm in NUMBER_WORDS and tokens[j + 1].norm not in ("dozen", "couple", "pair", "single"))):
             parts.append(tokens[j].norm)
             j += 1
             if parts[-1] in ("dozen", "couple", "pair", "single"):
@@ -116,7 +116,7 @@ def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, 
 
 def _compose(parts: list[str]) -> float | None:
     if len(parts) == 1:
-        return float(NUMBER_WORD_VALUES[parts[0]])
+        return float(NUMBER_WORDS[parts[0]])
     if parts[-1] in ("dozen", "couple", "pair", "single"):
         return None
     try:

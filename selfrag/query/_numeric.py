@@ -20,12 +20,12 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from selfrag.query._dates import find_year_phrases
-from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, UNITS, YEAR_ONLY_CUES
+from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms
+from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
-from selfrag.query._text import STOP, Token, forms, term_match
+from selfrag.query._text import term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
 __all__ = ["Found", "numeric_conditions"]
@@ -117,7 +117,7 @@ class _Reader:
                 return None
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start
-            if t.norm not in STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
+            if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
                 return None
         return None
 

@@ -28,12 +28,13 @@ from dataclasses import dataclass, replace
 
 import simplemma
 
+from selfrag.lang import QUERY_STOP, Token, forms, normalise
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._text import STOP, Token, forms, normalize, term_match
+from selfrag.query._text import term_match
 from selfrag.query.model import Scalar
 
 __all__ = ["Mention", "find_mentions"]
@@ -86,7 +87,7 @@ class _Finder:
         return self.tokens[i].start, self.tokens[j - 1].end
 
     def light(self, tok: Token) -> bool:
-        return tok.norm in STOP or tok.lemma in self.items or tok.norm.isdigit()
+        return tok.norm in QUERY_STOP or tok.lemma in self.items or tok.norm.isdigit()
 
     # -- 1. known values ---------------------------------------------------------------------------
     def known(self) -> list[Mention]:
@@ -135,9 +136,9 @@ class _Finder:
     def booleans(self) -> list[Mention]:
         out: list[Mention] = []
         for p in self.profile.booleans():
-            terms = p.name_terms or frozenset().union(*(forms(w) for w in normalize(p.name).split()))
+            terms = p.name_terms or frozenset().union(*(forms(w) for w in normalise(p.name).split()))
             for k, tok in enumerate(self.tokens):
-                if not self.taken.free((tok.start, tok.end)) or tok.norm in STOP:
+                if not self.taken.free((tok.start, tok.end)) or tok.norm in QUERY_STOP:
                     continue
                 f = forms(tok.norm)
                 negative_prefix = False
@@ -171,7 +172,7 @@ class _Finder:
             if not p.name_like:
                 targets.extend((p, v, v) for v in p.values[:200])
         for p in self.profile.booleans():
-            label = " ".join(normalize(p.name).split())
+            label = " ".join(normalise(p.name).split())
             targets.append((p, True, label))
             if p.attr.description:
                 targets.append((p, True, p.attr.description))
@@ -221,7 +222,7 @@ class _Finder:
         k = 0
         while k < len(self.tokens):
             tok = self.tokens[k]
-            if not (tok.text[:1].isupper() and self.taken.free((tok.start, tok.end))) or tok.norm in STOP or tok.lemma in self.items \
+            if not (tok.text[:1].isupper() and self.taken.free((tok.start, tok.end))) or tok.norm in QUERY_STOP or tok.lemma in self.items \
                     or self._names_attribute(tok):
                 k += 1
                 continue
@@ -254,8 +255,8 @@ class _Finder:
 
     def _ambiguous_surname(self, text: str) -> bool:
         """The last name of several known people ("Coen"): naming one of them would be a guess."""
-        folded = normalize(text)
-        return any(sum(1 for v in idx.values if normalize(v).split()[-1:] == [folded] and " " in normalize(v)) > 1
+        folded = normalise(text)
+        return any(sum(1 for v in idx.values if normalise(v).split()[-1:] == [folded] and " " in normalise(v)) > 1
                    for _, idx in self.indexes)  # fmt: skip
 
     def _known_alias(self, attr: AttrProfile, text: str, span: tuple[int, int]) -> Mention:
@@ -292,7 +293,7 @@ class _Finder:
 
 
 def _plural(tok: Token) -> bool:
-    return tok.norm.isalpha() and tok.norm not in STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
+    return tok.norm.isalpha() and tok.norm not in QUERY_STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
 
 
 def _bool_term(f: frozenset[str], terms: frozenset[str]) -> bool:

@@ -27,11 +27,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from selfrag.kg.context import GraphContext
-from selfrag.kg.dates import find_date_range, wants_latest
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
+from selfrag.lang import find_date_range, wants_latest
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
+from selfrag.text import content_terms
 from selfrag.values import date_number
 
 __all__ = [
@@ -201,7 +202,6 @@ def read_graph_terms(
     text); what is left of it after these terms, if anything, is the topic. ``filters_elsewhere``:
     the generic readers found conditions too.
     """
-    from selfrag.text import content_terms  # selfrag.text imports this package: a cycle at import time
 
     changes: list[Change] = []
     masked = topic_text if topic_text is not None else question

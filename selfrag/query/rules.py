@@ -27,13 +27,14 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.query._lexicon import NEGATIONS, UNITS
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize
+from selfrag.query._lexicon import NEGATIONS
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._text import STOP, Token, forms, term_match, tokenize
+from selfrag.query._text import term_match
 from selfrag.query._values import Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
 from selfrag.schema import CollectionSchema
@@ -72,10 +73,10 @@ def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: S
                 break
             if t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
                 break  # "two hours", "3 bedrooms": a quantity, not a number of results
-            if t.lemma in profile.item_nouns or (t.norm.isalpha() and t.norm not in STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm):
+            if t.lemma in profile.item_nouns or (t.norm.isalpha() and t.norm not in QUERY_STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm):
                 noun = t
                 break
-            if taken.free((t.start, t.end)) and t.norm not in STOP and not t.norm.isalpha():
+            if taken.free((t.start, t.end)) and t.norm not in QUERY_STOP and not t.norm.isalpha():
                 break
         if lead or noun is not None:
             taken.claim((before[-1].start if lead and before[-1].norm in _LIMIT_LEADS else n.start, n.end))
@@ -121,7 +122,7 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
 
 
 def _query_text(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
-    filler = frozenset(STOP) | profile.item_nouns
+    filler = frozenset(QUERY_STOP) | profile.item_nouns
     terms = [profile.by_name[name].terms for name in used]
 
     def is_filler(t: Token) -> bool:
