@@ -28,14 +28,12 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
-import simplemma
 
 from selfrag.kg.entities import EntityIndex, EntityMatch
 from selfrag.kg.mentions import MentionHit, MentionMatcher
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import GraphLink, Relation
+from selfrag.lang import DETERMINERS, FUNCTION_WORDS, lemma
 
 __all__ = ["MIN_CUE_SCORE", "Embedder", "RecognisedRelation", "Recognition", "RelationRecogniser", "recognise_relations"]
 
@@ -49,20 +47,12 @@ _CONTRADICTED = 0.25
 _WINDOW = 8
 """Cue words further than this many words from the entity do not count for it."""
 
-_STOP = frozenset(
-    ["a", "an", "the", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "do", "does", "did", "has", "have", "had", "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "any", "some", "all", "of", "to", "in", "on", "at", "for", "from", "with", "about", "into", "and", "or", "but", "not", "no", "news", "article", "articles", "report", "reports", "latest", "recent", "most", "there", "their", "they", "them", "given", "one", "ones", "entity", "entities"]
+_STOP = FUNCTION_WORDS | DETERMINERS | frozenset(
+    ["news", "article", "articles", "report", "reports", "latest", "recent", "given", "one", "ones", "entity", "entities"]
 )
 # Words naming the kind of thing (never the relation between things): with the graph's own labels.
 _KINDS = frozenset(["company", "firm", "business", "organisation", "organization", "entity", "thing"])
 _WORD = re.compile(r"[^\W_]+(?:['’]s)?")
-
-
-@lru_cache(maxsize=65536)
-def _lemma(word: str) -> str:
-    w = word.casefold()
-    if len(w) <= 2 or not w.isalpha():
-        return w
-    return str(simplemma.lemmatize(w, lang="en")).casefold()
 
 
 @dataclass(frozen=True)
@@ -79,7 +69,7 @@ def _words(text: str) -> list[_Word]:
         raw = m.group()
         poss = raw.lower().endswith(("'s", "’s"))
         base = raw[:-2] if poss else raw
-        out.append(_Word(m.start(), m.end(), _lemma(base), poss))
+        out.append(_Word(m.start(), m.end(), lemma(base), poss))
     return out
 
 
@@ -114,7 +104,7 @@ class Recognition:
 class _Cues:
     def __init__(self, link: GraphLink) -> None:
         labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
-        ignore = _STOP | _KINDS | {_lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
+        ignore = _STOP | _KINDS | {lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
         per: list[dict[str, float]] = []
         for r in link.relations:
             cues: dict[str, float] = {}
@@ -122,7 +112,7 @@ class _Cues:
                 if w.lemma not in ignore:
                     cues[w.lemma] = max(cues.get(w.lemma, 0.0), 1.0)
             for part in r.name.split("_"):
-                lem = _lemma(part)
+                lem = lemma(part)
                 if lem not in ignore:
                     cues[lem] = 2.0
             per.append(cues)
@@ -147,7 +137,7 @@ def _find_entities(question: str, index: EntityIndex, matcher: MentionMatcher) -
     taken = [(h.start, h.end) for h in hits]
     # Runs of capitalised words (not at the very start) that no name matched: typos of a name.
     for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}", question):
-        if any(s < m.end() and m.start() < e for s, e in taken) or _lemma(m.group()) in _STOP:
+        if any(s < m.end() and m.start() < e for s, e in taken) or lemma(m.group()) in _STOP:
             continue
         match = index.match(m.group(), fuzzy=True)
         if match.candidates and match.candidates[0].tier == "fuzzy":
