@@ -71,12 +71,11 @@ NEGATIONS = frozenset({
 NEGATION_PHRASES = ("other than", "anything but", "but not", "apart from", "out of", "rather than", "instead of")
 
 DIMENSION_WORDS: dict[str, frozenset[str]] = {
-    "money": frozenset({"price", "priced", "cost", "costs", "costing", "pay", "paying", "pays", "paid", "salary",
-                        "wage", "wages", "rent", "fee", "budget", "cheap", "cheaper", "cheapest", "expensive", "afford",
+    "money": frozenset({"price", "priced", "cost", "costs", "costing", "pay", "paying", "pays", "paid", "wage", "wages", "fee", "budget", "cheap", "cheaper", "cheapest", "expensive", "afford",
                         "affordable", "dollar", "euro", "usd", "eur", "money", "spend", "earn", "earning", "income",
-                        "compensation", "asking", "fare"}),
+                        "compensation", "asking"}),
     "time": frozenset({"take", "takes", "taking", "took", "ready", "long", "quick", "time", "duration", "minute", "hour",
-                       "runtime", "length", "last", "lasting", "cook", "cooking", "prep", "wait"}),
+                       "runtime", "length", "last", "lasting", "wait"}),
     "length": frozenset({"distance", "far", "close", "near", "away", "walk", "walking", "from", "km", "mile",
                          "kilometre", "kilometer", "metre", "meter"}),
     "area": frozenset({"size", "big", "large", "small", "area", "space", "square", "sq", "footage"}),

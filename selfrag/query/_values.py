@@ -57,8 +57,8 @@ _BOOL_MODIFIERS = frozenset({"friendly", "free", "included", "include", "include
                              "allows", "accepted", "accept", "accepts", "welcome", "ok", "okay", "available",
                              "offered", "offer", "offers", "provided", "only", "options", "option"})  # fmt: skip
 _GAP_WORDS = frozenset({"a", "an", "the", "any", "by", "from", "of", "or", "and", "nor", "in", "at", "on", "with",
-                        "either", "that", "which", "who", "are", "is", "be", "been", "made", "directed", "written",
-                        "listed", "located", "based", "set", "for", "to", "served", "cooked"})  # fmt: skip
+                        "either", "that", "which", "who", "are", "is", "be", "been", "made", "written",
+                        "listed", "located", "based", "set", "for", "to"})  # fmt: skip
 
 
 @dataclass(frozen=True)
