@@ -10,7 +10,7 @@ from selfrag.lang.normalise import normalise
 
 __all__ = ["Token", "tokenize"]
 
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[$€£¥%+<>=≤≥]")
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[<>]=|[$€£¥%+<>=≤≥]")
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,6 @@ DIMENSION_WORDS: dict[str, frozenset[str]] = {
     "area": frozenset({"size", "big", "large", "small", "area", "space", "square", "sq", "footage"}),
     "stars": frozenset({"star", "rated", "rating", "rate", "stars"}),
     "score": frozenset({"rated", "rating", "rate", "score", "scored", "scoring", "review", "reviewed", "graded", "grade"}),
-    "year": frozenset({"year", "built", "released", "published", "posted", "founded", "made", "produced", "established",
-                       "launched", "since", "old", "new", "newer", "older", "recent", "era"}),
     "energy": frozenset({"calorie", "calories", "kcal", "energy", "cal", "cals"}),
     "percent": frozenset({"percent", "percentage", "rate", "share"}),
 }  # fmt: skip
