@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
-from selfrag.lang import UNITS, lemma, normalise
+from selfrag.lang import UNITS, lemma, normalise, word_map, word_set
 
 __all__ = ["KINDS", "AttributeKind", "guess_kind", "measure_dimension"]
 
@@ -43,27 +43,18 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MEASURES: dict[str, AttributeKind] = {"time": "duration", "length": "length", "area": "area", "weight": "weight",
                                         "energy": "energy", "percent": "percent", "stars": "score", "money": "money"}  # fmt: skip
 # Short unit spellings are units only as written on their own ("in km"); longer ones by their lemma too.
-_SHORT_UNITS = frozenset({"$", "€", "£", "¥", "%", "km", "kg", "ft", "usd", "eur", "gbp", "kcal", "sqm", "sqft", "hrs",
-                          "lbs", "cad", "aud", "chf", "mi"})  # fmt: skip
-_RATE = frozenset({"per", "each", "every", "a", "an"})
+_SHORT_UNITS = word_set("short_units")
+_RATE = word_set("rate_words")
 """Before a unit word, these make it the denominator of a rate ("fee per year", "meets each month")."""
-_MONEY = frozenset({"price", "cost", "fee", "salary", "wage", "pay", "rent", "fare", "budget", "revenue", "income",
-                    "earnings", "charge", "tuition", "money"})  # fmt: skip
-_EVENT = frozenset({"founded", "established", "built", "released", "published", "launched", "opened", "started",
-                    "posted", "born", "created", "introduced"})  # fmt: skip
-_COUNTING = frozenset({"number", "count", "many", "total", "amount"})
-_SCORE = frozenset({"rating", "rated", "score", "review", "grade", "star"})
-_NAME = frozenset({"name", "author", "director", "writer", "artist", "creator", "company", "brand", "maker",
-                   "manufacturer", "publisher", "employer", "agency", "chain", "studio", "label", "owner", "vendor",
-                   "seller", "organisation", "organization", "team", "club", "person", "president", "by"})  # fmt: skip
-_PLACE = frozenset({"city", "town", "village", "country", "region", "state", "province", "county", "neighbourhood",
-                    "neighborhood", "district", "area", "location", "located", "place", "address", "based", "where",
-                    "suburb", "island", "continent"})  # fmt: skip
+_MONEY = word_set("money_nouns")
+_EVENT = word_set("event_verbs")
+_COUNTING = word_set("counting_words")
+_SCORE = word_set("score_words")
+_NAME = word_set("name_words")
+_PLACE = word_set("place_words")
 _NOUN_MEASURES: dict[str, AttributeKind] = {
-    "duration": "duration", "runtime": "duration", "length": "duration", "time": "duration", "distance": "length",
-    "size": "area", "footage": "area", "calorie": "energy", "energy": "energy", "percentage": "percent",
-    "share": "percent",
-}  # fmt: skip
+    w: cast(AttributeKind, k) for w, k in word_map("noun_measures").items() if k in get_args(AttributeKind)
+}
 """Nouns of an attribute's *name* that say what it measures when no unit is stated."""
 
 

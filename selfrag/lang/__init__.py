@@ -11,6 +11,7 @@ graders' overlap signals), so two parts never disagree about the same text.
 - ``terms``: the words a text is counted and matched by (lexical index, overlap signals);
 - ``numbers``: number words and scale words;
 - ``units``: units written after numbers, by dimension;
+- ``wordlists``: the hand-written word lists of the self-query and the kind guesser (``words.toml``);
 - ``dates``: months and relative dates, as day ranges or year ranges.
 """
 
@@ -30,6 +31,7 @@ from selfrag.lang.stopwords import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_ST
 from selfrag.lang.terms import terms
 from selfrag.lang.tokens import Token, tokenize
 from selfrag.lang.units import UNITS, Unit
+from selfrag.lang.wordlists import word_lists, word_map, word_set
 
 __all__ = [
     "DETERMINERS",
@@ -58,5 +60,8 @@ __all__ = [
     "terms",
     "tokenize",
     "wants_latest",
+    "word_lists",
+    "word_map",
+    "word_set",
     "words",
 ]

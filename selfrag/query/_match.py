@@ -21,14 +21,14 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from selfrag.lang import lemma, normalise, stem
+from selfrag.lang import lemma, normalise, stem, word_set
 
 __all__ = ["KnownMatch", "KnownValues", "same_entity"]
 
 MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "part", "surname"]
 
 _TYPO_CUTOFF = 90.0
-_DERIVATIONS = frozenset({"or", "er", "ors", "ers", "s", "es", "ian", "ians", "ist", "ists"})
+_DERIVATIONS = word_set("derivations")
 
 
 @dataclass(frozen=True)

@@ -16,17 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from selfrag.kinds import measure_dimension
-from selfrag.lang import QUERY_STOP, UNITS, Unit, forms, lemma, normalise, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Unit, forms, lemma, normalise, tokenize, word_set
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.schema import AttributeInfo, CollectionSchema
 
 __all__ = ["AttrProfile", "SchemaProfile"]
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-# Words of attribute names that say nothing about what is measured.
-_GENERIC = frozenset({"number", "count", "total", "num", "per", "average", "avg", "official", "value", "amount",
-                      "level", "whether", "true", "false", "when", "if", "flag", "current", "currently", "one",
-                      "is", "has", "can", "allowed", "allow", "free", "included", "include", "available"})  # fmt: skip
+_GENERIC = word_set("generic_name_words")
+"""Words of attribute names that say nothing about what is measured ("has_pool" is about a pool)."""
 
 
 def _name_words(name: str) -> list[str]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 import simplemma
 
-from selfrag.lang import QUERY_STOP, Token, forms, normalise
+from selfrag.lang import QUERY_STOP, Token, forms, normalise, word_set
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -48,17 +48,13 @@ BOOLEAN_FLOOR = 0.73
 MARGIN = 0.05
 """How far the best embedding match must lead the runner-up (another value or attribute)."""
 
-_NAME_CUES = {"by", "from", "at", "in"}
+_NAME_CUES = word_set("name_cues")
 """Words after which an unknown name is a value: maker, origin, employer, place. Not "of", "for" or
 "with": they tie a name to the question ("the rating of Parasite", "a sequel for Alien", "movies
 with Keanu Reeves"), not to a name-like attribute, and an unknown value filters everything out."""
-_PARTICLES = {"de", "da", "del", "della", "di", "van", "von", "der", "den", "la", "le", "du", "bin", "al", "el", "and", "&"}
-_BOOL_MODIFIERS = frozenset({"friendly", "free", "included", "include", "includes", "including", "allowed", "allow",
-                             "allows", "accepted", "accept", "accepts", "welcome", "ok", "okay", "available",
-                             "offered", "offer", "offers", "provided", "only", "options", "option"})  # fmt: skip
-_GAP_WORDS = frozenset({"a", "an", "the", "any", "by", "from", "of", "or", "and", "nor", "in", "at", "on", "with",
-                        "either", "that", "which", "who", "are", "is", "be", "been", "made", "written",
-                        "listed", "located", "based", "set", "for", "to"})  # fmt: skip
+_PARTICLES = word_set("name_particles")
+_BOOL_MODIFIERS = word_set("bool_modifiers")
+_GAP_WORDS = word_set("gap_words")
 
 
 @dataclass(frozen=True)
