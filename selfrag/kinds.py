@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal, cast, get_args
 
-from selfrag.lang import UNITS, lemma, normalise, word_map, word_set
+from selfrag.lang import UNITS, identifier_words, lemma, normalise, word_map, word_set
 
 __all__ = ["KINDS", "AttributeKind", "guess_kind", "measure_dimension"]
 
@@ -39,7 +39,6 @@ AttributeKind = Literal[
 ]  # fmt: skip
 KINDS: tuple[str, ...] = get_args(AttributeKind)
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MEASURES: dict[str, AttributeKind] = {"time": "duration", "length": "length", "area": "area", "weight": "weight",
                                         "energy": "energy", "percent": "percent", "stars": "score", "money": "money"}  # fmt: skip
 # Short unit spellings are units only as written on their own ("in km"); longer ones by their lemma too.
@@ -65,7 +64,7 @@ def measure_dimension(kind: str | None) -> str | None:
 
 
 def _words(name: str, description: str) -> tuple[list[str], list[str]]:
-    return normalise(_CAMEL.sub(" ", name)).split(), normalise(description).split()
+    return identifier_words(name), normalise(description).split()
 
 
 def _stated_unit(words: list[str], raw: str) -> str | None:

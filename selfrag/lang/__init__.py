@@ -25,7 +25,7 @@ from selfrag.lang.dates import (
     wants_latest,
 )
 from selfrag.lang.forms import forms, lemma, stem, term
-from selfrag.lang.normalise import normalise, normalise_with_offsets, words
+from selfrag.lang.normalise import identifier_words, is_word, normalise, normalise_with_offsets, words
 from selfrag.lang.numbers import MAGNITUDES, NUMBER_PHRASES, NUMBER_WORDS
 from selfrag.lang.stopwords import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_STOP, TASK_WORDS
 from selfrag.lang.terms import terms
@@ -51,6 +51,8 @@ __all__ = [
     "find_date_range",
     "find_year_phrases",
     "forms",
+    "identifier_words",
+    "is_word",
     "lemma",
     "normalise",
     "normalise_with_offsets",

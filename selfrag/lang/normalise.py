@@ -20,9 +20,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["normalise", "normalise_with_offsets", "words"]
+import simplemma
+
+__all__ = ["identifier_words", "is_word", "normalise", "normalise_with_offsets", "words"]
 
 _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def _fold(ch: str) -> str:
@@ -59,3 +62,13 @@ def normalise(text: str) -> str:
 def words(text: str) -> list[str]:
     """The normalised words of ``text``."""
     return normalise(text).split()
+
+
+def identifier_words(name: str) -> list[str]:
+    """The words of an identifier, snake or camel case: ``"yearBuilt"``, ``"year_built"`` → ``["year", "built"]``."""
+    return words(_CAMEL.sub(" ", name))
+
+
+def is_word(word: str) -> bool:
+    """Whether ``word`` is an English word (in simplemma's English data), not a coined name ("Fairphone")."""
+    return bool(simplemma.is_known(word, lang="en"))

@@ -10,25 +10,19 @@ items ("recipes", "films", "homes").
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from selfrag.kinds import measure_dimension
-from selfrag.lang import QUERY_STOP, UNITS, Unit, forms, lemma, normalise, tokenize, word_set
+from selfrag.lang import QUERY_STOP, UNITS, Unit, forms, identifier_words, lemma, normalise, tokenize, word_set
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.schema import AttributeInfo, CollectionSchema
 
 __all__ = ["AttrProfile", "SchemaProfile"]
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _GENERIC = word_set("generic_name_words")
 """Words of attribute names that say nothing about what is measured ("has_pool" is about a pool)."""
-
-
-def _name_words(name: str) -> list[str]:
-    return normalise(_CAMEL.sub(" ", name)).split()
 
 
 def _dimension(attr: AttributeInfo) -> tuple[str | None, Unit | None]:
@@ -91,7 +85,7 @@ class SchemaProfile:
 
     def __init__(self, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]]) -> None:
         self.schema = schema
-        texts = {a.name: [*_name_words(a.name), *normalise(a.description).split()] for a in schema.attributes}
+        texts = {a.name: [*identifier_words(a.name), *normalise(a.description).split()] for a in schema.attributes}
         # A word in most attributes' descriptions ("movie", "hotel") describes the collection, not one attribute.
         spread = Counter(lemma(w) for ws in texts.values() for w in set(ws))
         shared = {w for w, n in spread.items() if n >= max(2, len(schema.attributes) // 2)}
@@ -99,7 +93,7 @@ class SchemaProfile:
         self.attributes: list[AttrProfile] = []
         for a in schema.attributes:
             words = texts[a.name]
-            name_terms = frozenset().union(*(forms(w) for w in _name_words(a.name) if w not in _GENERIC and w not in QUERY_STOP))
+            name_terms = frozenset().union(*(forms(w) for w in identifier_words(a.name) if w not in _GENERIC and w not in QUERY_STOP))
             content = [w for w in words if w not in QUERY_STOP and w not in _GENERIC and lemma(w) not in shared and len(w) > 1]
             terms = name_terms.union(*(forms(w) for w in content)) if content else name_terms
             values = [v for v in (a.allowed_values or catalogue.get(a.name, [])) if isinstance(v, str)]

@@ -26,9 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-import simplemma
-
-from selfrag.lang import QUERY_STOP, Token, forms, normalise, word_set
+from selfrag.lang import QUERY_STOP, Token, forms, is_word, normalise, word_set
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -231,7 +229,7 @@ class _Finder:
             nxt = self.tokens[j] if j < len(self.tokens) else None
             follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
             # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
-            coined = not any(simplemma.is_known(t.norm, lang="en") for t in self.tokens[k:j])
+            coined = not any(is_word(t.norm) for t in self.tokens[k:j])
             named = cue in _NAME_CUES or (follows_item and (coined or k > 0))
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
