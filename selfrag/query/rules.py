@@ -27,7 +27,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize, word_set
 from selfrag.query._lexicon import NEGATIONS
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
@@ -41,8 +41,8 @@ from selfrag.schema import CollectionSchema
 
 __all__ = ["Reading", "read_question", "rule_based_query"]
 
-_LIMIT_VERBS = {"show", "give", "list", "find", "recommend", "suggest", "get", "name", "pick", "need", "want", "fetch"}
-_LIMIT_LEADS = {"top", "first", "best"}
+_LIMIT_VERBS = word_set("limit_verbs")
+_LIMIT_LEADS = word_set("limit_leads")
 _MAX_LIMIT = 100
 
 

@@ -71,6 +71,8 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
         where = to_where(query.filter)
         if "attribute" in check:
             return (check["attribute"] in json.dumps(where)), True
+        if "limit" in check:
+            return query.limit, check["limit"]
         return where, json.loads(_fill(check["expect"], word, op))
     if "guess" in check:
         type_, name, description = (_fill(x, word, op) for x in check["guess"])
