@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from selfrag.lang import MAGNITUDES
+
 __all__ = ["Figure", "figures", "unsupported_figures"]
 
-_SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12, "tn": 1e12}
 # A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
 _FIGURE = re.compile(
     r"(?P<cur>[$€£¥])?\s?(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]\d)"
@@ -51,7 +52,7 @@ def figures(text: str) -> list[Figure]:
         number = float(raw.replace(",", ""))
         decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
         unit = (m.group("unit") or "").lower().replace(" ", "")
-        scale = _SCALES.get(unit, 1.0)
+        scale = MAGNITUDES.get(unit, 1.0)  # the pattern admits only scale words, never "k" or "m"
         percent = unit == "%" or unit.startswith("per")
         found.append(Figure(number * scale, 0.5 * 10 ** (-decimals) * scale, percent, m.group(0).strip()))
     return found

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from selfrag.errors import SchemaError
 from selfrag.kg.schema import GraphLink, load_graph_link
+from selfrag.kinds import AttributeKind, guess_kind
+from selfrag.lang import UNITS, lemma
 from selfrag.patterns import MAX_PATTERN_CHARS, CompiledPattern, PatternFlag, compile_pattern
 
 __all__ = [
@@ -121,6 +123,11 @@ class AttributeInfo(BaseModel):
     maximum: float | None = None
     named_ranges: list[NamedRangeSpec] = Field(default_factory=list)
     """Words the self-query maps to a condition on this (numeric) attribute."""
+    kind: AttributeKind | None = None
+    """What the values mean (year, money, count, name, ...: see ``selfrag.kinds``). Guessed when the
+    schema is declared unless given; None: nothing tells (a string whose values will show)."""
+    unit: str | None = None
+    """The unit stored numbers are in ("minute", "dollar", "km", "star"), when one is stated."""
 
     @field_validator("name")
     @classmethod
@@ -133,6 +140,22 @@ class AttributeInfo(BaseModel):
     def _ranges_on_numbers(self) -> AttributeInfo:
         if self.named_ranges and self.type not in ("integer", "float"):
             raise ValueError(f"named_ranges on {self.name!r} need a numeric attribute, not {self.type}")
+        return self
+
+    @model_validator(mode="after")
+    def _kind_known(self) -> AttributeInfo:
+        # Guessed once, where the schema is declared: the stored schema then carries it, and a
+        # schema stored before kinds existed gets the same guess when it is read.
+        if self.kind is None or (self.unit is None and self.kind not in ("year", "count")):
+            kind, unit = guess_kind(self.type, self.name, self.description, self.allowed_values)
+            if self.kind is None:
+                self.kind = kind
+            if self.unit is None and self.kind == kind:
+                self.unit = unit
+        if self.unit is not None and self.unit not in UNITS and lemma(self.unit) in UNITS:
+            self.unit = lemma(self.unit)  # "minutes" → "minute"
+        if self.unit is not None and self.unit not in UNITS:
+            raise ValueError(f"unit {self.unit!r} of {self.name!r} is not one selfrag reads (e.g. minute, dollar, km, star)")
         return self
 
 
@@ -205,6 +228,11 @@ class CollectionSchema(BaseModel):
         kept = [a for a in self.attributes if a.type in SCALAR_TYPES]
         return self.model_copy(update={"attributes": kept, "graph": None, "extractors": [
             e for e in self.extractors if any(a.name == e.attribute for a in kept)]})
+
+    def kinds(self) -> str:
+        """What each attribute's values mean, as the self-query reads them ("founded: year,
+        yearly_fee: money in dollar"); shown when a collection is created, so a wrong guess is seen."""
+        return ", ".join(f"{a.name}: {a.kind or 'unknown'}" + (f" in {a.unit}" if a.unit else "") for a in self.attributes)
 
     def attribute(self, name: str) -> AttributeInfo | None:
         for a in self.attributes:

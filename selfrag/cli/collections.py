@@ -125,6 +125,8 @@ def _print_collection(
         lines.append(f"  {schema['description']}")
     for attr in schema.get("attributes") or []:
         line = f"  {attr['name']} ({attr['type']})" + (f": {attr['description']}" if attr.get("description") else "")
+        if attr.get("kind"):
+            line += f"  [kind: {attr['kind']}" + (f" in {attr['unit']}]" if attr.get("unit") else "]")
         known = catalogue.get(attr["name"])
         if known:
             shown = ", ".join(known[:10]) + (f", … ({len(known)} values)" if len(known) > 10 else "")

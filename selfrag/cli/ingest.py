@@ -13,6 +13,7 @@ from selfrag.cli._common import err_console, fail, handle_errors, out_console
 
 if TYPE_CHECKING:
     from selfrag.ingest import IngestReport
+    from selfrag.schema import CollectionSchema
     from selfrag.settings import Settings
     from selfrag.store import StoreUse
 
@@ -116,6 +117,7 @@ def ingest(
             # Created only now that the input has been read: a refused ingest leaves no empty
             # collection behind to block a retry with another --schema.
             target = existing or store.create_collection(collection, declared or CollectionSchema())
+            _show_kinds(collection, target.schema, created=existing is None)
             try:
                 report = store_batch(target, batch, prune=prune, progress=progress)
             except BaseException:
@@ -124,6 +126,13 @@ def ingest(
                 raise
             refresh_lexical(settings, target)
     _print(collection, report)
+
+
+def _show_kinds(collection: str, schema: CollectionSchema, *, created: bool) -> None:
+    # Shown once, where the guess is made and stored, so a wrong one is seen before it is relied on.
+    if created and schema.attributes:
+        err_console.print(f"{collection}: attribute kinds (declare \"kind\" in the schema to change one): "
+                          f"{schema.kinds()}", markup=False, soft_wrap=True)
 
 
 def _use(collection: str) -> StoreUse:

@@ -19,11 +19,9 @@ from selfrag.kg.clarification import resolve_reply
 from selfrag.kg.context import GraphContext, GraphContexts
 from selfrag.kg.cypher import CompiledQuery, compile_relation
 from selfrag.kg.data import EdgeRecord, NodeRecord, read_edges, read_nodes
-from selfrag.kg.dates import DateRange, find_date_range, wants_latest
 from selfrag.kg.entities import Candidate, EntityIndex, EntityMatch
 from selfrag.kg.falkor import FalkorGraphStore, open_graph_store
 from selfrag.kg.mentions import MentionHit, MentionMatcher
-from selfrag.kg.normalise import normalise
 from selfrag.kg.ranges import NamedRange, RangeCondition, find_named_ranges
 from selfrag.kg.recognition import Embedder, RecognisedRelation, Recognition, RelationRecogniser, recognise_relations
 from selfrag.kg.records import Entity, EntityRef, GraphSummary, LoadReport, RelationCondition, Resolution
@@ -31,6 +29,7 @@ from selfrag.kg.resolve import mention_where, resolve_relation
 from selfrag.kg.schema import GraphLink, Hop, MentionAttribute, Relation, load_graph_link
 from selfrag.kg.server import EmbeddedGraphServer, ServerAddress
 from selfrag.kg.store import GraphStore
+from selfrag.lang import DateRange, find_date_range, normalise, wants_latest
 
 __all__ = [
     "Candidate",

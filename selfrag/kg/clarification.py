@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from selfrag.kg.entities import Candidate, EntityIndex
-from selfrag.kg.normalise import normalise
+from selfrag.lang import normalise
 
 __all__ = ["resolve_reply"]
 

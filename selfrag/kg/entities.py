@@ -20,8 +20,8 @@ from typing import Literal
 
 from rapidfuzz import fuzz, process
 
-from selfrag.kg.normalise import normalise
 from selfrag.kg.records import Entity
+from selfrag.lang import normalise
 
 __all__ = ["FUZZY_MIN", "FUZZY_TIE", "Candidate", "EntityIndex", "EntityMatch", "MatchTier", "describe_differences"]
 

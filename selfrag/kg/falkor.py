@@ -22,10 +22,10 @@ from selfrag.errors import (
 )
 from selfrag.kg.cypher import ENTITY_LABEL, CompiledQuery, quote
 from selfrag.kg.data import RESERVED_PROPERTIES, EdgeRecord, NodeRecord
-from selfrag.kg.normalise import normalise
 from selfrag.kg.records import Entity, GraphSummary, LoadReport
 from selfrag.kg.schema import check_identifier
 from selfrag.kg.server import EmbeddedGraphServer, ServerAddress, connect
+from selfrag.lang import normalise
 
 __all__ = ["BATCH", "FalkorGraphStore", "open_graph_store"]
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import ahocorasick
 
-from selfrag.kg.normalise import normalise, normalise_with_offsets
 from selfrag.kg.records import Entity
+from selfrag.lang import normalise, normalise_with_offsets
 
 __all__ = ["MIN_KEY_CHARS", "MentionHit", "MentionMatcher"]
 

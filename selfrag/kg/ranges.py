@@ -12,10 +12,10 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-import simplemma
 from pydantic import BaseModel, ConfigDict, Field
 
 from selfrag.kg.schema import AttributeName
+from selfrag.lang import lemma
 
 __all__ = ["NamedRange", "RangeCondition", "find_named_ranges"]
 
@@ -47,7 +47,7 @@ class RangeCondition(BaseModel):
 
 
 def _lemmas(text: str) -> list[str]:
-    return [str(simplemma.lemmatize(w, lang="en")).casefold() for w in re.findall(r"[^\W_]+", text.casefold())]
+    return [lemma(w) for w in re.findall(r"[^\W_]+", text.casefold())]
 
 
 def _stem(lemma: str) -> str:

@@ -28,14 +28,12 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
-import simplemma
 
 from selfrag.kg.entities import EntityIndex, EntityMatch
 from selfrag.kg.mentions import MentionHit, MentionMatcher
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import GraphLink, Relation
+from selfrag.lang import DETERMINERS, FUNCTION_WORDS, Token, lemma, tokenize
 
 __all__ = ["MIN_CUE_SCORE", "Embedder", "RecognisedRelation", "Recognition", "RelationRecogniser", "recognise_relations"]
 
@@ -49,38 +47,16 @@ _CONTRADICTED = 0.25
 _WINDOW = 8
 """Cue words further than this many words from the entity do not count for it."""
 
-_STOP = frozenset(
-    ["a", "an", "the", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "do", "does", "did", "has", "have", "had", "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "any", "some", "all", "of", "to", "in", "on", "at", "for", "from", "with", "about", "into", "and", "or", "but", "not", "no", "news", "article", "articles", "report", "reports", "latest", "recent", "most", "there", "their", "they", "them", "given", "one", "ones", "entity", "entities"]
+_STOP = FUNCTION_WORDS | DETERMINERS | frozenset(
+    ["news", "article", "articles", "report", "reports", "latest", "recent", "given", "one", "ones", "entity", "entities"]
 )
 # Words naming the kind of thing (never the relation between things): with the graph's own labels.
 _KINDS = frozenset(["company", "firm", "business", "organisation", "organization", "entity", "thing"])
-_WORD = re.compile(r"[^\W_]+(?:['’]s)?")
 
 
-@lru_cache(maxsize=65536)
-def _lemma(word: str) -> str:
-    w = word.casefold()
-    if len(w) <= 2 or not w.isalpha():
-        return w
-    return str(simplemma.lemmatize(w, lang="en")).casefold()
-
-
-@dataclass(frozen=True)
-class _Word:
-    start: int
-    end: int
-    lemma: str
-    possessive: bool
-
-
-def _words(text: str) -> list[_Word]:
-    out = []
-    for m in _WORD.finditer(text):
-        raw = m.group()
-        poss = raw.lower().endswith(("'s", "’s"))
-        base = raw[:-2] if poss else raw
-        out.append(_Word(m.start(), m.end(), _lemma(base), poss))
-    return out
+def _possessive(word: Token) -> bool:
+    """Written with a possessive "'s" ("Neo4j's investors"): the normaliser drops it, the cue reads it."""
+    return word.text.casefold().endswith(("'s", "’s"))
 
 
 def _is_agent_noun(lemma: str) -> bool:
@@ -114,15 +90,15 @@ class Recognition:
 class _Cues:
     def __init__(self, link: GraphLink) -> None:
         labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
-        ignore = _STOP | _KINDS | {_lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
+        ignore = _STOP | _KINDS | {lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
         per: list[dict[str, float]] = []
         for r in link.relations:
             cues: dict[str, float] = {}
-            for w in _words(r.description):
+            for w in tokenize(r.description):
                 if w.lemma not in ignore:
                     cues[w.lemma] = max(cues.get(w.lemma, 0.0), 1.0)
             for part in r.name.split("_"):
-                lem = _lemma(part)
+                lem = lemma(part)
                 if lem not in ignore:
                     cues[lem] = 2.0
             per.append(cues)
@@ -147,7 +123,7 @@ def _find_entities(question: str, index: EntityIndex, matcher: MentionMatcher) -
     taken = [(h.start, h.end) for h in hits]
     # Runs of capitalised words (not at the very start) that no name matched: typos of a name.
     for m in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}", question):
-        if any(s < m.end() and m.start() < e for s, e in taken) or _lemma(m.group()) in _STOP:
+        if any(s < m.end() and m.start() < e for s, e in taken) or lemma(m.group()) in _STOP:
             continue
         match = index.match(m.group(), fuzzy=True)
         if match.candidates and match.candidates[0].tier == "fuzzy":
@@ -188,7 +164,7 @@ class RelationRecogniser:
         """The relation conditions and direct entity mentions of ``question`` (see the module docstring)."""
         index = self.index
         entities = _find_entities(question, index, self.matcher)
-        all_words = _words(question)
+        all_words = tokenize(question)
         words = [w for w in all_words if not any(s <= w.start < e for s, e, _, _ in entities)]
         semantic = self._semantic(question, entities)
         relations: list[RecognisedRelation] = []
@@ -226,7 +202,7 @@ def recognise_relations(
     return RelationRecogniser(link, index, matcher=matcher, embed=embed).recognise(question)
 
 
-def _score(rel: Relation, weights: dict[str, float], words: list[_Word], all_words: list[_Word], start: int, end: int) -> float:
+def _score(rel: Relation, weights: dict[str, float], words: list[Token], all_words: list[Token], start: int, end: int) -> float:
     """Cue words near the entity, weighted; a contradicted direction keeps a quarter."""
     near = [w for w in words if w.lemma in weights and _distance(all_words, w, start, end) <= _WINDOW]
     if not near:
@@ -242,18 +218,18 @@ def _score(rel: Relation, weights: dict[str, float], words: list[_Word], all_wor
     return score
 
 
-def _distance(all_words: list[_Word], w: _Word, start: int, end: int) -> int:
+def _distance(all_words: list[Token], w: Token, start: int, end: int) -> int:
     if w.start >= end:
         return sum(1 for x in all_words if end <= x.start <= w.start)
     return sum(1 for x in all_words if w.start <= x.start < start)
 
 
-def _voice(near: list[_Word], all_words: list[_Word], start: int, end: int) -> str | None:
+def _voice(near: list[Token], all_words: list[Token], start: int, end: int) -> str | None:
     """``subject`` or ``object``: which end of the relation the entity is, from word order."""
     cue = min(near, key=lambda w: _distance(all_words, w, start, end))
     if cue.start >= end:
         entity_word = next((w for w in all_words if start <= w.start < end and w.end >= end), None)
-        if entity_word is not None and entity_word.possessive and _is_agent_noun(cue.lemma):
+        if entity_word is not None and _possessive(entity_word) and _is_agent_noun(cue.lemma):
             return "object"
         return "subject"
     between = [w.lemma for w in all_words if cue.end <= w.start < start]

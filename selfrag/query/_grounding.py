@@ -13,9 +13,8 @@ import re
 from collections.abc import Iterator
 from datetime import date
 
-from selfrag.query._dates import find_year_phrases
+from selfrag.lang import NUMBER_PHRASES, NUMBER_WORDS, find_year_phrases, normalise, stem
 from selfrag.query._match import KnownValues
-from selfrag.query._text import NUMBER_WORDS, normalize, stem
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar
 
 __all__ = ["clauses", "grounding", "supported"]
@@ -47,7 +46,7 @@ def _numbers(question: str, today: date) -> set[float]:
     for phrase in find_year_phrases(question, today):
         found.update({phrase.start, phrase.end, phrase.start - 1, phrase.end + 1})
     text = question.casefold()
-    found.update(float(v) for w, v in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text))
+    found.update(float(v) for w, v in (NUMBER_WORDS | NUMBER_PHRASES).items() if re.search(rf"\b{w}\b", text))
     return found
 
 
@@ -66,12 +65,12 @@ def supported(clause: Comparison, question: str, *, today: date | None = None) -
     values: list[Scalar] = list(clause.value) if isinstance(clause.value, list) else [clause.value]
     if not values:
         return False
-    qwords = normalize(question).split()
+    qwords = normalise(question).split()
     numbers: set[float] | None = None
     for value in values:
         if isinstance(value, bool):
             stems = {stem(w) for w in qwords}
-            if not any(stem(w) in stems for w in normalize(clause.attribute).split() if len(w) > 2):
+            if not any(stem(w) in stems for w in normalise(clause.attribute).split() if len(w) > 2):
                 return False
         elif isinstance(value, (int, float)):
             numbers = _numbers(question, today or date.today()) if numbers is None else numbers

@@ -1,4 +1,5 @@
-"""What English words mean for a filter, independent of any collection.
+"""What English words mean for a filter, independent of any collection (the lists are data:
+``selfrag/lang/words.toml``, each entry with the phrase that justifies it).
 
 Nothing here names a domain: these are the words people use to compare ("under", "at least"),
 to negate ("aren't", "except"), to scale numbers ("150k", "a grand"), and the units they write
@@ -8,161 +9,50 @@ is decided elsewhere (``_profile``), from the collection's declared schema alone
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import cast, get_args
 
+from selfrag.lang import word_lists, word_map, word_set
 from selfrag.query.model import Comparator
+
+
+def _comparators(name: str) -> dict[str, Comparator]:
+    table = word_map(name)
+    wrong = {w: c for w, c in table.items() if c not in get_args(Comparator)}
+    if wrong:
+        raise ValueError(f"words.toml [{name}]: not comparators: {wrong}")
+    return cast(dict[str, Comparator], table)
+
 
 __all__ = [
     "CUES",
     "DIMENSION_WORDS",
     "FLIP",
     "ITEM_WORDS",
-    "MAGNITUDES",
     "NEGATIONS",
-    "NUMBER_WORD_VALUES",
-    "PLACE_WORDS",
     "POSTFIX",
-    "UNITS",
-    "Unit",
 ]
 
-CUES: dict[str, Comparator] = {
-    # above
-    "more than": "gt", "greater than": "gt", "higher than": "gt", "larger than": "gt", "bigger than": "gt",
-    "longer than": "gt", "better than": "gt", "over": "gt", "above": "gt", "exceeding": "gt", "beyond": "gt",
-    "more expensive than": "gt", "pricier than": "gt", "further than": "gt", "farther than": "gt", "upwards of": "gt",
-    "later than": "gt", "newer than": "gt", "after": "gt", "north of": "gt", "in excess of": "gt",
-    "at least": "gte", "no less than": "gte", "not less than": "gte", "minimum": "gte", "min": "gte", "min.": "gte",
-    "a minimum of": "gte", "starting at": "gte", "starting from": "gte", "from": "gte", "since": "gte",
-    "not before": "gte", ">=": "gte", "≥": "gte", ">": "gt",
-    # below
-    "less than": "lt", "fewer than": "lt", "lower than": "lt", "smaller than": "lt", "shorter than": "lt",
-    "cheaper than": "lt", "less expensive than": "lt", "worse than": "lt", "closer than": "lt", "nearer than": "lt",
-    "under": "lt", "below": "lt", "beneath": "lt", "south of": "lt", "earlier than": "lt", "older than": "lt",
-    "before": "lt", "prior to": "lt",
-    "at most": "lte", "no more than": "lte", "not more than": "lte", "up to": "lte", "max": "lte", "max.": "lte",
-    "maximum": "lte", "a maximum of": "lte", "within": "lte", "tops": "lte", "until": "lte", "till": "lte",
-    "through": "lte", "not after": "lte", "no later than": "lte", "<=": "lte", "≤": "lte", "<": "lt",
-    # equal
-    "exactly": "eq", "precisely": "eq", "equal to": "eq", "=": "eq", "in": "eq", "of": "eq", "during": "eq",
-    "for": "eq", "with": "eq", "has": "eq", "have": "eq", "having": "eq",
-}  # fmt: skip
+CUES: dict[str, Comparator] = _comparators("cues")
 """A word or phrase written before a number, and the comparison it asks for."""
 
-YEAR_ONLY_CUES = frozenset({"in", "of", "during", "from", "since", "before", "after", "until", "till", "through"})
+YEAR_ONLY_CUES = word_set("year_only_cues")
 """Cues that only make sense before a number when that number is a calendar year (or has a unit)."""
 
-POSTFIX: dict[str, Comparator] = {
-    "or more": "gte", "or higher": "gte", "or above": "gte", "or over": "gte", "or greater": "gte", "or better": "gte",
-    "or later": "gte", "or newer": "gte", "or after": "gte", "and up": "gte", "and above": "gte", "and over": "gte",
-    "and higher": "gte", "and later": "gte", "and newer": "gte", "onwards": "gte", "onward": "gte", "or longer": "gte",
-    "or bigger": "gte", "or larger": "gte", "at least": "gte", "minimum": "gte", "min": "gte", "plus": "gte", "+": "gte",
-    "or more than that": "gte", "and beyond": "gte",
-    "or less": "lte", "or lower": "lte", "or below": "lte", "or under": "lte", "or fewer": "lte", "or cheaper": "lte",
-    "or earlier": "lte", "or older": "lte", "or before": "lte", "and under": "lte", "and below": "lte",
-    "and lower": "lte", "and less": "lte", "or shorter": "lte", "or smaller": "lte", "or closer": "lte",
-    "at most": "lte", "max": "lte", "maximum": "lte", "tops": "lte", "or so": "eq",
-}  # fmt: skip
+POSTFIX: dict[str, Comparator] = _comparators("postfix")
 """A phrase written after a number (and its unit) that turns it into a bound."""
 
 FLIP: dict[Comparator, Comparator] = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt", "eq": "ne", "ne": "eq"}
 """The comparison a negated cue asks for: "not over 800" is ``lte 800``."""
 
-NEGATIONS = frozenset({
-    "not", "no", "non", "never", "without", "except", "excluding", "exclude", "excludes", "isnt", "arent", "dont",
-    "doesnt", "wasnt", "werent", "cant", "cannot", "wont", "aint", "nothing", "none", "neither", "nor", "besides",
-    "didnt", "hasnt", "havent", "hadnt", "shouldnt", "wouldnt", "couldnt", "mustnt", "lacking", "lacks", "minus",
-})  # fmt: skip
+NEGATIONS = word_set("negations")
 """Single words that negate what follows them (apostrophes already removed by the tokenizer)."""
-NEGATION_PHRASES = ("other than", "anything but", "but not", "apart from", "out of", "rather than", "instead of")
-
-MAGNITUDES: dict[str, float] = {
-    "k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "mm": 1e6, "mil": 1e6, "mio": 1e6, "million": 1e6,
-    "millions": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
-}  # fmt: skip
-"""Scale words and suffixes after a number: "150k", "1.2 million", "100 grand"."""
-
-NUMBER_WORD_VALUES: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000, "million": 1000000,
-    "billion": 1000000000, "dozen": 12, "couple": 2, "pair": 2,
-}  # fmt: skip
-"""Words that are (part of) a number; compositions ("twenty five") are parsed by text2num."""
-
-
-class Unit(NamedTuple):
-    """A unit written after a number, in terms of its dimension's base unit."""
-
-    dimension: str
-    factor: float
-    """Multiply by this to get the dimension's base unit (minutes, metres, square metres, dollars...)."""
-
-
-_SQ_FT = 0.09290304
-UNITS: dict[str, Unit] = {
-    # time, base minutes
-    "second": Unit("time", 1 / 60), "sec": Unit("time", 1 / 60), "secs": Unit("time", 1 / 60), "s": Unit("time", 1 / 60),
-    "minute": Unit("time", 1), "min": Unit("time", 1), "mins": Unit("time", 1), "hour": Unit("time", 60),
-    "hr": Unit("time", 60), "hrs": Unit("time", 60), "h": Unit("time", 60), "day": Unit("time", 1440),
-    "week": Unit("time", 10080), "month": Unit("time", 43800), "year": Unit("time", 525600), "yr": Unit("time", 525600),
-    "yrs": Unit("time", 525600),
-    # length, base metres
-    "m": Unit("length", 1), "meter": Unit("length", 1), "metre": Unit("length", 1), "km": Unit("length", 1000),
-    "kilometer": Unit("length", 1000), "kilometre": Unit("length", 1000), "mile": Unit("length", 1609.344),
-    "mi": Unit("length", 1609.344), "ft": Unit("length", 0.3048), "foot": Unit("length", 0.3048),
-    "feet": Unit("length", 0.3048), "yard": Unit("length", 0.9144), "block": Unit("length", 100),
-    "cm": Unit("length", 0.01), "inch": Unit("length", 0.0254),
-    # area, base square metres
-    "sqft": Unit("area", _SQ_FT), "sq ft": Unit("area", _SQ_FT), "square foot": Unit("area", _SQ_FT),
-    "square feet": Unit("area", _SQ_FT), "ft2": Unit("area", _SQ_FT), "sq m": Unit("area", 1), "sqm": Unit("area", 1),
-    "m2": Unit("area", 1), "square meter": Unit("area", 1), "square metre": Unit("area", 1),
-    "acre": Unit("area", 4046.86), "hectare": Unit("area", 10000),
-    # weight, base grams
-    "g": Unit("weight", 1), "gram": Unit("weight", 1), "kg": Unit("weight", 1000), "kilo": Unit("weight", 1000),
-    "kilogram": Unit("weight", 1000), "lb": Unit("weight", 453.592), "lbs": Unit("weight", 453.592),
-    "pound weight": Unit("weight", 453.592), "ounce": Unit("weight", 28.35), "oz": Unit("weight", 28.35),
-    # energy
-    "kcal": Unit("energy", 1), "calorie": Unit("energy", 1), "cal": Unit("energy", 1), "cals": Unit("energy", 1),
-    # money: currencies are not converted (no rates offline); a currency only says "this is money"
-    "$": Unit("money", 1), "usd": Unit("money", 1), "dollar": Unit("money", 1), "buck": Unit("money", 1),
-    "€": Unit("money", 1), "eur": Unit("money", 1), "euro": Unit("money", 1), "£": Unit("money", 1),
-    "gbp": Unit("money", 1), "pound": Unit("money", 1), "quid": Unit("money", 1), "¥": Unit("money", 1),
-    "yen": Unit("money", 1), "chf": Unit("money", 1), "franc": Unit("money", 1), "cad": Unit("money", 1),
-    "aud": Unit("money", 1), "grand": Unit("money", 1000),
-    # ratings
-    "star": Unit("stars", 1), "%": Unit("percent", 1), "percent": Unit("percent", 1), "per cent": Unit("percent", 1),
-}  # fmt: skip
-"""Units by their folded singular form (the tokenizer's lemma), multi-word ones with a space."""
+NEGATION_PHRASES = tuple(sorted(word_set("negation_phrases")))
+"""Phrases that negate what follows them."""
 
 DIMENSION_WORDS: dict[str, frozenset[str]] = {
-    "money": frozenset({"price", "priced", "cost", "costs", "costing", "pay", "paying", "pays", "paid", "salary",
-                        "wage", "wages", "rent", "fee", "budget", "cheap", "cheaper", "cheapest", "expensive", "afford",
-                        "affordable", "dollar", "euro", "usd", "eur", "money", "spend", "earn", "earning", "income",
-                        "compensation", "asking", "fare"}),
-    "time": frozenset({"take", "takes", "taking", "took", "ready", "long", "quick", "time", "duration", "minute", "hour",
-                       "runtime", "length", "last", "lasting", "cook", "cooking", "prep", "wait"}),
-    "length": frozenset({"distance", "far", "close", "near", "away", "walk", "walking", "from", "km", "mile",
-                         "kilometre", "kilometer", "metre", "meter"}),
-    "area": frozenset({"size", "big", "large", "small", "area", "space", "square", "sq", "footage"}),
-    "stars": frozenset({"star", "rated", "rating", "rate", "class", "stars"}),
-    "score": frozenset({"rated", "rating", "rate", "score", "scored", "scoring", "review", "reviewed", "graded", "grade"}),
-    "year": frozenset({"year", "built", "released", "published", "posted", "founded", "made", "produced", "established",
-                       "launched", "since", "old", "new", "newer", "older", "recent", "era"}),
-    "energy": frozenset({"calorie", "calories", "kcal", "energy", "cal", "cals"}),
-    "percent": frozenset({"percent", "percentage", "rate", "share"}),
-}  # fmt: skip
+    dim: word_set(f"dimension_words.{dim}") for dim in word_lists()["dimension_words"] if dim != "about"
+}
 """Words that point a number at an attribute of that kind ("paying over 150k" → a money attribute)."""
 
-PLACE_WORDS = frozenset({
-    "city", "town", "village", "country", "region", "state", "province", "county", "neighbourhood", "neighborhood",
-    "district", "area", "location", "located", "place", "address", "based", "where", "suburb", "island", "continent",
-})  # fmt: skip
-"""Words in an attribute's name or description that make it a place: "in X" names its value."""
-
-ITEM_WORDS = frozenset({
-    "result", "item", "option", "example", "idea", "pick", "suggestion", "recommendation", "choice", "thing", "one",
-    "entry", "listing", "record", "document", "hit", "match", "place", "spot", "offering", "alternative",
-})  # fmt: skip
+ITEM_WORDS = word_set("item_words")
 """Generic nouns for "the things in the collection" ("show me 5 options"); the schema adds its own."""

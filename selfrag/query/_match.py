@@ -21,14 +21,14 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from selfrag.query._text import lemma, normalize, stem
+from selfrag.lang import lemma, normalise, stem, word_set
 
 __all__ = ["KnownMatch", "KnownValues", "same_entity"]
 
 MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "part", "surname"]
 
 _TYPO_CUTOFF = 90.0
-_DERIVATIONS = frozenset({"or", "er", "ors", "ers", "s", "es", "ian", "ians", "ist", "ists"})
+_DERIVATIONS = word_set("derivations")
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _tokens_close(a: list[str], b: list[str]) -> bool:
 
 def same_entity(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` differ by no more than a typo in each word (word order free)."""
-    ta, tb = normalize(a).split(), normalize(b).split()
+    ta, tb = normalise(a).split(), normalise(b).split()
     if not ta or len(ta) != len(tb):
         return False
     return _tokens_close(ta, tb) or _tokens_close(sorted(ta), sorted(tb))
@@ -69,7 +69,7 @@ class KnownValues:
         self.max_words = 0
         self._by_shape: dict[tuple[int, str], list[list[str]]] = defaultdict(list)
         for v in values:
-            norm = normalize(v)
+            norm = normalise(v)
             if not norm or norm in self.by_norm:
                 continue
             toks = norm.split()
@@ -88,7 +88,7 @@ class KnownValues:
 
     def exact(self, text: str) -> KnownMatch | None:
         """Same value up to case, accents, punctuation or an inflection of its words."""
-        norm = normalize(text)
+        norm = normalise(text)
         if norm in self.by_norm:
             return KnownMatch(self.by_norm[norm], "exact")
         toks = norm.split()
@@ -106,7 +106,7 @@ class KnownValues:
 
     def abbreviation(self, text: str) -> KnownMatch | None:
         """Every word a prefix of the value's word, as in "sci-fi" for "science fiction"; unique only."""
-        toks = normalize(text).split()
+        toks = normalise(text).split()
         if len(toks) < 2 or len(toks[0]) < 3:
             return None
         hits = {
@@ -118,7 +118,7 @@ class KnownValues:
 
     def typo(self, text: str) -> KnownMatch | None:
         """A high fuzzy score *and* a typo-sized difference in every word; ties are ambiguous."""
-        norm = normalize(text)
+        norm = normalise(text)
         if not norm or not self._norms:
             return None
         found = process.extract(norm, self._norms, scorer=fuzz.token_sort_ratio, score_cutoff=_TYPO_CUTOFF, limit=5)
@@ -131,7 +131,7 @@ class KnownValues:
 
     def part(self, text: str) -> KnownMatch | None:
         """Two or more words that all belong to exactly one value ("Kenji Lopez-Alt" for "J. Kenji López-Alt")."""
-        toks = set(normalize(text).split())
+        toks = set(normalise(text).split())
         if len(toks) < 2:
             return None
         hits = {v for n, v in self.by_norm.items() if toks <= set(n.split()) and len(n.split()) > len(toks) - 1}
@@ -139,7 +139,7 @@ class KnownValues:
 
     def surname(self, text: str) -> KnownMatch | None:
         """The last word (up to a typo) of exactly one multi-word value: "Nolan" for "Christopher Nolan"."""
-        toks = normalize(text).split()
+        toks = normalise(text).split()
         if len(toks) != 1:
             return None
         hits = self.by_last.get(toks[0]) or {v for last, vs in self.by_last.items() if same_entity(last, toks[0]) for v in vs}

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from text_to_num import text2num
 
-from selfrag.query._lexicon import CUES, MAGNITUDES, NUMBER_WORD_VALUES, POSTFIX, UNITS
-from selfrag.query._text import STOP, Token, lemma, tokenize
+from selfrag.lang import MAGNITUDES, NUMBER_WORDS, QUERY_STOP, UNITS, Token, lemma, tokenize
+from selfrag.query._lexicon import CUES, POSTFIX
 
 __all__ = ["Number", "find_numbers"]
 
@@ -72,7 +72,7 @@ def _unit_after(question: str, tokens: list[Token], end: int) -> tuple[str | Non
     first = rest[0]
     if first.norm in MAGNITUDES:
         return first.norm, first.end, first.norm == "grand"
-    if first.norm in NUMBER_WORD_VALUES or first.norm.isdigit() or first.norm in STOP or first.norm in POSTFIX:
+    if first.norm in NUMBER_WORDS or first.norm.isdigit() or first.norm in QUERY_STOP or first.norm in POSTFIX:
         return None, end, False
     key = first.norm if first.norm in UNITS else first.lemma
     return key, first.end, key in UNITS and UNITS[key].dimension == "money"
@@ -91,7 +91,7 @@ def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, 
             half, j = True, i + 2
         elif t.norm in ("a", "an") and i + 1 < len(tokens) and tokens[i + 1].norm in ("hundred", "thousand", "million", "billion", "dozen", "couple", "pair"):
             j = i + 1
-        while j < len(tokens) and (tokens[j].norm in NUMBER_WORD_VALUES or (parts and tokens[j].norm == "and" and j + 1 < len(tokens) and tokens[j + 1].norm in NUMBER_WORD_VALUES and tokens[j + 1].norm not in ("dozen", "couple", "pair", "single"))):
+        while j < len(tokens) and (tokens[j].norm in NUMBER_WORDS or (parts and tokens[j].norm == "and" and j + 1 < len(tokens) and tokens[j + 1].norm in NUMBER_WORDS and tokens[j + 1].norm not in ("dozen", "couple", "pair", "single"))):
             parts.append(tokens[j].norm)
             j += 1
             if parts[-1] in ("dozen", "couple", "pair", "single"):
@@ -116,7 +116,7 @@ def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, 
 
 def _compose(parts: list[str]) -> float | None:
     if len(parts) == 1:
-        return float(NUMBER_WORD_VALUES[parts[0]])
+        return float(NUMBER_WORDS[parts[0]])
     if parts[-1] in ("dozen", "couple", "pair", "single"):
         return None
     try:
@@ -125,80 +125,94 @@ def _compose(parts: list[str]) -> float | None:
         return None
 
 
+@dataclass
+class _Draft:
+    """A number being read: its value and where it ends, then what follows it."""
+
+    value: float
+    end: int
+    unit: str | None = None
+    unit_end: int = -1
+    money: bool = False
+    scaled: bool = False
+
+    def read_unit(self, question: str, tokens: list[Token], at: int | None = None) -> None:
+        self.unit, self.unit_end, money = _unit_after(question, tokens, self.end if at is None else at)
+        self.money = self.money or money
+
+    def scale_word(self, question: str, tokens: list[Token]) -> None:
+        """A scale word after the number: "150 thousand", "100 grand" ("m" and "b" alone are units)."""
+        if self.unit in MAGNITUDES and not self.scaled and self.unit not in ("m", "b"):
+            self.value *= MAGNITUDES[self.unit]
+            self.scaled = True
+            self.money = self.money or self.unit == "grand"
+            self.end = self.unit_end
+            self.read_unit(question, tokens)
+
+    def and_a_half(self, question: str, tokens: list[Token]) -> None:
+        """ "2 and a half hours", "an hour and a half": the unit may come after the half."""
+        half = _AND_A_HALF.match(question, self.unit_end if self.unit else self.end)
+        if half is None:
+            return
+        self.value += 0.5
+        if self.unit is None:
+            self.read_unit(question, tokens, half.end())
+            self.end = half.end() if self.unit is None else self.end
+        self.unit_end = max(self.unit_end, half.end())
+
+    def number(self, start: int, *, plus: bool = False, year_like: bool = False) -> Number:
+        return Number(self.value, start, self.end, self.unit, self.unit_end if self.unit else self.end, self.money,
+                      plus, year_like, self.scaled)  # fmt: skip
+
+
+def _digit_number(m: re.Match[str], question: str, tokens: list[Token]) -> Number:
+    raw, mag = m.group("num"), m.group("mag")
+    d = _Draft(float(raw.replace(",", "")), m.end("num"), money=bool(m.group("cur") or m.group("cur2")))
+    metres = mag == "m" and not d.money  # "500 m" is metres, "$2m" and "2M" millions
+    if mag and not metres:
+        d.value *= MAGNITUDES.get(mag.lower(), 1.0)
+        d.scaled = True
+        d.end = m.end("mag")
+    d.end = m.end("plus") if m.group("plus") else m.end("cur2") if m.group("cur2") else d.end
+    d.read_unit(question, tokens)
+    if metres and d.unit == "m":
+        d.unit_end = m.end("mag")
+    d.scale_word(question, tokens)
+    if not d.scaled:
+        d.and_a_half(question, tokens)
+    year_like = not d.scaled and not d.money and raw.isdigit() and len(raw) == 4 and 1000 <= d.value <= 2999
+    start = m.start("cur") if m.group("cur") else m.start("num")
+    return d.number(start, plus=bool(m.group("plus")), year_like=year_like)
+
+
+def _article_units(question: str, tokens: list[Token], numbers: list[Number]) -> list[Number]:
+    """ "under an hour", "within a mile": one unit, written with an article after a cue."""
+    found = []
+    for i, t in enumerate(tokens[:-1]):
+        nxt = tokens[i + 1]
+        if (i > 0 and tokens[i - 1].norm not in _CUE_ENDS) or t.norm not in ("a", "an"):
+            continue
+        if nxt.lemma in UNITS and UNITS[nxt.lemma].dimension in ("time", "length", "weight"):
+            if not any(t.start < n.stop and n.start < nxt.end for n in numbers):
+                half = _AND_A_HALF.match(question, nxt.end)  # "an hour and a half"
+                found.append(Number(1.5 if half else 1.0, t.start, t.end, nxt.lemma, half.end() if half else nxt.end))
+    return found
+
+
 def find_numbers(question: str) -> list[Number]:
     """Every number in ``question``, in order, with its scale, currency and following unit."""
     tokens = tokenize(question)
-    numbers: list[Number] = []
-    taken: list[tuple[int, int]] = []
-    for m in _DIGITS.finditer(question):
-        raw = m.group("num")
-        value = float(raw.replace(",", ""))
-        mag = m.group("mag")
-        money = bool(m.group("cur") or m.group("cur2"))
-        scaled = False
-        if mag:
-            key = mag.lower()
-            if key == "m" and not money and mag == "m":
-                # "500 m" is metres, "$2m" and "2M" millions.
-                mag = None
-            else:
-                value *= MAGNITUDES.get(key, 1.0)
-                scaled = True
-        end = m.end("mag") if mag else m.end("num")
-        if m.group("cur2"):
-            end = m.end("cur2")
-        if m.group("plus"):
-            end = m.end("plus")
-        unit, unit_end, unit_money = _unit_after(question, tokens, end)
-        if unit in MAGNITUDES and not scaled and unit not in ("m", "b"):
-            value *= MAGNITUDES[unit]
-            scaled = True
-            money = money or unit == "grand"
-            end = unit_end
-            unit, unit_end, more_money = _unit_after(question, tokens, end)
-            money = money or more_money
-        elif unit == "m" and mag is None and m.group("mag") == "m":
-            unit_end = m.end("mag")
-        money = money or unit_money
-        half = _AND_A_HALF.match(question, unit_end if unit else end)
-        if half is not None and not scaled:
-            value += 0.5
-            if unit is None:  # "2 and a half hours": the unit comes after the half
-                unit, unit_end, more = _unit_after(question, tokens, half.end())
-                money = money or more
-                end = half.end() if unit is None else end
-            unit_end = max(unit_end, half.end())
-        year_like = (not scaled and not money and "," not in raw and "." not in raw and len(raw) == 4
-                     and 1000 <= value <= 2999)  # fmt: skip
-        start = m.start("cur") if m.group("cur") else m.start("num")
-        numbers.append(Number(value, start, end, unit, unit_end if unit else end, money, bool(m.group("plus")), year_like, scaled))
-        taken.append((start, max(end, unit_end)))
+    numbers = [_digit_number(m, question, tokens) for m in _DIGITS.finditer(question)]
+    taken = [(n.start, n.stop) for n in numbers]
     for value, start, end in _word_numbers(question, tokens):
         if any(start < e and s < end for s, e in taken):
             continue
-        unit, unit_end, money = _unit_after(question, tokens, end)
-        if unit in MAGNITUDES and unit not in ("m", "b"):
-            value *= MAGNITUDES[unit]
-            money = money or unit == "grand"
-            end = unit_end
-            unit, unit_end, more = _unit_after(question, tokens, end)
-            money = money or more
-        half = _AND_A_HALF.match(question, unit_end if unit else end)
-        if half is not None and value < 1000:
-            value += 0.5
-            if unit is None:
-                unit, unit_end, more = _unit_after(question, tokens, half.end())
-                money = money or more
-                end = half.end() if unit is None else end
-            unit_end = max(unit_end, half.end())
-        numbers.append(Number(value, start, end, unit, unit_end if unit else end, money, False, False, value >= 1000))
-    # "under an hour", "within a mile": one unit, written with an article.
-    for i, t in enumerate(tokens[:-1]):
-        nxt = tokens[i + 1]
-        if i > 0 and tokens[i - 1].norm not in _CUE_ENDS:
-            continue
-        if t.norm in ("a", "an") and nxt.lemma in UNITS and UNITS[nxt.lemma].dimension in ("time", "length", "weight"):
-            if not any(t.start < e and s < nxt.end for s, e in [(n.start, n.stop) for n in numbers]):
-                half = _AND_A_HALF.match(question, nxt.end)  # "an hour and a half"
-                numbers.append(Number(1.5 if half else 1.0, t.start, t.end, nxt.lemma, half.end() if half else nxt.end))
+        d = _Draft(value, end)
+        d.read_unit(question, tokens)
+        d.scale_word(question, tokens)
+        if d.value < 1000:
+            d.and_a_half(question, tokens)
+        d.scaled = d.value >= 1000
+        numbers.append(d.number(start))
+    numbers += _article_units(question, tokens, numbers)
     return sorted(numbers, key=lambda n: n.start)

@@ -20,12 +20,12 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from selfrag.query._dates import find_year_phrases
-from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, UNITS, YEAR_ONLY_CUES
+from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms
+from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
-from selfrag.query._text import STOP, Token, forms, term_match
+from selfrag.query._text import term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
 __all__ = ["Found", "numeric_conditions"]
@@ -117,7 +117,7 @@ class _Reader:
                 return None
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start
-            if t.norm not in STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
+            if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
                 return None
         return None
 
@@ -347,8 +347,8 @@ def _unscaled(n: Number) -> float:
     return n.value
 
 
-def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) -> Found | None:
-    group = _shared_unit(group) if len(group) > 1 else group
+def _phrase(reader: _Reader, group: list[Number], kind: str) -> tuple[int, int, str | None, tuple[Comparator, int] | None]:
+    """Where the phrase of a number group starts and ends, its cue before and its bound after."""
     first, last = group[0], group[-1]
     start, end = first.start, _tail(reader, last)
     cue_found = reader.cue_before(first.start)
@@ -365,36 +365,45 @@ def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) ->
         post = ("gte", end)
     if post is not None:
         end = max(end, post[1])
-    attr = _choose(reader, last, cue, start, end, [n.value for n in group])
-    if attr is None:
-        return None
+    return start, end, cue, post
+
+
+def _unread(reader: _Reader, attr: AttrProfile, group: list[Number], kind: str, cue: str | None, post: object,
+            start: int, end: int) -> bool:  # fmt: skip
+    """A number that says too little to filter ``attr``: bare, or after a cue that fits only years."""
+    first, last = group[0], group[-1]
     bare = (kind == "single" and cue is None and post is None and last.unit not in UNITS and not last.money
             and not last.scaled and not (last.unit and term_match(forms(last.unit), attr.name_terms)))  # fmt: skip
     if bare and not (last.year_like and attr.is_year) and not _adjacent(reader, attr, first.start, end):
+        return True
+    unitless = (last.unit is None or last.unit not in UNITS) and not last.money
+    return (cue in YEAR_ONLY_CUES and not attr.is_year and unitless
+            and cue in ("in", "of", "during", "from", "through") and not _named_near(reader, attr, start, end))  # fmt: skip
+
+
+def _comparator(attr: AttrProfile, cue: str | None, post: tuple[Comparator, int] | None, negated: bool) -> Comparator:
+    comp: Comparator = post[0] if post is not None else CUES[cue] if cue is not None else "eq"
+    if cue == "from" and post is None and attr.is_year:
+        comp = "eq"  # "from 2010" names the year
+    return FLIP[comp] if negated else comp
+
+
+def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) -> Found | None:
+    group = _shared_unit(group) if len(group) > 1 else group
+    start, end, cue, post = _phrase(reader, group, kind)
+    attr = _choose(reader, group[-1], cue, start, end, [n.value for n in group])
+    if attr is None or _unread(reader, attr, group, kind, cue, post, start, end):
         return None
-    if cue in YEAR_ONLY_CUES and not attr.is_year and (last.unit is None or last.unit not in UNITS) and not last.money:
-        if cue in ("in", "of", "during", "from", "through") and not _named_near(reader, attr, start, end):
-            return None
     neg = reader.negated_before(start, attr=attr)
     values = [_convert(attr, n, n.value) for n in group]
+    node: FilterNode
     if kind == "range":
-        node: FilterNode = _range(attr, values[0], values[1], negated=neg is not None)
+        node = _range(attr, values[0], values[1], negated=neg is not None)
     elif kind == "list":
         node = Comparison(attribute=attr.name, comparator="nin" if neg is not None else "in",
                           value=[_clause(attr, "eq", v).value for v in dict.fromkeys(values)])
     else:
-        comp: Comparator
-        if post is not None:
-            comp = post[0]
-        elif cue is not None:
-            comp = CUES[cue]
-            if cue == "from" and attr.is_year:
-                comp = "eq"
-        else:
-            comp = "eq"
-        if neg is not None:
-            comp = FLIP[comp]
-        node = _clause(attr, comp, values[0])
+        node = _clause(attr, _comparator(attr, cue, post, neg is not None), values[0])
     if neg is not None:
         start = min(start, neg)
     return Found(node, _widen(reader, attr, start, end), attr.name)

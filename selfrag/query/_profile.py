@@ -2,59 +2,39 @@
 
 Everything the rule-based constructor knows about a collection comes from here, and everything
 here comes from the schema and the catalogue: attribute names and descriptions (their words,
-lemmatised), types, allowed values, declared minimum and maximum, the unit a description names
-("Total time, in minutes", "Price of one night in euros", "1 to 5 stars"), whether the values
-look like proper names (a director, a company, a city), and the nouns the collection uses for its
+lemmatised, to find which attribute a phrase is about), types, allowed values, declared minimum
+and maximum, the declared ``kind`` and ``unit`` (``selfrag.kinds``: never re-guessed here), whether
+an undeclared string's values look like proper names, and the nouns the collection uses for its
 items ("recipes", "films", "homes").
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from selfrag.query._lexicon import DIMENSION_WORDS, ITEM_WORDS, PLACE_WORDS, UNITS, Unit
-from selfrag.query._text import STOP, forms, lemma, normalize, tokenize
+from selfrag.kinds import measure_dimension
+from selfrag.lang import QUERY_STOP, UNITS, Unit, forms, identifier_words, lemma, normalise, tokenize, word_set
+from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.schema import AttributeInfo, CollectionSchema
 
 __all__ = ["AttrProfile", "SchemaProfile"]
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-# Words of attribute names that say nothing about what is measured.
-_GENERIC = frozenset({"number", "count", "total", "num", "per", "average", "avg", "official", "value", "amount",
-                      "level", "whether", "true", "false", "when", "if", "flag", "current", "currently", "one",
-                      "is", "has", "can", "allowed", "allow", "free", "included", "include", "available"})  # fmt: skip
-_NAME_HINTS = frozenset({"name", "author", "director", "writer", "artist", "creator", "company", "brand", "maker",
-                         "manufacturer", "publisher", "employer", "agency", "chain", "studio", "label", "owner",
-                         "vendor", "seller", "organisation", "organization", "team", "club", "person", "by"})  # fmt: skip
-_YEAR_HINTS = frozenset({"year", "yr"})
-_SCORE_HINTS = frozenset({"rating", "rated", "score", "review", "grade", "stars", "star"})
+_GENERIC = word_set("generic_name_words")
+"""Words of attribute names that say nothing about what is measured ("has_pool" is about a pool)."""
 
 
-def _name_words(name: str) -> list[str]:
-    return normalize(_CAMEL.sub(" ", name)).split()
-
-
-_SHORT_UNITS = frozenset({"$", "€", "£", "¥", "%", "km", "kg", "ft", "usd", "eur", "gbp", "kcal", "sqm", "sqft", "hrs",
-                          "lbs", "cad", "aud", "chf", "mi"})  # fmt: skip
-
-
-def _unit_of(attr: AttributeInfo, text_tokens: list[str]) -> Unit | None:
-    """The unit the attribute's name or description states ("square feet" before "feet"; money first,
-    since "pay per hour in dollars" is money)."""
-    joined = " ".join(text_tokens)
-    found: list[Unit] = [UNITS[k] for k in UNITS if " " in k and re.search(rf"\b{re.escape(k)}\b", joined)]
-    for tok in text_tokens:
-        for f in (tok, lemma(tok)):
-            unit = UNITS.get(f)
-            if unit is not None and (len(f) > 3 or f in _SHORT_UNITS):
-                found.append(unit)
-                break
-    money = [u for u in found if u.dimension == "money"]
-    chosen = money or found
-    return chosen[0] if chosen else None
+def _dimension(attr: AttributeInfo) -> tuple[str | None, Unit | None]:
+    """The declared kind and unit as the number readers compare them (a dimension of ``UNITS``)."""
+    unit = UNITS[attr.unit] if attr.unit is not None else None
+    if attr.kind == "year":
+        return "year", None
+    if attr.kind == "money":
+        return "money", unit or UNITS["$"]
+    if attr.kind == "score":
+        return ("stars", unit) if unit is not None and unit.dimension == "stars" else ("score", None)
+    return measure_dimension(attr.kind), unit
 
 
 @dataclass
@@ -105,7 +85,7 @@ class SchemaProfile:
 
     def __init__(self, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]]) -> None:
         self.schema = schema
-        texts = {a.name: [*_name_words(a.name), *normalize(a.description).split()] for a in schema.attributes}
+        texts = {a.name: [*identifier_words(a.name), *normalise(a.description).split()] for a in schema.attributes}
         # A word in most attributes' descriptions ("movie", "hotel") describes the collection, not one attribute.
         spread = Counter(lemma(w) for ws in texts.values() for w in set(ws))
         shared = {w for w, n in spread.items() if n >= max(2, len(schema.attributes) // 2)}
@@ -113,20 +93,19 @@ class SchemaProfile:
         self.attributes: list[AttrProfile] = []
         for a in schema.attributes:
             words = texts[a.name]
-            name_terms = frozenset().union(*(forms(w) for w in _name_words(a.name) if w not in _GENERIC and w not in STOP))
-            content = [w for w in words if w not in STOP and w not in _GENERIC and lemma(w) not in shared and len(w) > 1]
+            name_terms = frozenset().union(*(forms(w) for w in identifier_words(a.name) if w not in _GENERIC and w not in QUERY_STOP))
+            content = [w for w in words if w not in QUERY_STOP and w not in _GENERIC and lemma(w) not in shared and len(w) > 1]
             terms = name_terms.union(*(forms(w) for w in content)) if content else name_terms
             values = [v for v in (a.allowed_values or catalogue.get(a.name, [])) if isinstance(v, str)]
             profile = AttrProfile(a, name_terms, frozenset(terms), values=values)
-            lemmas = {lemma(w) for w in words}
             if a.type in ("integer", "float"):
-                profile.dimension, profile.unit = self._dimension(a, words, lemmas)
+                profile.dimension, profile.unit = _dimension(a)
             elif a.type == "string":
-                profile.place_like = bool(lemmas & PLACE_WORDS)
+                profile.place_like = a.kind == "place"
                 if not a.allowed_values:
                     capitalised = [v for v in values if v[:1].isupper() or v[:1].isdigit()]
                     by_values = len(values) >= 2 and len(capitalised) >= 0.7 * len(values)
-                    profile.name_like = by_values or bool(lemmas & _NAME_HINTS) or profile.place_like
+                    profile.name_like = a.kind in ("name", "place") or (a.kind is None and by_values)
             self.attributes.append(profile)
         self.by_name = {p.name: p for p in self.attributes}
 
@@ -135,32 +114,12 @@ class SchemaProfile:
         nouns: set[str] = set(ITEM_WORDS)
         for tok in tokenize(schema.description):
             # Plural nouns of the collection's description name its items ("Homes for sale", "recipes").
-            if tok.norm.isalpha() and tok.lemma != tok.norm and tok.norm.endswith("s") and tok.norm not in STOP:
+            if tok.norm.isalpha() and tok.lemma != tok.norm and tok.norm.endswith("s") and tok.norm not in QUERY_STOP:
                 nouns |= forms(tok.norm)
         for w in shared:
-            if w.isalpha() and w not in STOP and len(w) > 2:
+            if w.isalpha() and w not in QUERY_STOP and len(w) > 2:
                 nouns |= forms(w)
         return frozenset(nouns)
-
-    @staticmethod
-    def _dimension(a: AttributeInfo, words: list[str], lemmas: set[str]) -> tuple[str | None, Unit | None]:
-        if a.type == "integer" and lemmas & _YEAR_HINTS:
-            # "year_built", "Year the job was posted" hold calendar years; "years of experience" a duration.
-            if "year" in words or "yr" in words:
-                return "year", None
-            return "time", UNITS["year"]
-        unit = _unit_of(a, words)
-        if unit is not None:
-            return unit.dimension, unit
-        if lemmas & {"price", "cost", "salary", "wage", "fee", "rent", "budget", "revenue", "income", "fare"}:
-            return "money", UNITS["$"]
-        if lemmas & _SCORE_HINTS:
-            return "score", None
-        name_lemmas = {lemma(w) for w in _name_words(a.name)}
-        for dim, cue_words in DIMENSION_WORDS.items():
-            if dim not in ("year", "stars", "score") and name_lemmas & cue_words:
-                return dim, None
-        return None, None
 
     def numeric(self) -> list[AttrProfile]:
         return [p for p in self.attributes if p.numeric]

@@ -11,10 +11,9 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any, get_args
 
+from selfrag.lang import resolve_year_value
 from selfrag.query._coerce import coerce_value
-from selfrag.query._dates import resolve_year_value
 from selfrag.query._match import KnownValues
-from selfrag.query._text import is_year_attribute
 from selfrag.query.model import Change, Comparator, Comparison, FilterNode, Operation, Operator, Scalar
 from selfrag.schema import AttributeInfo, CollectionSchema
 
@@ -151,7 +150,7 @@ class Repairer:
                 self._note("dropped_clause", f"{attr.name}: '{comp}' takes one value, got {_short(value)}")
                 return None
             value = value[0]
-        if isinstance(value, str) and is_year_attribute(attr):
+        if isinstance(value, str) and attr.kind == "year":
             span = resolve_year_value(value, self._today)
             if span is not None:
                 return self._year_span(attr, comp, value, span)
@@ -173,7 +172,7 @@ class Repairer:
     def _many(self, attr: AttributeInfo, comp: Comparator, values: list[object]) -> FilterNode | None:
         kept: list[Scalar] = []
         for raw in values:
-            span = resolve_year_value(raw, self._today) if isinstance(raw, str) and is_year_attribute(attr) else None
+            span = resolve_year_value(raw, self._today) if isinstance(raw, str) and attr.kind == "year" else None
             if span is not None and span[1] - span[0] <= _YEAR_RANGE_MAX:
                 self._note("resolved_date", f"{attr.name}: {raw!r} resolved to {span[0]}–{span[1]}")
                 expanded: list[object] = list(range(span[0], span[1] + 1))

@@ -26,14 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-import simplemma
-
+from selfrag.lang import QUERY_STOP, Token, forms, is_word, normalise, word_set
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._match import KnownValues
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._text import STOP, Token, forms, normalize, term_match
+from selfrag.query._text import term_match
 from selfrag.query.model import Scalar
 
 __all__ = ["Mention", "find_mentions"]
@@ -47,17 +46,13 @@ BOOLEAN_FLOOR = 0.73
 MARGIN = 0.05
 """How far the best embedding match must lead the runner-up (another value or attribute)."""
 
-_NAME_CUES = {"by", "from", "at", "in"}
+_NAME_CUES = word_set("name_cues")
 """Words after which an unknown name is a value: maker, origin, employer, place. Not "of", "for" or
 "with": they tie a name to the question ("the rating of Parasite", "a sequel for Alien", "movies
 with Keanu Reeves"), not to a name-like attribute, and an unknown value filters everything out."""
-_PARTICLES = {"de", "da", "del", "della", "di", "van", "von", "der", "den", "la", "le", "du", "bin", "al", "el", "and", "&"}
-_BOOL_MODIFIERS = frozenset({"friendly", "free", "included", "include", "includes", "including", "allowed", "allow",
-                             "allows", "accepted", "accept", "accepts", "welcome", "ok", "okay", "available",
-                             "offered", "offer", "offers", "provided", "only", "options", "option"})  # fmt: skip
-_GAP_WORDS = frozenset({"a", "an", "the", "any", "by", "from", "of", "or", "and", "nor", "in", "at", "on", "with",
-                        "either", "that", "which", "who", "are", "is", "be", "been", "made", "directed", "written",
-                        "listed", "located", "based", "set", "for", "to", "served", "cooked"})  # fmt: skip
+_PARTICLES = word_set("name_particles")
+_BOOL_MODIFIERS = word_set("bool_modifiers")
+_GAP_WORDS = word_set("gap_words")
 
 
 @dataclass(frozen=True)
@@ -86,7 +81,7 @@ class _Finder:
         return self.tokens[i].start, self.tokens[j - 1].end
 
     def light(self, tok: Token) -> bool:
-        return tok.norm in STOP or tok.lemma in self.items or tok.norm.isdigit()
+        return tok.norm in QUERY_STOP or tok.lemma in self.items or tok.norm.isdigit()
 
     # -- 1. known values ---------------------------------------------------------------------------
     def known(self) -> list[Mention]:
@@ -135,9 +130,9 @@ class _Finder:
     def booleans(self) -> list[Mention]:
         out: list[Mention] = []
         for p in self.profile.booleans():
-            terms = p.name_terms or frozenset().union(*(forms(w) for w in normalize(p.name).split()))
+            terms = p.name_terms or frozenset().union(*(forms(w) for w in normalise(p.name).split()))
             for k, tok in enumerate(self.tokens):
-                if not self.taken.free((tok.start, tok.end)) or tok.norm in STOP:
+                if not self.taken.free((tok.start, tok.end)) or tok.norm in QUERY_STOP:
                     continue
                 f = forms(tok.norm)
                 negative_prefix = False
@@ -171,7 +166,7 @@ class _Finder:
             if not p.name_like:
                 targets.extend((p, v, v) for v in p.values[:200])
         for p in self.profile.booleans():
-            label = " ".join(normalize(p.name).split())
+            label = " ".join(normalise(p.name).split())
             targets.append((p, True, label))
             if p.attr.description:
                 targets.append((p, True, p.attr.description))
@@ -221,7 +216,7 @@ class _Finder:
         k = 0
         while k < len(self.tokens):
             tok = self.tokens[k]
-            if not (tok.text[:1].isupper() and self.taken.free((tok.start, tok.end))) or tok.norm in STOP or tok.lemma in self.items \
+            if not (tok.text[:1].isupper() and self.taken.free((tok.start, tok.end))) or tok.norm in QUERY_STOP or tok.lemma in self.items \
                     or self._names_attribute(tok):
                 k += 1
                 continue
@@ -234,7 +229,7 @@ class _Finder:
             nxt = self.tokens[j] if j < len(self.tokens) else None
             follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
             # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
-            coined = not any(simplemma.is_known(t.norm, lang="en") for t in self.tokens[k:j])
+            coined = not any(is_word(t.norm) for t in self.tokens[k:j])
             named = cue in _NAME_CUES or (follows_item and (coined or k > 0))
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
@@ -254,8 +249,8 @@ class _Finder:
 
     def _ambiguous_surname(self, text: str) -> bool:
         """The last name of several known people ("Coen"): naming one of them would be a guess."""
-        folded = normalize(text)
-        return any(sum(1 for v in idx.values if normalize(v).split()[-1:] == [folded] and " " in normalize(v)) > 1
+        folded = normalise(text)
+        return any(sum(1 for v in idx.values if normalise(v).split()[-1:] == [folded] and " " in normalise(v)) > 1
                    for _, idx in self.indexes)  # fmt: skip
 
     def _known_alias(self, attr: AttrProfile, text: str, span: tuple[int, int]) -> Mention:
@@ -292,7 +287,7 @@ class _Finder:
 
 
 def _plural(tok: Token) -> bool:
-    return tok.norm.isalpha() and tok.norm not in STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
+    return tok.norm.isalpha() and tok.norm not in QUERY_STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
 
 
 def _bool_term(f: frozenset[str], terms: frozenset[str]) -> bool:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from langchain_core.embeddings import Embeddings
 
+from selfrag.lang import QUERY_STOP, forms, tokenize
 from selfrag.query._similar import Similarity
-from selfrag.query._text import STOP, forms, tokenize
 
 __all__ = ["MIN_OVERLAP", "MIN_SIMILARITY", "TextCheck", "check_text", "is_placeholder"]
 
@@ -61,7 +61,7 @@ class TextCheck:
 
 
 def _content(text: str) -> list[frozenset[str]]:
-    return [forms(t.norm) for t in tokenize(text) if t.norm not in STOP and (len(t.norm) > 1 or t.norm.isdigit())]
+    return [forms(t.norm) for t in tokenize(text) if t.norm not in QUERY_STOP and (len(t.norm) > 1 or t.norm.isdigit())]
 
 
 def check_text(

@@ -27,11 +27,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from selfrag.kg.context import GraphContext
-from selfrag.kg.dates import find_date_range, wants_latest
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
+from selfrag.lang import MONTHS, find_date_range, wants_latest
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
+from selfrag.text import content_terms
 from selfrag.values import date_number
 
 __all__ = [
@@ -52,7 +53,6 @@ _NOT_TOPIC = (
     # prepositions the shared stop list keeps, which name no topic either
     "among amongst between within across around toward towards without via per regarding concerning"
 )
-_MONTHS = "january february march april may june july august september october november december"
 
 
 class EntityChoice(BaseModel):
@@ -201,7 +201,6 @@ def read_graph_terms(
     text); what is left of it after these terms, if anything, is the topic. ``filters_elsewhere``:
     the generic readers found conditions too.
     """
-    from selfrag.text import content_terms  # selfrag.text imports this package: a cycle at import time
 
     changes: list[Change] = []
     masked = topic_text if topic_text is not None else question
@@ -222,7 +221,7 @@ def read_graph_terms(
             if span.end is not None:
                 nodes.append(Comparison(attribute=date_attr.name, comparator="lt", value=date_number(span.end)))
             changes.append(Change(kind="resolved_date", detail=f"{date_attr.name}: from {span.start or '…'} to before {span.end or '…'}"))
-    not_topic = content_terms(" ".join([_NOT_TOPIC, _MONTHS, *range_words]))
+    not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words]))
     if context is not None:
         link = context.link
         labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from selfrag.lang import normalise
 from selfrag.query._grounding import clauses
-from selfrag.query._text import normalize
 from selfrag.query.model import Change, Comparison, FilterNode, Operation, Scalar
 from selfrag.schema import CollectionSchema
 
@@ -48,16 +48,16 @@ class _Known:
         self._given = schema is not None or catalogue is not None
         self._values: dict[str, set[str]] = {}
         for attr in schema.attributes if schema else []:
-            self._values.setdefault(attr.name, set()).update(normalize(str(v)) for v in attr.allowed_values or [])
+            self._values.setdefault(attr.name, set()).update(normalise(str(v)) for v in attr.allowed_values or [])
         for name, values in (catalogue or {}).items():
-            self._values.setdefault(name, set()).update(normalize(v) for v in values)
+            self._values.setdefault(name, set()).update(normalise(v) for v in values)
 
     def unknown(self, clause: Comparison) -> bool:
         values: list[Scalar] = clause.value if isinstance(clause.value, list) else [clause.value]
         if not self._given or not all(isinstance(v, str) for v in values):
             return False
         known = self._values.get(clause.attribute, set())
-        return any(normalize(str(v)) not in known for v in values)
+        return any(normalise(str(v)) not in known for v in values)
 
 
 def _rank(unit: FilterNode, known: _Known) -> int:

@@ -27,21 +27,22 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.query._lexicon import NEGATIONS, UNITS
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize, word_set
+from selfrag.query._lexicon import NEGATIONS
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._text import STOP, Token, forms, term_match, tokenize
+from selfrag.query._text import term_match
 from selfrag.query._values import Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
 from selfrag.schema import CollectionSchema
 
 __all__ = ["Reading", "read_question", "rule_based_query"]
 
-_LIMIT_VERBS = {"show", "give", "list", "find", "recommend", "suggest", "get", "name", "pick", "need", "want", "fetch"}
-_LIMIT_LEADS = {"top", "first", "best"}
+_LIMIT_VERBS = word_set("limit_verbs")
+_LIMIT_LEADS = word_set("limit_leads")
 _MAX_LIMIT = 100
 
 
@@ -56,6 +57,29 @@ class Reading:
         """How each value was linked ("cuisine: 'veggie' → vegetarian (embedding 0.81)")."""
 
 
+def _led(before: list[Token]) -> bool:
+    """ "top 5", "show me 5", "list 5": the words before a number ask for that many results."""
+    if not before:
+        return False
+    last = before[-1].norm
+    return last in _LIMIT_LEADS or last in _LIMIT_VERBS or (
+        len(before) >= 2 and last in ("me", "us") and before[-2].norm in _LIMIT_VERBS
+    )
+
+
+def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
+    """The words after a number name the collection's items ("5 recipes"), not a quantity ("3 bedrooms")."""
+    for t in after:
+        if t.norm.isdigit() or t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
+            return False
+        plural = t.norm.isalpha() and t.norm not in QUERY_STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm
+        if t.lemma in profile.item_nouns or plural:
+            return True
+        if taken.free((t.start, t.end)) and t.norm not in QUERY_STOP and not t.norm.isalpha():
+            return False
+    return False
+
+
 def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: Spans) -> int | None:
     for n in numbers:
         if not taken.free((n.start, n.end)) or n.money or n.scaled or n.year_like or not n.value.is_integer():
@@ -63,21 +87,8 @@ def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: S
         if not 0 < n.value <= _MAX_LIMIT:
             continue
         before = [t for t in tokens if t.end <= n.start][-3:]
-        after = [t for t in tokens if t.start >= n.end][:4]
-        lead = bool(before) and (before[-1].norm in _LIMIT_LEADS or before[-1].norm in _LIMIT_VERBS or
-                                 (len(before) >= 2 and before[-1].norm in ("me", "us") and before[-2].norm in _LIMIT_VERBS))  # fmt: skip
-        noun = None
-        for t in after:
-            if t.norm.isdigit():
-                break
-            if t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
-                break  # "two hours", "3 bedrooms": a quantity, not a number of results
-            if t.lemma in profile.item_nouns or (t.norm.isalpha() and t.norm not in STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm):
-                noun = t
-                break
-            if taken.free((t.start, t.end)) and t.norm not in STOP and not t.norm.isalpha():
-                break
-        if lead or noun is not None:
+        lead = _led(before)
+        if lead or _counts_results([t for t in tokens if t.start >= n.end][:4], profile, taken):
             taken.claim((before[-1].start if lead and before[-1].norm in _LIMIT_LEADS else n.start, n.end))
             return int(n.value)
     return None
@@ -121,7 +132,7 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
 
 
 def _query_text(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
-    filler = frozenset(STOP) | profile.item_nouns
+    filler = frozenset(QUERY_STOP) | profile.item_nouns
     terms = [profile.by_name[name].terms for name in used]
 
     def is_filler(t: Token) -> bool:

@@ -23,6 +23,8 @@ def test_create_describe_list(live: Live) -> None:
         assert created.json() == {
             "name": "filings", "count": 0, "schema": CollectionSchema.model_validate(SCHEMA).model_dump(mode="json"), "known_values": {}, "incomplete": [],
         }
+        # the response shows each attribute's kind, guessed where the schema declares none
+        assert [(a["name"], a["kind"]) for a in created.json()["schema"]["attributes"]] == [("company", "name"), ("year", "year")]
         again = http.post("/v1/collections", json={"name": "filings", "schema": SCHEMA})
         assert again.status_code == 409 and again.json()["error"]["code"] == "collection_exists"
         listed = http.get("/v1/collections").json()["collections"]

@@ -1,0 +1,185 @@
+"""Relative dates in a question, against an injected today (never the clock, so a plan replays).
+
+Two readings of one vocabulary (months, number words, "last"/"past"/"this"):
+
+- ``find_date_range``: the days a question names ("last month", "since March", "in 2021"), as a
+  half-open ``[start, end)`` range (either end open). Date attributes and graph relations use it.
+- ``find_year_phrases`` / ``resolve_year_value``: the calendar years a phrase names ("the 90s",
+  "in the past 5 years", "2 years ago"), as an inclusive range. Year attributes use it; "the last
+  N years" includes the current year and the N before it, which errs on the side of recall.
+
+``wants_latest`` tells a question asking for the newest documents first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from selfrag.lang.numbers import NUMBER_WORDS
+
+__all__ = ["MONTHS", "DateRange", "YearSpan", "find_date_range", "find_year_phrases", "resolve_year_value", "wants_latest"]
+
+_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december"]  # fmt: skip
+MONTHS: dict[str, int] = {m: i for i, m in enumerate(_MONTH_NAMES, 1)} | {m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)} | {"sept": 9}
+"""Month names and their abbreviations, to the month's number."""
+_MONTH = "(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
+_COUNT = r"(\d{1,3}|a|" + "|".join(NUMBER_WORDS) + ")"
+_LATEST = re.compile(r"\b(latest|newest|most recent|recent|last few|freshest)\b", re.IGNORECASE)
+
+
+def _count(token: str) -> int:
+    t = token.casefold()
+    return int(t) if t.isdigit() else 1 if t == "a" else NUMBER_WORDS[t]
+
+
+@dataclass(frozen=True)
+class DateRange:
+    start: date | None
+    """First day included; None: open."""
+    end: date | None
+    """First day excluded; None: open."""
+
+
+def _month_start(d: date, back: int = 0) -> date:
+    y, m = d.year, d.month - back
+    while m <= 0:
+        y, m = y - 1, m + 12
+    return date(y, m, 1)
+
+
+def _next_month(d: date) -> date:
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
+def wants_latest(question: str) -> bool:
+    """Whether the question asks for the newest first ("latest", "most recent", "newest")."""
+    return _LATEST.search(question) is not None
+
+
+def _last_n(n: int, unit: str, today: date) -> DateRange:
+    if unit in ("day", "week"):
+        return DateRange(today - timedelta(days=n * (7 if unit == "week" else 1)), None)
+    if unit == "month":
+        return DateRange(_month_start(today, n).replace(day=min(today.day, 28)), None)
+    return DateRange(date(today.year - n, today.month, min(today.day, 28)), None)
+
+
+def find_date_range(question: str, today: date) -> DateRange | None:
+    """The date range a question names, relative to ``today``; None if it names none."""
+    q = question.casefold()
+    if m := re.search(rf"\b(?:in|during)\s+{_MONTH}\s+(\d{{4}})\b", q):
+        start = date(int(m.group(2)), MONTHS[m.group(1)], 1)
+        return DateRange(start, _next_month(start))
+    if m := re.search(rf"\b(since|after|from)\s+{_MONTH}(?:\s+(\d{{4}}))?\b", q):
+        month = MONTHS[m.group(2)]
+        year = int(m.group(3)) if m.group(3) else (today.year if month <= today.month else today.year - 1)
+        start = date(year, month, 1)
+        return DateRange(_next_month(start) if m.group(1) == "after" else start, None)
+    if m := re.search(r"\b(since|after)\s+(\d{4})\b", q):
+        return DateRange(date(int(m.group(2)) + (m.group(1) == "after"), 1, 1), None)
+    if m := re.search(r"\bbefore\s+(\d{4})\b", q):
+        return DateRange(None, date(int(m.group(1)), 1, 1))
+    if m := re.search(r"\b(?:in|during|from)\s+(\d{4})\b", q):
+        year = int(m.group(1))
+        return DateRange(date(year, 1, 1), date(year + 1, 1, 1))
+    if re.search(r"\bthis\s+year\b", q):
+        return DateRange(date(today.year, 1, 1), None)
+    if re.search(r"\blast\s+year\b", q):
+        return DateRange(date(today.year - 1, 1, 1), date(today.year, 1, 1))
+    if re.search(r"\bthis\s+month\b", q):
+        return DateRange(_month_start(today), None)
+    if re.search(r"\blast\s+month\b", q):
+        return DateRange(_month_start(today, 1), _month_start(today))
+    if re.search(r"\blast\s+week\b", q):
+        monday = today - timedelta(days=today.weekday())
+        return DateRange(monday - timedelta(days=7), monday)
+    if m := re.search(rf"\b(?:past|last)\s+{_COUNT}\s+(day|week|month|year)s?\b", q):
+        return _last_n(_count(m.group(1)), m.group(2), today)
+    if re.search(r"\byesterday\b", q):
+        return DateRange(today - timedelta(days=1), today)
+    if re.search(r"\btoday\b", q):
+        return DateRange(today, today + timedelta(days=1))
+    return None
+
+
+_DECADE_WORDS = {
+    "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50,
+    "sixties": 60, "seventies": 70, "eighties": 80, "nineties": 90,
+}  # fmt: skip
+_LEAD = r"\b(?:(?:in|from|during|over|within)\s+)?(?:the\s+)?"
+_YEAR_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("decade", re.compile(r"\b(?:(?:in|from|during)\s+)?(?:the\s+)?(?:early\s+|late\s+|mid\s+)?['’]?(\d{2}|\d{4})['’]?s\b", re.IGNORECASE)),
+    ("decade_word", re.compile(r"\b(?:(?:in|from|during)\s+)?(?:the\s+)?(" + "|".join(_DECADE_WORDS) + r")\b", re.IGNORECASE)),
+    ("last_n", re.compile(_LEAD + r"(?:last|past|previous)\s+" + _COUNT + r"\s+years?\b", re.IGNORECASE)),
+    ("last_decade", re.compile(_LEAD + r"(?:last|past|previous)\s+decade\b", re.IGNORECASE)),
+    ("ago", re.compile(r"\b" + _COUNT + r"\s+years?\s+ago\b", re.IGNORECASE)),
+    ("this_year", re.compile(r"\b(?:(?:from|in)\s+)?(?:this|the\s+current)\s+year\b", re.IGNORECASE)),
+    ("last_year", re.compile(r"\b(?:(?:from|in)\s+)?last\s+year\b", re.IGNORECASE)),
+    ("next_year", re.compile(r"\b(?:(?:from|in)\s+)?next\s+year\b", re.IGNORECASE)),
+]
+
+
+@dataclass(frozen=True)
+class YearSpan:
+    """A year phrase found in text, as the inclusive range of years it means."""
+
+    start: int
+    end: int
+    """Inclusive; ``start == end`` for a single year."""
+    span: tuple[int, int]
+    """Character offsets of the phrase in the text it was found in."""
+
+
+def _decade_start(digits: str, today: date) -> int | None:
+    n = int(digits)
+    if len(digits) == 4:
+        return n if n % 10 == 0 else None
+    if n % 10:
+        return None
+    # "the 20s" means the 2020s once we are past them, the 1920s before.
+    return 2000 + n if 2000 + n <= today.year else 1900 + n
+
+
+def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[int, int] | None:
+    y = today.year
+    if kind == "decade":
+        start = _decade_start(m.group(1), today)
+        return (start, start + 9) if start is not None else None
+    if kind == "decade_word":
+        tens = _DECADE_WORDS[m.group(1).casefold()]
+        start = 2000 + tens if 2000 + tens <= y else 1900 + tens
+        return (start, start + 9)
+    if kind == "last_n":
+        return (y - _count(m.group(1)), y)
+    if kind == "last_decade":
+        return (y - 10, y)
+    if kind == "ago":
+        return (y - _count(m.group(1)),) * 2
+    return {"this_year": (y, y), "last_year": (y - 1, y - 1), "next_year": (y + 1, y + 1)}[kind]
+
+
+def find_year_phrases(text: str, today: date) -> list[YearSpan]:
+    """Every non-overlapping year phrase in ``text``, in order of appearance."""
+    found: list[YearSpan] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _YEAR_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            resolved = _resolve(kind, m, today)
+            if resolved is not None:
+                found.append(YearSpan(resolved[0], resolved[1], (m.start(), m.end())))
+                taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda ys: ys.span)
+
+
+def resolve_year_value(value: str, today: date) -> tuple[int, int] | None:
+    """A filter value that is wholly a year phrase ("last year", "1990s"), as an inclusive range."""
+    text = value.strip()
+    phrases = find_year_phrases(text, today)
+    if len(phrases) == 1 and phrases[0].span == (0, len(text)):
+        return (phrases[0].start, phrases[0].end)
+    return None
