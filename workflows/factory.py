@@ -13,7 +13,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 
-from graders import GRADERS, Combine, FailurePolicy, GraderConfig, RetryPolicy
+from graders import GRADERS, Combine, FailurePolicy, GraderConfig
 from selfrag.errors import ConfigError
 from selfrag.kg import GraphContexts, open_graph_store
 from selfrag.providers import make_chat_model, make_embeddings
@@ -21,6 +21,7 @@ from selfrag.query.profiles import build_planner
 from selfrag.reading import default_judge
 from selfrag.rerank import CrossEncoderReranker, HttpReranker, LLMReranker, Reranker
 from selfrag.retrieval import HybridConfig, LexicalIndexes
+from selfrag.retry import RetryPolicy
 from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks

@@ -39,8 +39,9 @@ from eval.experiments import (
     summary_line,
     write_experiment,
 )
-from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy, UsefulnessGrader
+from graders import Combine, FailurePolicy, GraderConfig, UsefulnessGrader
 from selfrag.errors import GraderError, UsageError
+from selfrag.retry import RetryPolicy
 from selfrag.settings import LLMSettings
 from selfrag.testing import ScriptedChatModel, ScriptedJudge
 
