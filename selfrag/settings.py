@@ -42,7 +42,7 @@ def _registered_provider(name: str, *, embeddings: bool = False) -> str:
     except ConfigError:
         raise ValueError(unknown_provider(name)) from None
     if embeddings and profile.embeddings is None:
-        with_embeddings = ", ".join(n for n, p in PROFILES.items() if p.embeddings is not None)
+        with_embeddings = ", ".join(sorted(n for n, p in PROFILES.items() if p.embeddings is not None))
         raise ValueError(f"the {name!r} provider profile has no embeddings (providers with embeddings: {with_embeddings})")
     return name
 

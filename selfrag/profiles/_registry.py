@@ -16,7 +16,7 @@ from selfrag.profiles._profile import ProviderProfile
 __all__ = ["PROFILES", "profile_named", "provider_names", "register_profile", "unknown_provider"]
 
 PROFILES: dict[str, ProviderProfile] = {}
-"""Every registered profile by name, in registration order (the built-ins first)."""
+"""Every registered profile by name."""
 
 _loaded = False
 _lock = threading.Lock()
@@ -50,9 +50,9 @@ def register_profile(profile: ProviderProfile) -> ProviderProfile:
 
 
 def provider_names() -> list[str]:
-    """The registered providers' names, built-ins first."""
+    """The registered providers' names, sorted (import order is no order a user can see)."""
     _load_builtins()
-    return list(PROFILES)
+    return sorted(PROFILES)
 
 
 def profile_named(name: str) -> ProviderProfile:
