@@ -102,3 +102,13 @@ def test_the_top_level_package_exports_settings_schema_and_version_and_errors_li
     assert not error_classes & set(selfrag.__all__)  # one place to import an error from
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", selfrag.__version__)
     assert selfrag.__doc__ and "selfrag.errors" in selfrag.__doc__
+
+
+def test_the_generic_top_level_names_are_ours_alone() -> None:
+    # README "Package names": eval, graders and workflows stay top-level while no other installed
+    # distribution claims them; this fails the day one does.
+    from importlib.metadata import packages_distributions
+
+    owners = packages_distributions()
+    for name in ("eval", "graders", "workflows", "selfrag"):
+        assert set(owners.get(name, ["selfrag"])) == {"selfrag"}, (name, owners[name])
