@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from eval.graph_eval import load_graph_set, score_graph_set  # noqa: E402
-from graders import RetryPolicy  # noqa: E402
 from selfrag.kg import GraphContexts, open_graph_store  # noqa: E402
 from selfrag.providers import make_embeddings  # noqa: E402
+from selfrag.retry import RetryPolicy  # noqa: E402
 from selfrag.samples import ingest_sample  # noqa: E402
 from selfrag.settings import Settings  # noqa: E402
 from selfrag.store import Store  # noqa: E402

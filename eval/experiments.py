@@ -29,10 +29,11 @@ from eval.experiment_results import CaseOutcome, Choice, ExperimentResult, LLMGr
 from eval.grading import Progress, decide, grade_all, grade_case
 from eval.sweep import sweep
 from eval.variants import Variant, VariantsError, default_variants, load_variants
-from graders import GRADERS, Combine, GraderConfig, GradeResult, RetryPolicy, model_label
+from graders import GRADERS, Combine, GraderConfig, GradeResult, model_label
 from selfrag.errors import UsageError
 from selfrag.providers.factory import make_chat_model
 from selfrag.reading import Critic, default_judge
+from selfrag.retry import RetryPolicy
 from selfrag.settings import LLMSettings
 
 __all__ = [

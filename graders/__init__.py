@@ -1,7 +1,7 @@
 """The Self-RAG graders: relevance, groundedness, usefulness, and any other registered one.
 
 Each returns a ``GradeResult`` with a verdict, a reason, its prompt version and who decided (the
-trained critic, the model, or both), after bounded retries (``selfrag.retry``) and an explicit
+trained critic, the model, or both), after bounded retries (``selfrag.retry``, imported from there: this package is graders only) and an explicit
 failure policy (``graders.policy``). The critic's calibrated probability is every grader's signal.
 """
 
@@ -14,7 +14,6 @@ from graders.registry import GRADERS, grader_kinds, register
 from graders.relevance import RelevanceGrader
 from graders.usefulness import UsefulnessGrader
 from graders.verdicts import GradeResult, GraderKind, GroundednessGrade, RelevanceGrade, UsefulnessGrade, Verdict
-from selfrag.retry import RetryPolicy, call_with_retries, is_retryable
 
 __all__ = [
     "GRADERS",
@@ -33,15 +32,12 @@ __all__ = [
     "PromptSpec",
     "RelevanceGrade",
     "RelevanceGrader",
-    "RetryPolicy",
     "StructuredGrader",
     "UsefulnessGrade",
     "UsefulnessGrader",
     "Verdict",
     "answer_claims",
-    "call_with_retries",
     "grader_kinds",
-    "is_retryable",
     "model_label",
     "register",
     "unsupported_figures",

@@ -92,7 +92,9 @@ class StructuredGrader:
     critic_task: ClassVar[CriticTask | None] = None
     """The critic judgement that is this grader's signal; None for a grader with a signal of its own."""
     profiles: ClassVar[Mapping[str, str]] = {}
-    """Default ``combine`` per provider (``llm.provider``) when the settings leave it unset."""
+    """Default ``combine`` per provider (``llm.provider``) when the settings leave it unset and the
+    provider profile does not name this kind (``selfrag.profiles``: the profiles name the built-in
+    three; a grader added later declares its own here)."""
 
     def grade_case(self, case: CaseInputs) -> GradeResult:
         """Grade a labelled case's inputs (the harness's one way to call any grader)."""

@@ -81,8 +81,6 @@ class GroundednessGrader(StructuredGrader):
     default_prompt = GROUNDEDNESS_V1
     fields = frozenset({"documents", "answer"})
     critic_task = "support"
-    # Offline the critic decides; with an API model it is the floor under the model's verdict.
-    profiles = {"local": "signal", "openai": "both"}
 
     def grade_case(self, case: CaseInputs) -> GradeResult:
         return self.grade(case.answer, case.documents, case.question)

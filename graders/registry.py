@@ -3,7 +3,7 @@
 A grader is one module: a ``StructuredGrader`` subclass declaring its ``kind``, verdict model
 (``schema``), labels, default prompt (and the template ``fields`` it fills), optional signal, the
 case inputs it needs (``needs``), how it grades a labelled case (``grade_case``), and its default
-combination per provider (``profiles``). Decorated with ``@register``, it is found by the
+combination per provider where the provider profile names none (``profiles``). Decorated with ``@register``, it is found by the
 evaluation harness (cases, variants, prompt checks, experiments), the CLI's ``--grader`` choices
 and the settings-to-components factory. The workflow's own three roles (relevance, groundedness,
 usefulness) are wired by name in ``workflows.components``; a new grader joins the workflow by a node.

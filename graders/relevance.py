@@ -31,8 +31,6 @@ class RelevanceGrader(StructuredGrader):
     default_prompt = RELEVANCE_V1
     fields = frozenset({"question", "document"})
     critic_task = "relevance"
-    # The embedded 135M model says "relevant" to nearly everything: the critic decides alone.
-    profiles = {"local": "signal", "openai": "llm"}
 
     def grade_case(self, case: CaseInputs) -> GradeResult:
         return self.grade(case.question, dict(case.documents[0]))

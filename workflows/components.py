@@ -12,10 +12,11 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from graders import GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
+from graders import GraderConfig, GroundednessGrader, RelevanceGrader, UsefulnessGrader
 from selfrag.kg import GraphContexts
 from selfrag.query import SelfQueryPlanner
 from selfrag.reading import ReaderCritic
+from selfrag.retry import RetryPolicy
 from selfrag.store import CollectionSource
 from workflows.condense import Condenser
 from workflows.generation import AnswerGenerator

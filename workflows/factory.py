@@ -13,14 +13,15 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.retrievers import BaseRetriever
 
-from graders import GRADERS, Combine, FailurePolicy, GraderConfig, RetryPolicy
+from graders import GRADERS, Combine, FailurePolicy, GraderConfig
 from selfrag.errors import ConfigError
 from selfrag.kg import GraphContexts, open_graph_store
+from selfrag.profiles import profile_for
 from selfrag.providers import make_chat_model, make_embeddings
 from selfrag.query.profiles import build_planner
-from selfrag.reading import default_judge
 from selfrag.rerank import CrossEncoderReranker, HttpReranker, LLMReranker, Reranker
 from selfrag.retrieval import HybridConfig, LexicalIndexes
+from selfrag.retry import RetryPolicy
 from selfrag.settings import Settings
 from selfrag.store import Store, StoreUse
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
@@ -53,41 +54,35 @@ def open_store(settings: Settings, use: StoreUse | None = None) -> Store:
     return Store.from_settings(settings, make_embeddings(settings.embeddings), use=use)
 
 
-ANSWER_STRATEGIES: dict[str, str] = {"local": "extractive", "openai": "hybrid"}
-"""The ``profile`` answer strategy per provider (bench/results/answer-strategy)."""
-
-
 def answer_strategy(settings: Settings) -> str:
+    """How answers are written: the setting, else the provider profile's (bench/results/answer-strategy)."""
     chosen = settings.workflow.answer_strategy
-    return ANSWER_STRATEGIES[settings.llm.provider] if chosen == "profile" else chosen
+    return profile_for(settings).answer_strategy if chosen == "profile" else chosen
 
 
 def speculate(settings: Settings) -> bool:
-    """Whether runs speculate: the setting, else on for API providers (bench/results/speculation);
-    the embedded model runs one call at a time, so speculative calls would only queue before the plan's."""
+    """Whether runs speculate: the setting, else the provider profile's (bench/results/speculation)."""
     chosen = settings.workflow.speculate
-    return settings.llm.provider != "local" if chosen is None else chosen
+    return profile_for(settings).speculate if chosen is None else chosen
 
 
 def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict[str, GraderConfig]:
-    """Each registered grader's config: its settings, else its own profile for the provider.
-
-    The embedded 135M model says "relevant"/"grounded"/"useful" to nearly everything, so the
-    local profiles let the trained critic decide alone (see each grader's ``profiles``).
-    """
+    """Each registered grader's config: its settings, else the provider profile's defaults for it
+    (``ProviderProfile.grader_default``; a kind the profile does not name: the grader's own)."""
     unknown = sorted(set(settings.graders.kinds()) - set(GRADERS))
     if unknown:
         raise ConfigError(f"graders: no grader is registered as {', '.join(map(repr, unknown))} (known: {', '.join(GRADERS)})")
+    profile = profile_for(settings)
     configs = {}
     for kind, grader in GRADERS.items():
         g = settings.graders.for_kind(kind)
-        combine = grader.profiles.get(settings.llm.provider, "llm")
+        default = profile.grader_default(kind, grader.profiles)
         configs[kind] = GraderConfig(
             method=method,
             retry=retry,
             policy=FailurePolicy(g.policy),
-            combine=Combine(g.combine or combine),
-            threshold=g.threshold,
+            combine=Combine(g.combine or default.combine),
+            threshold=g.threshold if g.threshold is not None else default.threshold,
         )
     return configs
 
@@ -98,8 +93,9 @@ def build_components(
 ) -> Components:
     """The components the settings describe, around ``llm`` and ``embeddings`` when given (any
     LangChain chat model and embeddings; ``model`` is the older name of ``llm``)."""
+    profile = profile_for(settings)
     given = llm if llm is not None else model
-    model = given if given is not None else make_chat_model(settings.llm)
+    model = given if given is not None else make_chat_model(settings.llm)  # the profile's chat_model
     method = settings.llm.structured_output_method
     retry = RetryPolicy(attempts=settings.workflow.grader_retries)
     configs = _grader_configs(settings, method, retry)
@@ -113,7 +109,7 @@ def build_components(
         retry=retry,
         planner=build_planner(settings, model=model, embeddings=embeddings),
         embeddings=embeddings,
-        parallel_checks=settings.llm.provider != "local",  # one local model runs one call at a time
+        parallel_checks=profile.parallel_checks,
         speculate=speculate(settings),
         extractive_fallback=answer_strategy(settings) == "hybrid",
         extractive_only=answer_strategy(settings) == "extractive",
@@ -125,7 +121,7 @@ def build_components(
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],
         retrieval=build_retrieval(settings, model=model),
-        judge=default_judge(settings.judge.path),
+        judge=profile.judge(settings.judge.path),
     )
     components.tracer = otel_tracer() if settings.tracing.otel else None
     # Opened on first use only: a collection without a graph never starts a graph server.
@@ -219,7 +215,7 @@ def build_engine(
 
 
 def run_options(settings: Settings) -> RunOptions:
-    """The run defaults the settings give (grading concurrency depends on the provider)."""
+    """The run defaults the settings give (grading concurrency: the provider profile's when unset)."""
     defaults = {
         name: ResourceSearch(k=c.search.k, min_score=c.search.min_score, where=c.search.where,
                              self_query=None if c.search.self_query else False)

@@ -6,23 +6,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from selfrag.profiles import API_GRADE_ROUND, profile_named
+from selfrag.profiles.local import LOCAL_GRADE_CONCURRENCY
 from selfrag.settings import WorkflowSettings
 from workflows.resources import Resource, ResourceSearch
 
 __all__ = ["API_GRADE_ROUND", "LOCAL_GRADE_CONCURRENCY", "RunOptions", "grade_concurrency_for"]
 
-API_GRADE_ROUND = 16
-"""Most relevance calls one question sends an API provider at once by default: a self-queried
-limit or ``top_k`` up to this is graded in one round (the critical path: one call's latency)."""
-LOCAL_GRADE_CONCURRENCY = 4
-"""The embedded model holds a lock for each call: more threads would only queue."""
-
 
 def grade_concurrency_for(provider: str, setting: int | None) -> int:
-    """The grading concurrency a run uses: the setting, else the provider's default."""
-    if setting is not None:
-        return setting
-    return LOCAL_GRADE_CONCURRENCY if provider == "local" else API_GRADE_ROUND
+    """The grading concurrency a run uses: the setting, else the provider profile's."""
+    return setting if setting is not None else profile_named(provider).grade_concurrency
 
 
 @dataclass(frozen=True)

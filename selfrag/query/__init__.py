@@ -35,7 +35,7 @@ from selfrag.query.model import (
     StructuredQuery,
 )
 from selfrag.query.planner import Plan, SelfQueryPlanner
-from selfrag.query.profiles import PROFILE_MODES, build_planner, profile_mode
+from selfrag.query.profiles import build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
 from selfrag.query.rules import Reading, read_question, rule_based_query
 from selfrag.query.translate import and_where, to_where
@@ -43,7 +43,6 @@ from selfrag.query.validate import Validated, grounding, parse_where, validate_q
 
 __all__ = [
     "MAX_FILTER_VALUES",
-    "PROFILE_MODES",
     "Change",
     "Comparator",
     "Comparison",

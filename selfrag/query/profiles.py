@@ -1,11 +1,8 @@
-"""Which constructor answers, per provider profile, and the one way to build a planner from settings.
+"""The one way to build a self-query planner from settings, in the mode the provider profile gives.
 
-Measured, not assumed (``bench/selfquery.py``, results in ``bench/results/selfquery/``): on the
-self-query dev sets the embedded 135M model's structured query never improved on the rule-based
-constructor, and its call cost seconds per question. So the ``local`` profile does not ask the
-model for a structured query, and every plan says so in its changes. API models
-(``openai``: OpenAI or any OpenAI-compatible server) propose, and the validator and the rules
-referee them. ``workflow.self_query_mode`` overrides the profile.
+Which mode a provider runs (and why the model is not asked, when it is not) is the provider
+profile's (``selfrag.profiles``: ``local`` runs the rules only, measured best in
+``bench/results/selfquery``; ``openai`` runs ``auto``). ``workflow.self_query_mode`` overrides it.
 """
 
 from __future__ import annotations
@@ -13,30 +10,23 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from selfrag.profiles import profile_for
 from selfrag.query.planner import Mode, SelfQueryPlanner
 
 if TYPE_CHECKING:
     from selfrag.settings import Settings
 
-__all__ = ["PROFILE_MODES", "build_planner", "profile_mode"]
-
-PROFILE_MODES: dict[str, tuple[Mode, str | None]] = {
-    "local": (
-        "rules",
-        "local profile: the embedded model's structured query was measured not to improve on the "
-        "rule-based constructor (bench/results/selfquery), so it is not asked",
-    ),
-    "openai": ("auto", None),
-}
-"""Provider → (mode, why the model is not asked, when it is not)."""
+__all__ = ["build_planner", "profile_mode"]
 
 
 def profile_mode(settings: Settings) -> tuple[Mode, str | None]:
-    """The self-query mode the settings ask for: the explicit one, else the provider profile's."""
+    """The self-query mode the settings ask for: the explicit one, else the provider profile's
+    (with its reason for not asking the model, when it does not)."""
     explicit = settings.workflow.self_query_mode
     if explicit != "profile":
         return explicit, None
-    return PROFILE_MODES[settings.llm.provider]
+    profile = profile_for(settings)
+    return profile.self_query_mode, profile.self_query_reason
 
 
 def build_planner(
@@ -55,7 +45,7 @@ def build_planner(
         embeddings: the collection's embedding model, for linking words to known values.
         mode: overrides both the settings and the profile (the harness measures each mode).
     """
-    from selfrag.providers import make_chat_model
+    from selfrag.providers import make_chat_model  # the profile's chat_model
 
     chosen, reason = (mode, None) if mode is not None else profile_mode(settings)
     if chosen != "rules" and model is None:

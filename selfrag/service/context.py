@@ -33,6 +33,7 @@ from selfrag.errors import (
     describe,
 )
 from selfrag.kg import GraphStore, LoadReport
+from selfrag.profiles import profile_named
 from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
@@ -331,7 +332,7 @@ class Service:
         capabilities they leave working (``CAPABILITIES``)."""
         start = time.perf_counter()
         probes: dict[str, Callable[[], dict[str, Any]]] = {"store": self._store_check, "model": self._model_check}
-        if self.settings.embeddings.provider != "local":
+        if profile_named(self.settings.embeddings.provider).embeddings_ready is not None:
             probes["embeddings"] = self._embeddings_check
         if self.engine.checkpointer is not None:
             probes["checkpoints"] = self._checkpoint_check
@@ -393,28 +394,12 @@ class Service:
 
     def _model_check(self) -> dict[str, Any]:
         llm = self.settings.llm
-        if llm.provider == "local":
-            # In-process: it is loaded with the engine, so if we are serving it is there.
-            return {"ok": True, "provider": "local"}
-        return self._http_check(llm.base_url, llm.api_key)
+        return profile_named(llm.provider).ready(llm, READY_CHECK_S)
 
     def _embeddings_check(self) -> dict[str, Any]:
         emb = self.settings.embeddings
-        return self._http_check(emb.base_url, emb.api_key)
-
-    @staticmethod
-    def _http_check(base_url: str | None, api_key: Any) -> dict[str, Any]:
-        import httpx
-
-        base = (base_url or "https://api.openai.com/v1").rstrip("/")
-        headers = {"Authorization": f"Bearer {api_key.get_secret_value()}"} if api_key else {}
-        try:
-            reply = httpx.get(f"{base}/models", headers=headers, timeout=READY_CHECK_S)
-        except httpx.HTTPError as exc:
-            return {"ok": False, "provider": "openai", "error": f"cannot reach {base}: {type(exc).__name__}"}
-        if reply.status_code >= 500:
-            return {"ok": False, "provider": "openai", "error": f"{base}/models answered {reply.status_code}"}
-        return {"ok": True, "provider": "openai"}
+        probe = profile_named(emb.provider).embeddings_ready
+        return {"ok": True} if probe is None else probe(emb, READY_CHECK_S)
 
     async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking ingest work (reading files, extraction, embedding, Chroma writes) on the

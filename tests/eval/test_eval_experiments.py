@@ -39,8 +39,9 @@ from eval.experiments import (
     summary_line,
     write_experiment,
 )
-from graders import Combine, FailurePolicy, GraderConfig, RetryPolicy, UsefulnessGrader
+from graders import Combine, FailurePolicy, GraderConfig, UsefulnessGrader
 from selfrag.errors import GraderError, UsageError
+from selfrag.retry import RetryPolicy
 from selfrag.settings import LLMSettings
 from selfrag.testing import ScriptedChatModel, ScriptedJudge
 
@@ -369,7 +370,7 @@ def test_load_variants_from_json(tmp_path: Path) -> None:
         ("v.json", '[{"name": "a", "combine": "maybe"}]', "variant 1 ('a'): combine: Input should be"),
         ("v.json", '[{"name": "a", "threshold": 2}]', "threshold: Input should be less than or equal to 1"),
         ("v.json", '[{"name": "a", "llm": {"modle": "x"}}]', "llm.modle is not an LLM setting"),
-        ("v.json", '[{"name": "a", "llm": {"provider": "anthropic"}}]', "llm.provider: Input should be 'local' or 'openai'"),
+        ("v.json", '[{"name": "a", "llm": {"provider": "anthropic"}}]', "llm.provider: no provider profile is registered as 'anthropic' (registered: local, openai)"),
         ("v.json", '[{"name": "a", "prompt_file": "p.toml", "prompt": {"version": "v", "system": "s", "user": "u"}}]', "not both"),
         ("v.json", '[{"name": "a", "prompt_file": "missing.toml"}]', "cannot read prompt file"),
         ("v.json", '[{"name": "a"}, {"name": "a"}]', "repeats names: a"),

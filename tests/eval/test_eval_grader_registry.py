@@ -13,10 +13,11 @@ from typer.testing import CliRunner
 from eval.datasets import GraderCase
 from eval.experiments import run_grader_experiment
 from eval.variants import PromptFields
-from graders import GRADERS, CaseInputs, GradeResult, PromptSpec, RetryPolicy, StructuredGrader, grader_kinds, register
+from graders import GRADERS, CaseInputs, GradeResult, PromptSpec, StructuredGrader, grader_kinds, register
 from graders.verdicts import _Grade
 from selfrag.errors import VariantsError
 from selfrag.fencing import fence
+from selfrag.retry import RetryPolicy
 from selfrag.testing import ScriptedChatModel
 
 NO_WAIT = RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0)

@@ -21,8 +21,8 @@ from eval.corpus import infer_schema
 from eval.datasets import Document, E2ECase, dataset_hash
 from eval.runner import RunSummary, default_engine, run_eval
 from eval.stats import wilson
-from graders import RetryPolicy
 from selfrag.errors import UsageError
+from selfrag.retry import RetryPolicy
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.settings import Settings
 from selfrag.store import Chunk, Store, chroma_settings

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders import Combine, GraderConfig, GroundednessGrader, RelevanceGrader, RetryPolicy, UsefulnessGrader
+from graders import Combine, GraderConfig, GroundednessGrader, RelevanceGrader, UsefulnessGrader
+from selfrag.retry import RetryPolicy
 from selfrag.testing import ScriptedChatModel, ScriptedJudge
 from selfrag.testing import verdict as scripted_verdict
 

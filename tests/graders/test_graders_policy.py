@@ -17,12 +17,10 @@ from graders import (
     GroundednessGrader,
     RelevanceGrade,
     RelevanceGrader,
-    RetryPolicy,
     UsefulnessGrader,
-    call_with_retries,
-    is_retryable,
 )
 from selfrag.errors import GraderError, ProviderError
+from selfrag.retry import RetryPolicy, call_with_retries, is_retryable
 from selfrag.testing import ScriptedChatModel, ScriptedJudge
 
 NO_WAIT = RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0)

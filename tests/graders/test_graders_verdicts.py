@@ -13,11 +13,11 @@ from graders import (
     GroundednessGrader,
     PromptSpec,
     RelevanceGrader,
-    RetryPolicy,
     UsefulnessGrader,
 )
 from graders.verdicts import Verdict
 from selfrag.fencing import DATA_NOT_INSTRUCTIONS
+from selfrag.retry import RetryPolicy
 from selfrag.testing import ScriptedChatModel, verdict
 
 FAST = GraderConfig(retry=RetryPolicy(attempts=3, initial_wait_s=0.0, max_wait_s=0.0))

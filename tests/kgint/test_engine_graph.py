@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graders import RetryPolicy
 from selfrag.errors import GraphUnavailable
 from selfrag.kg import FalkorGraphStore, GraphContexts, open_graph_store
+from selfrag.retry import RetryPolicy
 from selfrag.samples import ingest_sample
 from selfrag.store import Store
 from selfrag.testing import ScriptedChatModel, verdict

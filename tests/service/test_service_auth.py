@@ -15,7 +15,7 @@ from selfrag.service import KeyFile, hash_key
 from selfrag.service.auth import Authenticator
 from selfrag.service.server import serve
 from selfrag.settings import Settings
-from tests.service.conftest import MOVIES, PLOTS, Live
+from tests.service.conftest import MOVIES, PLOTS, WAIT_S, Gate, Live
 
 Q = {"question": "Which movie has dinosaurs?"}
 
@@ -151,29 +151,33 @@ def test_keys_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert runner.invoke(app, ["keys", "list"]).stdout == ""
 
 
-def test_one_tenant_cannot_take_every_slot(make_live: Callable[..., Live]) -> None:
+def test_one_tenant_cannot_take_every_slot(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
     keys = KeyFile()
     keys, acme = keys.add(key_id="acme", tenant="acme", read=["*"], write=[])
     keys, globex = keys.add(key_id="globex", tenant="globex", read=["*"], write=[])
     live = make_live(keys=keys, max_concurrent_runs=2, max_queued_runs=4, max_runs_per_tenant=1)
-    slow = {"question": "Which movie has dinosaurs? SLOW:1.5", "collection": "movies"}
+    gate = Gate(live, monkeypatch)
+    held = {"question": "Which movie has dinosaurs? HOLD", "collection": "movies"}
     replies: list[int] = []
 
     def busy() -> None:
         with live.client(acme) as http:
-            replies.append(http.post("/v1/answers", json=slow).status_code)
+            replies.append(http.post("/v1/answers", json=held).status_code)
 
     worker = threading.Thread(target=busy)
     worker.start()
-    time.sleep(0.5)  # acme's first question is running
-    with live.client(acme) as http_acme, live.client(globex) as http_globex:
-        second = http_acme.post("/v1/answers", json={**slow, "question": "Which movie has toys?"})
-        assert second.status_code == 429
-        assert "this tenant already has 1 questions" in second.json()["error"]["message"]
-        assert http_globex.post("/v1/answers", json={**Q, "collection": "movies"}).status_code == 200
-    worker.join()
+    try:
+        gate.wait_held()  # acme's first question is running
+        with live.client(acme) as http_acme, live.client(globex) as http_globex:
+            second = http_acme.post("/v1/answers", json={**held, "question": "Which movie has toys?"})
+            assert second.status_code == 429
+            assert "this tenant already has 1 questions" in second.json()["error"]["message"]
+            assert http_globex.post("/v1/answers", json={**Q, "collection": "movies"}).status_code == 200
+    finally:
+        gate.release()
+        worker.join(WAIT_S)
     assert replies == [200]
     with live.client(acme) as http_acme:  # acme's count came back down
         assert http_acme.post("/v1/answers", json={**Q, "collection": "movies"}).status_code == 200

@@ -17,6 +17,13 @@ from openai import OpenAI
 from selfrag.service import KeyFile
 from tests.service.conftest import MOVIES, PLOTS, Live
 
+
+@pytest.fixture
+def live(shared_live: Live) -> Live:
+    """One server for this module: its tests read the seeded movies or write under names of their
+    own (a test that counts the server's metrics asks ``make_live`` for a server of its own)."""
+    return shared_live
+
 ASK = [{"role": "user", "content": "Which movie has dinosaurs?"}]
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 

@@ -6,12 +6,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from selfrag.cli import app
 from selfrag.service import KeyFile
 from tests.servers import free_port
 from tests.service.conftest import Live
+
+
+@pytest.fixture
+def live(shared_live: Live) -> Live:
+    """One server for this module: its tests read the seeded movies or write under names of their
+    own (a test that counts the server's metrics asks ``make_live`` for a server of its own)."""
+    return shared_live
 
 
 def _cli(*args: str) -> tuple[int, str, str]:

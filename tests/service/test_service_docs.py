@@ -7,8 +7,17 @@ import re
 import time
 from collections.abc import Callable
 
+import pytest
+
 from selfrag.service import KeyFile
 from tests.service.conftest import Live
+
+
+@pytest.fixture
+def live(shared_live: Live) -> Live:
+    """One server for this module: its tests read the seeded movies or write under names of their
+    own (a test that counts the server's metrics asks ``make_live`` for a server of its own)."""
+    return shared_live
 
 
 def test_docs_load_every_asset_from_this_server(live: Live) -> None:

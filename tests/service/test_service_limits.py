@@ -16,43 +16,10 @@ from langchain_core.messages import BaseMessage
 from selfrag.errors import StoreError
 from selfrag.service.runs import Run
 from selfrag.testing import ScriptedChatModel
-from tests.service.conftest import Live
+from tests.service.conftest import WAIT_S, Gate, Live
 
 HELD = {"question": "Which movie has dinosaurs? HOLD", "collection": "movies"}
 FAST = {"question": "Which movie has toys?", "collection": "movies"}
-WAIT_S = 30.0
-"""A guard against a hang, never a measurement: every wait below ends on an event or a state."""
-
-
-class Gate:
-    """Holds the generation of every question marked HOLD until ``release``; ``entered`` says one is held.
-
-    Events instead of a sleeping model: what the tests assert (refused while busy, queued until a
-    slot frees, answered at the deadline while the node is still running) then holds on any
-    machine, however loaded, with no duration asserted.
-    """
-
-    def __init__(self, live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.entered = threading.Event()
-        self.released = threading.Event()
-        model = live.engine.components.relevance.model  # type: ignore[attr-defined]
-        assert isinstance(model, ScriptedChatModel)
-        inner = model.script
-
-        def script(task: str, messages: list[BaseMessage]) -> object:
-            if task == "generate" and "HOLD" in str(messages[-1].content):
-                self.entered.set()
-                if not self.released.wait(WAIT_S):
-                    raise TimeoutError("the test never released the held generation")
-            return inner(task, messages)
-
-        monkeypatch.setattr(model, "script", script)
-
-    def wait_held(self) -> None:
-        assert self.entered.wait(WAIT_S), "the held run never reached generation"
-
-    def release(self) -> None:
-        self.released.set()
 
 
 def _wait_for_metric(live: Live, line: str) -> None:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tests.service.conftest import Live
+
+
+@pytest.fixture
+def live(shared_live: Live) -> Live:
+    """One server for this module: its tests read the seeded movies or write under names of their
+    own (a test that counts the server's metrics asks ``make_live`` for a server of its own)."""
+    return shared_live
 
 
 def test_health_and_readiness(live: Live) -> None:
@@ -46,7 +55,8 @@ def test_readiness_answers_within_a_second_when_a_dependency_hangs(live: Live, m
     assert took < 1.5
 
 
-def test_metrics_count_requests_nodes_llm_and_outcomes(live: Live) -> None:
+def test_metrics_count_requests_nodes_llm_and_outcomes(make_live: Callable[..., Live]) -> None:
+    live = make_live()  # counts from zero
     with live.client() as http:
         assert http.post("/v1/answers", json={"question": "Which movie has dinosaurs?", "collection": "movies"}).status_code == 200
         assert http.get("/v1/collections/nowhere").status_code == 404

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
-from tests.service.conftest import Live
+from tests.service.conftest import WAIT_S, Gate, Live
 
 
 def _ask(live: Live, question: str, thread_id: str) -> httpx.Response:
@@ -37,23 +37,25 @@ def test_twenty_concurrent_turns_on_one_thread_are_all_stored(make_live: Callabl
     assert statuses == [200] * 20
 
 
-def test_a_turn_that_would_wait_too_long_is_409_thread_busy(make_live: Callable[..., Live]) -> None:
+def test_a_turn_that_would_wait_too_long_is_409_thread_busy(make_live: Callable[..., Live], monkeypatch: pytest.MonkeyPatch) -> None:
     live = make_live()
     live.engine.defaults = dataclasses.replace(live.engine.defaults, turn_wait_s=0.3)
-    slow = threading.Thread(target=_ask, args=(live, "Which movie has dinosaurs? SLOW:2", "chat"))
+    gate = Gate(live, monkeypatch)
+    slow = threading.Thread(target=_ask, args=(live, "Which movie has dinosaurs? HOLD", "chat"))
     slow.start()
-    time.sleep(0.5)  # the slow turn holds the thread
     try:
+        gate.wait_held()  # the held turn holds the thread
         busy = _ask(live, "Which movie has toys?", "chat")
         other = _ask(live, "Which movie has toys?", "another-chat")
     finally:
-        slow.join(30)
+        gate.release()
+        slow.join(WAIT_S)
     assert busy.status_code == 409, busy.text
     assert busy.json()["error"]["code"] == "thread_busy"
     assert busy.headers["retry-after"] == "1"
     assert other.status_code == 200  # other threads are not held up
     with live.client() as http:
         turns = http.get("/v1/threads/chat").json()["turns"]
-        assert [t["question"] for t in turns] == ["Which movie has dinosaurs? SLOW:2"]
+        assert [t["question"] for t in turns] == ["Which movie has dinosaurs? HOLD"]
         metrics = http.get("/metrics").text
     assert 'selfrag_runs_total{outcome="error:thread_busy"} 1.0' in metrics

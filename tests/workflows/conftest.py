@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from graders import RetryPolicy
+from selfrag.retry import RetryPolicy
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.store.types import Hit
 from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel, verdict

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders import RetryPolicy
+from selfrag.retry import RetryPolicy
 from selfrag.testing import ScriptedChatModel
 from workflows.condense import Condenser, carry_over, looks_like_follow_up
 from workflows.state import Turn

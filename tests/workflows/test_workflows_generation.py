@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graders import RetryPolicy
+from selfrag.retry import RetryPolicy
 from selfrag.testing import ScriptedChatModel
 from workflows import AnswerGenerator
 
