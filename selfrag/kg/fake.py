@@ -18,9 +18,9 @@ from typing import Any
 from selfrag.errors import GraphDataError, GraphNotFound, GraphUnavailable
 from selfrag.kg.cypher import ENTITY_LABEL, CompiledQuery
 from selfrag.kg.data import EdgeRecord, NodeRecord
-from selfrag.kg.normalise import normalise
 from selfrag.kg.records import Entity, GraphSummary, LoadReport
 from selfrag.kg.store import GraphStore
+from selfrag.lang import normalise
 
 __all__ = ["FakeGraphStore"]
 
