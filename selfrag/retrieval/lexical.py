@@ -64,6 +64,11 @@ PRUNE_FROM = 20_000
 """Collections of at least this many chunks leave common terms out of a query (module docstring)."""
 COMMON_FRACTION = 0.05
 """A term in more than this share of the chunks is common."""
+COMMON_CAP = 2_000
+"""A term in more than this many chunks is common whatever the collection's size: the postings a
+query's terms select then stay bounded as the collection grows (a share alone let a rare term
+select 50,000 chunks at 1M). Above ``COMMON_FRACTION * PRUNE_FROM`` (1,000), so a collection just
+past ``PRUNE_FROM`` prunes by the share alone."""
 _AMONG_PROBE = 5000
 """A restriction to at most this many chunks is searched chunk by chunk (FTS5 looks each up in
 the query terms' postings); a larger one ranks every match and keeps the first in it."""
@@ -261,7 +266,7 @@ class LexicalIndex:
             part = tokens[i : i + _IN]
             df.update(conn.execute(f"SELECT term, n FROM df WHERE term IN ({','.join('?' * len(part))})", part))
         known = [t for t in tokens if df.get(t, 0) > 0]
-        cut = COMMON_FRACTION * total
+        cut = min(COMMON_FRACTION * total, COMMON_CAP)
         return [t for t in known if df[t] <= cut], [t for t in known if df[t] > cut]
 
     @staticmethod

@@ -12,6 +12,7 @@ from selfrag.store.client import Store, chroma_settings, validate_collection_nam
 from selfrag.store.collection import Collection
 from selfrag.store.lock import StoreLock, StoreUse, lock_store
 from selfrag.store.metadata import clean_metadata, coerce_value
+from selfrag.store.source import VERSION_KEY, ChromaChunkSource, ChunkSource, chunk_version, text_version
 from selfrag.store.types import (
     Chunk,
     CollectionSource,
@@ -29,11 +30,14 @@ __all__ = [
     "CHANGES_KEY",
     "MAX_VALUES",
     "MAX_VALUE_LENGTH",
+    "VERSION_KEY",
     "Catalogue",
     "ChangeEntry",
     "ChangeLog",
     "ChangeMark",
+    "ChromaChunkSource",
     "Chunk",
+    "ChunkSource",
     "Collection",
     "CollectionSource",
     "DocumentPlan",
@@ -48,8 +52,10 @@ __all__ = [
     "StoreUse",
     "StoredDocument",
     "chroma_settings",
+    "chunk_version",
     "clean_metadata",
     "coerce_value",
     "lock_store",
+    "text_version",
     "validate_collection_name",
 ]

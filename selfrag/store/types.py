@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from selfrag.schema import CollectionSchema
+    from selfrag.store.source import ChunkSource
 
 __all__ = [
     "Chunk",
@@ -161,6 +162,11 @@ class SearchableCollection(Protocol):
 
     def count(self) -> int:
         """How many chunks it holds."""
+        ...
+
+    def lexical_source(self) -> ChunkSource | None:
+        """What a lexical (BM25) index reads this collection through, or None: the collection is
+        searched dense only (a store that cannot list its chunks or their changes)."""
         ...
 
 
