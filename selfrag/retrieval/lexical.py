@@ -15,7 +15,8 @@ tokenising changes nothing. Queries are the question's distinct terms OR-ed.
 Over a large collection (``PRUNE_FROM`` chunks or more) common terms do not select chunks, as in
 Lucene's common-terms query: FTS5 scores every chunk a query term matches, so a term in most chunks
 made a question cost O(collection) (147-293 ms at 100k synthetic chunks, seconds at 1M). A term in
-more than ``COMMON_FRACTION`` of the chunks is common: the chunks matched are those holding a rare
+more than ``COMMON_FRACTION`` of the chunks, or in more than ``COMMON_CAP`` chunks whatever the
+collection's size (so what a question selects stays bounded as it grows), is common: the chunks matched are those holding a rare
 term, and they are scored by all the terms (``(rare) AND (rare OR common)``), so the common terms
 still rank them (on known-item queries over 100k synthetic chunks, recall@4 0.235 either way,
 p50 8.5 ms instead of 147). When every term is common, the chunks holding all of them are ranked (an

@@ -741,9 +741,8 @@ class Collection:
 
     def chunks_of(self, doc_id: str) -> list[str]:
         """Ids of the chunks ``delete_document(doc_id)`` deletes: the document's, or the chunk of that id."""
-        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
-            found = self._chroma.get(where={"doc_id": doc_id}, include=[])
-        return list(dict.fromkeys([*found["ids"], *(c.id for c in self.get([doc_id]))]))
+        return list(dict.fromkeys([*stored_chunks(self._chroma, [doc_id], self._ids_with).get(doc_id, {}),
+                                   *(c.id for c in self.get([doc_id]))]))
 
     def delete_document(self, doc_id: str) -> int:
         """Delete a document: every chunk whose ``doc_id`` metadata is ``doc_id``, or the chunk with
