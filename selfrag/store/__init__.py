@@ -6,6 +6,7 @@
     hits = movies.search("dinosaurs", where={"year": {"$lt": 2000}}, k=4)
 """
 
+from selfrag.store.backends import STORES, StoreFactory, open_backend
 from selfrag.store.catalogue import MAX_VALUE_LENGTH, MAX_VALUES, Catalogue
 from selfrag.store.changes import CHANGES_KEY, ChangeEntry, ChangeLog, ChangeMark
 from selfrag.store.client import Store, chroma_settings, validate_collection_name
@@ -30,6 +31,7 @@ __all__ = [
     "CHANGES_KEY",
     "MAX_VALUES",
     "MAX_VALUE_LENGTH",
+    "STORES",
     "VERSION_KEY",
     "Catalogue",
     "ChangeEntry",
@@ -48,6 +50,7 @@ __all__ = [
     "ProgressCallback",
     "SearchableCollection",
     "Store",
+    "StoreFactory",
     "StoreLock",
     "StoreUse",
     "StoredDocument",
@@ -56,6 +59,7 @@ __all__ = [
     "clean_metadata",
     "coerce_value",
     "lock_store",
+    "open_backend",
     "text_version",
     "validate_collection_name",
 ]
