@@ -25,6 +25,7 @@ from selfrag.store.types import (
     ProgressCallback,
     SearchableCollection,
     StoredDocument,
+    WritableCollection,
 )
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "StoreLock",
     "StoreUse",
     "StoredDocument",
+    "WritableCollection",
     "chroma_settings",
     "chunk_version",
     "clean_metadata",

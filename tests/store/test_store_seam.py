@@ -7,7 +7,7 @@ from typing import Any
 
 import chromadb
 
-from selfrag.store import Chunk, CollectionSource, SearchableCollection, chroma_settings
+from selfrag.store import Chunk, CollectionSource, SearchableCollection, WritableCollection, chroma_settings
 from selfrag.testing import FakeCollection, FakeStore
 from tests.workflows.conftest import DOCS, SCHEMA
 
@@ -37,6 +37,8 @@ def test_the_lexical_side_comes_from_the_store_protocol_not_from_its_internals(t
     store = Store(chromadb.PersistentClient(path=str(tmp_path / "chroma"), settings=chroma_settings()), HashEmbeddings())
     movies = store.create_collection("movies", CollectionSchema())
     movies.add([Chunk("a", "a velociraptor escapes the park"), Chunk("b", "a quiet drama about bees")])
+    writer: WritableCollection = movies  # the writing side, as ingest types it (mypy checks the assignment)
+    assert isinstance(writer, WritableCollection) and not isinstance(FakeCollection("x", SCHEMA), WritableCollection)
 
     class Wrapped:
         """Another store's collection: the Chroma one behind a wrapper (no ``Collection`` subclass)."""
