@@ -3,10 +3,12 @@ and the lexical index cost at 10k, 100k (and 1M) chunks.
 
 Usage:
     .venv/bin/python bench/lexical_scale.py [--sizes 10000 100000] [--adds 5] [--questions 40]
-        [--code DIR] [--out bench/results/lexical-scale/after.json]
+        [--code DIR] [--keep DIR] [--out bench/results/lexical-scale/after.json]
 
 ``--code DIR`` runs another checkout's ``selfrag`` (e.g. the code before issue 29, exported with
-``git archive``) through the same public API, so the same script measures before and after.
+``git archive``) through the same public API, so the same script measures before and after. ``--keep DIR`` builds each size in ``DIR/<size>`` and leaves it
+there; a later run with the same ``DIR`` reuses it (the seed regenerates the same texts), so a 1M
+collection (~30 min to build here) is built once.
 
 For each size, an embedded Chroma collection gets that many chunks straight from Chroma's ``add``
 (the write path is not what is measured here): clustered 384-d vectors as ``filtered_retrieval.py``
@@ -111,6 +113,8 @@ def build(home: Path, n: int, seed: int) -> list[str]:
     rng = np.random.default_rng(seed)
     vocab = words(rng)
     body = texts(n, vocab, rng)
+    if (home / "built").exists():  # kept by an earlier run (--keep): the same seed gives the same texts
+        return body
     centres = unit(rng.standard_normal((200, DIM)))
     store = open_store(home)
     schema = CollectionSchema(attributes=[AttributeInfo(name="year", type="integer"), AttributeInfo(name="genre", type="string")])
@@ -126,6 +130,7 @@ def build(home: Path, n: int, seed: int) -> list[str]:
             metadatas=[{"doc_id": f"c{i}", "doc_hash": f"h{i}", "year": 1950 + i % 75, "genre": f"g{i % 20}"}
                        for i in range(start, end)],
         )
+    (home / "built").write_text(str(n))
     return body
 
 
@@ -208,7 +213,11 @@ def measure(n: int, args: argparse.Namespace) -> dict[str, Any]:
     from selfrag.retrieval import ChromaChunkSource, LexicalIndexes, LexicalRetriever
     from selfrag.store import Chunk, DocumentVersion
 
-    home = Path(tempfile.mkdtemp(prefix=f"selfrag-lexical-scale-{n}-", dir=args.tmp))
+    if args.keep is not None:
+        home = args.keep / str(n)
+        home.mkdir(parents=True, exist_ok=True)
+    else:
+        home = Path(tempfile.mkdtemp(prefix=f"selfrag-lexical-scale-{n}-", dir=args.tmp))
     try:
         start = time.perf_counter()
         body = build(home, n, args.seed)
@@ -255,7 +264,8 @@ def measure(n: int, args: argparse.Namespace) -> dict[str, Any]:
             out["ranking_vs_bm25s"] = ranking(home, body, args.ranking_queries, args.seed)
         return out
     finally:
-        shutil.rmtree(home, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def main() -> None:
@@ -268,6 +278,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose selfrag is measured")
     parser.add_argument("--tmp", type=Path, default=None, help="where the collections are built")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="build each size in DIR/<size> and keep it; a later run with the same DIR reuses it")
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/lexical-scale/after.json")
     args = parser.parse_args()

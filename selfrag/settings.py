@@ -131,6 +131,9 @@ class HnswSettings(BaseModel):
 
 
 class StoreSettings(BaseModel):
+    backend: str = "chroma"
+    """The store questions are asked of: a name registered in ``selfrag.store.backends`` or a
+    ``module:factory`` (see that module). Ingest always writes to the Chroma store below."""
     chroma_url: str | None = None
     """A Chroma server (``http://host:8000``) instead of the embedded PersistentClient."""
     timeout_s: float = Field(30.0, gt=0.0, le=3600.0)

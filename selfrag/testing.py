@@ -315,6 +315,10 @@ class FakeCollection:
     def count(self) -> int:
         return len(self.docs)
 
+    def lexical_source(self) -> None:
+        """None: a fake collection is searched dense only."""
+        return None
+
 
 class FakeStore:
     """Holds ``FakeCollection`` objects by name; unknown names raise ``CollectionNotFound``."""

@@ -23,7 +23,7 @@ from selfrag.rerank import CrossEncoderReranker, HttpReranker, LLMReranker, Rera
 from selfrag.retrieval import HybridConfig, LexicalIndexes
 from selfrag.retry import RetryPolicy
 from selfrag.settings import Settings
-from selfrag.store import Store, StoreUse
+from selfrag.store import CollectionSource, Store, StoreUse, open_backend
 from workflows.checkpoints import close_checkpointer, open_checkpointer, turn_locks
 from workflows.components import Components
 from workflows.engine import SelfRagEngine
@@ -88,7 +88,7 @@ def _grader_configs(settings: Settings, method: str, retry: RetryPolicy) -> dict
 
 
 def build_components(
-    settings: Settings, *, store: Store | None = None, llm: BaseChatModel | None = None,
+    settings: Settings, *, store: CollectionSource | None = None, llm: BaseChatModel | None = None,
     embeddings: Embeddings | None = None, model: BaseChatModel | None = None,
 ) -> Components:
     """The components the settings describe, around ``llm`` and ``embeddings`` when given (any
@@ -104,7 +104,7 @@ def build_components(
         embeddings = make_embeddings(settings.embeddings)
     components = Components.from_model(
         model,
-        store if store is not None else Store.from_settings(settings, embeddings),
+        store if store is not None else open_backend(settings, embeddings),
         method=method,
         retry=retry,
         planner=build_planner(settings, model=model, embeddings=embeddings),

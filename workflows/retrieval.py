@@ -20,7 +20,6 @@ from selfrag.query import FilterNode, and_where, relaxations, to_where
 from selfrag.rerank import Reranker, rerank_hits
 from selfrag.retrieval import (
     DENSE,
-    ChromaChunkSource,
     ChunkSource,
     FusedHit,
     HybridConfig,
@@ -29,7 +28,7 @@ from selfrag.retrieval import (
     LexicalRetriever,
     dense_only,
 )
-from selfrag.store import Collection, SearchableCollection
+from selfrag.store import SearchableCollection
 from workflows import records as rec
 
 _log = logging.getLogger(__name__)
@@ -41,11 +40,10 @@ LATEST = "latest"
 
 
 def chunk_source(collection: object) -> ChunkSource | None:
-    """What the lexical index reads a collection through; None for a collection it cannot read
-    (a fake, a user's own store): that resource is searched dense only."""
-    if isinstance(collection, Collection):
-        return ChromaChunkSource(collection._chroma)  # noqa: SLF001 - the store's one Chroma handle
-    return None
+    """What the lexical index reads a collection through (the store's ``lexical_source``); None
+    for a collection without one (a fake, an object that is no store collection): that resource
+    is searched dense only."""
+    return collection.lexical_source() if isinstance(collection, SearchableCollection) else None
 
 
 def to_document(hit: FusedHit) -> rec.Document:

@@ -31,7 +31,7 @@ from selfrag.ingest.prepare import ReadBatch, read_inputs
 from selfrag.ingest.progress import StageProgress
 from selfrag.ingest.types import IngestReport
 from selfrag.settings import StoreSettings
-from selfrag.store import Collection
+from selfrag.store import WritableCollection
 
 __all__ = ["ingest_paths", "store_batch"]
 
@@ -39,7 +39,7 @@ _DEFAULTS = StoreSettings()
 
 
 def ingest_paths(
-    collection: Collection,
+    collection: WritableCollection,
     paths: Iterable[str | Path],
     *,
     root: str | Path | None = None,
@@ -75,7 +75,7 @@ def ingest_paths(
 
 
 def store_batch(
-    collection: Collection, batch: ReadBatch, *, prune: bool = False, progress: StageProgress | None = None
+    collection: WritableCollection, batch: ReadBatch, *, prune: bool = False, progress: StageProgress | None = None
 ) -> IngestReport:
     """Write what ``read_inputs`` (or ``prepare_documents``) read, then remove what it supersedes.
 
@@ -117,7 +117,7 @@ def store_batch(
     )
 
 
-def _superseded(collection: Collection, batch: ReadBatch) -> set[str]:
+def _superseded(collection: WritableCollection, batch: ReadBatch) -> set[str]:
     """Stored documents from the batch's files (under any of their names) that the files no longer hold.
 
     Exact whenever it runs, before, during or after the batch's writes: a write only stores

@@ -25,8 +25,8 @@ from selfrag.retrieval.hybrid import DENSE, LEXICAL, HybridConfig, HybridRetriev
 from selfrag.retrieval.indexes import LexicalIndexes, SyncReport, catch_up, sync_index
 from selfrag.retrieval.lexical import LexicalEntry, LexicalIndex, LexicalMatch
 from selfrag.retrieval.lexical_search import LexicalRetriever
-from selfrag.retrieval.source import ChromaChunkSource, ChunkSource, chunk_version, text_version
 from selfrag.retrieval.terms import STOP_WORDS, TERMS_VERSION, lexical_terms
+from selfrag.store.source import ChromaChunkSource, ChunkSource, chunk_version, text_version
 
 __all__ = [
     "DENSE",

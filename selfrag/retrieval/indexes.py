@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from selfrag.retrieval.lexical import LexicalEntry, LexicalIndex
-from selfrag.retrieval.source import ChunkSource, chunk_version
 from selfrag.retrieval.terms import TERMS_VERSION, lexical_terms
 from selfrag.store import ChangeEntry
+from selfrag.store.source import ChunkSource, chunk_version
 
 __all__ = ["LexicalIndexes", "SyncReport", "catch_up", "sync_index"]
 

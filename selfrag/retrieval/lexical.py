@@ -15,7 +15,8 @@ tokenising changes nothing. Queries are the question's distinct terms OR-ed.
 Over a large collection (``PRUNE_FROM`` chunks or more) common terms do not select chunks, as in
 Lucene's common-terms query: FTS5 scores every chunk a query term matches, so a term in most chunks
 made a question cost O(collection) (147-293 ms at 100k synthetic chunks, seconds at 1M). A term in
-more than ``COMMON_FRACTION`` of the chunks is common: the chunks matched are those holding a rare
+more than ``COMMON_FRACTION`` of the chunks, or in more than ``COMMON_CAP`` chunks whatever the
+collection's size (so what a question selects stays bounded as it grows), is common: the chunks matched are those holding a rare
 term, and they are scored by all the terms (``(rare) AND (rare OR common)``), so the common terms
 still rank them (on known-item queries over 100k synthetic chunks, recall@4 0.235 either way,
 p50 8.5 ms instead of 147). When every term is common, the chunks holding all of them are ranked (an
@@ -64,6 +65,11 @@ PRUNE_FROM = 20_000
 """Collections of at least this many chunks leave common terms out of a query (module docstring)."""
 COMMON_FRACTION = 0.05
 """A term in more than this share of the chunks is common."""
+COMMON_CAP = 2_000
+"""A term in more than this many chunks is common whatever the collection's size: the postings a
+query's terms select then stay bounded as the collection grows (a share alone let a rare term
+select 50,000 chunks at 1M). Above ``COMMON_FRACTION * PRUNE_FROM`` (1,000), so a collection just
+past ``PRUNE_FROM`` prunes by the share alone."""
 _AMONG_PROBE = 5000
 """A restriction to at most this many chunks is searched chunk by chunk (FTS5 looks each up in
 the query terms' postings); a larger one ranks every match and keeps the first in it."""
@@ -261,7 +267,7 @@ class LexicalIndex:
             part = tokens[i : i + _IN]
             df.update(conn.execute(f"SELECT term, n FROM df WHERE term IN ({','.join('?' * len(part))})", part))
         known = [t for t in tokens if df.get(t, 0) > 0]
-        cut = COMMON_FRACTION * total
+        cut = min(COMMON_FRACTION * total, COMMON_CAP)
         return [t for t in known if df[t] <= cut], [t for t in known if df[t] > cut]
 
     @staticmethod

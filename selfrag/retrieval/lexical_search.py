@@ -6,8 +6,8 @@ from typing import Any
 
 from selfrag.errors import UsageError
 from selfrag.retrieval.indexes import LexicalIndexes
-from selfrag.retrieval.source import ChunkSource
 from selfrag.store import Hit
+from selfrag.store.source import ChunkSource
 
 __all__ = ["LexicalRetriever"]
 

@@ -6,12 +6,14 @@
     hits = movies.search("dinosaurs", where={"year": {"$lt": 2000}}, k=4)
 """
 
+from selfrag.store.backends import STORES, StoreFactory, open_backend
 from selfrag.store.catalogue import MAX_VALUE_LENGTH, MAX_VALUES, Catalogue
 from selfrag.store.changes import CHANGES_KEY, ChangeEntry, ChangeLog, ChangeMark
 from selfrag.store.client import Store, chroma_settings, validate_collection_name
 from selfrag.store.collection import Collection
 from selfrag.store.lock import StoreLock, StoreUse, lock_store
 from selfrag.store.metadata import clean_metadata, coerce_value
+from selfrag.store.source import VERSION_KEY, ChromaChunkSource, ChunkSource, chunk_version, text_version
 from selfrag.store.types import (
     Chunk,
     CollectionSource,
@@ -23,17 +25,22 @@ from selfrag.store.types import (
     ProgressCallback,
     SearchableCollection,
     StoredDocument,
+    WritableCollection,
 )
 
 __all__ = [
     "CHANGES_KEY",
     "MAX_VALUES",
     "MAX_VALUE_LENGTH",
+    "STORES",
+    "VERSION_KEY",
     "Catalogue",
     "ChangeEntry",
     "ChangeLog",
     "ChangeMark",
+    "ChromaChunkSource",
     "Chunk",
+    "ChunkSource",
     "Collection",
     "CollectionSource",
     "DocumentPlan",
@@ -44,12 +51,17 @@ __all__ = [
     "ProgressCallback",
     "SearchableCollection",
     "Store",
+    "StoreFactory",
     "StoreLock",
     "StoreUse",
     "StoredDocument",
+    "WritableCollection",
     "chroma_settings",
+    "chunk_version",
     "clean_metadata",
     "coerce_value",
     "lock_store",
+    "open_backend",
+    "text_version",
     "validate_collection_name",
 ]

@@ -7,7 +7,7 @@ a long ``$in`` list or id list itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from chromadb.api.models.Collection import Collection as ChromaCollection
@@ -28,15 +28,33 @@ def _reading(chroma: ChromaCollection) -> Any:
     return chroma_errors(f"cannot read collection {chroma.name!r}", collection=chroma.name)
 
 
-def stored_chunks(chroma: ChromaCollection, doc_ids: Sequence[str]) -> StoredChunks:
-    """The stored chunks of those of ``doc_ids`` that are stored."""
+IdsWith = Callable[[str, Sequence[str]], "list[str] | None"]
+"""``(key, values)`` → ids of the chunks whose metadata ``key`` is one of ``values``, through an
+index (``ColumnCache.ids_with``); None: unavailable, filter through Chroma."""
+
+
+def stored_chunks(chroma: ChromaCollection, doc_ids: Sequence[str], ids_with: IdsWith | None = None) -> StoredChunks:
+    """The stored chunks of those of ``doc_ids`` that are stored.
+
+    With ``ids_with`` the chunks are found through the metadata index and read by id (both cost the
+    same at any collection size); without it, or when it cannot answer, Chroma filters by
+    ``doc_id`` (a pass over the whole collection in the embedded Chroma)."""
     stored: StoredChunks = {}
     for start in range(0, len(doc_ids), _LOOKUP):
         part = list(doc_ids[start : start + _LOOKUP])
+        ids = ids_with("doc_id", part) if ids_with is not None else None
         with _reading(chroma):
-            got = chroma.get(where=cast(Any, {"doc_id": {"$in": part}}), include=["metadatas"])
+            if ids is None:
+                got = chroma.get(where=cast(Any, {"doc_id": {"$in": part}}), include=["metadatas"])
+            elif ids:
+                got = chroma.get(ids=ids, include=["metadatas"])
+            else:
+                continue
+        wanted = set(part)
         for cid, meta in zip(got["ids"], got["metadatas"] or [], strict=False):
-            stored.setdefault(str((meta or {})["doc_id"]), {})[cid] = dict(meta or {})
+            doc_id = (meta or {}).get("doc_id")
+            if doc_id in wanted:  # read by id: the metadata may have changed since the index was read
+                stored.setdefault(str(doc_id), {})[cid] = dict(meta or {})
     return stored
 
 

@@ -35,6 +35,7 @@ from selfrag.store._record import CollectionRecord
 from selfrag.store.catalogue import Catalogue
 from selfrag.store.changes import ChangeLog
 from selfrag.store.metadata import clean_metadata
+from selfrag.store.source import ChromaChunkSource
 from selfrag.store.types import (
     Chunk,
     DocumentPlan,
@@ -123,6 +124,8 @@ class Collection:
         self._write_batch = write_batch
         self._record = CollectionRecord.decode(chroma.name, chroma.metadata)
         self._columns = column_cache(chroma) if filter_cache else None
+        # A document's stored chunks through the metadata index, not Chroma's filter (``ColumnCache.ids_with``).
+        self._ids_with = self._columns.ids_with if self._columns is not None else None
         self.before_commit: Callable[[], None] | None = None
         """Called just before the catalogue record is saved; raises to stop the write (a writer
         whose lock was lost must not replace the record another writer saved: ``selfrag.service.locks``)."""
@@ -252,7 +255,7 @@ class Collection:
         part: list[DocumentPlan] = []
 
         def check(part: list[DocumentPlan]) -> int:
-            stored = stored_chunks(self._chroma, [p.id for p in part])
+            stored = stored_chunks(self._chroma, [p.id for p in part], self._ids_with)
             check_chunk_ids(self._chroma, part, stored, owner)
             return sum(len(p.chunk_ids) for p in part if not same_version(p, stored.get(p.id)))
 
@@ -381,7 +384,7 @@ class Collection:
     def _plan_window(self, group: list[DocumentVersion], owner: dict[str, str], written: _Written) -> list[_ToWrite]:
         """Check one window against the store; return its documents to write (unchanged ones are not)."""
         plans = [DocumentPlan.of(d) for d in group]
-        stored = stored_chunks(self._chroma, [d.id for d in group])
+        stored = stored_chunks(self._chroma, [d.id for d in group], self._ids_with)
         check_chunk_ids(self._chroma, plans, stored, owner)
         strings = [a.name for a in self._record.schema.attributes if a.type == "string"]
         todo: list[_ToWrite] = []
@@ -475,7 +478,7 @@ class Collection:
 
     def delete_documents(self, doc_ids: Iterable[str]) -> list[str]:
         """Delete documents (every chunk of each); return the ids of those that existed."""
-        stored = stored_chunks(self._chroma, list(dict.fromkeys(doc_ids)))
+        stored = stored_chunks(self._chroma, list(dict.fromkeys(doc_ids)), self._ids_with)
         chunk_ids = [cid for chunks in stored.values() for cid in chunks]
         with self._writing(chunk_ids):
             for start in range(0, len(chunk_ids), _DELETE):
@@ -738,14 +741,17 @@ class Collection:
 
     def chunks_of(self, doc_id: str) -> list[str]:
         """Ids of the chunks ``delete_document(doc_id)`` deletes: the document's, or the chunk of that id."""
-        with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
-            found = self._chroma.get(where={"doc_id": doc_id}, include=[])
-        return list(dict.fromkeys([*found["ids"], *(c.id for c in self.get([doc_id]))]))
+        return list(dict.fromkeys([*stored_chunks(self._chroma, [doc_id], self._ids_with).get(doc_id, {}),
+                                   *(c.id for c in self.get([doc_id]))]))
 
     def delete_document(self, doc_id: str) -> int:
         """Delete a document: every chunk whose ``doc_id`` metadata is ``doc_id``, or the chunk with
         that id. Returns how many chunks were deleted (0: nothing of that id was stored)."""
         return self.delete(self.chunks_of(doc_id))
+
+    def lexical_source(self) -> ChromaChunkSource:
+        """The collection as a lexical index reads it (its chunks, filters and change log, from Chroma)."""
+        return ChromaChunkSource(self._chroma)
 
     def _rebuild_catalogue(self) -> None:
         catalogue = Catalogue()

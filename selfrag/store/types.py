@@ -8,13 +8,14 @@ care whether hits come from Chroma, a scripted fake, or a future hybrid retrieve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from selfrag.schema import CollectionSchema
+    from selfrag.store.source import ChunkSource
 
 __all__ = [
     "Chunk",
@@ -27,6 +28,7 @@ __all__ = [
     "ProgressCallback",
     "SearchableCollection",
     "StoredDocument",
+    "WritableCollection",
 ]
 
 MetadataValue = str | int | float | bool | list[str]
@@ -161,6 +163,51 @@ class SearchableCollection(Protocol):
 
     def count(self) -> int:
         """How many chunks it holds."""
+        ...
+
+    def lexical_source(self) -> ChunkSource | None:
+        """What a lexical (BM25) index reads this collection through, or None: the collection is
+        searched dense only (a store that cannot list its chunks or their changes)."""
+        ...
+
+
+@runtime_checkable
+class WritableCollection(Protocol):
+    """What ingest needs to write one collection by document: the writing side, kept apart from
+    ``SearchableCollection`` (the workflow only reads). ``selfrag.store.Collection`` implements both."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def schema(self) -> CollectionSchema: ...
+
+    @property
+    def write_batch(self) -> int:
+        """The most chunks per write: ingest reads and embeds windows of this size."""
+        ...
+
+    def check_documents(self, plans: Iterable[DocumentPlan]) -> int:
+        """Check every plan against the schema and the stored chunks before anything is written;
+        return how many chunks will be embedded."""
+        ...
+
+    def write_documents(
+        self, documents: Iterable[DocumentVersion], *, progress: ProgressCallback | None = None, total: int | None = None
+    ) -> DocumentsWritten:
+        """Add each document, or replace the stored version (unchanged ones cost nothing)."""
+        ...
+
+    def documents(self) -> list[StoredDocument]:
+        """Every stored document, sorted by id."""
+        ...
+
+    def documents_from(self, sources: Iterable[str]) -> dict[str, set[str]]:
+        """The ids of the stored documents that came from each of ``sources``."""
+        ...
+
+    def delete_documents(self, doc_ids: Iterable[str]) -> list[str]:
+        """Delete documents (every chunk of each); return the ids of those that existed."""
         ...
 
 

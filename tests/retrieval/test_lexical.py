@@ -126,6 +126,21 @@ def test_a_large_collection_leaves_common_terms_out_of_a_query(monkeypatch: pyte
     index.close()
 
 
+def test_a_term_in_more_chunks_than_the_cap_is_common_whatever_the_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29 at 1M chunks: a share alone let a "rare" term select 5 % of the collection (50,000
+    chunks), so a warm question's cost grew with the collection. ``COMMON_CAP`` bounds it."""
+    import selfrag.retrieval.lexical as lexical_module
+
+    monkeypatch.setattr(lexical_module, "PRUNE_FROM", 10)
+    monkeypatch.setattr(lexical_module, "COMMON_FRACTION", 0.5)  # "filler" (12 of 41) is under the share
+    texts = [f"word{i} {'filler' if i < 12 else 'other'}" for i in range(40)] + ["filler target"]
+    index = LexicalIndex(entries=[LexicalEntry(f"c{i}", "1", tuple(lexical_terms(t))) for i, t in enumerate(texts)])
+    assert len(ids(index.search("filler target", 20))) == 13  # both rare by the share: either selects
+    monkeypatch.setattr(lexical_module, "COMMON_CAP", 5)  # in 13 chunks, over the cap: common
+    assert ids(index.search("filler target", 20)) == ["c40"]
+    index.close()
+
+
 def test_terms_that_unicode61_would_split_stay_one_token() -> None:
     index = LexicalIndex(entries=[LexicalEntry("a", "1", ("3.14", "o'neil", "x_y")), LexicalEntry("b", "1", ("14", "neil", "y"))])
     assert [m.id for m in index.search("3.14", 5)] == ["a"]

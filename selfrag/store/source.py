@@ -1,5 +1,9 @@
 """Where lexical retrieval reads chunks from: the collection itself, through a small Protocol.
 
+A store offers it with ``SearchableCollection.lexical_source()`` (None: the collection is searched
+dense only), so retrieval never reaches into a store's internals to build one. It lives with the
+store because only the store knows how to list, read and filter its chunks cheaply.
+
 The lexical index holds terms, never the text shown to a grader: hits are read back from the
 collection by id, so a chunk deleted since it was indexed never surfaces and its text and metadata
 are always the stored ones. A filter is evaluated by the collection too (``matching``), at query
@@ -8,8 +12,8 @@ time, so the lexical side selects exactly what the dense side selects for the sa
 The source also gives the collection's change log (``selfrag.store.changes``): what the lexical
 index catches up from, instead of listing the whole collection after each write.
 
-``ChromaChunkSource`` implements it over a Chroma collection; the store's own Protocol (being
-redesigned) can implement the same five methods and replace it.
+``ChromaChunkSource`` implements it over a Chroma collection (what ``Collection.lexical_source``
+returns); another store implements the same five methods.
 """
 
 from __future__ import annotations
@@ -22,13 +26,14 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 from chromadb.api.types import validate_where
 
 from selfrag.errors import InvalidFilter
-from selfrag.store import ChangeLog, Chunk
 from selfrag.store._errors import chroma_errors
+from selfrag.store.changes import ChangeLog
+from selfrag.store.types import Chunk
 
 if TYPE_CHECKING:
     from chromadb.api.models.Collection import Collection as ChromaCollection
 
-__all__ = ["ChromaChunkSource", "ChunkSource", "chunk_version", "text_version"]
+__all__ = ["VERSION_KEY", "ChromaChunkSource", "ChunkSource", "chunk_version", "text_version"]
 
 VERSION_KEY = "doc_hash"
 """Chunk metadata written by ``Collection.write_documents``: its document's fingerprint, which
