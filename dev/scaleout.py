@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -46,6 +46,31 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def plan_ports(instances: int, first: int, pick: Callable[[], int] = _free_port) -> tuple[list[int], int, int]:
+    """The instances' ports, then Chroma's and FalkorDB's, all distinct.
+
+    ``first`` 0 picks a free port for every instance. A port the OS calls free is only free until
+    someone binds it, and the instances bind last, so Chroma and FalkorDB must never be handed a
+    port an instance is about to take (CI once saw exactly that collision).
+    """
+    taken: set[int] = set()
+
+    def fresh() -> int:
+        for _ in range(100):
+            port = pick()
+            if port not in taken:
+                taken.add(port)
+                return port
+        raise RuntimeError("no free port found")
+
+    if first:
+        instance_ports = [first + i for i in range(instances)]
+        taken.update(instance_ports)
+    else:
+        instance_ports = [fresh() for _ in range(instances)]
+    return instance_ports, fresh(), fresh()
 
 
 @contextlib.contextmanager
@@ -115,7 +140,7 @@ def _check(first: str, last: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--instances", type=int, default=2, help="selfrag serve instances (default 2)")
-    parser.add_argument("--port", type=int, default=8100, help="first instance's port; instance i gets PORT+i")
+    parser.add_argument("--port", type=int, default=8100, help="first instance's port; instance i gets PORT+i (0: any free ports)")
     parser.add_argument("--dir", type=Path, default=None, help="where data and logs go (default: a new temp dir)")
     parser.add_argument("--scripted", action="store_true", help="scripted chat model and embeddings (fast start)")
     parser.add_argument("--check", action="store_true", help="check a cross-instance round trip, then stop")
@@ -127,7 +152,7 @@ def main() -> None:
     postgres = start_postgres("selfrag", durable=True)
     try:
         with contextlib.ExitStack() as stack:
-            chroma_port, falkor_port = _free_port(), _free_port()
+            instance_ports, chroma_port, falkor_port = plan_ports(args.instances, args.port)
             chroma_log = work / "chroma.log"
             chroma = stack.enter_context(_process("chroma", [
                 str(BIN / "chroma"), "run", "--path", str(work / "chroma"), "--host", "127.0.0.1", "--port", str(chroma_port),
@@ -147,7 +172,7 @@ def main() -> None:
             base.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", ANONYMIZED_TELEMETRY="False")
             urls: list[str] = []
             for i in range(args.instances):
-                port = args.port + i
+                port = instance_ports[i]
                 cmd = ([sys.executable, "-m", "tests.service.fake_server", "--port", str(port)] if args.scripted
                        else [str(BIN / "selfrag"), "serve", "--host", "127.0.0.1", "--port", str(port)])
                 env = {**base, **shared, "SELFRAG_HOME": str(work / f"instance-{i}")}
