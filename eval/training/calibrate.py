@@ -117,6 +117,25 @@ def reader_scores(judge: Judge, reader: Sequence[ReaderExample]) -> dict[str, An
             "unanswerable_held_back": round(float(np.mean(nones)), 4) if nones else None}
 
 
+def critic_scores(judge: Judge, examples: Sequence[CriticExample], cal: dict[str, Calibration],
+                  thresholds: dict[str, float]) -> dict[str, Any]:
+    """Per task on ``examples`` (reported apart, never calibrated on): AUC, and the share of
+    positives kept and negatives passed at the task's threshold."""
+    out: dict[str, Any] = {}
+    for task in CRITIC_TASKS:
+        mine = [e for e in examples if e.task == task]
+        if not mine or task not in cal:
+            continue
+        raw = judge.raw_scores(task, [e.first for e in mine], [e.second for e in mine])  # type: ignore[arg-type]
+        labels = [e.label for e in mine]
+        p, y = _sigmoid(cal[task], raw), np.asarray(labels)
+        at = p >= thresholds[task]
+        out[task] = {"examples": len(mine), "positives": int(y.sum()), "auc": round(auc(p.tolist(), labels), 4),
+                     "positives_kept": round(float(at[y == 1].mean()), 4) if (y == 1).any() else None,
+                     "negatives_passed": round(float(at[y == 0].mean()), 4) if (y == 0).any() else None}
+    return out
+
+
 YES_NO_MIN_EXAMPLES = 40
 """Fewer yes/no dev examples than this: no calibration of their own (too few to fit two numbers)."""
 

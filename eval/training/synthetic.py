@@ -16,6 +16,15 @@ several phrasings and the character span that answers them:
 
 Every example is drawn from a seeded ``random.Random``, so a seed pins the set (its hash goes
 into the training manifest like the HaluEval examples').
+
+The same passages also make **support** examples for the critic (``build_synthetic_critic``): the
+question with its right answer is supported by the passage; the question with another answer the
+same passage states (another year's figure, the other measure, another group's dose, the steps
+for the reason) is not, nor is any answer to a question the passage does not cover. These are
+the near misses a reader makes on such passages: the figure is in the passage, with the words
+the question uses, but it answers another question; HaluEval's hallucinated answers are rarely
+stated in the passage at all, so the critic never learnt that a stated figure can still be the
+wrong one.
 """
 
 from __future__ import annotations
@@ -23,10 +32,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from eval.training.examples import ReaderExample
+from eval.training.examples import CriticExample, ReaderExample
 from selfrag.reading.sentences import sentence_spans
 
-__all__ = ["GENRES", "build_synthetic"]
+__all__ = ["GENRES", "build_synthetic", "build_synthetic_critic", "support_examples"]
 
 _ONSETS = ("Bel", "Dun", "Ash", "Mor", "Kel", "Wyn", "Tor", "Lin", "Stan", "Brad",
            "Ros", "Fen", "Gar", "Hol", "Mar", "Nor", "Oak", "Ral", "Sel", "Thorn", "Ul", "Ver", "Wal", "Yar")
@@ -289,6 +298,36 @@ def build_synthetic(count: int, seed: int, genres: Sequence[str] = tuple(GENRES)
     out: list[ReaderExample] = []
     while len(out) < count:
         out.extend(GENRES[rng.choice(list(genres))](rng))
+    out = out[:count]
+    rng.shuffle(out)
+    return out
+
+
+def support_examples(passage_examples: Sequence[ReaderExample], rng: random.Random) -> list[CriticExample]:
+    """Support examples from one passage's reader examples (module docstring): each question with
+    its own answer (1), with one other answer the passage states (0), and each uncovered question
+    with one of the passage's answers (0)."""
+    answers = [(e.question, e.passage[e.start:e.end]) for e in passage_examples if e.kind == "span"]
+    out: list[CriticExample] = []
+    for e in passage_examples:
+        if e.kind == "span":
+            right = e.passage[e.start:e.end]
+            out.append(CriticExample("support", f"{e.question} {right}", e.passage, 1))
+            others = [a for _, a in answers if a != right and a not in right and right not in a]
+            if others:
+                out.append(CriticExample("support", f"{e.question} {rng.choice(others)}", e.passage, 0))
+        elif e.kind == "none" and answers:
+            out.append(CriticExample("support", f"{e.question} {rng.choice(answers)[1]}", e.passage, 0))
+    return out
+
+
+def build_synthetic_critic(count: int, seed: int, genres: Sequence[str] = tuple(GENRES)) -> list[CriticExample]:
+    """About ``count`` support examples over new passages of ``genres``, in a seeded order (its own
+    stream: the reader's synthetic examples for the same seed are unchanged)."""
+    rng = random.Random(f"synthetic-critic:{seed}")
+    out: list[CriticExample] = []
+    while len(out) < count:
+        out.extend(support_examples(GENRES[rng.choice(list(genres))](rng), rng))
     out = out[:count]
     rng.shuffle(out)
     return out

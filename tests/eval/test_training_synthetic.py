@@ -63,3 +63,42 @@ def test_no_name_from_the_held_out_sets_is_ever_made() -> None:
     products = {name + end for name in names for end in synthetic._PRODUCT_ENDINGS}
     borrowed = sorted(n for n in names | products if re.search(rf"\b{n.lower()}\b", held_out))
     assert borrowed == []
+
+
+def test_support_examples_pair_each_question_with_its_answer_and_with_a_near_miss() -> None:
+    import random
+
+    from eval.training.examples import ReaderExample
+    from eval.training.synthetic import support_examples
+
+    text = "Ashford population was 4,100 in 2019 and 4,300 in 2020. Its rainfall was 900 mm in 2020."
+    at = text.index
+    passage = [
+        ReaderExample("Ashford population in 2019?", text, "span", at("4,100"), at("4,100") + 5),
+        ReaderExample("Ashford population in 2020?", text, "span", at("4,300"), at("4,300") + 5),
+        ReaderExample("Ashford rainfall in 2020?", text, "span", at("900 mm"), at("900 mm") + 6),
+        ReaderExample("Ashford population in 2023?", text, "none", evidence=(0, 0)),
+    ]
+    examples = support_examples(passage, random.Random(1))
+    assert {e.task for e in examples} == {"support"} and all(e.second == text for e in examples)
+    positives = {e.first for e in examples if e.label == 1}
+    assert positives == {"Ashford population in 2019? 4,100", "Ashford population in 2020? 4,300",
+                         "Ashford rainfall in 2020? 900 mm"}
+    negatives = [e.first for e in examples if e.label == 0]
+    assert len(negatives) == 4
+    # a negative is always an answer the passage states, given to a question it does not answer
+    for first in negatives:
+        question, answer = first.split("? ")
+        assert answer in text and f"{question}? {answer}" not in positives
+
+
+def test_synthetic_critic_examples_are_seeded_balanced_enough_and_count_as_asked() -> None:
+    from eval.training.synthetic import build_synthetic_critic
+
+    examples = build_synthetic_critic(500, 7)
+    assert examples == build_synthetic_critic(500, 7) and examples != build_synthetic_critic(500, 8)
+    assert len(examples) == 500
+    share = sum(e.label for e in examples) / len(examples)
+    assert 0.3 < share < 0.7
+    # the reader's synthetic stream for the same seed is untouched by the critic's
+    assert build_synthetic(50, 7) == build_synthetic(50, 7)
