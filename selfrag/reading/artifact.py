@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from selfrag.errors import ModelIntegrityError, ProviderError
 
-__all__ = ["ArtifactInfo", "Calibration", "artifact_sha256", "load_state", "save_artifact"]
+__all__ = ["ArtifactInfo", "Calibration", "artifact_sha256", "as_stored", "load_state", "save_artifact"]
 
 WEIGHTS_FILE = "weights.safetensors"
 INFO_FILE = "judge.json"
@@ -108,6 +108,13 @@ def _unpack(packed: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         else:
             state[key] = tensor
     return state
+
+
+def as_stored(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """``state`` as it will load after ``save_artifact``: the int8 matrices rounded to their row
+    scale. Training calibrates and reports on these weights, so the calibration, the thresholds
+    and the metrics describe the artifact that ships, not the float32 network it came from."""
+    return _unpack(_pack(state, set()))
 
 
 def save_artifact(folder: Path, state: dict[str, torch.Tensor], info: ArtifactInfo) -> ArtifactInfo:

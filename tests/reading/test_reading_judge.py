@@ -145,3 +145,17 @@ def test_yes_no_answers_take_their_own_calibration_when_the_artifact_has_one(tmp
     assert a.kind == b.kind == "yes"
     assert a.probability > 0.99
     assert b.probability == pytest.approx(1 / (1 + 2.718281828 ** 2.0), rel=1e-3)  # a flat 0.12: at chance or worse
+
+
+def test_as_stored_gives_exactly_the_weights_a_saved_artifact_loads(tiny_judge_dir: Path, tmp_path: Path) -> None:
+    from selfrag.reading.artifact import as_stored
+
+    info, state = load_state(tiny_judge_dir)
+    torch.manual_seed(0)
+    fresh = {k: v + 0.01 * torch.randn_like(v) for k, v in state.items()}  # off the int8 grid again
+    saved = save_artifact(tmp_path / "again", fresh, info.model_copy(update={"base_tensors": []}))
+    _, loaded = load_state(tmp_path / "again", expected_sha256=saved.sha256)
+    stored = as_stored(fresh)
+    assert stored.keys() == loaded.keys()
+    assert all(torch.equal(stored[k], loaded[k]) for k in loaded)
+    assert any(not torch.equal(stored[k], fresh[k]) for k in fresh)  # it did round something
