@@ -30,14 +30,19 @@ class Phase:
 
 
 def filtered(state: SelfRagState) -> bool:
-    """A filter (self-queried, or entity sets from the graph) holds some of the question's conditions."""
+    """A filter (self-queried, or entity sets from the graph) holds the question's conditions.
+
+    Not once a search had to relax it: a dropped condition ("this year", "layoffs") is held by no
+    filter any more, and the search text no longer says it, so only the whole question does."""
+    if state["relaxations"]:
+        return False
     return any(p["filter"] is not None or p["resolutions"] for p in state["resource_plans"] if p["error"] is None)
 
 
 def judged_text(state: SelfRagState) -> str:
-    """What a document or an answer must address: the search text when a filter already holds the
+    """What a document or an answer must address: the search text when a filter holds the
     question's conditions ("positive reviews", "films by directors born in Ohio": a document need not
-    state them), else the question."""
+    state them), else the question (no filter, or one relaxed to find anything)."""
     if filtered(state) and len(content_terms(state["query"])) >= 2:
         return state["query"]
     return state["standalone_question"]
