@@ -12,7 +12,7 @@ from typing import Any
 
 from graders import Combine, GraderConfig
 from selfrag.testing import ScriptedJudge, reading_of
-from tests.workflows.conftest import FAST, hits
+from tests.workflows.conftest import FAST, hits, sequence_search
 from workflows import RunOptions
 
 CRITIC = GraderConfig(retry=FAST, combine=Combine.SIGNAL)
@@ -47,3 +47,23 @@ def test_after_a_relaxation_documents_are_judged_on_the_whole_question(make_engi
     assert any("1979" in r["detail"] for r in result.trace.relaxations)
     assert asked and all("1979" in a for a in asked)  # the dropped condition is judged from the text
 
+
+
+def test_a_rewritten_search_text_does_not_change_what_documents_must_address(make_engine: Any) -> None:
+    # Bug (companies dev set): after a rewrite, the search text was the question's words again,
+    # the filter's conditions included ("Rod Halverson sits board ..."), and the next documents were
+    # judged against it: whatever the graph filter selected looked off-topic.
+    asked: list[str] = []
+
+    def score(task: str, first: str, second: str) -> float:
+        if task == "relevance":
+            asked.append(first)
+        return 0.1 if task == "relevance" else 0.9
+
+    judge = ScriptedJudge(score, lambda q, passages: reading_of("have a blast", passages), thresholds=THRESHOLDS)
+    engine, _, _ = make_engine({}, judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                               extractive_only=True, rules_only_text=True,
+                               search_fn=sequence_search(["toys"], ["dream"]), options=RunOptions(max_rewrites=1))
+    result = engine.run("Which animated movie has toys that come alive?", collection="movies")
+    assert result.trace.rewrites and result.trace.rewrites[0]["to"] != result.trace.rewrites[0]["from"]
+    assert len(asked) == 2 and asked[0] == asked[1] and "animated" not in asked[1]
