@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from selfrag.values import date_text
 
-__all__ = ["GraphCaseScore", "GraphQuestion", "GraphSetScore", "load_graph_set", "observed", "score_graph_set"]
+__all__ = ["GraphCaseScore", "GraphQuestion", "GraphSetScore", "load_graph_set", "observed", "score_case", "score_graph_set"]
 
 
 class _Engine(Protocol):
