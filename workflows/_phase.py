@@ -13,7 +13,7 @@ from workflows.options import RunOptions
 from workflows.resources import Resource
 from workflows.state import SelfRagState
 
-__all__ = ["Phase", "decided_verdict", "filtered", "judged_text"]
+__all__ = ["Phase", "decided_verdict", "filtered", "judged_text", "planned_text"]
 
 
 class Phase:
@@ -30,16 +30,30 @@ class Phase:
 
 
 def filtered(state: SelfRagState) -> bool:
-    """A filter (self-queried, or entity sets from the graph) holds some of the question's conditions."""
+    """A filter (self-queried, or entity sets from the graph) holds the question's conditions.
+
+    Not once a search had to relax it: a dropped condition ("this year", "layoffs") is held by no
+    filter any more, and the search text no longer says it, so only the whole question does."""
+    if state["relaxations"]:
+        return False
     return any(p["filter"] is not None or p["resolutions"] for p in state["resource_plans"] if p["error"] is None)
 
 
+def planned_text(state: SelfRagState) -> str:
+    """The self-query's search text: the question minus the conditions its filter holds (one
+    resource; with several, the question). Not the rewritten search text: a rewrite changes what is
+    searched for, not what the question asks, and it may put the filter's words back."""
+    plans = state["resource_plans"]
+    return plans[0]["query"] if len(plans) == 1 else state["standalone_question"]
+
+
 def judged_text(state: SelfRagState) -> str:
-    """What a document or an answer must address: the search text when a filter already holds the
+    """What a document or an answer must address: the planned search text when a filter holds the
     question's conditions ("positive reviews", "films by directors born in Ohio": a document need not
-    state them), else the question."""
-    if filtered(state) and len(content_terms(state["query"])) >= 2:
-        return state["query"]
+    state them), else the question (no filter, or one relaxed to find anything)."""
+    text = planned_text(state)
+    if filtered(state) and len(content_terms(text)) >= 2:
+        return text
     return state["standalone_question"]
 
 

@@ -73,6 +73,10 @@ class RecognisedRelation:
     match: EntityMatch
     """Candidates of the relation's start label: unique, or ambiguous (ask which)."""
     score: float
+    cues: tuple[tuple[int, int], ...] = ()
+    """Where the relation's own wording is (``sits``, ``board``, ``invested``): its cue words in the
+    run of words next to the entity, up to the first word that is neither a cue nor a function or
+    kind word. The filter holds them; the search text need not say them again."""
 
     @property
     def condition(self) -> RelationCondition:
@@ -182,7 +186,8 @@ class RelationRecogniser:
             on_mention_label = bool(labels & self._mention_labels)
             if best is not None and (best[0] >= MIN_CUE_SCORE or not on_mention_label):
                 rel = best[1]
-                relations.append(RecognisedRelation(rel.name, text, index.match(text, label=rel.start), best[0]))
+                cues = _cue_spans(self._cues.weights[rel.name], all_words, start, end)
+                relations.append(RecognisedRelation(rel.name, text, index.match(text, label=rel.start), best[0], cues))
             elif on_mention_label:
                 kept = [lbl for lbl in labels if lbl in self._mention_labels]
                 mentions.append(index.match(text, label=kept[0]) if len(kept) == 1 else match)
@@ -216,6 +221,18 @@ def _score(rel: Relation, weights: dict[str, float], words: list[Token], all_wor
         if expected is not None and expected != voice:
             score *= _CONTRADICTED
     return score
+
+
+def _cue_spans(weights: dict[str, float], all_words: list[Token], start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """The cue words in the runs of words either side of the entity (see ``RecognisedRelation.cues``)."""
+    spans: list[tuple[int, int]] = []
+    for side in ([w for w in all_words if w.start >= end], [w for w in reversed(all_words) if w.end <= start]):
+        for w in side:
+            if w.lemma in weights:
+                spans.append((w.start, w.end))
+            elif w.lemma not in _STOP and w.lemma not in _KINDS and w.norm not in _STOP:
+                break
+    return tuple(sorted(spans))
 
 
 def _distance(all_words: list[Token], w: Token, start: int, end: int) -> int:

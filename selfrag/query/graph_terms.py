@@ -19,17 +19,18 @@ A term whose entity is ambiguous keeps its candidates: the run asks which one is
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from selfrag.kg.context import GraphContext
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
-from selfrag.lang import MONTHS, find_date_range, wants_latest
+from selfrag.lang import MONTHS, find_date_range, tokenize, wants_latest
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -43,6 +44,7 @@ __all__ = [
     "has_graph_terms",
     "read_graph_terms",
     "validate_relations",
+    "without_relation_wording",
 ]
 
 # Words that name the kind of document or the order wanted, never the topic.
@@ -91,6 +93,9 @@ class GraphTerm(BaseModel):
     """The entity, when the value names exactly one."""
     candidates: list[EntityChoice] = []
     """Every plausible entity when the value is ambiguous (then ``entity`` is None)."""
+    wording: tuple[str, ...] = Field(default=(), exclude=True)
+    """A relation's own words in the question ("sits", "board"; ``RecognisedRelation.cues``): the
+    filter holds them, so the search text drops them (``without_relation_wording``). Not stored."""
 
     @property
     def ambiguous(self) -> bool:
@@ -168,7 +173,8 @@ def find_graph_terms(
             assert rel is not None
             mention = context.link.mention_for(rel.result_label)
             assert mention is not None
-            terms.append(_term("relation", rel.name, mention.attribute, r.match))
+            terms.append(_term("relation", rel.name, mention.attribute, r.match).model_copy(
+                update={"wording": tuple(question[s:e] for s, e in r.cues)}))
             changes.append(Change(kind="graph_term", detail=f"relation {rel.name} on {r.value!r}"))
             masked = masked.replace(r.value, " ")
         for m in found.mentions:
@@ -236,3 +242,21 @@ def read_graph_terms(
     if latest:
         changes.append(Change(kind="latest_first", detail=f"filters but no topic, newest asked for: newest first by {date_attr.name}"))  # type: ignore[union-attr]
     return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes)
+
+
+def without_relation_wording(text: str, question: str, terms: Sequence[GraphTerm]) -> str:
+    """``text`` (the search text read from ``question``) without the relations' own words, which the
+    graph filter holds: "sits on the board implement" → "on the implement". A word the question
+    uses twice stays (it may also be the topic: "supply shortages at companies that supply X"), and
+    so does ``text`` when nothing with content would be left."""
+    words = [w for t in terms for w in t.wording]
+    if not words:
+        return text
+    counts = Counter(t.lemma for t in tokenize(question))
+    out = text
+    for word in words:
+        tokens = tokenize(word)
+        if len(tokens) == 1 and counts[tokens[0].lemma] == 1:
+            out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ", out)
+    out = " ".join(out.split())
+    return out if content_terms(out) else text

@@ -27,7 +27,14 @@ from selfrag.kg.schema import Relation
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
-from selfrag.query.graph_terms import GraphTerm, find_graph_terms, has_graph_terms, read_graph_terms, validate_relations
+from selfrag.query.graph_terms import (
+    GraphTerm,
+    find_graph_terms,
+    has_graph_terms,
+    read_graph_terms,
+    validate_relations,
+    without_relation_wording,
+)
 from selfrag.query.model import Change, Operation, StructuredQuery
 from selfrag.query.rules import read_question
 from selfrag.query.translate import and_where, to_where
@@ -238,6 +245,8 @@ class SelfQueryPlanner:
             query = query.model_copy(update={
                 "filter": combined,
                 "relations": [RelationCondition(relation=t.relation, value=t.value) for t in terms if t.relation],
+                # The search text is what documents are judged against: not the filter's words again.
+                "query": without_relation_wording(query.query, question, terms),
             })
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":

@@ -91,3 +91,22 @@ def test_the_model_is_shown_the_relations_and_its_relations_are_checked() -> Non
     assert any(c.kind == "dropped_relation" and "'owns'" in c.detail for c in plan.changes)
     [call] = model.calls_for("StructuredQuery")
     assert "- board_member (the value names a Person): Organizations on whose board the person sits" in call.prompt
+
+
+def test_the_search_text_loses_the_relation_wording_the_graph_filter_holds() -> None:
+    # Bug (companies dev set): "companies where Rod Halverson sits on the board" became a graph
+    # filter, yet "sits on the board" stayed in the search text, which is also what the critic
+    # judges documents against: the board's companies' articles looked off-topic (relevance 0.10
+    # against 0.97 without those words).
+    schema, ctx = _context()
+    planner = SelfQueryPlanner(None, mode="rules")
+
+    def text(question: str) -> str:
+        return planner.plan(question, schema, {}, today=TODAY, graph=ctx).query.query.lower()
+
+    assert text("Did any company where Ingrid Solberg is a board member cut jobs?") == "cut jobs"
+    assert "director" not in text("Has any company Lucia Moretti is a director of reported a loss?")
+    sits = text("Which of the companies where Rod Halverson sits on the board opened a lab?")
+    assert "board" not in sits and "sits" not in sits and "opened a lab" in sits
+    # only the relation's own wording next to the entity goes: a topic word that is also a cue stays
+    assert "supply" in text("Supply shortages at companies that supply Halvard Motors")

@@ -1,0 +1,69 @@
+"""A relaxed filter no longer holds the question's conditions: documents are judged on the whole question.
+
+Bug (companies dev set, "Layoffs at competitors of Halvard Motors this year"): the topic and the
+date became the filter, the search text kept neither; the filter found nothing and was relaxed
+until both were dropped, yet the critic was still asked about the search text alone, so a
+competitor's article about staff morale was judged relevant to a question about layoffs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graders import Combine, GraderConfig
+from selfrag.testing import ScriptedJudge, reading_of
+from tests.workflows.conftest import FAST, hits, sequence_search
+from workflows import RunOptions
+
+CRITIC = GraderConfig(retry=FAST, combine=Combine.SIGNAL)
+THRESHOLDS = {"reader": 0.6, "relevance": 0.5, "support": 0.5, "usefulness": 0.5}
+
+
+def _nothing_from(year: str) -> Any:
+    """A collection holding no movie of ``year``: a filter naming it finds nothing."""
+    def fn(query: str, where: Any, k: int) -> list[Any]:
+        return [] if year in str(where) else hits("toys", "dream")
+    return fn
+
+
+def _engine(make_engine: Any, asked: list[str], relevance: float) -> Any:
+    def score(task: str, first: str, second: str) -> float:
+        if task == "relevance":
+            asked.append(first)
+            return relevance
+        return 0.9
+
+    judge = ScriptedJudge(score, lambda q, passages: reading_of("have a blast", passages), thresholds=THRESHOLDS)
+    engine, _, _ = make_engine({}, judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                               extractive_only=True, rules_only_text=True, search_fn=_nothing_from("1979"),
+                               options=RunOptions(max_rewrites=0))
+    return engine
+
+
+def test_after_a_relaxation_documents_are_judged_on_the_whole_question(make_engine: Any) -> None:
+    asked: list[str] = []
+    engine = _engine(make_engine, asked, relevance=0.9)
+    result = engine.run("Which animated movie from 1979 has toys that come alive?", collection="movies")
+    assert any("1979" in r["detail"] for r in result.trace.relaxations)
+    assert asked and all("1979" in a for a in asked)  # the dropped condition is judged from the text
+
+
+
+def test_a_rewritten_search_text_does_not_change_what_documents_must_address(make_engine: Any) -> None:
+    # Bug (companies dev set): after a rewrite, the search text was the question's words again,
+    # the filter's conditions included ("Rod Halverson sits board ..."), and the next documents were
+    # judged against it: whatever the graph filter selected looked off-topic.
+    asked: list[str] = []
+
+    def score(task: str, first: str, second: str) -> float:
+        if task == "relevance":
+            asked.append(first)
+        return 0.1 if task == "relevance" else 0.9
+
+    judge = ScriptedJudge(score, lambda q, passages: reading_of("have a blast", passages), thresholds=THRESHOLDS)
+    engine, _, _ = make_engine({}, judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                               extractive_only=True, rules_only_text=True,
+                               search_fn=sequence_search(["toys"], ["dream"]), options=RunOptions(max_rewrites=1))
+    result = engine.run("Which animated movie has toys that come alive?", collection="movies")
+    assert result.trace.rewrites and result.trace.rewrites[0]["to"] != result.trace.rewrites[0]["from"]
+    assert len(asked) == 2 and asked[0] == asked[1] and "animated" not in asked[1]
