@@ -28,9 +28,9 @@ first counts each query term's chunks by walking its whole postings list (a mill
 term in every chunk, on every question), then scores every match (an AND of common terms matched
 hundreds of thousands at 1M). ``_Bm25`` is the same formula from the ``df`` table, FTS5's own
 totals and the chunk's stored terms (equal scores, tested), and ``SCORE_LIMIT`` bounds the
-all-common questions' work whatever the collection's size (1M synthetic chunks, warm lexical p50
-141 -> 31 ms, p90 1.25 s -> 0.11 s; known-item recall@4 unchanged at 1M and 200k,
-``bench/lexical_scoring.py``). A filter matching few chunks has them read and checked here.
+all-common questions' work whatever the collection's size (1M synthetic chunks, the same questions
+alternated: lexical p50 71 -> 15 ms, p90 397 -> 46 ms; known-item recall@4 unchanged at 1M and
+200k, ``bench/lexical_scoring.py``). A filter matching few chunks has them read and checked here.
 Document frequencies are kept in a table of their own, changed with each chunk.
 
 A search can be restricted to some ids (the chunks a metadata filter matched), which is how the
