@@ -107,7 +107,8 @@ class _Bm25:
     @classmethod
     def of(cls, conn: sqlite3.Connection, df: dict[str, int]) -> _Bm25:
         rows, tokens = _averages(conn)
-        idf = {t: max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6) for t, n in df.items()}
+        # max(): a write between the df lookup and this read must not make the log's argument negative.
+        idf = {t: max(math.log((max(rows - n, 0) + 0.5) / (n + 0.5)), 1e-6) for t, n in df.items()}
         return cls(idf, tokens / rows if rows else 1.0)
 
     def top(self, chunks: Iterable[tuple[int, str, str]], k: int) -> list[tuple[str, float]]:
