@@ -16,12 +16,22 @@ Over a large collection (``PRUNE_FROM`` chunks or more) common terms do not sele
 Lucene's common-terms query: FTS5 scores every chunk a query term matches, so a term in most chunks
 made a question cost O(collection) (147-293 ms at 100k synthetic chunks, seconds at 1M). A term in
 more than ``COMMON_FRACTION`` of the chunks, or in more than ``COMMON_CAP`` chunks whatever the
-collection's size (so what a question selects stays bounded as it grows), is common: the chunks matched are those holding a rare
-term, and they are scored by all the terms (``(rare) AND (rare OR common)``), so the common terms
-still rank them (on known-item queries over 100k synthetic chunks, recall@4 0.235 either way,
-p50 8.5 ms instead of 147). When every term is common, the chunks holding all of them are ranked (an
-AND, whose postings intersect), and only if fewer than ``k`` do, all of them OR-ed. Document
-frequencies are kept in a table of their own, changed with each chunk.
+collection's size (so what a question selects stays bounded as it grows), is common: the chunks
+matched are those holding a rare term, and they are scored by all the terms, so the common terms
+still rank them (on known-item queries over 100k synthetic chunks, recall@4 0.235 either way, p50
+8.5 ms instead of 147). When every term is common, the chunks holding all of them are ranked (an
+AND, whose postings intersect), and only if fewer than ``k`` do, all of them OR-ed.
+
+Over such a collection the index also scores the chunks itself, not with ``bm25()``, and reads at
+most ``SCORE_LIMIT`` of them (the first the selecting terms match, in rowid order): ``bm25()``
+first counts each query term's chunks by walking its whole postings list (a million entries for a
+term in every chunk, on every question), then scores every match (an AND of common terms matched
+hundreds of thousands at 1M). ``_Bm25`` is the same formula from the ``df`` table, FTS5's own
+totals and the chunk's stored terms (equal scores, tested), and ``SCORE_LIMIT`` bounds the
+all-common questions' work whatever the collection's size (1M synthetic chunks, the same questions
+alternated: lexical p50 71 -> 15 ms, p90 397 -> 46 ms; known-item recall@4 unchanged at 1M and
+200k, ``bench/lexical_scoring.py``). A filter matching few chunks has them read and checked here.
+Document frequencies are kept in a table of their own, changed with each chunk.
 
 A search can be restricted to some ids (the chunks a metadata filter matched), which is how the
 self-query's ``where`` pre-filters lexical retrieval exactly as it pre-filters the dense one: the
@@ -36,6 +46,8 @@ transactions, serialised by SQLite across threads and processes.
 
 from __future__ import annotations
 
+import heapq
+import math
 import re
 import shutil
 import sqlite3
@@ -71,8 +83,74 @@ query's terms select then stay bounded as the collection grows (a share alone le
 select 50,000 chunks at 1M). Above ``COMMON_FRACTION * PRUNE_FROM`` (1,000), so a collection just
 past ``PRUNE_FROM`` prunes by the share alone."""
 _AMONG_PROBE = 5000
-"""A restriction to at most this many chunks is searched chunk by chunk (FTS5 looks each up in
-the query terms' postings); a larger one ranks every match and keeps the first in it."""
+"""A restriction to at most this many chunks has them all read and scored by the index (``_Bm25``);
+a larger one has FTS5 select among the matches."""
+
+
+SCORE_LIMIT = 1_000
+"""The most chunks one question over a large collection (``PRUNE_FROM`` chunks or more) scores: the
+first this many its selecting terms match, in rowid order (module docstring)."""
+_K1 = 1.2
+_B = 0.75
+"""FTS5's ``bm25()`` constants."""
+
+
+class _Bm25:
+    """FTS5's ``bm25()`` over some chunks' stored terms, from the ``df`` table and FTS5's own
+    totals: the same scores, without what ``bm25()`` does first on every query, counting each
+    term's chunks by walking its whole postings list (1M entries for a term in every chunk)."""
+
+    def __init__(self, idf: dict[str, float], avgdl: float) -> None:
+        self.idf = idf
+        self.avgdl = avgdl
+
+    @classmethod
+    def of(cls, conn: sqlite3.Connection, df: dict[str, int]) -> _Bm25:
+        rows, tokens = _averages(conn)
+        # max(): a write between the df lookup and this read must not make the log's argument negative.
+        idf = {t: max(math.log((max(rows - n, 0) + 0.5) / (n + 0.5)), 1e-6) for t, n in df.items()}
+        return cls(idf, tokens / rows if rows else 1.0)
+
+    def top(self, chunks: Iterable[tuple[int, str, str]], k: int) -> list[tuple[str, float]]:
+        """The ``k`` best of (rowid, id, terms) by score, then rowid; those scoring nothing left out."""
+        # String methods, not a split: a chunk's terms are one space apart (``indexed_text``), so with
+        # the spaces doubled " term " counts its occurrences (adjacent ones too).
+        needles = [(f" {term} ", idf) for term, idf in self.idf.items()]
+        scored = []
+        for rowid, chunk_id, text in chunks:
+            text = str(text)
+            padded = f" {text} ".replace(" ", "  ")
+            norm = _K1 * (1 - _B + _B * (text.count(" ") + 1 if text else 0) / self.avgdl)
+            score = 0.0
+            for needle, idf in needles:
+                tf = padded.count(needle)
+                if tf:
+                    score += idf * tf * (_K1 + 1) / (tf + norm)
+            if score > 0:
+                scored.append((-score, rowid, chunk_id))
+        return [(chunk_id, -neg) for neg, _, chunk_id in heapq.nsmallest(k, scored)]
+
+
+def _averages(conn: sqlite3.Connection) -> tuple[int, int]:
+    """FTS5's row count and total tokens (its "averages" record, id 1 of ``body_data``: SQLite varints)."""
+    row = conn.execute("SELECT block FROM body_data WHERE id = 1").fetchone()
+    if row is None:
+        return 0, 0
+    block, i = bytes(row[0]), 0
+    values: list[int] = []
+    while i < len(block) and len(values) < 2:
+        value = 0
+        for j in range(9):
+            byte = block[i + j]
+            if j == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        values.append(value)
+        i += j + 1
+    return (values[0], values[1]) if len(values) == 2 else (0, 0)
 
 
 def _token(term: str) -> str:
@@ -241,34 +319,85 @@ class LexicalIndex:
         if not tokens:
             return []
         with self._conn() as conn:
-            rare, common = self._split_terms(conn, tokens)
-            if not rare and not common:
-                return []
-            if rare:
-                # Matched by a rare term; scored by all (a common term still ranks those chunks).
-                match = _any(rare) if not common else f"({_any(rare)}) AND ({_any([*rare, *common])})"
-                rows = self._search(conn, match, k, among)
+            total = self._total(conn)
+            if total < PRUNE_FROM and (among is None or len(among) > _AMONG_PROBE):
+                rows = self._search(conn, _any(tokens), k, among)  # a small collection: bm25() is cheap
             else:
-                rows = self._search(conn, " AND ".join(f'"{t}"' for t in common), k, among)
-                if len(rows) < k:  # too few chunks hold every common term: any of them
-                    rows = self._search(conn, _any(common), k, among)
+                rows = self._search_pruned(conn, tokens, total, k, among)
         return [LexicalMatch(str(i), float(s)) for i, s in rows]
 
     @staticmethod
-    def _split_terms(conn: sqlite3.Connection, tokens: list[str]) -> tuple[list[str], list[str]]:
-        """The query's rare and common terms (module docstring); under ``PRUNE_FROM`` chunks every
-        term counts as rare, and a term no chunk holds is left out above it."""
+    def _total(conn: sqlite3.Connection) -> int:
         row = conn.execute("SELECT value FROM meta WHERE key = 'chunks'").fetchone()
-        total = int(row[0]) if row is not None else 0
-        if total < PRUNE_FROM:
-            return tokens, []
+        return int(row[0]) if row is not None else 0
+
+    @staticmethod
+    def _split_terms(conn: sqlite3.Connection, tokens: list[str], total: int) -> tuple[dict[str, int], list[str], list[str]]:
+        """The document frequency of each query term a chunk holds, and the query's rare and common
+        terms (module docstring; a term no chunk holds is left out); under ``PRUNE_FROM`` chunks
+        every term is rare."""
         df: dict[str, int] = {}
         for i in range(0, len(tokens), _IN):
             part = tokens[i : i + _IN]
             df.update(conn.execute(f"SELECT term, n FROM df WHERE term IN ({','.join('?' * len(part))})", part))
         known = [t for t in tokens if df.get(t, 0) > 0]
-        cut = min(COMMON_FRACTION * total, COMMON_CAP)
-        return [t for t in known if df[t] <= cut], [t for t in known if df[t] > cut]
+        cut = min(COMMON_FRACTION * total, COMMON_CAP) if total >= PRUNE_FROM else math.inf
+        return df, [t for t in known if df[t] <= cut], [t for t in known if df[t] > cut]
+
+    def _search_pruned(
+        self, conn: sqlite3.Connection, tokens: list[str], total: int, k: int, among: Collection[str] | None
+    ) -> list[tuple[str, float]]:
+        """A large collection's search: rare terms select (or, all terms common, the chunks holding
+        every one; then any), at most ``SCORE_LIMIT`` chunks are read, and they are scored here by
+        every term (``_Bm25``: FTS5's ``bm25()``, without its recount of each term's postings)."""
+        df, rare, common = self._split_terms(conn, tokens, total)
+        if not rare and not common:
+            return []
+        scorer = _Bm25.of(conn, {t: df[t] for t in [*rare, *common]})
+        wanted = None if among is None else list(dict.fromkeys(among))
+        if wanted is not None and not wanted:
+            return []
+        if rare:
+            shapes = [(_any(rare), lambda held: not held.isdisjoint(rare))]
+        else:
+            shapes = [(" AND ".join(f'"{t}"' for t in common), lambda held: held.issuperset(common)),
+                      (_any(common), lambda held: not held.isdisjoint(common))]
+        rows: list[tuple[str, float]] = []
+        for match, holds in shapes:
+            rows = scorer.top(self._candidates(conn, match, wanted, holds), k)
+            if len(rows) >= k:
+                break
+        return rows
+
+    @staticmethod
+    def _candidates(
+        conn: sqlite3.Connection, match: str, wanted: list[str] | None, holds: Callable[[set[str]], bool]
+    ) -> Iterator[tuple[int, str, str]]:
+        """(rowid, id, terms) of at most ``SCORE_LIMIT`` chunks ``match`` selects (among ``wanted``), in rowid order."""
+        if wanted is None:
+            yield from conn.execute(
+                "SELECT c.rowid, c.id, c.terms FROM (SELECT rowid FROM body WHERE body MATCH ? LIMIT ?) AS m "
+                "JOIN chunk c ON c.rowid = m.rowid",
+                (match, SCORE_LIMIT),
+            )
+            return
+        conn.execute("DELETE FROM temp.among")
+        conn.executemany("INSERT OR IGNORE INTO temp.among(rowid) SELECT rowid FROM chunk WHERE id = ?", ((i,) for i in wanted))
+        try:
+            if len(wanted) <= _AMONG_PROBE:
+                # Few enough to read each (all of them: the ranking is exact): the selection is checked
+                # here. FTS5 probed them one by one, and bm25() recounted every term's postings at each
+                # (0.3 s for 500 chunks of 10k).
+                rows = conn.execute("SELECT c.rowid, c.id, c.terms FROM temp.among AS a JOIN chunk c ON c.rowid = a.rowid")
+                yield from (r for r in rows if holds(set(str(r[2]).split())))
+            else:
+                yield from conn.execute(
+                    "SELECT c.rowid, c.id, c.terms FROM (SELECT rowid FROM body WHERE body MATCH ? "
+                    "AND rowid IN (SELECT rowid FROM temp.among) LIMIT ?) AS m JOIN chunk c ON c.rowid = m.rowid",
+                    (match, SCORE_LIMIT),
+                )
+        finally:
+            conn.execute("DELETE FROM temp.among")
 
     @staticmethod
     def _search(conn: sqlite3.Connection, match: str, k: int, among: Collection[str] | None) -> list[tuple[str, float]]:
@@ -283,20 +412,12 @@ class LexicalIndex:
             return []
         conn.execute("DELETE FROM temp.among")
         conn.executemany("INSERT OR IGNORE INTO temp.among(rowid) SELECT rowid FROM chunk WHERE id = ?", ((i,) for i in wanted))
-        if len(wanted) <= _AMONG_PROBE:
-            # Chunk by chunk: FTS5 seeks each one in the terms' postings (the scores stay the collection's).
-            sql = (
-                "SELECT c.id, -t.score FROM (SELECT body.rowid AS rowid, bm25(body) AS score FROM temp.among AS a "
-                "CROSS JOIN body ON body.rowid = a.rowid WHERE body MATCH ? ORDER BY score, body.rowid LIMIT ?) AS t "
-                "JOIN chunk c ON c.rowid = t.rowid ORDER BY t.score, t.rowid"
-            )
-        else:
-            # Most chunks compete: rank the matches and keep those among them.
-            sql = (
-                "SELECT c.id, -t.score FROM (SELECT rowid, bm25(body) AS score FROM body WHERE body MATCH ? "
-                "AND rowid IN (SELECT rowid FROM temp.among) ORDER BY score, rowid LIMIT ?) AS t "
-                "JOIN chunk c ON c.rowid = t.rowid ORDER BY t.score, t.rowid"
-            )
+        # Most chunks compete (a few are read and scored by ``_search_pruned``): rank the matches and keep those among them.
+        sql = (
+            "SELECT c.id, -t.score FROM (SELECT rowid, bm25(body) AS score FROM body WHERE body MATCH ? "
+            "AND rowid IN (SELECT rowid FROM temp.among) ORDER BY score, rowid LIMIT ?) AS t "
+            "JOIN chunk c ON c.rowid = t.rowid ORDER BY t.score, t.rowid"
+        )
         try:
             return conn.execute(sql, (match, k)).fetchall()
         finally:

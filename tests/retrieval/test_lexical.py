@@ -81,7 +81,8 @@ def test_index_ranks_by_bm25_and_restricts_before_ranking() -> None:
 
 
 def test_restricted_search_probes_few_and_filters_many(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both ways of restricting to a filter's matches give the same ranking (scores the collection's)."""
+    """Both ways of restricting to a filter's matches give the same ranking (scores the collection's:
+    the few are read and scored by the index, the many by FTS5's ``bm25()``, equal to rounding)."""
     import selfrag.retrieval.lexical as lexical_module
 
     texts = [f"ranger {'park ' * (i % 5)}toy{i}" for i in range(60)]
@@ -89,7 +90,8 @@ def test_restricted_search_probes_few_and_filters_many(monkeypatch: pytest.Monke
     among = [f"c{i}" for i in range(0, 60, 3)]
     probed = index.search("park ranger", 5, among=among)
     monkeypatch.setattr(lexical_module, "_AMONG_PROBE", 0)
-    assert index.search("park ranger", 5, among=among) == probed
+    rounded = lambda matches: [(m.id, round(m.score, 9)) for m in matches]  # noqa: E731
+    assert rounded(index.search("park ranger", 5, among=among)) == rounded(probed)
     assert {m.id for m in probed} <= set(among) and len(probed) == 5
     whole = [m for m in index.search("park ranger", 60) if m.id in among][:5]
     assert [(m.id, round(m.score, 9)) for m in probed] == [(m.id, round(m.score, 9)) for m in whole]
@@ -138,6 +140,68 @@ def test_a_term_in_more_chunks_than_the_cap_is_common_whatever_the_share(monkeyp
     assert len(ids(index.search("filler target", 20))) == 13  # both rare by the share: either selects
     monkeypatch.setattr(lexical_module, "COMMON_CAP", 5)  # in 13 chunks, over the cap: common
     assert ids(index.search("filler target", 20)) == ["c40"]
+    index.close()
+
+
+def test_a_large_collection_scores_as_fts5_bm25(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: over ``PRUNE_FROM`` chunks the index scores the chunks it selected itself (FTS5's
+    ``bm25()`` first walked every query term's whole postings list to count its chunks). With no
+    term common the two rank alike, to the score, and stay alike after replacements and deletes."""
+    import selfrag.retrieval.lexical as lexical_module
+
+    monkeypatch.setattr(lexical_module, "COMMON_FRACTION", 1.0)
+    monkeypatch.setattr(lexical_module, "COMMON_CAP", 10**9)
+    texts = [f"ranger {'park ' * (i % 4)}{'toy ' * (i % 3)}word{i}" for i in range(50)]
+    index = LexicalIndex(entries=[LexicalEntry(f"c{i}", "1", tuple(lexical_terms(t))) for i, t in enumerate(texts)])
+
+    def both(query: str, k: int, among: list[str] | None = None) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        monkeypatch.setattr(lexical_module, "PRUNE_FROM", 10)
+        ours = [(m.id, round(m.score, 9)) for m in index.search(query, k, among=among)]
+        monkeypatch.setattr(lexical_module, "PRUNE_FROM", 10**9)
+        return ours, [(m.id, round(m.score, 9)) for m in index.search(query, k, among=among)]
+
+    for query in ("park ranger", "toy word7 park", "word3"):
+        ours, fts5 = both(query, 10)
+        assert ours == fts5 and ours
+    index.upsert([LexicalEntry(f"c{i}", "2", tuple(lexical_terms("park park park toy"))) for i in range(5)])
+    index.delete([f"c{i}" for i in range(40, 50)])
+    ours, fts5 = both("park toy", 12)
+    assert ours == fts5 and ours[0][0] in {f"c{i}" for i in range(5)}
+    ours, fts5 = both("park toy", 4, among=[f"c{i}" for i in range(0, 50, 2)])
+    assert ours == fts5 and len(ours) == 4
+    index.close()
+
+
+def test_all_common_terms_rank_the_chunks_holding_all_first_with_bounded_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29 at 1M chunks: a question of common terms only ranked every chunk holding them
+    (hundreds of thousands; p90 0.6 s). Now at most ``SCORE_LIMIT`` chunks are read and scored,
+    those holding every term first, any of them only when too few hold all; a filter still applies."""
+    import selfrag.retrieval.lexical as lexical_module
+
+    monkeypatch.setattr(lexical_module, "PRUNE_FROM", 10)
+    monkeypatch.setattr(lexical_module, "COMMON_FRACTION", 0.2)
+    monkeypatch.setattr(lexical_module, "SCORE_LIMIT", 8)
+    scored: list[int] = []
+    top = lexical_module._Bm25.top
+
+    def counting(self: Any, chunks: Any, k: int) -> Any:
+        rows = list(chunks)
+        scored.append(len(rows))
+        return top(self, rows, k)
+
+    monkeypatch.setattr(lexical_module._Bm25, "top", counting)
+    texts = [f"alpha {'beta ' if i % 2 else ''}{'gamma ' if i % 3 == 0 else ''}word{i}" for i in range(60)]
+    index = LexicalIndex(entries=[LexicalEntry(f"c{i}", "1", tuple(lexical_terms(t))) for i, t in enumerate(texts)])
+    found = ids(index.search("alpha beta gamma", 4))  # all three in every sixth chunk (i % 6 == 3)
+    assert len(found) == 4 and all(int(i[1:]) % 6 == 3 for i in found)
+    assert scored == [8]  # 10 chunks hold all three; 8 read
+    scored.clear()
+    assert len(ids(index.search("beta gamma", 20))) == 8  # fewer than 20 read holding both: then any
+    assert scored == [8, 8]  # each shape reads at most 8
+    among = [f"c{i}" for i in range(0, 60, 5)]  # 0, 5, ..., 55: all three in c15 and c45
+    assert set(ids(index.search("alpha beta gamma", 2, among=among))) == {"c15", "c45"}
+    monkeypatch.setattr(lexical_module, "_AMONG_PROBE", 0)  # a large filter: FTS5 selects among it
+    assert set(ids(index.search("alpha beta gamma", 2, among=among))) == {"c15", "c45"}
     index.close()
 
 
