@@ -18,11 +18,18 @@ and the metadata a real ingest writes (``doc_id``, ``doc_hash``, ``year``, ``gen
 - **index build**: the lexical index's first ``refresh`` (the whole collection, once);
 - **add one document** (3 chunks, vectors from a table: no encoder): ``Collection.write_documents``
   and the lexical ``refresh`` after it, each timed, median of ``--adds``; then the first question
-  after the add (the previous code rebuilt its bm25s index there);
+  after the add (the previous code rebuilt its bm25s index there). The ids are new on every run and
+  the documents are deleted afterwards (``delete_document`` and the refresh after it, timed), so a
+  kept collection measures real adds each time and does not grow;
 - **a fresh process** (a child): opens the store and the index directory, runs one dense-only
   search (Chroma loads its HNSW index), then the first hybrid question (timed), then ``--questions``
   warm ones (p50, p90); RSS before and after the hybrid questions (``VmRSS``, ``VmHWM``): their
   difference is what the lexical side holds;
+  ``--page-cache`` sets what the OS holds of the collection's files when the child starts: ``warm``
+  reads every file once first (a server that has been answering: the state "warm questions" means),
+  ``cold`` drops the page cache (root only; a machine just booted), ``as-is`` leaves it. At 1M the
+  files are 4.3 GB, and whatever else ran before decides how much of them is cached: ``as-is``
+  warm p50 went from 24 ms to 220 ms between runs minutes apart with the same code;
 - **index bytes** per chunk (every file under ``lexical/``);
 - **ranking against bm25s** (the previous engine, Lucene BM25 over the same ``lexical_terms``):
   known-item queries (three words of a chunk and one common word), recall@4 of the chunk for both
@@ -209,6 +216,23 @@ def ranking(home: Path, body: list[str], count: int, seed: int) -> dict[str, Any
             "recall@4_bm25s": found["bm25s"] / len(asked), "top10_overlap": round(statistics.fmean(overlap), 4)}
 
 
+def page_cache(home: Path, mode: str) -> dict[str, Any]:
+    """Put the collection's files in (``warm``) or out of (``cold``) the OS page cache, timed."""
+    start = time.perf_counter()
+    if mode == "warm":
+        for path in sorted(p for p in home.rglob("*") if p.is_file()):
+            with path.open("rb") as fh:
+                while fh.read(1 << 24):
+                    pass
+    elif mode == "cold":
+        os.sync()
+        try:
+            Path("/proc/sys/vm/drop_caches").write_text("3\n")
+        except OSError as exc:
+            raise SystemExit(f"--page-cache cold needs to write /proc/sys/vm/drop_caches (root): {exc.strerror}") from None
+    return {"mode": mode, "prepare_s": round(time.perf_counter() - start, 2)}
+
+
 def measure(n: int, args: argparse.Namespace) -> dict[str, Any]:
     from selfrag.retrieval import ChromaChunkSource, LexicalIndexes, LexicalRetriever
     from selfrag.store import Chunk, DocumentVersion
@@ -231,10 +255,14 @@ def measure(n: int, args: argparse.Namespace) -> dict[str, Any]:
         out["index_build_s"] = round(time.perf_counter() - start, 2)
         lexical = LexicalRetriever(source, indexes)
         lexical.search("warm", k=4)
-        write, refresh, next_question = [], [], []
+        write, refresh, next_question, delete, delete_refresh = [], [], [], [], []
+        # Ids new to the collection on every run (a kept collection already holds earlier runs'
+        # ids, and writing an unchanged document again is a no-op), deleted again afterwards.
+        tag = "".join("abcdefghijklmnop"[int(c, 16)] for c in f"{time.time_ns():x}")  # letters: one term
         for a in range(args.adds):
-            doc = DocumentVersion(f"added{a}", f"v{a}", tuple(
-                Chunk(f"added{a}#{j}", f"{body[a * 7 + j]} addition{a}", {"year": 2000, "genre": "g1"}) for j in range(3)))
+            doc_id, word = f"added-{tag}-{a}", f"addition{tag}{'abcdefghij'[a % 10]}"
+            doc = DocumentVersion(doc_id, f"v{a}", tuple(
+                Chunk(f"{doc_id}#{j}", f"{body[a * 7 + j]} {word}", {"year": 2000, "genre": "g1"}) for j in range(3)))
             start = time.perf_counter()
             coll.write_documents([doc])
             write.append(time.perf_counter() - start)
@@ -242,22 +270,36 @@ def measure(n: int, args: argparse.Namespace) -> dict[str, Any]:
             indexes.refresh(source)
             refresh.append(time.perf_counter() - start)
             start = time.perf_counter()
-            hits = lexical.search(f"addition{a}", k=4)
+            hits = lexical.search(word, k=4)
             next_question.append(time.perf_counter() - start)
-            assert hits and hits[0].id.startswith(f"added{a}#"), hits
+            assert hits and hits[0].id.startswith(f"{doc_id}#"), hits
+        for a in range(args.adds):
+            start = time.perf_counter()
+            coll.delete_document(f"added-{tag}-{a}")
+            delete.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            indexes.refresh(source)
+            delete_refresh.append(time.perf_counter() - start)
+            gone = [h.id for h in lexical.search(f"addition{tag}{'abcdefghij'[a % 10]}", k=4) if h.id.startswith(f"added-{tag}-{a}#")]
+            assert not gone, f"added-{tag}-{a} still found after its delete: {gone}"
         out["add_one_document_s"] = {
             "write": round(statistics.median(write), 3), "lexical_refresh": round(statistics.median(refresh), 3),
             "next_lexical_question": round(statistics.median(next_question), 3),
+        }
+        out["delete_one_document_s"] = {
+            "delete": round(statistics.median(delete), 3), "lexical_refresh": round(statistics.median(delete_refresh), 3),
         }
         lexical_bytes = sum(p.stat().st_size for p in (home / "lexical").iterdir())
         out["index_bytes"] = lexical_bytes
         out["index_bytes_per_chunk"] = round(lexical_bytes / n, 1)
         del indexes, lexical, store, coll
+        prepared = page_cache(home, args.page_cache)
         proc = subprocess.run(
             [sys.executable, __file__, "--child", str(home), "--questions", str(args.questions), "--code", str(args.code)],
             capture_output=True, text=True, check=True,
         )
         fresh = json.loads(proc.stdout.strip().splitlines()[-1])
+        fresh["page_cache"] = prepared
         fresh["lexical_rss_per_chunk"] = round((fresh["rss_after_hybrid"] - fresh["rss_before_hybrid"]) / n, 1)
         out["fresh_process"] = fresh
         if n <= args.ranking_max:
@@ -280,6 +322,8 @@ def main() -> None:
     parser.add_argument("--tmp", type=Path, default=None, help="where the collections are built")
     parser.add_argument("--keep", type=Path, default=None,
                         help="build each size in DIR/<size> and keep it; a later run with the same DIR reuses it")
+    parser.add_argument("--page-cache", choices=("as-is", "warm", "cold"), default="as-is",
+                        help="the collection's files in the OS page cache when the fresh process starts")
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/lexical-scale/after.json")
     args = parser.parse_args()

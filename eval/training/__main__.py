@@ -22,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from eval.training.calibrate import calibrate, critic_scores, reader_scores
-from eval.training.examples import build_critic, build_reader, examples_hash, yes_no_examples
+from eval.training.examples import CriticExample, build_critic, build_reader, examples_hash, yes_no_examples
 from eval.training.fit import FitConfig, fit, load_base
 from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, fitz_cases, halueval_rows
 from eval.training.synthetic import build_synthetic, build_synthetic_critic
@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="add this many synthetic reader examples (eval.training.synthetic: series, doses, steps)")
     ap.add_argument("--synthetic-critic", type=int, default=0,
                     help="add this many synthetic support examples (near misses: another answer the passage states)")
+    ap.add_argument("--near-misses", type=Path, default=None, metavar="ARTIFACT",
+                    help="add support examples from this artifact's reader's own answers to the training rows "
+                         "(eval.training.near_misses), and report the same on the dev rows")
+    ap.add_argument("--near-misses-per-row", type=int, default=3)
     ap.add_argument("--critic-caps", type=int, nargs=3, default=list(FitConfig.critic_caps),
                     metavar=("RELEVANCE", "SUPPORT", "USEFULNESS"),
                     help="at most this many examples per critic task (a seeded sample)")
@@ -84,6 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     critic = build_critic(train_rows, fitz_train, args.seed)
     synthetic_critic = build_synthetic_critic(args.synthetic_critic, args.seed) if args.synthetic_critic else []
     critic = critic + synthetic_critic
+    near_misses: list[CriticExample] = []
+    dev_near_misses: list[CriticExample] = []
+    if args.near_misses is not None:
+        from eval.training.near_misses import build_near_misses
+        from selfrag.reading.judge import load_judge
+
+        near_reader = load_judge(args.near_misses)
+        near_misses = build_near_misses(near_reader, train_rows, per_row=args.near_misses_per_row)
+        critic = critic + near_misses
     if args.only == "reader":
         critic = []
     if args.only == "critic":
@@ -94,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     # thresholds stay chosen on HaluEval and fitz-gov).
     dev_synthetic = build_synthetic(300, args.seed + 100) if args.synthetic else []
     dev_synthetic_critic = build_synthetic_critic(400, args.seed + 100) if args.synthetic_critic else []
+    if args.near_misses is not None:
+        dev_near_misses = build_near_misses(near_reader, dev_rows, per_row=args.near_misses_per_row)
     manifest = {
         "halueval": {"member_sha256": halueval_sha, "train_rows": [TRAIN_ROWS[0], TRAIN_ROWS[0] + args.train_rows - 1],
                      "dev_rows": [DEV_ROWS[0], DEV_ROWS[0] + args.dev_rows - 1],
@@ -104,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         "synthetic": {"examples": len(synthetic), "dev_examples": len(dev_synthetic),
                       "critic_examples": len(synthetic_critic), "critic_dev_examples": len(dev_synthetic_critic),
                       "module": "eval/training/synthetic.py", "seed": args.seed},
+        "near_misses": None if args.near_misses is None else {
+            "reader": load_judge_version(args.near_misses), "per_row": args.near_misses_per_row,
+            "examples": _count(str(e.label) for e in near_misses), "dev_examples": _count(str(e.label) for e in dev_near_misses),
+            "module": "eval/training/near_misses.py"},
         "examples": {"reader": _count(e.kind for e in reader), "critic": _count(e.task + ":" + str(e.label) for e in critic),
                      "sha256": examples_hash(reader, critic)},
         "dev_examples": {"reader": _count(e.kind for e in dev_reader),
@@ -152,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         metrics["reader_synthetic_dev"] = reader_scores(judge, dev_synthetic)
     if dev_synthetic_critic:
         metrics["critic_synthetic_dev"] = critic_scores(judge, dev_synthetic_critic, cal, thresholds)
+    if dev_near_misses:
+        metrics["critic_near_misses_dev"] = critic_scores(judge, dev_near_misses, cal, thresholds)
     info = info.model_copy(update={
         "calibration": cal, "thresholds": thresholds,
         "training": {

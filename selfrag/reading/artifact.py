@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from selfrag.errors import ModelIntegrityError, ProviderError
 
-__all__ = ["ArtifactInfo", "Calibration", "artifact_sha256", "as_stored", "load_state", "save_artifact"]
+__all__ = ["ArtifactInfo", "Calibration", "SupportVerifier", "artifact_sha256", "as_stored", "load_state", "save_artifact"]
 
 WEIGHTS_FILE = "weights.safetensors"
 INFO_FILE = "judge.json"
@@ -41,6 +41,22 @@ class Calibration(BaseModel):
 
     a: float = 1.0
     b: float = 0.0
+
+
+class SupportVerifier(BaseModel):
+    """Another artifact that judges support in this one's place, pinned by its weights' sha256.
+
+    A verifier is trained on the reader's own near misses (``eval.training.near_misses``): the
+    other span of the passage the reader takes for the answer. A separate network learns that
+    without costing the reader what one shared encoder did (``bench/results/judge/v3-experiment``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    folder: str
+    """The verifier's artifact folder, relative to this one's."""
+    sha256: str
+    """sha256 of the verifier's ``weights.safetensors``: anything else is refused at load."""
 
 
 class ArtifactInfo(BaseModel):
@@ -72,6 +88,8 @@ class ArtifactInfo(BaseModel):
     """Calibrated probabilities a run must clear to end ``answered`` (chosen on dev)."""
     training: dict[str, Any] = Field(default_factory=dict)
     """Command, seed, data manifest hash and metrics: how to rebuild these weights."""
+    support: SupportVerifier | None = None
+    """The artifact whose critic judges support instead of this one's; None: this one's does."""
 
 
 def artifact_sha256(path: Path) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from selfrag.errors import ProviderError
+from selfrag.errors import ModelIntegrityError, ProviderError
 from selfrag.reading.artifact import ArtifactInfo, Calibration, load_state
 from selfrag.reading.encoding import critic_inputs, reader_windows
 from selfrag.reading.network import ANSWER_KINDS, CRITIC_TASKS, JudgeNet
@@ -45,25 +45,32 @@ def _platt(c: Calibration | None, raw: float) -> float:
 class Judge:
     """A loaded artifact: the network, its tokenizer, its record."""
 
-    def __init__(self, net: JudgeNet, tokenizer: Any, info: ArtifactInfo) -> None:
+    def __init__(self, net: JudgeNet, tokenizer: Any, info: ArtifactInfo, *, support: Judge | None = None) -> None:
         self.net = net.eval()
         self.tokenizer = tokenizer
         self.info = info
+        self.support = support
+        """The verifier that judges support in this artifact's place (``ArtifactInfo.support``)."""
         self._lock = threading.Lock()  # one forward at a time: the fast tokenizer is not reentrant
 
     @property
     def name(self) -> str:
-        return self.info.name
+        return self.info.name if self.support is None else f"{self.info.name}+{self.support.name}"
 
     @property
     def version(self) -> str:
-        return f"{self.info.name}@{self.info.sha256[:12]}"
+        own = f"{self.info.name}@{self.info.sha256[:12]}"
+        return own if self.support is None else f"{own}+{self.support.version}"
 
     def threshold(self, key: str, default: float = 0.5) -> float:
+        if key == "support" and self.support is not None:
+            return self.support.threshold(key, default)
         return self.info.thresholds.get(key, default)
 
     # -- critic ---------------------------------------------------------------------------------
     def raw_scores(self, task: CriticTask, firsts: Sequence[str], seconds: Sequence[str]) -> list[float]:
+        if task == "support" and self.support is not None:
+            return self.support.raw_scores(task, firsts, seconds)
         if len(firsts) != len(seconds):
             raise ValueError("firsts and seconds differ in length")
         column = CRITIC_TASKS.index(task)
@@ -77,28 +84,41 @@ class Judge:
 
     def score(self, task: CriticTask, firsts: Sequence[str], seconds: Sequence[str]) -> list[float]:
         """Calibrated probabilities of the judgement ``task`` for each pair."""
+        if task == "support" and self.support is not None:
+            return self.support.score(task, firsts, seconds)
         cal = self.info.calibration.get(task)
         return [_platt(cal, r) for r in self.raw_scores(task, firsts, seconds)]
 
     # -- reader ---------------------------------------------------------------------------------
     def read(self, question: str, passages: Sequence[str]) -> Reading:
         """The best answer to ``question`` in ``passages`` (a ``none`` reading when there is none)."""
-        if not passages:
-            return Reading("none", "", -1)
+        found = self.candidates(question, passages, 1)
+        return found[0] if found else Reading("none", "", -1)
+
+    def candidates(self, question: str, passages: Sequence[str], n: int = 5) -> list[Reading]:
+        """The reader's ``n`` best distinct answers, best first, each with its calibrated probability.
+
+        Every window answers with the kind its head prefers (a span, yes or no); a span window
+        offers its best spans. Answers that differ only in case and punctuation count once (the
+        best-scored). ``read`` is the first of these; the others are the near misses a verifier
+        learns from (``eval.training``).
+        """
+        if not passages or n < 1:
+            return []
         with self._lock, torch.inference_mode():
             windows = reader_windows(self.tokenizer, [question] * len(passages), list(passages),
                                      max_length=self.info.max_length, stride=self.info.stride)
-            n = windows.tensors["input_ids"].shape[0]
+            count = windows.tensors["input_ids"].shape[0]
             outs = []
-            for i in range(0, n, _BATCH):
+            for i in range(0, count, _BATCH):
                 part = {k: v[i : i + _BATCH] for k, v in windows.tensors.items()}
                 outs.append(self.net.read(**part))
         start = torch.cat([o.start for o in outs])
         end = torch.cat([o.end for o in outs])
         kinds = torch.softmax(torch.cat([o.kind for o in outs]), dim=-1)
         evidence = torch.sigmoid(torch.cat([o.evidence for o in outs]))
-        best: Reading | None = None
-        for w in range(n):
+        found: list[Reading] = []
+        for w in range(count):
             p_idx = windows.example[w]
             probs = {k: float(kinds[w, j]) for j, k in enumerate(ANSWER_KINDS)}
             p_answer = 1.0 - probs["none"]
@@ -107,48 +127,51 @@ class Judge:
             passage = passages[p_idx]
             sents = self._sentence_scores(passage, offsets, evidence[w])
             if kind == "span":
-                span = self._best_span(start[w], end[w])
-                if span is None:
-                    continue
-                s_tok, e_tok, span_lp = span
-                a, b = offsets[s_tok], offsets[e_tok]
-                assert a is not None and b is not None
-                raw = math.log(max(p_answer, 1e-9)) + span_lp
-                support = tuple(s for s, _ in sents if s[0] <= a[0] < s[1])[:1] or tuple(s for s, _ in sents[:1])
-                cand = Reading("span", passage[a[0] : b[1]].strip(), p_idx, a[0], b[1], support, raw,
-                               kind_probabilities=probs)
+                for s_tok, e_tok, span_lp in self._best_spans(start[w], end[w], n):
+                    a, b = offsets[s_tok], offsets[e_tok]
+                    assert a is not None and b is not None
+                    raw = math.log(max(p_answer, 1e-9)) + span_lp
+                    support = tuple(s for s, _ in sents if s[0] <= a[0] < s[1])[:1] or tuple(s for s, _ in sents[:1])
+                    found.append(Reading("span", passage[a[0] : b[1]].strip(), p_idx, a[0], b[1], support, raw,
+                                         kind_probabilities=probs))
             else:
                 raw = math.log(max(p_answer, 1e-9)) + math.log(max(probs[kind] / max(p_answer, 1e-9), 1e-9))
-                cand = Reading("yes" if kind == "yes" else "no", "Yes" if kind == "yes" else "No", p_idx, -1, -1, tuple(s for s, _ in sents[:2]),
-                               raw, kind_probabilities=probs)
-            if best is None or cand.raw > best.raw:
-                best = cand
-        if best is None:
-            return Reading("none", "", -1)
+                found.append(Reading("yes" if kind == "yes" else "no", "Yes" if kind == "yes" else "No", p_idx, -1, -1,
+                                     tuple(s for s, _ in sents[:2]), raw, kind_probabilities=probs))
+        found.sort(key=lambda r: -r.raw)  # stable: the earlier window wins a tie, as it always has
+        distinct: list[Reading] = []
+        seen: set[str] = set()
+        for r in found:
+            key = " ".join("".join(c for c in r.answer.lower() if c.isalnum() or c.isspace()).split())
+            if key in seen:
+                continue
+            seen.add(key)
+            distinct.append(self._calibrated(r))
+            if len(distinct) == n:
+                break
+        return distinct
+
+    def _calibrated(self, r: Reading) -> Reading:
         # Yes/no answers have their own calibration when the artifact has one: their raw scores
         # are on another scale from spans' (no span term), and on HaluEval they are right far
         # less often at the same raw score.
-        cal = self.info.calibration.get("reader_yes_no") if best.kind in ("yes", "no") else None
-        probability = _platt(cal or self.info.calibration.get("reader"), best.raw)
-        return Reading(best.kind, best.answer, best.passage, best.start, best.end,
-                       tuple(sorted(best.sentences)), best.raw, probability, best.kind_probabilities)
+        cal = self.info.calibration.get("reader_yes_no") if r.kind in ("yes", "no") else None
+        probability = _platt(cal or self.info.calibration.get("reader"), r.raw)
+        return Reading(r.kind, r.answer, r.passage, r.start, r.end, tuple(sorted(r.sentences)), r.raw, probability,
+                       r.kind_probabilities)
 
     @staticmethod
-    def _best_span(start: torch.Tensor, end: torch.Tensor) -> tuple[int, int, float] | None:
+    def _best_spans(start: torch.Tensor, end: torch.Tensor, n: int) -> list[tuple[int, int, float]]:
+        """The ``n`` best (start, end, log-probability) spans of one window, best first."""
         ls, le = torch.log_softmax(start, -1), torch.log_softmax(end, -1)
         k = min(20, int(torch.isfinite(ls).sum()))
         if k == 0:
-            return None
+            return []
         top_s = torch.topk(ls, k).indices.tolist()
         top_e = torch.topk(le, k).indices.tolist()
-        best: tuple[int, int, float] | None = None
-        for s in top_s:
-            for e in top_e:
-                if s <= e < s + _MAX_SPAN_TOKENS:
-                    score = float(ls[s] + le[e])
-                    if best is None or score > best[2]:
-                        best = (s, e, score)
-        return best
+        spans = [(s, e, float(ls[s] + le[e])) for s in top_s for e in top_e if s <= e < s + _MAX_SPAN_TOKENS]
+        spans.sort(key=lambda x: -x[2])
+        return spans[:n]
 
     @staticmethod
     def _sentence_scores(passage: str, offsets: list[tuple[int, int] | None],
@@ -177,7 +200,11 @@ def load_judge(folder: Path, *, expected_sha256: str | None = None, base_dir: Pa
     key = str(folder.resolve())
     with _LOAD_LOCK:
         if key in _LOADED:
-            return _LOADED[key]
+            loaded = _LOADED[key]
+            if expected_sha256 is not None and loaded.info.sha256 != expected_sha256:  # a pin holds on every load
+                raise ModelIntegrityError(f"reader-critic {loaded.info.name} has sha256 {loaded.info.sha256[:12]}…, "
+                                          f"{expected_sha256[:12]}… is pinned")
+            return loaded
         info, state = load_state(folder, expected_sha256=expected_sha256)
         net = build_net(info.encoder_config)
         tokenizer_dir = base_dir
@@ -201,6 +228,15 @@ def load_judge(folder: Path, *, expected_sha256: str | None = None, base_dir: Pa
         from selfrag.providers._tokenizer import WordPieceTokenizer
 
         tokenizer = WordPieceTokenizer(tokenizer_dir)
-        judge = Judge(net, tokenizer, info)
-        _LOADED[key] = judge
-        return judge
+    # the verifier loads (and is checked) like any artifact, outside the lock it takes itself
+    support = None
+    if info.support is not None:
+        verifier = (folder / info.support.folder).resolve()
+        if verifier == folder.resolve():
+            raise ProviderError(f"reader-critic {info.name} names itself as its support verifier")
+        support = load_judge(verifier, expected_sha256=info.support.sha256, base_dir=base_dir)
+        if support.support is not None:
+            raise ProviderError(f"support verifier {support.info.name} names a verifier of its own")
+    judge = Judge(net, tokenizer, info, support=support)
+    with _LOAD_LOCK:
+        return _LOADED.setdefault(key, judge)

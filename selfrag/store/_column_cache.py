@@ -197,6 +197,23 @@ class ColumnCache:
             return None
         return out
 
+    def holds(self, key: str, values: Sequence[str]) -> bool | None:
+        """Whether any chunk's string metadata ``key`` is one of ``values``, through the same index as
+        ``ids_with`` (one row read, whatever the collection's size); None when the file cannot be read."""
+        unique = list(dict.fromkeys(values))[:_IN]
+        if not unique:
+            return False
+        sql = (
+            "SELECT 1 FROM embedding_metadata AS m JOIN embeddings AS e ON e.id = m.id "  # noqa: S608
+            f"WHERE m.key = ? AND m.string_value IN ({','.join('?' * len(unique))}) AND e.segment_id = ? LIMIT 1"
+        )
+        try:
+            with self._lock:
+                conn, segment = self._connect()
+                return conn.execute(sql, (key, *unique, segment)).fetchone() is not None
+        except (sqlite3.Error, LookupError, TypeError, ValueError):  # not the schema this was written for
+            return None
+
     def _records(self, segment: str, ids: Sequence[str], conn: sqlite3.Connection | None = None) -> list[tuple[int, str]]:
         """(offset id, user id) of those of ``ids`` stored now."""
         out: list[tuple[int, str]] = []

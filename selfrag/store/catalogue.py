@@ -12,7 +12,7 @@ incomplete, so callers know an unknown value may still exist.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from selfrag.schema import CollectionSchema
@@ -65,6 +65,28 @@ class Catalogue:
             if added:
                 self.values[name] = sorted(known + added, key=_order)
                 changed = True
+        return changed
+
+    def forget(self, gone: Iterable[tuple[str, str]], held: Callable[[str, str], bool]) -> bool:
+        """Drop values no chunk holds any more; return whether anything changed.
+
+        ``gone``: (attribute, value) pairs that chunks just deleted or replaced held. A value stays
+        while ``held(attribute, spelling)`` finds a chunk with the deleted spelling or the catalogued
+        one (``held`` may try the usual case variants of each too): one small lookup per value, not a
+        scan of the collection. A spelling neither tried nor catalogued, differing only in case, may
+        leave the catalogue with it; it comes back with the next write of it.
+        """
+        changed = False
+        for name, value in sorted(set(gone)):
+            known = self.values.get(name)
+            if not known or not isinstance(value, str):
+                continue
+            folded = value.casefold()
+            catalogued = [v for v in known if v.casefold() == folded]
+            if not catalogued or any(held(name, v) for v in dict.fromkeys([value, *catalogued])):
+                continue
+            self.values[name] = [v for v in known if v.casefold() != folded]
+            changed = True
         return changed
 
     def to_json_obj(self) -> dict[str, object]:

@@ -32,7 +32,6 @@ from selfrag.store._column_cache import column_cache
 from selfrag.store._errors import chroma_errors
 from selfrag.store._lookup import check_chunk_ids, documents_from, groups, same_version, scan, stored_chunks
 from selfrag.store._record import CollectionRecord
-from selfrag.store.catalogue import Catalogue
 from selfrag.store.changes import ChangeLog
 from selfrag.store.metadata import clean_metadata
 from selfrag.store.source import ChromaChunkSource
@@ -366,7 +365,7 @@ class Collection:
         if progress is not None and done:
             progress(done, max(done, total or 0))
         if written.catalogue_may_be_stale():
-            self._rebuild_catalogue()
+            self._forget_values(written.before - written.after)
         return DocumentsWritten(
             added=tuple(written.added), replaced=tuple(written.replaced), unchanged=tuple(written.unchanged), embedded=done
         )
@@ -480,13 +479,16 @@ class Collection:
         """Delete documents (every chunk of each); return the ids of those that existed."""
         stored = stored_chunks(self._chroma, list(dict.fromkeys(doc_ids)), self._ids_with)
         chunk_ids = [cid for chunks in stored.values() for cid in chunks]
+        gone: set[tuple[str, Any]] = set()
         with self._writing(chunk_ids):
             for start in range(0, len(chunk_ids), _DELETE):
+                part = chunk_ids[start : start + _DELETE]
                 with chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
-                    self._chroma.delete(ids=chunk_ids[start : start + _DELETE])
+                    gone |= self._string_values(self._chroma.get(ids=part, include=["metadatas"])["metadatas"] or [])
+                    self._chroma.delete(ids=part)
         if chunk_ids:
             self._changed([], chunk_ids)
-            self._rebuild_catalogue()
+            self._forget_values(gone)
         return list(stored)
 
     def documents_from(self, sources: Iterable[str]) -> dict[str, set[str]]:
@@ -727,16 +729,17 @@ class Collection:
     def delete(self, ids: Sequence[str]) -> int:
         """Delete chunks by id; return how many existed.
 
-        The catalogue is rebuilt from what remains (a full scan), so it never offers a value
-        that no longer exists.
+        The catalogue forgets the values only these chunks held (``Catalogue.forget``: a lookup per
+        value, not a scan), so it never offers a value that no longer exists.
         """
-        existing = [c.id for c in self.get(ids)]
+        chunks = self.get(ids)
+        existing = [c.id for c in chunks]
         if not existing:
             return 0
         with self._writing(existing), chroma_errors(f"cannot delete from collection {self.name!r}", collection=self.name):
             self._chroma.delete(ids=existing)
         self._changed([], existing)
-        self._rebuild_catalogue()
+        self._forget_values(self._string_values(c.metadata for c in chunks))
         return len(existing)
 
     def chunks_of(self, doc_id: str) -> list[str]:
@@ -753,11 +756,26 @@ class Collection:
         """The collection as a lexical index reads it (its chunks, filters and change log, from Chroma)."""
         return ChromaChunkSource(self._chroma)
 
-    def _rebuild_catalogue(self) -> None:
-        catalogue = Catalogue()
-        catalogue.merge((meta for _, meta in scan(self._chroma)), self._record.schema)
-        self._record.catalogue = catalogue
-        self._save_metadata()
+    def _string_values(self, metadatas: Iterable[Mapping[str, Any] | None]) -> set[tuple[str, Any]]:
+        """(attribute, value) of the schema's string attributes in ``metadatas``: what the catalogue lists."""
+        strings = [a.name for a in self._record.schema.attributes if a.type == "string"]
+        return {(name, meta[name]) for meta in metadatas if meta for name in strings if isinstance(meta.get(name), str)}
+
+    def _forget_values(self, gone: set[tuple[str, Any]]) -> None:
+        """After a delete or replace: drop the catalogued values no remaining chunk holds."""
+
+        def held(name: str, value: str) -> bool:
+            # The spellings a catalogued value usually has besides its own; through the metadata
+            # index when there is one (Chroma's ``where`` reads every record of the collection).
+            spellings = list(dict.fromkeys([value, value.lower(), value.upper(), value.title(), value.capitalize()]))
+            found = self._columns.holds(name, spellings) if self._columns is not None else None
+            if found is not None:
+                return found
+            with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
+                return bool(self._chroma.get(where=cast(Any, {name: {"$in": spellings}}), limit=1, include=[])["ids"])
+
+        if gone and self._record.catalogue.forget(gone, held):
+            self._save_metadata()
 
     def _check_dimension(self, vector: Sequence[float], *, record: bool = False) -> None:
         """Fail early on embeddings of another size; ``record`` the size at the first write."""

@@ -129,3 +129,32 @@ def test_yes_no_answers_get_a_calibration_of_their_own_from_enough_examples() ->
     assert "reader_yes_no" in cal
     assert metrics["reader_yes_no"]["accuracy"] == 0.5  # "yes" to everything: right half the time
     assert metrics["reader_yes_no"]["max_probability"] < 0.7  # at chance: never near an answering threshold
+
+
+class _Candidates:
+    """A scripted reader: the same three answers to every question."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+
+    def candidates(self, question: str, passages: list[str], n: int) -> list[Reading]:
+        return [Reading("span", a, 0, raw=-float(i)) for i, a in enumerate(self.answers[:n])]
+
+
+def test_near_misses_label_the_readers_own_answers_against_the_rows_answer() -> None:
+    from eval.training.near_misses import build_near_misses
+
+    prince = ROWS[0]
+    examples = build_near_misses(_Candidates(["Prince", "Michael Jackson", "Purple Rain"]), [prince],  # type: ignore[arg-type]
+                                 per_row=3)
+    labelled = {(e.first, e.label) for e in examples}
+    q = prince.question
+    assert labelled == {(f"{q} Prince", 1), (f"{q} Michael Jackson", 0), (f"{q} Purple Rain", 0)}
+    assert all(e.task == "support" and e.second == prince.knowledge for e in examples)
+    # the reader's answer that matches the row's (not word for word) is a positive of its own
+    examples = build_near_misses(_Candidates(["the singer Prince"]), [prince], per_row=2)  # type: ignore[arg-type]
+    assert {(e.first, e.label) for e in examples} == {(f"{q} Prince", 1), (f"{q} the singer Prince", 1)}
+    # a yes/no row: the other word is the negative, whatever the reader says
+    yes = ROWS[2]
+    examples = build_near_misses(_Candidates(["France"]), [yes], per_row=3)  # type: ignore[arg-type]
+    assert {(e.first, e.label) for e in examples} == {(f"{yes.question} yes", 1), (f"{yes.question} No", 0)}

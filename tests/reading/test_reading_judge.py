@@ -159,3 +159,52 @@ def test_as_stored_gives_exactly_the_weights_a_saved_artifact_loads(tiny_judge_d
     assert stored.keys() == loaded.keys()
     assert all(torch.equal(stored[k], loaded[k]) for k in loaded)
     assert any(not torch.equal(stored[k], fresh[k]) for k in fresh)  # it did round something
+
+
+def test_candidates_are_distinct_best_first_and_begin_with_what_read_returns(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    passages = ["Dolorin is taken with water. Adults take two tablets every six hours.",
+                "The filter cartridge lasts three months. Replace it when the light turns red."]
+    question = "How often do adults take Dolorin?"
+    found = judge.candidates(question, passages, 4)
+    assert 1 <= len(found) <= 4
+    first = judge.read(question, passages)
+    assert (found[0].answer, found[0].passage, found[0].raw, found[0].probability) == (
+        first.answer, first.passage, first.raw, first.probability)
+    assert [r.raw for r in found] == sorted((r.raw for r in found), reverse=True)
+    keys = [" ".join("".join(c for c in r.answer.lower() if c.isalnum() or c.isspace()).split()) for r in found]
+    assert len(set(keys)) == len(keys)
+    for r in found:
+        if r.kind == "span":
+            assert passages[r.passage][r.start : r.end].strip() == r.answer
+    assert judge.candidates(question, [], 3) == [] and judge.candidates(question, passages, 0) == []
+
+
+def test_an_artifact_can_take_its_support_judgement_from_a_pinned_verifier(tiny_judge_dir: Path, tmp_path: Path,
+                                                                           tokenizer_dir: Path) -> None:
+    from selfrag.reading.artifact import SupportVerifier, read_info
+
+    torch.manual_seed(7)
+    info = read_info(tiny_judge_dir)
+    verifier = save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(),
+                             info.model_copy(update={"name": "tiny-verifier-v1", "thresholds": {"support": 0.77}}))
+    main = tmp_path / "main"
+    shutil.copytree(tiny_judge_dir, main)
+    record = info.model_copy(update={"support": SupportVerifier(folder="../verifier", sha256=verifier.sha256)})
+    (main / INFO_FILE).write_text(record.model_dump_json())
+    judge = load_judge(main, base_dir=tokenizer_dir)
+    alone = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    check = load_judge(tmp_path / "verifier", base_dir=tokenizer_dir)
+    pairs = (["q and its answer"], ["the passage"])
+    assert judge.score("support", *pairs) == check.score("support", *pairs) != alone.score("support", *pairs)
+    assert judge.score("relevance", *pairs) == alone.score("relevance", *pairs)
+    assert judge.threshold("support") == 0.77 and judge.threshold("relevance") == alone.threshold("relevance")
+    assert judge.name == "tiny-judge-v1+tiny-verifier-v1" and judge.version.endswith("+" + check.version)
+    assert judge.read("a question?", ["A passage."]) == alone.read("a question?", ["A passage."])
+    # a verifier whose weights are not the pinned ones is refused, like any artifact
+    other = tmp_path / "other"
+    shutil.copytree(tiny_judge_dir, other)
+    (other / INFO_FILE).write_text(info.model_copy(update={"support": SupportVerifier(
+        folder="../verifier", sha256="0" * 64)}).model_dump_json())
+    with pytest.raises(ModelIntegrityError):
+        load_judge(other, base_dir=tokenizer_dir)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +56,23 @@ def test_sample_round_trips_through_a_server(chroma: ServerProcess) -> None:
         assert store.list_collections() == []
 
 
+def wait_until_stopped(pid: int, timeout_s: float = 10.0) -> None:
+    """Until every thread of ``pid`` is stopped: SIGSTOP takes effect on each thread as it is next
+    scheduled, and a request sent at once was seen answered before the server had stopped."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        states = []
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                states.append((task / "stat").read_text().rsplit(")", 1)[1].split()[0])
+            except OSError:  # a thread that just ended
+                continue
+        if states and all(s in ("T", "t") for s in states):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not stop")
+
+
 # Chroma's own HTTP client never times out (httpx timeout=None): only store.timeout_s ends the wait.
 # So reaching the StoreError at all proves the setting is applied; the marker turns the hang it
 # would otherwise be into a failure. No duration is asserted: this machine's speed is not the contract.
@@ -64,6 +82,7 @@ def test_a_hung_server_is_a_store_error_not_a_hang(chroma: ServerProcess) -> Non
     with Store.from_settings(settings, HashEmbeddings()) as store:
         os.kill(chroma.process.pid, signal.SIGSTOP)  # the server hangs: accepts, never answers
         try:
+            wait_until_stopped(chroma.process.pid)
             with pytest.raises(StoreError, match="cannot list collections"):
                 store.list_collections()
         finally:
