@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from selfrag.errors import ModelIntegrityError, ProviderError
 
-__all__ = ["ArtifactInfo", "Calibration", "SupportVerifier", "artifact_sha256", "as_stored", "load_state", "save_artifact"]
+__all__ = ["ArtifactInfo", "Calibration", "SupportVerifier", "Verified", "artifact_sha256", "as_stored", "load_state", "save_artifact"]
 
 WEIGHTS_FILE = "weights.safetensors"
 INFO_FILE = "judge.json"
@@ -57,6 +57,23 @@ class SupportVerifier(BaseModel):
     """The verifier's artifact folder, relative to this one's."""
     sha256: str
     """sha256 of the verifier's ``weights.safetensors``: anything else is refused at load."""
+
+
+class Verified(BaseModel):
+    """How the reader's probability and the verifier's support of its answer make one probability
+    that the answer is right: ``p = sigmoid(reader * logit(p_reader) + support * logit(p_support) + bias)``,
+    a logistic regression fitted on the reader's answers of an end-to-end dev run
+    (``python -m eval.training.verified``). Every candidate answer is scored so; the best is read."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reader: float
+    support: float
+    bias: float
+    candidates: int = Field(1, ge=1, le=20)
+    """How many of the reader's best answers are scored (1: the reader's choice is kept)."""
+    fitted_on: dict[str, Any] = Field(default_factory=dict)
+    """The run, its cases' sha256 and the fit's dev figures."""
 
 
 class ArtifactInfo(BaseModel):
@@ -90,6 +107,8 @@ class ArtifactInfo(BaseModel):
     """Command, seed, data manifest hash and metrics: how to rebuild these weights."""
     support: SupportVerifier | None = None
     """The artifact whose critic judges support instead of this one's; None: this one's does."""
+    verified: Verified | None = None
+    """With ``support``: the reader's probability combined with the verifier's (``Verified``)."""
 
 
 def artifact_sha256(path: Path) -> str:

@@ -6,6 +6,7 @@ process (checksum-verified) and every engine in the process shares it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from collections.abc import Sequence
@@ -33,6 +34,15 @@ def build_net(encoder_config: dict[str, Any]) -> JudgeNet:
     from selfrag.providers._bert import BertEncoder
 
     return JudgeNet(BertEncoder(encoder_config))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1.0 - 1e-6)
+    return math.log(p / (1.0 - p))
+
+
+def _logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
 def _platt(c: Calibration | None, raw: float) -> float:
@@ -91,9 +101,24 @@ class Judge:
 
     # -- reader ---------------------------------------------------------------------------------
     def read(self, question: str, passages: Sequence[str]) -> Reading:
-        """The best answer to ``question`` in ``passages`` (a ``none`` reading when there is none)."""
-        found = self.candidates(question, passages, 1)
-        return found[0] if found else Reading("none", "", -1)
+        """The best answer to ``question`` in ``passages`` (a ``none`` reading when there is none).
+
+        With a support verifier and its combination (``ArtifactInfo.verified``), the reader's best
+        answers are each scored by the verifier ("question answer" against the passage it was read
+        in) and the best by the combined probability is returned with that probability.
+        """
+        verified = self.info.verified if self.support is not None else None
+        found = self.candidates(question, passages, verified.candidates if verified is not None else 1)
+        if not found:
+            return Reading("none", "", -1)
+        if verified is None or self.support is None:
+            return found[0]
+        support = self.support.score("support", [f"{question} {r.answer}" for r in found],
+                                     [passages[r.passage] for r in found])
+        combined = [_logistic(verified.reader * _logit(r.probability) + verified.support * _logit(s) + verified.bias)
+                    for r, s in zip(found, support, strict=True)]
+        best = max(range(len(found)), key=lambda i: combined[i])  # the first wins a tie: the reader's order
+        return dataclasses.replace(found[best], probability=combined[best])
 
     def candidates(self, question: str, passages: Sequence[str], n: int = 5) -> list[Reading]:
         """The reader's ``n`` best distinct answers, best first, each with its calibrated probability.
