@@ -158,3 +158,20 @@ def test_near_misses_label_the_readers_own_answers_against_the_rows_answer() -> 
     yes = ROWS[2]
     examples = build_near_misses(_Candidates(["France"]), [yes], per_row=3)  # type: ignore[arg-type]
     assert {(e.first, e.label) for e in examples} == {(f"{yes.question} yes", 1), (f"{yes.question} No", 0)}
+
+
+def test_the_combination_is_fitted_by_maximum_likelihood_and_coverage_counts_the_wrong() -> None:
+    import numpy as np
+
+    from eval.training.verified import coverage_at, fit_combination
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4000, 2))
+    y = (rng.random(4000) < 1 / (1 + np.exp(-(2.0 * x[:, 0] - 1.0 * x[:, 1] + 0.5)))).astype(float)
+    a, b, bias = fit_combination(x, y)
+    assert (a, b, bias) == pytest.approx((2.0, -1.0, 0.5), abs=0.2)
+    right = np.array([1, 1, 0, 1, 1, 1, 1, 1, 1, 0], dtype=float)
+    scores = np.arange(10, 0, -1, dtype=float)  # best first in the given order
+    assert coverage_at(scores, right, 0.0) == 0.2  # the third answer is the first wrong one
+    assert coverage_at(scores, right, 0.15) == 0.9  # 1 wrong in 9
+    assert coverage_at(scores[:3], np.zeros(3), 0.05) == 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -208,3 +209,39 @@ def test_an_artifact_can_take_its_support_judgement_from_a_pinned_verifier(tiny_
         folder="../verifier", sha256="0" * 64)}).model_dump_json())
     with pytest.raises(ModelIntegrityError):
         load_judge(other, base_dir=tokenizer_dir)
+
+
+def test_a_verified_artifact_reads_the_answer_the_combination_prefers(tiny_judge_dir: Path, tmp_path: Path,
+                                                                      tokenizer_dir: Path) -> None:
+    from selfrag.reading.artifact import SupportVerifier, Verified, read_info
+
+    torch.manual_seed(11)
+    info = read_info(tiny_judge_dir)
+    verifier = save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(),
+                             info.model_copy(update={"name": "tiny-verifier-v1"}))
+    passages = ["Dolorin is taken with water. Adults take two tablets every six hours.",
+                "The filter cartridge lasts three months. Replace it when the light turns red."]
+    question = "How often do adults take Dolorin?"
+
+    def judge_with(verified: Verified, folder: str) -> Any:
+        main = tmp_path / folder
+        shutil.copytree(tiny_judge_dir, main)
+        record = info.model_copy(update={"support": SupportVerifier(folder="../verifier", sha256=verifier.sha256),
+                                         "verified": verified})
+        (main / INFO_FILE).write_text(record.model_dump_json())
+        return load_judge(main, base_dir=tokenizer_dir)
+
+    # the support logit alone decides: the candidate the verifier scores highest is read
+    by_support = judge_with(Verified(reader=0.0, support=1.0, bias=0.0, candidates=4), "by-support")
+    found = by_support.candidates(question, passages, 4)
+    scores = by_support.score("support", [f"{question} {r.answer}" for r in found], [passages[r.passage] for r in found])
+    best = max(range(len(found)), key=lambda i: scores[i])
+    read = by_support.read(question, passages)
+    assert (read.answer, read.passage) == (found[best].answer, found[best].passage)
+    assert read.probability == pytest.approx(scores[best], abs=1e-6)
+    # the reader's logit alone, one candidate: the reader's answer and its own probability
+    by_reader = judge_with(Verified(reader=1.0, support=0.0, bias=0.0, candidates=1), "by-reader")
+    alone = load_judge(tiny_judge_dir, base_dir=tokenizer_dir).read(question, passages)
+    again = by_reader.read(question, passages)
+    assert (again.answer, again.passage) == (alone.answer, alone.passage)
+    assert again.probability == pytest.approx(alone.probability, abs=1e-6)
