@@ -46,14 +46,15 @@ def choose(points: list[dict[str, float]], max_risk: float) -> dict[str, float] 
     return min(ok, key=lambda p: p["threshold"]) if ok else None
 
 
-def write_threshold(artifact: Path, chosen: dict[str, float], run: Path, max_risk: float) -> None:
+def write_threshold(artifact: Path, chosen: dict[str, float], runs: list[Path], max_risk: float) -> None:
     path = artifact / "judge.json"
     info = json.loads(path.read_text())
     info["thresholds"]["reader"] = chosen["threshold"]
-    manifest = json.loads((run / "manifest.json").read_text())
+    datasets = [json.loads((run / "manifest.json").read_text()).get("dataset", {}) for run in runs]
     info.setdefault("training", {})["reader_threshold"] = {
-        "chosen_on": manifest.get("dataset", {}).get("path", str(run)), "cases_sha256": manifest.get("dataset", {}).get("cases_sha256"),
-        "max_risk": max_risk, "coverage": chosen["coverage"], "risk": chosen["risk"],
+        "chosen_on": [d.get("path", str(run)) for d, run in zip(datasets, runs, strict=True)],
+        "cases_sha256": [d.get("cases_sha256") for d in datasets],
+        "max_risk": max_risk, "coverage": chosen["coverage"], "risk": chosen["risk"], "answered": chosen["answered"],
     }
     path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
     print(f"{path}: reader threshold {chosen['threshold']}")
@@ -67,26 +68,30 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--plot", type=Path)
     ap.add_argument("--write-threshold", type=Path, metavar="ARTIFACT",
-                    help="store the chosen threshold as the reader's in ARTIFACT/judge.json (one run only)")
+                    help="store the chosen threshold as the reader's in ARTIFACT/judge.json (one run, or --pool)")
+    ap.add_argument("--pool", action="store_true",
+                    help="one curve over the cases of every run (dev runs on different rows: a threshold chosen on "
+                         "more cases is chosen less by luck)")
     args = ap.parse_args()
-    if args.write_threshold and (len(args.runs) != 1 or not args.choose):
-        ap.error("--write-threshold takes one run and --choose")
+    if args.write_threshold and ((len(args.runs) != 1 and not args.pool) or not args.choose):
+        ap.error("--write-threshold takes one run (or --pool) and --choose")
     report: dict[str, Any] = {}
-    for run in args.runs:
-        points = curve(load(run))
-        report[run.name] = {"points": points}
+    groups = {"+".join(r.name for r in args.runs): args.runs} if args.pool else {r.name: [r] for r in args.runs}
+    for name, runs in groups.items():
+        points = curve([row for run in runs for row in load(run)])
+        report[name] = {"points": points}
         if args.choose:
-            report[run.name]["chosen"] = choose(points, args.max_risk)
+            report[name]["chosen"] = choose(points, args.max_risk)
         for p in points[:: max(1, len(points) // 12)]:
-            print(f"{run.name}: t={p['threshold']:.3f} coverage={p['coverage']:.3f} risk={p['risk']:.3f}")
+            print(f"{name}: t={p['threshold']:.3f} coverage={p['coverage']:.3f} risk={p['risk']:.3f}")
         if args.choose:
-            print(f"{run.name}: lowest threshold with risk <= {args.max_risk}: {report[run.name]['chosen']}")
+            print(f"{name}: lowest threshold with risk <= {args.max_risk}: {report[name]['chosen']}")
     if args.write_threshold:
-        chosen = report[args.runs[0].name]["chosen"]
+        chosen = report[next(iter(groups))]["chosen"]
         if chosen is None:
             print(f"no threshold keeps risk <= {args.max_risk}: {args.write_threshold} left as it was")
             return 1
-        write_threshold(args.write_threshold, chosen, args.runs[0], args.max_risk)
+        write_threshold(args.write_threshold, chosen, args.runs, args.max_risk)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2) + "\n")
