@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("run", type=Path, help="a selfrag eval run folder (cases.jsonl) on dev rows")
     ap.add_argument("--artifact", type=Path, required=True, help="artifact folder with a support verifier")
     ap.add_argument("--candidates", type=int, default=1, help="the reader's best answers scored per question")
+    ap.add_argument("--confidence", choices=("combined", "reader"), default="combined",
+                    help="the probability the chosen answer carries: the combination's, or the reader's own "
+                         "(the verifier then only chooses among the reader's answers)")
     ap.add_argument("--max-wrong", type=float, default=0.05)
     args = ap.parse_args(argv)
 
@@ -85,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
                          for r, s in zip(found, support, strict=True)])
     n = len(per_case)
     fold = np.arange(n) % 5
-    chosen_score, chosen_right = np.zeros(n), np.zeros(n)
+    chosen_score, chosen_right, chosen_reader = np.zeros(n), np.zeros(n), np.zeros(n)
     for f in range(5):
         train = [c for c, k in zip(per_case, fold, strict=True) if k != f]
         rows = np.array([r for c in train for r in c], dtype=float)
@@ -93,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in np.nonzero(fold == f)[0]:
             scores = [a * r + b * s + bias for r, s, _ in per_case[i]]
             j = int(np.argmax(scores))
-            chosen_score[i], chosen_right[i] = scores[j], per_case[i][j][2]
+            chosen_score[i], chosen_right[i], chosen_reader[i] = scores[j], per_case[i][j][2], per_case[i][j][0]
     reader_score = np.array([c[0][0] for c in per_case])
     reader_right = np.array([c[0][2] for c in per_case], dtype=float)
     rows = np.array([r for c in per_case for r in c], dtype=float)
@@ -105,10 +108,13 @@ def main(argv: list[str] | None = None) -> int:
                          f"coverage_at_{args.max_wrong}": round(coverage_at(reader_score, reader_right, args.max_wrong), 4)},
         "combined_cross_fitted": {"right": round(float(chosen_right.mean()), 4),
                                   "auc": round(auc(chosen_score.tolist(), chosen_right.astype(int).tolist()), 4),
-                                  f"coverage_at_{args.max_wrong}": round(coverage_at(chosen_score, chosen_right, args.max_wrong), 4)},
+                                  f"coverage_at_{args.max_wrong}": round(coverage_at(chosen_score, chosen_right, args.max_wrong), 4),
+                                  f"coverage_at_{args.max_wrong}_by_reader_probability":
+                                      round(coverage_at(chosen_reader, chosen_right, args.max_wrong), 4)},
     }
     info = ArtifactInfo.model_validate_json((args.artifact / INFO_FILE).read_text())
     verified = Verified(reader=round(a, 6), support=round(b, 6), bias=round(bias, 6), candidates=args.candidates,
+                        confidence=args.confidence,
                         fitted_on={"run": str(args.run), "cases_sha256": hashlib.sha256(cases_path.read_bytes()).hexdigest(),
                                    "verifier": judge.support.version, "figures": figures})
     (args.artifact / INFO_FILE).write_text(json.dumps(info.model_copy(update={"verified": verified}).model_dump(mode="json"),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import torch
 from pydantic import BaseModel, ConfigDict, Field
@@ -57,6 +57,9 @@ class SupportVerifier(BaseModel):
     """The verifier's artifact folder, relative to this one's."""
     sha256: str
     """sha256 of the verifier's ``weights.safetensors``: anything else is refused at load."""
+    claims: bool = True
+    """Whether it judges every support claim (the groundedness check) too; False: only the
+    reader's answers (``Verified``), and this artifact's own critic judges the claims."""
 
 
 class Verified(BaseModel):
@@ -72,6 +75,9 @@ class Verified(BaseModel):
     bias: float
     candidates: int = Field(1, ge=1, le=20)
     """How many of the reader's best answers are scored (1: the reader's choice is kept)."""
+    confidence: Literal["combined", "reader"] = "combined"
+    """The probability the chosen answer carries: the combination's, or the reader's own (the
+    verifier then only chooses among the reader's answers)."""
     fitted_on: dict[str, Any] = Field(default_factory=dict)
     """The run, its cases' sha256 and the fit's dev figures."""
 

@@ -72,15 +72,20 @@ class Judge:
         own = f"{self.info.name}@{self.info.sha256[:12]}"
         return own if self.support is None else f"{own}+{self.support.version}"
 
+    @property
+    def _claims_verifier(self) -> Judge | None:
+        """The verifier when it judges support claims in this artifact's place."""
+        return self.support if self.support is not None and self.info.support is not None and self.info.support.claims else None
+
     def threshold(self, key: str, default: float = 0.5) -> float:
-        if key == "support" and self.support is not None:
-            return self.support.threshold(key, default)
+        if key == "support" and self._claims_verifier is not None:
+            return self._claims_verifier.threshold(key, default)
         return self.info.thresholds.get(key, default)
 
     # -- critic ---------------------------------------------------------------------------------
     def raw_scores(self, task: CriticTask, firsts: Sequence[str], seconds: Sequence[str]) -> list[float]:
-        if task == "support" and self.support is not None:
-            return self.support.raw_scores(task, firsts, seconds)
+        if task == "support" and self._claims_verifier is not None:
+            return self._claims_verifier.raw_scores(task, firsts, seconds)
         if len(firsts) != len(seconds):
             raise ValueError("firsts and seconds differ in length")
         column = CRITIC_TASKS.index(task)
@@ -94,8 +99,8 @@ class Judge:
 
     def score(self, task: CriticTask, firsts: Sequence[str], seconds: Sequence[str]) -> list[float]:
         """Calibrated probabilities of the judgement ``task`` for each pair."""
-        if task == "support" and self.support is not None:
-            return self.support.score(task, firsts, seconds)
+        if task == "support" and self._claims_verifier is not None:
+            return self._claims_verifier.score(task, firsts, seconds)
         cal = self.info.calibration.get(task)
         return [_platt(cal, r) for r in self.raw_scores(task, firsts, seconds)]
 
@@ -118,6 +123,8 @@ class Judge:
         combined = [_logistic(verified.reader * _logit(r.probability) + verified.support * _logit(s) + verified.bias)
                     for r, s in zip(found, support, strict=True)]
         best = max(range(len(found)), key=lambda i: combined[i])  # the first wins a tie: the reader's order
+        if verified.confidence == "reader":
+            return found[best]
         return dataclasses.replace(found[best], probability=combined[best])
 
     def candidates(self, question: str, passages: Sequence[str], n: int = 5) -> list[Reading]:

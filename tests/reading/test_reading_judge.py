@@ -245,3 +245,34 @@ def test_a_verified_artifact_reads_the_answer_the_combination_prefers(tiny_judge
     again = by_reader.read(question, passages)
     assert (again.answer, again.passage) == (alone.answer, alone.passage)
     assert again.probability == pytest.approx(alone.probability, abs=1e-6)
+
+
+def test_a_verifier_of_answers_only_leaves_the_claims_and_the_probability_to_the_artifact(
+        tiny_judge_dir: Path, tmp_path: Path, tokenizer_dir: Path) -> None:
+    from selfrag.reading.artifact import SupportVerifier, Verified, read_info
+
+    torch.manual_seed(13)
+    info = read_info(tiny_judge_dir)
+    verifier = save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(),
+                             info.model_copy(update={"name": "tiny-verifier-v1", "thresholds": {"support": 0.91}}))
+    main = tmp_path / "main"
+    shutil.copytree(tiny_judge_dir, main)
+    record = info.model_copy(update={
+        "support": SupportVerifier(folder="../verifier", sha256=verifier.sha256, claims=False),
+        "verified": Verified(reader=0.0, support=1.0, bias=0.0, candidates=4, confidence="reader")})
+    (main / INFO_FILE).write_text(record.model_dump_json())
+    judge = load_judge(main, base_dir=tokenizer_dir)
+    alone = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    check = load_judge(tmp_path / "verifier", base_dir=tokenizer_dir)
+    pairs = (["q and its answer"], ["the passage"])
+    assert judge.score("support", *pairs) == alone.score("support", *pairs)  # the claims: the artifact's own critic
+    assert judge.threshold("support") == alone.threshold("support") != 0.91
+    passages = ["Dolorin is taken with water. Adults take two tablets every six hours.",
+                "The filter cartridge lasts three months. Replace it when the light turns red."]
+    question = "How often do adults take Dolorin?"
+    found = judge.candidates(question, passages, 4)
+    scores = check.score("support", [f"{question} {r.answer}" for r in found], [passages[r.passage] for r in found])
+    chosen = found[max(range(len(found)), key=lambda i: scores[i])]
+    read = judge.read(question, passages)
+    # the verifier chose the answer; it carries the reader's own probability of it
+    assert (read.answer, read.passage, read.probability) == (chosen.answer, chosen.passage, chosen.probability)
