@@ -183,16 +183,11 @@ def test_candidates_are_distinct_best_first_and_begin_with_what_read_returns(tin
 
 def test_an_artifact_can_take_its_support_judgement_from_a_pinned_verifier(tiny_judge_dir: Path, tmp_path: Path,
                                                                            tokenizer_dir: Path) -> None:
-    from selfrag.reading.artifact import SupportVerifier, read_info
+    from selfrag.reading.artifact import SupportVerifier
 
-    torch.manual_seed(7)
-    info = read_info(tiny_judge_dir)
-    verifier = save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(),
-                             info.model_copy(update={"name": "tiny-verifier-v1", "thresholds": {"support": 0.77}}))
-    main = tmp_path / "main"
-    shutil.copytree(tiny_judge_dir, main)
-    record = info.model_copy(update={"support": SupportVerifier(folder="../verifier", sha256=verifier.sha256)})
-    (main / INFO_FILE).write_text(record.model_dump_json())
+    verifier = _verifier(tiny_judge_dir, tmp_path, 7, {"support": 0.77})
+    main = _naming_verifier(tiny_judge_dir, tmp_path / "main",
+                            support=SupportVerifier(folder="../verifier", sha256=verifier.sha256))
     judge = load_judge(main, base_dir=tokenizer_dir)
     alone = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
     check = load_judge(tmp_path / "verifier", base_dir=tokenizer_dir)
@@ -203,32 +198,23 @@ def test_an_artifact_can_take_its_support_judgement_from_a_pinned_verifier(tiny_
     assert judge.name == "tiny-judge-v1+tiny-verifier-v1" and judge.version.endswith("+" + check.version)
     assert judge.read("a question?", ["A passage."]) == alone.read("a question?", ["A passage."])
     # a verifier whose weights are not the pinned ones is refused, like any artifact
-    other = tmp_path / "other"
-    shutil.copytree(tiny_judge_dir, other)
-    (other / INFO_FILE).write_text(info.model_copy(update={"support": SupportVerifier(
-        folder="../verifier", sha256="0" * 64)}).model_dump_json())
+    other = _naming_verifier(tiny_judge_dir, tmp_path / "other", support=SupportVerifier(folder="../verifier", sha256="0" * 64))
     with pytest.raises(ModelIntegrityError):
         load_judge(other, base_dir=tokenizer_dir)
 
 
 def test_a_verified_artifact_reads_the_answer_the_combination_prefers(tiny_judge_dir: Path, tmp_path: Path,
                                                                       tokenizer_dir: Path) -> None:
-    from selfrag.reading.artifact import SupportVerifier, Verified, read_info
+    from selfrag.reading.artifact import SupportVerifier, Verified
 
-    torch.manual_seed(11)
-    info = read_info(tiny_judge_dir)
-    verifier = save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(),
-                             info.model_copy(update={"name": "tiny-verifier-v1"}))
+    verifier = _verifier(tiny_judge_dir, tmp_path, 11)
     passages = ["Dolorin is taken with water. Adults take two tablets every six hours.",
                 "The filter cartridge lasts three months. Replace it when the light turns red."]
     question = "How often do adults take Dolorin?"
 
     def judge_with(verified: Verified, folder: str) -> Any:
-        main = tmp_path / folder
-        shutil.copytree(tiny_judge_dir, main)
-        record = info.model_copy(update={"support": SupportVerifier(folder="../verifier", sha256=verifier.sha256),
-                                         "verified": verified})
-        (main / INFO_FILE).write_text(record.model_dump_json())
+        main = _naming_verifier(tiny_judge_dir, tmp_path / folder, verified=verified,
+                                support=SupportVerifier(folder="../verifier", sha256=verifier.sha256))
         return load_judge(main, base_dir=tokenizer_dir)
 
     # the support logit alone decides: the candidate the verifier scores highest is read
@@ -249,18 +235,12 @@ def test_a_verified_artifact_reads_the_answer_the_combination_prefers(tiny_judge
 
 def test_a_verifier_of_answers_only_leaves_the_claims_and_the_probability_to_the_artifact(
         tiny_judge_dir: Path, tmp_path: Path, tokenizer_dir: Path) -> None:
-    from selfrag.reading.artifact import SupportVerifier, Verified, read_info
+    from selfrag.reading.artifact import SupportVerifier, Verified
 
-    torch.manual_seed(13)
-    info = read_info(tiny_judge_dir)
-    verifier = save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(),
-                             info.model_copy(update={"name": "tiny-verifier-v1", "thresholds": {"support": 0.91}}))
-    main = tmp_path / "main"
-    shutil.copytree(tiny_judge_dir, main)
-    record = info.model_copy(update={
-        "support": SupportVerifier(folder="../verifier", sha256=verifier.sha256, claims=False),
-        "verified": Verified(reader=0.0, support=1.0, bias=0.0, candidates=4, confidence="reader")})
-    (main / INFO_FILE).write_text(record.model_dump_json())
+    verifier = _verifier(tiny_judge_dir, tmp_path, 13, {"support": 0.91})
+    main = _naming_verifier(tiny_judge_dir, tmp_path / "main",
+                            support=SupportVerifier(folder="../verifier", sha256=verifier.sha256, claims=False),
+                            verified=Verified(reader=0.0, support=1.0, bias=0.0, candidates=4, confidence="reader"))
     judge = load_judge(main, base_dir=tokenizer_dir)
     alone = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
     check = load_judge(tmp_path / "verifier", base_dir=tokenizer_dir)
@@ -276,3 +256,21 @@ def test_a_verifier_of_answers_only_leaves_the_claims_and_the_probability_to_the
     read = judge.read(question, passages)
     # the verifier chose the answer; it carries the reader's own probability of it
     assert (read.answer, read.passage, read.probability) == (chosen.answer, chosen.passage, chosen.probability)
+
+
+def _verifier(tiny_judge_dir: Path, tmp_path: Path, seed: int, thresholds: dict[str, float] | None = None) -> ArtifactInfo:
+    """A second tiny artifact (other random weights) in ``tmp_path/verifier``; its saved record."""
+    torch.manual_seed(seed)
+    info = ArtifactInfo.model_validate_json((tiny_judge_dir / INFO_FILE).read_text())
+    update: dict[str, Any] = {"name": "tiny-verifier-v1"}
+    if thresholds is not None:
+        update["thresholds"] = thresholds
+    return save_artifact(tmp_path / "verifier", build_net(info.encoder_config).state_dict(), info.model_copy(update=update))
+
+
+def _naming_verifier(tiny_judge_dir: Path, folder: Path, **update: Any) -> Path:
+    """A copy of the tiny artifact in ``folder`` whose record is updated (``support``, ``verified``)."""
+    shutil.copytree(tiny_judge_dir, folder)
+    info = ArtifactInfo.model_validate_json((tiny_judge_dir / INFO_FILE).read_text())
+    (folder / INFO_FILE).write_text(info.model_copy(update=update).model_dump_json())
+    return folder
