@@ -18,13 +18,16 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from eval._halueval_source import HaluEvalRow
 from eval.training.calibrate import calibrate, critic_scores, reader_scores
 from eval.training.examples import CriticExample, build_critic, build_reader, examples_hash, yes_no_examples
 from eval.training.fit import FitConfig, fit, load_base
-from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, fitz_cases, halueval_rows
+from eval.training.generated import build_generated
+from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, FitzCase, fitz_cases, halueval_rows
 from eval.training.synthetic import build_synthetic, build_synthetic_critic
 from selfrag.providers.embeddings import MINILM_SHA256, default_minilm_dir, verify_sha256
 from selfrag.reading.artifact import ArtifactInfo, as_stored, save_artifact
@@ -55,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yes-no-oversample", type=int, default=1, help="repeat each yes/no reader example this many times")
     ap.add_argument("--synthetic", type=int, default=0,
                     help="add this many synthetic reader examples (eval.training.synthetic: series, doses, steps)")
+    ap.add_argument("--generated", type=int, default=0,
+                    help="add about this many reader examples generated from the training passages' sentences "
+                         "(eval.training.generated: yes/no with near-miss noes, why, how)")
     ap.add_argument("--synthetic-critic", type=int, default=0,
                     help="add this many synthetic support examples (near misses: another answer the passage states)")
     ap.add_argument("--near-misses", type=Path, default=None, metavar="ARTIFACT",
@@ -84,7 +90,10 @@ def main(argv: list[str] | None = None) -> int:
 
     reader = build_reader(train_rows, fitz_train, args.seed)
     synthetic = build_synthetic(args.synthetic, args.seed) if args.synthetic else []
-    reader = reader + synthetic
+    vocabulary = frozenset((base_dir / "vocab.txt").read_text(encoding="utf-8").split())
+    generated = (build_generated(_passages(train_rows, fitz_train), args.generated, args.seed, vocabulary)
+                 if args.generated else [])
+    reader = reader + synthetic + generated
     critic = build_critic(train_rows, fitz_train, args.seed)
     synthetic_critic = build_synthetic_critic(args.synthetic_critic, args.seed) if args.synthetic_critic else []
     critic = critic + synthetic_critic
@@ -107,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     # thresholds stay chosen on HaluEval and fitz-gov).
     dev_synthetic = build_synthetic(300, args.seed + 100) if args.synthetic else []
     dev_synthetic_critic = build_synthetic_critic(400, args.seed + 100) if args.synthetic_critic else []
+    dev_generated = (build_generated(_passages(dev_rows, fitz_dev), 400, args.seed + 100, vocabulary)
+                     if args.generated else [])
     if args.near_misses is not None:
         dev_near_misses = build_near_misses(near_reader, dev_rows, per_row=args.near_misses_per_row)
     manifest = {
@@ -119,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         "synthetic": {"examples": len(synthetic), "dev_examples": len(dev_synthetic),
                       "critic_examples": len(synthetic_critic), "critic_dev_examples": len(dev_synthetic_critic),
                       "module": "eval/training/synthetic.py", "seed": args.seed},
+        "generated": {"examples": _count(e.kind for e in generated), "dev_examples": _count(e.kind for e in dev_generated),
+                      "passages": "HaluEval training rows' knowledge and fitz-gov's training contexts (dev: the dev ones)",
+                      "module": "eval/training/generated.py", "seed": args.seed},
         "near_misses": None if args.near_misses is None else {
             "reader": load_judge_version(args.near_misses), "per_row": args.near_misses_per_row,
             "examples": _count(str(e.label) for e in near_misses), "dev_examples": _count(str(e.label) for e in dev_near_misses),
@@ -169,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     cal, thresholds, metrics = calibrate(judge, dev_reader, dev_critic, yes_no=yes_no_examples(all_dev))
     if dev_synthetic:
         metrics["reader_synthetic_dev"] = reader_scores(judge, dev_synthetic)
+    if dev_generated:
+        metrics["reader_generated_dev"] = reader_scores(judge, dev_generated)
     if dev_synthetic_critic:
         metrics["critic_synthetic_dev"] = critic_scores(judge, dev_synthetic_critic, cal, thresholds)
     if dev_near_misses:
@@ -195,6 +211,11 @@ def load_judge_version(folder: Path) -> str:
     from selfrag.reading.judge import load_judge
 
     return load_judge(folder).version
+
+
+def _passages(rows: Sequence[HaluEvalRow], fitz: Sequence[FitzCase]) -> list[str]:
+    """The passages questions are generated from: each row's knowledge, each fitz-gov case's contexts."""
+    return [r.knowledge for r in rows] + [" ".join(c.contexts) for c in fitz]
 
 
 def _wheel(cache: Path) -> Path:

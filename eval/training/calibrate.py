@@ -101,8 +101,9 @@ def _reader_right(ex: ReaderExample, kind: str, answer: str) -> int:
 
 
 def reader_scores(judge: Judge, reader: Sequence[ReaderExample]) -> dict[str, Any]:
-    """Span F1 / exact match and right-or-abstained rate on ``reader`` (no calibration fitted)."""
-    f1s, ems, nones = [], [], []
+    """Span F1 / exact match, yes/no accuracy and right-or-abstained rate on ``reader`` (no
+    calibration fitted)."""
+    f1s, ems, nones, yes_no = [], [], [], []
     for ex in reader:
         r = judge.read(ex.question, [ex.passage])
         if ex.kind == "span":
@@ -111,7 +112,10 @@ def reader_scores(judge: Judge, reader: Sequence[ReaderExample]) -> dict[str, An
             ems.append(float(r.kind == "span" and exact_match(r.answer, ref)))
         elif ex.kind == "none":
             nones.append(float(r.kind == "none" or r.probability < judge.threshold("reader")))
+        else:
+            yes_no.append(float(r.kind == ex.kind))
     return {"examples": len(reader), "span_examples": len(f1s),
+            "yes_no_examples": len(yes_no), "yes_no_accuracy": round(float(np.mean(yes_no)), 4) if yes_no else None,
             "span_f1": round(float(np.mean(f1s)), 4) if f1s else None,
             "span_em": round(float(np.mean(ems)), 4) if ems else None,
             "unanswerable_held_back": round(float(np.mean(nones)), 4) if nones else None}
