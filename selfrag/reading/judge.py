@@ -6,6 +6,7 @@ process (checksum-verified) and every engine in the process shares it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import math
 import threading
@@ -159,7 +160,7 @@ class Judge:
             passage = passages[p_idx]
             sents = self._sentence_scores(passage, offsets, evidence[w])
             if kind == "span":
-                for s_tok, e_tok, span_lp in self._best_spans(start[w], end[w], n):
+                for s_tok, e_tok, span_lp in self._best_spans(start[w], end[w], n, _token_sentences(passage, offsets)):
                     a, b = offsets[s_tok], offsets[e_tok]
                     assert a is not None and b is not None
                     raw = math.log(max(p_answer, 1e-9)) + span_lp
@@ -193,15 +194,19 @@ class Judge:
                        r.kind_probabilities)
 
     @staticmethod
-    def _best_spans(start: torch.Tensor, end: torch.Tensor, n: int) -> list[tuple[int, int, float]]:
-        """The ``n`` best (start, end, log-probability) spans of one window, best first."""
+    def _best_spans(start: torch.Tensor, end: torch.Tensor, n: int,
+                    sentence_of: Sequence[int]) -> list[tuple[int, int, float]]:
+        """The ``n`` best (start, end, log-probability) spans of one window, best first, each
+        within one sentence (``sentence_of``: each token's sentence): an answer is a phrase, and
+        a span across a full stop ("2,380 in 2023. The board says …") answers nothing."""
         ls, le = torch.log_softmax(start, -1), torch.log_softmax(end, -1)
         k = min(20, int(torch.isfinite(ls).sum()))
         if k == 0:
             return []
         top_s = torch.topk(ls, k).indices.tolist()
         top_e = torch.topk(le, k).indices.tolist()
-        spans = [(s, e, float(ls[s] + le[e])) for s in top_s for e in top_e if s <= e < s + _MAX_SPAN_TOKENS]
+        spans = [(s, e, float(ls[s] + le[e])) for s in top_s for e in top_e
+                 if s <= e < s + _MAX_SPAN_TOKENS and sentence_of[s] == sentence_of[e] >= 0]
         spans.sort(key=lambda x: -x[2])
         return spans[:n]
 
@@ -216,6 +221,18 @@ class Judge:
                 scored.append(((s.start, s.end), sum(vals) / len(vals)))
         scored.sort(key=lambda x: -x[1])
         return scored
+
+
+def _token_sentences(passage: str, offsets: Sequence[tuple[int, int] | None]) -> list[int]:
+    """Each token's sentence in ``passage`` (its index), -1 for a token of the question, padding or
+    a gap between sentences."""
+    spans = sentence_spans(passage)
+    starts = [sp.start for sp in spans]
+    out: list[int] = []
+    for o in offsets:
+        i = bisect.bisect_right(starts, o[0]) - 1 if o is not None else -1
+        out.append(i if i >= 0 and o is not None and o[0] < spans[i].end else -1)
+    return out
 
 
 _LOADED: dict[str, Judge] = {}

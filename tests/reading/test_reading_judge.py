@@ -274,3 +274,20 @@ def _naming_verifier(tiny_judge_dir: Path, folder: Path, **update: Any) -> Path:
     info = ArtifactInfo.model_validate_json((tiny_judge_dir / INFO_FILE).read_text())
     (folder / INFO_FILE).write_text(info.model_copy(update=update).model_dump_json())
     return folder
+
+
+def test_a_span_answer_never_runs_across_a_sentence_boundary(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    # Short sentences, random weights: the tiny reader's best spans would often straddle a full
+    # stop ("2,380 in 2023. The water board says …"). An answer is a phrase of one sentence.
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    passages = ["Ash is 4. Bel is 9. Cor is 12. Dun is 30. Elm is 7. Fen is 2.",
+                "It rose to 2,380 in 2023. The board says the ladder helped. Fish came back. Anglers cheered."]
+    seen = 0
+    for question in ("What is Dun?", "How many fish in 2023?", "Why did fish come back?", "Who cheered?"):
+        for r in judge.candidates(question, passages, 5):
+            if r.kind != "span":
+                continue
+            seen += 1
+            inside = [s for s in sentence_spans(passages[r.passage]) if s.start <= r.start and r.end <= s.end]
+            assert inside, (question, r.answer)
+    assert seen
