@@ -115,7 +115,17 @@ class GroundednessGrader(StructuredGrader):
         flat = [_flat(t) for t in texts]
         quoted = [next((n for n in c.cited if _flat(c.text) and _flat(c.text) in flat[n - 1]), None) for c in claims]
         pairs = [(i, n) for i, c in enumerate(claims) if quoted[i] is None for n in c.cited]
-        scores = self.critic.score("support", [claims[i].text for i, _ in pairs], [texts[n - 1] for _, n in pairs]) if pairs else []
+        seconds = [texts[n - 1] for _, n in pairs]
+        # A claim citing several documents whose answer quotes sentences from two or more of them
+        # (a two-document answer: "the late fee at the library the company pays for") is also
+        # judged against those quotes together: no one document states it, both do. The quotes
+        # are verbatim from the documents they cite (checked above), so this adds no new text.
+        for i, c in enumerate(claims):
+            quotes = [(quoted[j], claims[j].text) for j in range(len(claims)) if quoted[j] in c.cited and j != i]
+            if quoted[i] is None and len({n for n, _ in quotes}) >= 2:
+                pairs.append((i, 0))
+                seconds.append(" ".join(t for _, t in quotes))
+        scores = self.critic.score("support", [claims[i].text for i, _ in pairs], seconds) if pairs else []
         records: list[dict[str, object]] = []
         threshold = self.threshold
         for i, claim in enumerate(claims):
@@ -128,7 +138,11 @@ class GroundednessGrader(StructuredGrader):
                 reason = f"quoted verbatim from document [{doc}]"
             else:
                 best, doc = max(((s, n) for (j, n), s in zip(pairs, scores, strict=True) if j == i), default=(0.0, None))
-                reason = f"support {best:.2f} from document [{doc}]" if doc is not None else "no document to support it"
+                if doc == 0:  # the quotes of several documents together
+                    doc = None
+                    reason = f"support {best:.2f} from the quotes of documents {list(claim.cited)} together"
+                else:
+                    reason = f"support {best:.2f} from document [{doc}]" if doc is not None else "no document to support it"
             records.append({"claim": claim.text[:300], "supported": best >= threshold, "score": round(best, 4),
                             "document": doc, "reason": reason})
         return records

@@ -217,6 +217,9 @@ class JudgeSettings(BaseModel):
     path: Path | None = None
     """An artifact folder (``judge.json`` + ``weights.safetensors``) from ``python -m eval.training``;
     None: the shipped one, checksum-pinned."""
+    read_across: bool = True
+    """Also read a question across the best documents' most relevant sentences, joined, and cite
+    both documents when that answer is the surer (``workflows.reading``: two-document questions)."""
 
 
 class GraderSettings(BaseModel):

@@ -101,6 +101,7 @@ class Components:
         embeddings: Embeddings | None = None,
         retrieval: RetrievalStage | None = None,
         judge: ReaderCritic | None = None,
+        read_across: bool = True,
     ) -> Components:
         """Default components around one chat model; pass a ``GraderConfig`` to tune a grader.
 
@@ -123,7 +124,7 @@ class Components:
             groundedness=GroundednessGrader(model, groundedness or base, critic=judge),
             usefulness=UsefulnessGrader(model, usefulness or base, critic=judge),
             generator=AnswerGenerator(model, retry=RetryPolicy(attempts=min(2, retry.attempts), initial_wait_s=retry.initial_wait_s, max_wait_s=retry.max_wait_s),
-                                      reader=judge, critic=judge),
+                                      reader=judge, critic=judge, read_across=read_across),
             rewriter=QueryRewriter(None if rules_only_text else model, embeddings=embeddings),
             condenser=Condenser(None if rules_only_text else model, embeddings=embeddings),
             parallel_checks=parallel_checks,

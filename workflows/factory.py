@@ -122,6 +122,7 @@ def build_components(
         usefulness=configs["usefulness"],
         retrieval=build_retrieval(settings, model=model),
         judge=profile.judge(settings.judge.path),
+        read_across=settings.judge.read_across,
     )
     components.tracer = otel_tracer() if settings.tracing.otel else None
     # Opened on first use only: a collection without a graph never starts a graph server.

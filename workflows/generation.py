@@ -88,7 +88,7 @@ class Generation:
 class AnswerGenerator:
     def __init__(
         self, model: BaseChatModel, *, retry: RetryPolicy = RetryPolicy(attempts=2), max_tokens: int = 256,
-        reader: Reader | None = None, critic: Critic | None = None,
+        reader: Reader | None = None, critic: Critic | None = None, read_across: bool = True,
     ) -> None:
         self.model = model
         self.retry = retry
@@ -97,6 +97,8 @@ class AnswerGenerator:
         """Answers ``read``; None: no reader answers (a run that needs one fails)."""
         self.critic = critic
         """Cites an unmarked model answer's sentences; None: such an answer cites nothing."""
+        self.read_across = read_across
+        """The reader also reads across the best documents (``workflows.reading``); needs the critic."""
 
     def messages(self, question: str, documents: Sequence[Mapping[str, Any]], feedback: str | None) -> list[BaseMessage]:
         user = f"{fence_documents(documents)}\n\n{fence('question', question)}\n\nAnswer the question from the documents, citing them."
@@ -161,7 +163,7 @@ class AnswerGenerator:
         """The trained reader's answer: short answer, supporting quote, citation, probability."""
         if self.reader is None:
             return Generation("", [], 0, strategy="reader", error="no reader is configured")
-        out = read_answer(self.reader, question, documents)
+        out = read_answer(self.reader, question, documents, self.critic if self.read_across else None)
         if not out.answer:
             return Generation("", [], 0, strategy="reader", error="the reader found no answer in the documents",
                               probability=out.probability)

@@ -5,7 +5,13 @@
   leads with it, then quotes the support with its citation: "Yes. <sentence> [1]",
   "$245 billion. <sentence> [2]". Recorded as ``strategy: reader`` in the trace.
 - a comparison ("which was founded first, A or B?") is answered by ``workflows.comparison``: each
-  side's figure read, the two compared in code, both cited; any other question is read whole.
+  side's figure read, the two compared in code, both cited; any other question is read whole;
+- a question that needs two documents ("the late fee at the library whose membership the company
+  pays for") is read across them: the critic picks each of the best documents' most relevant
+  sentences, the reader reads them as one passage (as HaluEval's passages, which join two
+  articles' sentences, taught it), and the answer cites the sentence it came from and the other
+  document's best sentence, each with its own marker. It is kept when the reader is surer of it
+  than of the answer read from the documents one at a time, and gives another answer.
 - ``attribute``: a model's answer written without [n] markers gets them from the critic: each
   sentence cites the document that supports it best, when that support clears the critic's
   threshold.
@@ -19,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from selfrag.fencing import document_text
-from selfrag.reading import Critic, Reader, split_sentences
+from selfrag.reading import Critic, Reader, sentence_spans, split_sentences
 from workflows.comparison import read_comparison
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
@@ -52,13 +58,25 @@ def _lead(short: str) -> str:
     return short if short.endswith((".", "!", "?")) else short + "."
 
 
-def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, Any]]) -> ReadAnswer:
-    """The reader's answer to ``question`` from ``documents`` (each read with its metadata line)."""
+_ACROSS_DOCUMENTS = 3
+"""How many of the best-graded documents a question is read across."""
+_SENTENCES_EACH = 2
+"""How many of each document's sentences, the critic's most relevant to the question, join the passage."""
+
+
+def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, Any]],
+                critic: Critic | None = None) -> ReadAnswer:
+    """The reader's answer to ``question`` from ``documents`` (each read with its metadata line);
+    with a ``critic``, also read across the best documents (module docstring)."""
     texts = [document_text(d) for d in documents]
     compared = read_comparison(reader, question, texts)
     if compared is not None:
         return ReadAnswer(compared.answer, compared.winner, compared.citations, compared.probability, "span")
     reading = reader.read(question, texts)
+    across = _read_across(reader, critic, question, documents) if critic is not None else None
+    if across is not None and across.probability > (reading.probability if reading.kind != "none" else 0.0) \
+            and _key(across.short_answer) != _key(reading.answer if reading.kind != "none" else ""):
+        return across
     if reading.kind == "none" or reading.passage < 0:
         return ReadAnswer("", "", [], reading.probability, "none")
     text = texts[reading.passage]
@@ -79,6 +97,54 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     else:
         body = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'} [{n}]"
     return ReadAnswer(body, short, [n], reading.probability, reading.kind)
+
+
+def _marked(sentence: str, n: int) -> str:
+    """``sentence`` with its marker inside the full stop ("… per day [2]."), so that a marker is never
+    read as the start of the next sentence."""
+    body = sentence.rstrip()
+    end = body[-1] if body and body[-1] in ".!?" else "."
+    return f"{body.rstrip('.!?').rstrip()} [{n}]{end}"
+
+
+def _key(answer: str) -> str:
+    return " ".join("".join(c for c in answer.lower() if c.isalnum() or c.isspace()).split())
+
+
+def _read_across(reader: Reader, critic: Critic, question: str,
+                 documents: Sequence[Mapping[str, Any]]) -> ReadAnswer | None:
+    """The answer read from the best documents' most relevant sentences joined into one passage,
+    citing the document it came from and the best sentence of another; None when fewer than two
+    documents have text or the reader finds nothing."""
+    own = [str(d.get("text", "")) for d in documents[:_ACROSS_DOCUMENTS]]
+    sentences = [(i, s.text) for i, text in enumerate(own) for s in sentence_spans(text)]
+    if len({i for i, _ in sentences}) < 2:
+        return None
+    scores = critic.score("relevance", [question] * len(sentences), [t for _, t in sentences])
+    picked = sorted(k for i in range(len(own))
+                    for k in sorted((k for k, (d, _) in enumerate(sentences) if d == i), key=lambda k: -scores[k])[:_SENTENCES_EACH])
+    placed: list[tuple[int, int, int]] = []  # (start, end) in the joined passage, the sentence's index
+    at = 0
+    for k in picked:
+        placed.append((at, at + len(sentences[k][1]), k))
+        at += len(sentences[k][1]) + 1
+    joined = " ".join(sentences[k][1] for k in picked)
+    reading = reader.read(question, [joined])
+    if reading.kind == "none":
+        return None
+    where = reading.start if reading.kind == "span" else (reading.sentences[0][0] if reading.sentences else -1)
+    home = next((k for a, b, k in placed if a <= where < b), None)
+    if home is None:
+        return None
+    others = [k for _, _, k in placed if sentences[k][0] != sentences[home][0]]
+    if not others:
+        return None
+    bridge = max(others, key=lambda k: scores[k])
+    quoted = sorted({home, bridge}, key=lambda k: sentences[k][0])
+    quote = " ".join(_marked(_clean(sentences[k][1]), sentences[k][0] + 1) for k in quoted)
+    short = _clean(reading.answer)
+    return ReadAnswer(f"{_lead(short)} {quote}", short, sorted({sentences[k][0] + 1 for k in quoted}),
+                      reading.probability, reading.kind)
 
 
 def attribute(critic: Critic, answer: str, documents: Sequence[Mapping[str, Any]]) -> list[int]:

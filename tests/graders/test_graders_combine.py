@@ -152,6 +152,29 @@ def test_the_reader_s_short_answer_is_judged_with_its_question() -> None:
     assert [c[1] for c in judge.calls] == ["What was Walmart's revenue? $611 billion"]
 
 
+def test_a_two_document_answer_is_judged_against_its_quotes_of_both_documents_together() -> None:
+    # Bug: a two-document answer ("25 cents per day", the late fee of the library the handbook
+    # names) failed its own check: no one document states it, so the best single one scored low.
+    docs = [{"text": "Staff get free membership of the Marrow Street library."},
+            {"text": "The Marrow Street library opens at 9 am. Late returns cost 25 cents per day."}]
+
+    def support(task: str, first: str, second: str) -> float:
+        return 0.9 if "free membership" in second and "Late returns" in second else 0.2
+
+    judge = ScriptedJudge(support, thresholds={"support": 0.5})
+    grader = GroundednessGrader(None, GraderConfig(combine=Combine.SIGNAL), critic=judge)
+    answer = ("25 cents per day. Staff get free membership of the Marrow Street library [1]. "
+              "Late returns cost 25 cents per day [2].")
+    question = "What is the daily late fee at the library whose membership staff get free?"
+    result = grader.grade(answer, docs, question, short_answer="25 cents per day")
+    assert result.passed
+    assert result.claims[0]["reason"] == "support 0.90 from the quotes of documents [1, 2] together"
+    # one document's quote alone is judged against the documents only, as before
+    single = grader.grade("25 cents per day. Late returns cost 25 cents per day. [2]", docs, question,
+                          short_answer="25 cents per day")
+    assert not single.passed
+
+
 @pytest.mark.parametrize(
     ("combine", "threshold", "verdict", "passed"),
     [

@@ -131,3 +131,48 @@ def test_a_yes_no_answer_does_not_quote_the_metadata_line_beside_its_sentence() 
     judge = ScriptedJudge(read=lambda q, passages: Reading("yes", "Yes", 0, -1, -1, ((0, 28), (meta_at, len(text))), 0.0, 0.9))
     out = read_answer(judge, "Is there negative news about Sorel Glass?", [doc])
     assert out.answer == "Yes. Sorel Glass faces a lawsuit. [1]"
+
+
+TWO_DOCS = [
+    {"id": "handbook", "text": "Staff get free membership of the Marrow Street library. Laptops are replaced every three years."},
+    {"id": "library", "text": "The Marrow Street library opens at 9 am. Late returns cost 25 cents per day."},
+]
+
+
+def _relevant(words: tuple[str, ...]) -> Any:
+    return lambda task, first, second: 0.9 if any(w in second for w in words) else 0.1
+
+
+def test_a_two_document_question_is_read_across_both_and_cites_both() -> None:
+    def read(question: str, passages: list[str]) -> Reading:
+        if len(passages) == 1 and "free membership" in passages[0] and "Late returns" in passages[0]:
+            return reading_of("25 cents per day", passages, probability=0.8)
+        return reading_of("9 am", passages, probability=0.3)  # one document at a time: the wrong figure
+
+    judge = ScriptedJudge(_relevant(("membership", "Late")), read)
+    out = read_answer(judge, "What is the daily late fee at the library whose membership staff get free?", TWO_DOCS, judge)
+    assert out.short_answer == "25 cents per day" and out.citations == [1, 2] and out.probability == 0.8
+    assert out.answer == ("25 cents per day. Staff get free membership of the Marrow Street library [1]. "
+                          "Late returns cost 25 cents per day [2].")
+    joined = next(q for task, q, n in judge.calls if task == "read" and n == "1")
+    assert joined  # the joined passage was read once, as one passage
+    # the critic chose each document's two most relevant sentences: all four here, in order
+    relevance = [second for task, _, second in judge.calls if task == "relevance"]
+    assert len(relevance) == 4
+
+
+def test_the_answer_read_one_document_at_a_time_stands_when_it_is_surer_or_the_same() -> None:
+    def surer(question: str, passages: list[str]) -> Reading:
+        return reading_of("25 cents per day", passages, probability=0.9 if len(passages) == 2 else 0.6)
+
+    judge = ScriptedJudge(_relevant(("Late",)), surer)
+    out = read_answer(judge, "What is the late fee?", TWO_DOCS, judge)
+    assert out.citations == [2] and out.answer == "25 cents per day. Late returns cost 25 cents per day. [2]"
+
+    def same(question: str, passages: list[str]) -> Reading:
+        return reading_of("25 cents per day", passages, probability=0.5 if len(passages) == 2 else 0.95)
+
+    judge = ScriptedJudge(_relevant(("Late",)), same)
+    assert read_answer(judge, "What is the late fee?", TWO_DOCS, judge).citations == [2]  # one document suffices
+    # without a critic nothing is read across
+    assert read_answer(ScriptedJudge(read=same), "What is the late fee?", TWO_DOCS).probability == 0.5
