@@ -111,32 +111,52 @@ def _key(answer: str) -> str:
     return " ".join("".join(c for c in answer.lower() if c.isalnum() or c.isspace()).split())
 
 
+def _source(doc: Mapping[str, Any], index: int) -> str:
+    """The document a chunk belongs to: chunks of one document are one source, not two."""
+    meta = doc.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    return str(meta.get("doc_id") or meta.get("source") or doc.get("id") or index)
+
+
 def _read_across(reader: Reader, critic: Critic, question: str,
                  documents: Sequence[Mapping[str, Any]]) -> ReadAnswer | None:
     """The answer read from the best documents' most relevant sentences joined into one passage,
-    citing the document it came from and the best sentence of another; None when fewer than two
-    documents have text or the reader finds nothing."""
-    own = [str(d.get("text", "")) for d in documents[:_ACROSS_DOCUMENTS]]
-    sentences = [(i, s.text) for i, text in enumerate(own) for s in sentence_spans(text)]
-    if len({i for i, _ in sentences}) < 2:
+    citing the document it came from and the best sentence of another source; None when fewer
+    than two sources have whole sentences or the reader finds nothing."""
+    sources: list[str] = []
+    sentences: list[tuple[int, str]] = []  # (document index, sentence)
+    seen: set[str] = set()
+    for i, doc in enumerate(documents):
+        source = _source(doc, i)
+        if source not in sources:
+            if len(sources) == _ACROSS_DOCUMENTS:
+                continue
+            sources.append(source)
+        for sent in sentence_spans(str(doc.get("text", ""))):
+            text = " ".join(sent.text.split())
+            # a chunk's cut edge is a fragment, and overlapping chunks repeat sentences
+            if text.endswith((".", "!", "?", ")", '"', "”")) and text not in seen:
+                seen.add(text)
+                sentences.append((i, text))
+    source_of = [sources.index(_source(documents[i], i)) for i, _ in sentences]
+    if len(set(source_of)) < 2:
         return None
     scores = critic.score("relevance", [question] * len(sentences), [t for _, t in sentences])
-    picked = sorted(k for i in range(len(own))
-                    for k in sorted((k for k, (d, _) in enumerate(sentences) if d == i), key=lambda k: -scores[k])[:_SENTENCES_EACH])
+    best_first = sorted(range(len(sentences)), key=lambda k: -scores[k])
+    picked = sorted(k for src in range(len(sources)) for k in [k for k in best_first if source_of[k] == src][:_SENTENCES_EACH])
     placed: list[tuple[int, int, int]] = []  # (start, end) in the joined passage, the sentence's index
     at = 0
     for k in picked:
         placed.append((at, at + len(sentences[k][1]), k))
         at += len(sentences[k][1]) + 1
-    joined = " ".join(sentences[k][1] for k in picked)
-    reading = reader.read(question, [joined])
+    reading = reader.read(question, [" ".join(sentences[k][1] for k in picked)])
     if reading.kind == "none":
         return None
     where = reading.start if reading.kind == "span" else (reading.sentences[0][0] if reading.sentences else -1)
     home = next((k for a, b, k in placed if a <= where < b), None)
     if home is None:
         return None
-    others = [k for _, _, k in placed if sentences[k][0] != sentences[home][0]]
+    others = [k for _, _, k in placed if source_of[k] != source_of[home]]
     if not others:
         return None
     bridge = max(others, key=lambda k: scores[k])

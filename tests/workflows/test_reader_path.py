@@ -176,3 +176,28 @@ def test_the_answer_read_one_document_at_a_time_stands_when_it_is_surer_or_the_s
     assert read_answer(judge, "What is the late fee?", TWO_DOCS, judge).citations == [2]  # one document suffices
     # without a critic nothing is read across
     assert read_answer(ScriptedJudge(read=same), "What is the late fee?", TWO_DOCS).probability == 0.5
+
+
+def test_chunks_of_one_document_are_one_source_and_cut_edges_are_not_quoted() -> None:
+    # Two overlapping chunks of one document are not two documents: an answer read across them
+    # would cite the same sentence twice ("A deposit of $250 is held [1]. A deposit of $250 … [2].").
+    chunks = [
+        {"id": "c1", "text": "A deposit of $250 is held on the card. The car must be returned with a full tank or a",
+         "metadata": {"doc_id": "rental"}},
+        {"id": "c2", "text": "A deposit of $250 is held on the card. A refuelling fee of $35 applies.",
+         "metadata": {"doc_id": "rental"}},
+    ]
+    judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of("$35", passages, probability=0.99 if len(passages) == 1 else 0.2))
+    out = read_answer(judge, "What is the refuelling fee?", chunks, judge)
+    assert out.probability == 0.2 and out.citations == [2]  # one source: nothing is read across
+    relevance = [second for task, _, second in judge.calls if task == "relevance"]
+    assert relevance == []
+    other = {"id": "h", "text": "Staff renting for client visits use Roadleaf. Laptops are replaced every three years.",
+             "metadata": {"doc_id": "handbook"}}
+    judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of("$35", passages, probability=0.99)
+                          if len(passages) == 1 else reading_of("$250", passages, probability=0.2))
+    out = read_answer(judge, "What is the refuelling fee at the firm staff rent from?", [*chunks, other], judge)
+    relevance = [second for task, _, second in judge.calls if task == "relevance"]
+    assert relevance.count("A deposit of $250 is held on the card.") == 1  # the repeated sentence once
+    assert not any(r.endswith("or a") for r in relevance)  # the cut edge is not a sentence
+    assert out.citations == [2, 3] and "[1]" not in out.answer
