@@ -15,6 +15,12 @@ question's words. Here the question is taken apart instead:
    "Marcy Playground. Marcy Playground: 1994 [2]; Loudspeakers: 1998 [1]." Its probability is the
    smaller of the two readings', since both must be right.
 
+Two more shapes: one thing at two times or places ("Did the festival draw more people in 2021 or
+in 2022?": the years are the alternatives, each side asks "How many people did the festival draw
+in 2021?"), and a comparative whose measure is its verb ("Which costs more per year, A or B?":
+"How much does A cost per year?"). An alternative that leaves out words the other states ("a
+Zone B or a Zone D resident permit") takes them ("a Zone B resident permit").
+
 Anything it cannot do this way (no figure read, figures of different kinds, a tie, a comparative
 without a measure: "which is larger, A or B?") returns None and the question is read whole.
 """
@@ -63,6 +69,10 @@ _TRAILING = re.compile(r"^(?P<head>.+?)\s*[,:;]\s*(?:(?P<a>[^,;:?]+?),?\s+or|bet
 _LEADING = re.compile(r"^(?P<aux>(?i:" + "|".join(_AUX) + r"))\s+(?P<a>.+?)\s+or\s+"
                       r"(?P<b>(?:the\s+)?[A-Z0-9][\w'&.-]*(?:\s+(?:of|the|and|de|[A-Z0-9][\w'&.-]*))*)"
                       r"(?P<rest>(?:\s+[^?]*)?)\?*\s*$")
+# "Did the festival draw more people in 2021 or in 2022?": one thing at two times (or places), the
+# alternatives after a preposition; the head must start with an auxiliary (a yes/no form).
+_QUALIFIED = re.compile(r"^(?P<head>(?i:" + "|".join(_AUX) + r")\s.+?)\s+(?P<prep>in|at|on|during|for)\s+"
+                        r"(?P<a>[^,;:?]+?)\s+or\s+(?:(?P=prep)\s+)?(?P<b>[^,;:?\s]+(?:\s+[^,;:?\s]+){0,3})\s*\?*\s*$")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
@@ -94,9 +104,46 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[\w'’-]+", text)
 
 
+def _elided(a: str, b: str) -> str:
+    """``a`` completed with the words ``b`` shares and ``a`` left out: in "a Zone B or a Zone D
+    resident permit" the first alternative is "a Zone B resident permit"."""
+    wa, wb = a.split(), b.split()
+    if len(wb) > len(wa) >= 2 and [w.lower() for w in wa[:-1]] == [w.lower() for w in wb[: len(wa) - 1]]:
+        return " ".join([*wa, *wb[len(wa):]])
+    return a
+
+
+def _parse_qualified(q: str) -> Comparison | None:
+    """One thing compared at two times or places ("Was the unemployment rate higher in 2019 or
+    2020?"): the alternatives are the qualifiers, each side asked about the thing at one of them."""
+    m = _QUALIFIED.match(q)
+    if m is None:
+        return None
+    words = _words(m.group("head"))
+    lowered = [w.lower() for w in words]
+    found = [i for i, w in enumerate(lowered) if w in _COMPARATIVES and i > 0]
+    if not found or _COMPARATIVES[lowered[found[0]]][0] != "amount":
+        return None
+    at = found[0]
+    aux, middle, measure = lowered[0], " ".join(words[1:at]), " ".join(words[at + 1:])
+    prep, a, b = m.group("prep").lower(), m.group("a").strip(), m.group("b").strip()
+    if not middle and not measure:
+        return None
+    if measure and lowered[at] in ("more", "most", "fewer", "fewest"):
+        asked = f"How many {measure} {aux} {middle} {prep} {{}}?" if middle else f"How many {measure} {prep} {{}}?"
+    elif measure:
+        asked = f"What {aux} the {measure} of {middle} {prep} {{}}?" if middle else f"What {aux} the {measure} {prep} {{}}?"
+    else:
+        asked = f"What {aux} {middle} {prep} {{}}?"
+    _, direction = _COMPARATIVES[lowered[at]]
+    return Comparison(a, b, "amount", direction, (" ".join(asked.split()), f"{middle} {measure} {prep} {{}}?".strip()))
+
+
 def parse_comparison(question: str) -> Comparison | None:
     """The comparison ``question`` asks, or None when it is not one this module can compute."""
     q = " ".join(question.split())
+    if _TRAILING.match(q) is None and (qualified := _parse_qualified(q)) is not None:
+        return qualified
     m = _TRAILING.match(q)
     if m is not None:
         head, a, b = m.group("head"), m.group("a") or m.group("a2"), m.group("b")
@@ -106,6 +153,7 @@ def parse_comparison(question: str) -> Comparison | None:
             return None
         head, a, b = f"{m.group('aux')} {m.group('rest').strip()}", m.group("a"), m.group("b")
     a, b = a.strip(" '\"“”"), b.strip(" '\"“”")
+    a = _elided(a, b)
     if not a or not b or a.lower() == b.lower() or len(_words(a)) > 8 or len(_words(b)) > 8:
         return None
     words = _words(head)
@@ -137,9 +185,14 @@ def parse_comparison(question: str) -> Comparison | None:
     after = words[at + 1 :]
     cut = next((i for i, w in enumerate(after) if w.lower() in _PREPOSITIONS), len(after))
     measure, qualifier = " ".join(after[:cut]), " ".join(after[cut:])
+    qualifier = f" {qualifier}" if qualifier else ""
+    verb_word = lowered[at - 1] if at > 0 else ""
+    if not measure and at > 0 and lowered[at - 2 if at > 1 else 0] in _WH and verb_word.endswith("s") and verb_word not in _AUX:
+        # "Which costs more per year, A or B?": the measure is the verb's ("how much does A cost")
+        base = verb_word[:-2] if verb_word.endswith(("shes", "ches", "sses", "xes")) else verb_word[:-1]
+        return Comparison(a, b, "amount", direction, (f"How much does {{}} {base}{qualifier}?", f"{{}} {verb_word}{qualifier}?"))
     if not measure or measure.lower() in ("than", "of"):
         return None
-    qualifier = f" {qualifier}" if qualifier else ""
     tense = "did" if aux in _PAST else "does"
     be = "was" if aux in _PAST else "is"
     if word in ("more", "most", "fewer", "fewest") and measure.lower().endswith("s"):

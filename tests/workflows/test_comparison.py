@@ -104,3 +104,27 @@ def test_read_answer_leads_with_the_winner() -> None:
     assert out.short_answer == "Marcy Playground"
     assert out.answer.startswith("Marcy Playground.")
     assert out.citations == [1, 2]
+
+
+@pytest.mark.parametrize(("question", "a", "b", "asks"), [
+    # the shared words of an elided alternative belong to both ("a Zone B [resident permit]")
+    ("Which costs more per year, a Zone B or a Zone D resident permit?", "a Zone B resident permit",
+     "a Zone D resident permit", "How much does a Zone B resident permit cost per year?"),
+    # one thing at two times: the years are the alternatives
+    ("Did the Lantern Festival draw more people in 2021 or in 2022?", "2021", "2022",
+     "How many people did the Lantern Festival draw in 2021?"),
+    ("Was the unemployment rate higher in 2019 or 2020?", "2019", "2020", "What was the unemployment rate in 2019?"),
+])
+def test_elided_verb_and_two_time_comparisons_ask_one_question_per_side(question: str, a: str, b: str, asks: str) -> None:
+    c = parse_comparison(question)
+    assert c is not None and (c.a, c.b, c.dimension, c.direction) == (a, b, "amount", 1)
+    assert c.questions[0].format(c.a) == asks
+
+
+def test_one_thing_at_two_times_is_compared_by_its_two_figures() -> None:
+    passage = ["In 2021 a smaller festival drew 18,500 people, and in 2022 attendance reached 52,300, a record."]
+    judge = scripted({"How many people did the Lantern Festival draw in 2021?": "18,500",
+                      "How many people did the Lantern Festival draw in 2022?": "52,300"})
+    out = read_comparison(judge, "Did the Lantern Festival draw more people in 2021 or in 2022?", passage)
+    assert out is not None and out.winner == "2022"
+    assert out.answer == "2022. 2021: 18,500 [1]; 2022: 52,300 [1]."
