@@ -226,16 +226,17 @@ def _amount_key(text: str) -> Key | None:
 
 
 def _read_side(reader: Reader, comparison: Comparison, name: str, passages: Sequence[str],
-               key: Callable[[str], Key | None]) -> tuple[Reading, Key] | None:
-    best: tuple[Reading, Key] | None = None
+               key: Callable[[str], Key | None]) -> list[tuple[Reading, Key]]:
+    """Every figure read for one side (one per question template), surest first."""
+    found: list[tuple[Reading, Key]] = []
     for template in comparison.questions:
         reading = reader.read(template.format(name), list(passages))
         if reading.kind != "span":
             continue
         value = key(reading.answer)
-        if value is not None and (best is None or reading.probability > best[0].probability):
-            best = (reading, value)
-    return best
+        if value is not None:
+            found.append((reading, value))
+    return sorted(found, key=lambda f: -f[0].probability)
 
 
 def read_comparison(reader: Reader, question: str, passages: Sequence[str]) -> ComparedAnswer | None:
@@ -244,10 +245,16 @@ def read_comparison(reader: Reader, question: str, passages: Sequence[str]) -> C
     if comparison is None or not passages:
         return None
     key: Callable[[str], Key | None] = _date_key if comparison.dimension == "time" else _amount_key
-    sides = [_read_side(reader, comparison, name, passages, key) for name in (comparison.a, comparison.b)]
-    if sides[0] is None or sides[1] is None:
+    a_side = _read_side(reader, comparison, comparison.a, passages, key)
+    b_side = _read_side(reader, comparison, comparison.b, passages, key)
+    # The two sides are two facts: the same figure read at the same place for both ("18,500" for
+    # 2021 and for 2022 out of one sentence stating both years) is a misreading of one of them, so
+    # the surest pair of readings at different places is taken.
+    pairs = [(a, b) for a in a_side for b in b_side
+             if (a[0].passage, a[0].start) != (b[0].passage, b[0].start)]
+    if not pairs:
         return None
-    (ra, va), (rb, vb) = sides[0], sides[1]
+    (ra, va), (rb, vb) = max(pairs, key=lambda p: min(p[0][0].probability, p[1][0].probability))
     if comparison.dimension == "time":
         if va[0] != vb[0]:
             va, vb = va[:1], vb[:1]  # different years: the year decides

@@ -128,3 +128,20 @@ def test_one_thing_at_two_times_is_compared_by_its_two_figures() -> None:
     out = read_comparison(judge, "Did the Lantern Festival draw more people in 2021 or in 2022?", passage)
     assert out is not None and out.winner == "2022"
     assert out.answer == "2022. 2021: 18,500 [1]; 2022: 52,300 [1]."
+
+
+def test_one_figure_read_at_one_place_for_both_sides_is_not_a_comparison_of_two() -> None:
+    # The reader read "18,500" (the 2021 figure) for 2022 as well, out of the one sentence stating
+    # both: the sides are two facts, so the surest pair read at different places is taken.
+    passage = ["In 2021 a smaller festival drew 18,500 people, and in 2022 attendance reached 52,300, a record."]
+    first, second = "How many people did the Lantern Festival draw in {}?", "the Lantern Festival draw people in {}?"
+
+    def read(question: str, passages: list[str]) -> Reading:
+        if question == first.format("2021") or question == first.format("2022"):
+            return reading_of("18,500", passages, probability=0.77)
+        if question == second.format("2022"):
+            return reading_of("52,300", passages, probability=0.45)
+        return Reading("none", "", -1)
+
+    out = read_comparison(ScriptedJudge(read=read), "Did the Lantern Festival draw more people in 2021 or in 2022?", passage)
+    assert out is not None and out.winner == "2022" and out.probability == pytest.approx(0.45)
