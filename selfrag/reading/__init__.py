@@ -38,9 +38,9 @@ __all__ = [
     "split_sentences",
 ]
 
-DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v2"
+DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v4"
 """The shipped artifact (committed; rebuilt by ``make weights``)."""
-JUDGE_SHA256 = "5071c44300b3c8a093628d7ca99ed43b89f379d576ccd3e9897fa3a5259c1ec5"
+JUDGE_SHA256 = "5754d22386cc899b8863392b70d7cbcd08833119c8348cd351b523797068fe1a"
 """sha256 of the shipped ``weights.safetensors``: a changed file is refused at load."""
 
 

@@ -135,7 +135,7 @@ def test_engine_results_hold_their_structural_truths(
     # call at all, and the trace names the reader-critic's weights
     assert (trace.llm.calls, trace.llm.total_tokens) == (0, 0)
     assert all(g["strategy"] == "reader" for g in trace.generations)
-    assert trace.judge is not None and trace.judge.startswith("minilm-judge-v2@")
+    assert trace.judge is not None and trace.judge.startswith("minilm-judge-v4@")
 
     # the timings are the path, node by node, in order
     assert [t["node"] for t in trace.timings] == trace.path
