@@ -30,6 +30,9 @@ __all__ = ["auc", "calibrate", "fit_platt", "threshold_for"]
 
 
 def fit_platt(raw: Sequence[float], labels: Sequence[int]) -> Calibration:
+    """Platt scaling ``sigmoid(a * raw + b)`` by maximum likelihood, with ``a >= 0``: a higher
+    score never means a lower probability. A score that ranks backwards on these labels (or not
+    at all) gets ``a = 0`` and says the base rate, the honest answer when it does not rank."""
     x = np.clip(np.asarray(raw, dtype=float), -60, 60)
     y = np.asarray(labels, dtype=float)
     if len(set(labels)) < 2:
@@ -39,7 +42,7 @@ def fit_platt(raw: Sequence[float], labels: Sequence[int]) -> Calibration:
         z = params[0] * x + params[1]
         return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
-    found = minimize(nll, np.array([1.0, 0.0]), method="L-BFGS-B")
+    found = minimize(nll, np.array([1.0, 0.0]), method="L-BFGS-B", bounds=[(0.0, None), (None, None)])
     return Calibration(a=float(found.x[0]), b=float(found.x[1]))
 
 

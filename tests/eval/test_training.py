@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,17 @@ def test_the_combination_is_fitted_by_maximum_likelihood_and_coverage_counts_the
     assert coverage_at(scores, right, 0.0) == 0.2  # the third answer is the first wrong one
     assert coverage_at(scores, right, 0.15) == 0.9  # 1 wrong in 9
     assert coverage_at(scores[:3], np.zeros(3), 0.05) == 0.0
+
+
+def test_a_score_that_ranks_backwards_is_calibrated_flat_never_inverted() -> None:
+    # Bug (minilm-judge-v4's yes/no answers): their raw score ranked right answers below wrong
+    # ones on dev, the fitted slope came out negative, and the least sure "No" got probability
+    # 0.9: over the reader's threshold. A calibration never turns a lower score into a higher
+    # probability; a score that does not rank says the base rate, whatever it is.
+    raw = [-0.1, -0.2, -0.3, -2.0, -3.0, -4.0, -5.0, -6.0]
+    right = [0, 0, 0, 1, 1, 1, 1, 0]
+    cal = fit_platt(raw, right)
+    assert cal.a >= 0.0
+    probs = [1 / (1 + math.exp(-(cal.a * r + cal.b))) for r in raw]
+    assert max(probs) <= 0.75 and all(p >= q - 1e-9 for p, q in zip(probs, probs[1:], strict=False))
+    assert abs(min(probs) - 0.5) < 0.2  # about the base rate, 4 of 8
