@@ -190,3 +190,29 @@ def test_a_score_that_ranks_backwards_is_calibrated_flat_never_inverted() -> Non
     probs = [1 / (1 + math.exp(-(cal.a * r + cal.b))) for r in raw]
     assert max(probs) <= 0.75 and all(p >= q - 1e-9 for p, q in zip(probs, probs[1:], strict=False))
     assert abs(min(probs) - 0.5) < 0.2  # about the base rate, 4 of 8
+
+
+class _Scorer:
+    """A critic whose raw score is written in the first text: "0.7 ..."."""
+
+    def raw_scores(self, task: str, firsts: list[str], seconds: list[str]) -> list[float]:
+        return [float(f.split()[0]) for f in firsts]
+
+    def read(self, question: str, passages: list[str]) -> Reading:
+        return Reading("none", "", -1)
+
+    def threshold(self, key: str, default: float = 0.5) -> float:
+        return 0.5
+
+
+def test_relevance_keeps_more_of_its_positives_than_usefulness() -> None:
+    # Grading is the recall stage: a relevant document dropped there loses the answer.
+    from eval.training.calibrate import calibrate
+    from eval.training.examples import CriticExample
+
+    examples = [CriticExample(task, f"{(i % 50) / 10 - 2.5 + (1.5 if label else -1.5)} q", "p", label)
+                for task in ("relevance", "usefulness") for label in (0, 1) for i in range(100)]
+    _, thresholds, metrics = calibrate(_Scorer(), [], examples)  # type: ignore[arg-type]
+    assert metrics["relevance"]["positives_kept"] >= 0.98
+    assert 0.95 <= metrics["usefulness"]["positives_kept"] < 0.98
+    assert thresholds["relevance"] < thresholds["usefulness"]
