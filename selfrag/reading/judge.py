@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import math
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,7 +24,7 @@ from selfrag.reading.network import ANSWER_KINDS, CRITIC_TASKS, JudgeNet
 from selfrag.reading.sentences import sentence_spans
 from selfrag.reading.types import CriticTask, Reading
 
-__all__ = ["Judge", "build_net", "load_judge"]
+__all__ = ["Judge", "asks_yes_or_no", "build_net", "load_judge"]
 
 _MAX_SPAN_TOKENS = 30
 _BATCH = 16
@@ -146,6 +147,7 @@ class Judge:
             for i in range(0, count, _BATCH):
                 part = {k: v[i : i + _BATCH] for k, v in windows.tensors.items()}
                 outs.append(self.net.read(**part))
+        yes_no = asks_yes_or_no(question)
         start = torch.cat([o.start for o in outs])
         end = torch.cat([o.end for o in outs])
         kinds = torch.softmax(torch.cat([o.kind for o in outs]), dim=-1)
@@ -155,7 +157,7 @@ class Judge:
             p_idx = windows.example[w]
             probs = {k: float(kinds[w, j]) for j, k in enumerate(ANSWER_KINDS)}
             p_answer = 1.0 - probs["none"]
-            kind = max(("span", "yes", "no"), key=lambda k: probs[k])
+            kind = max(("span", "yes", "no") if yes_no else ("span",), key=lambda k: probs[k])
             offsets = windows.offsets[w]
             passage = passages[p_idx]
             sents = self._sentence_scores(passage, offsets, evidence[w])
@@ -221,6 +223,26 @@ class Judge:
                 scored.append(((s.start, s.end), sum(vals) / len(vals)))
         scored.sort(key=lambda x: -x[1])
         return scored
+
+
+# English's closed classes: a yes/no question fronts an auxiliary or a modal ("Can I bring a
+# friend?", "…, is it free?"); a wh-word asks for something else ("What does it cost?").
+_AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
+                "shall", "has", "have", "had", "may", "might", "must")
+_FRONTED = re.compile(r"(?:^|[,;:—–]\s*|\s[-–]\s*)(?:" + "|".join(_AUXILIARIES) + r")\b", re.IGNORECASE)
+_WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Whether ``question`` can be answered yes or no: a clause of it fronts an auxiliary, or it is
+    a statement asked as a question ("A and B are both genera of plants?") with no wh-word.
+
+    The reader's yes/no head is a learnt guess; asked "price of a monthly pass in Kessford" it
+    may still say "Yes". A "yes" is never the answer to what, which, who or how many."""
+    q = " ".join(question.split())
+    if _FRONTED.search(q):
+        return True
+    return q.endswith("?") and _WH.search(q) is None
 
 
 def _token_sentences(passage: str, offsets: Sequence[tuple[int, int] | None]) -> list[int]:

@@ -22,7 +22,7 @@ from selfrag.reading.artifact import (
     save_artifact,
 )
 from selfrag.reading.encoding import reader_windows
-from selfrag.reading.judge import build_net, load_judge
+from selfrag.reading.judge import asks_yes_or_no, build_net, load_judge
 
 
 def test_weights_are_checked_against_their_record(tiny_judge_dir: Path, tmp_path: Path) -> None:
@@ -291,3 +291,27 @@ def test_a_span_answer_never_runs_across_a_sentence_boundary(tiny_judge_dir: Pat
             inside = [s for s in sentence_spans(passages[r.passage]) if s.start <= r.start and r.end <= s.end]
             assert inside, (question, r.answer)
     assert seen
+
+
+@pytest.mark.parametrize(("question", "yes_no"), [
+    ("Can I bring a friend to Ironleaf without paying for them?", True),
+    ("am I allowed a cat in my flat at Linden Court", True),
+    ("I'm 23 - do I pay extra to rent a car?", True),
+    ("My flat is in Linden Court, is a cat allowed?", True),
+    ("Morning glory and Sorbus are both a genus of plants?", True),
+    ("price of a monthly pass in kessford", False),
+    ("What does Ironleaf Fitness charge to join?", False),
+    ("How many books can I borrow?", False),
+    ("The executive, who was the CEO of which company?", False),
+])
+def test_which_questions_can_be_answered_yes_or_no(question: str, yes_no: bool) -> None:
+    assert asks_yes_or_no(question) is yes_no
+
+
+def test_a_question_that_asks_for_something_is_never_answered_yes(tmp_path: Path, tokenizer_dir: Path) -> None:
+    # Bug: asked "price of a monthly pass in kessford", the reader's yes/no head said "Yes".
+    judge = load_judge(_yes_saying_judge(tmp_path, {"reader": Calibration(a=1.0, b=0.0)}), base_dir=tokenizer_dir)
+    passage = ["A monthly pass costs $72. Passes are sold at every station."]
+    assert judge.read("Is a monthly pass sold at stations?", passage).kind == "yes"
+    for question in ("price of a monthly pass in kessford", "What does a monthly pass cost?"):
+        assert judge.read(question, passage).kind == "span"
