@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from selfrag.fencing import document_text
-from selfrag.reading import Critic, Reader, sentence_spans, split_sentences
+from selfrag.reading import Critic, Reader, answer_key, sentence_spans, split_sentences
 from workflows.comparison import read_comparison
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
@@ -75,7 +75,7 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     reading = reader.read(question, texts)
     across = _read_across(reader, critic, question, documents) if critic is not None else None
     if across is not None and across.probability > (reading.probability if reading.kind != "none" else 0.0) \
-            and _key(across.short_answer) != _key(reading.answer if reading.kind != "none" else ""):
+            and answer_key(across.short_answer) != answer_key(reading.answer if reading.kind != "none" else ""):
         return across
     if reading.kind == "none" or reading.passage < 0:
         return ReadAnswer("", "", [], reading.probability, "none")
@@ -105,10 +105,6 @@ def _marked(sentence: str, n: int) -> str:
     body = sentence.rstrip()
     end = body[-1] if body and body[-1] in ".!?" else "."
     return f"{body.rstrip('.!?').rstrip()} [{n}]{end}"
-
-
-def _key(answer: str) -> str:
-    return " ".join("".join(c for c in answer.lower() if c.isalnum() or c.isspace()).split())
 
 
 def _source(doc: Mapping[str, Any], index: int) -> str:

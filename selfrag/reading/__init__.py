@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from selfrag.reading.sentences import Sentence, sentence_spans, split_sentences
-from selfrag.reading.types import AnswerKind, CriticTask, Reading
+from selfrag.reading.types import AnswerKind, CriticTask, Reading, answer_key
 
 if TYPE_CHECKING:  # the model code imports torch: loaded when a judge is, not with this package
     from selfrag.reading.judge import Judge
@@ -33,6 +33,7 @@ __all__ = [
     "ReaderCritic",
     "Reading",
     "Sentence",
+    "answer_key",
     "default_judge",
     "sentence_spans",
     "split_sentences",

@@ -22,7 +22,7 @@ from selfrag.reading.artifact import ArtifactInfo, Calibration, load_state
 from selfrag.reading.encoding import critic_inputs, reader_windows
 from selfrag.reading.network import ANSWER_KINDS, CRITIC_TASKS, JudgeNet
 from selfrag.reading.sentences import sentence_spans
-from selfrag.reading.types import CriticTask, Reading
+from selfrag.reading.types import CriticTask, Reading, answer_key
 
 __all__ = ["Judge", "asks_yes_or_no", "build_net", "load_judge"]
 
@@ -177,7 +177,7 @@ class Judge:
         distinct: list[Reading] = []
         seen: set[str] = set()
         for r in found:
-            key = " ".join("".join(c for c in r.answer.lower() if c.isalnum() or c.isspace()).split())
+            key = answer_key(r.answer)
             if key in seen:
                 continue
             seen.add(key)

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["AnswerKind", "CriticTask", "Reading"]
+__all__ = ["AnswerKind", "CriticTask", "Reading", "answer_key"]
 
 AnswerKind = Literal["span", "yes", "no", "none"]
 CriticTask = Literal["relevance", "support", "usefulness"]
@@ -31,3 +31,8 @@ class Reading:
     probability: float = 0.0
     """Calibrated probability that this answer is right (``ArtifactInfo.calibration['reader']``)."""
     kind_probabilities: dict[str, float] = field(default_factory=dict)
+
+
+def answer_key(answer: str) -> str:
+    """What two answers must share to be the same answer: their words, case and punctuation aside."""
+    return " ".join("".join(c for c in answer.lower() if c.isalnum() or c.isspace()).split())
