@@ -39,6 +39,16 @@ def filtered(state: SelfRagState) -> bool:
     return any(p["filter"] is not None or p["resolutions"] for p in state["resource_plans"] if p["error"] is None)
 
 
+def asks(state: SelfRagState) -> str | None:
+    """What the question asks for when its filters hold all of it (``ResourcePlan.asks``: the
+    graph's ``entities`` or the matching ``documents``), for a question on one resource; None
+    otherwise. ``documents`` no longer once a search relaxed the filter: it then holds less than the
+    question asks. The graph's entities do not depend on the search."""
+    live = [p for p in state["resource_plans"] if p["error"] is None]
+    asked = live[0].get("asks") if len(live) == 1 else None
+    return None if asked == "documents" and state["relaxations"] else asked
+
+
 def planned_text(state: SelfRagState) -> str:
     """The self-query's search text: the question minus the conditions its filter holds (one
     resource; with several, the question). Not the rewritten search text: a rewrite changes what is

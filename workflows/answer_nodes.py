@@ -9,11 +9,14 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 
 from graders import GradeResult
+from selfrag.lang.questions import asks_yes_or_no
 from workflows import records as rec
-from workflows._phase import Phase, decided_verdict, judged_text
+from workflows._phase import Phase, asks, decided_verdict, judged_text
+from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
 from workflows.routing import decide_outcome
+from workflows.set_answers import SET_STRATEGIES, SetAnswer, document_listing, entity_answer
 from workflows.state import SelfRagState, Turn
 from workflows.tokens import AnswerDelta
 
@@ -25,6 +28,14 @@ class AnswerNodes(Phase):
     def generate(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         docs = state["relevant"]
         gens = list(state["generations"])
+        made = self._set_answer(state)
+        if made is not None:
+            gens.append(rec.GeneratedAnswer(
+                number=len(gens) + 1, answer=made.answer, citations=made.citations, documents=[d["id"] for d in docs],
+                query=state["query"], attempts=0, error=None, grounded=None, useful=None, strategy=made.strategy,
+                citation_source=made.strategy, short_answer=made.short_answer, probability=None, verified=None,
+            ))
+            return {"generations": gens, "generation_count": state["generation_count"] + 1}
         last_verdicts = state["verdicts"]
         feedback = None
         if gens and gens[-1]["grounded"] is False:
@@ -58,6 +69,24 @@ class AnswerNodes(Phase):
         ))
         return {"generations": gens, "generation_count": state["generation_count"] + 1}
 
+    def _set_answer(self, state: SelfRagState) -> SetAnswer | None:
+        """The graph's entity set or the matching documents, when the question's filters hold all
+        it asks for (``workflows.set_answers``); None for a question the reader or the model answers."""
+        asked = asks(state)
+        if asked is None:
+            return None
+        plan = next(p for p in state["resource_plans"] if p["error"] is None)
+        schema = self.c.store.get_collection(plan["resource"]).schema
+        if asked == "entities":
+            context = graph_context(schema, self.c.graphs)
+            if context is None:
+                return None
+            about = {r.name: r.description for r in context.link.relations}
+            return entity_answer(plan, context.link.graph, about)
+        date_attr = schema.date_attribute
+        return document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
+                                yes_no=asks_yes_or_no(state["standalone_question"]))
+
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:
         gens = [rec.GeneratedAnswer(**g) for g in state["generations"]]
@@ -67,6 +96,16 @@ class AnswerNodes(Phase):
             verdicts.append(decided_verdict("groundedness", current["number"], False, "ungrounded",
                                      f"generation failed: {current['error']}", failed=True, model="none"))
             current.update({"grounded": False, "useful": False})
+            return {"generations": gens, "verdicts": verdicts}
+        if current["strategy"] in SET_STRATEGIES:
+            # Checked by construction (workflows.set_answers): the graph's own answer, or documents
+            # the whole filter selected, quoted as they are. No model is asked, and none is named.
+            why = next((v for v in [self._set_answer(state)] if v is not None), None)
+            reason = why.reason if why is not None else "a set answer"
+            verdicts.append(decided_verdict("groundedness", current["number"], True, "grounded", reason))
+            verdicts.append(decided_verdict("usefulness", current["number"], True, "useful",
+                                            "the question's filters hold all it asks, and this is what they select"))
+            current.update({"grounded": True, "useful": True, "verified": True})
             return {"generations": gens, "verdicts": verdicts}
         docs = state["relevant"]
         question, answer, short = state["standalone_question"], current["answer"], current["short_answer"]

@@ -194,7 +194,7 @@ class PlanNodes(Phase):
             resource=res.name, query=search_text, fixed=fixed,
             filter=None if node is None else _FILTER.dump_python(node, mode="json"),
             k=plan.query.limit or k, source=plan.source, error=None, error_code=None, resolutions=[],
-            latest=plan.latest, graph_terms=terms,
+            latest=plan.latest, graph_terms=terms, asks=plan.asks,
         )
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),

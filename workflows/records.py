@@ -111,8 +111,10 @@ class GeneratedAnswer(TypedDict):
     useful: bool | None
     """None until checked, and when the groundedness check failed first (sequential checks)."""
     strategy: str
-    """``llm``, ``reader`` or ``memory``."""
+    """``llm``, ``reader``, ``memory``, or a set answer (``workflows.set_answers``): ``graph`` (the
+    entities a relation reaches) or ``listing`` (the documents the question's whole filter selects)."""
     citation_source: str
+    """``model``, ``attributed``, ``reader``, ``none``, or the set answer's strategy."""
     short_answer: str | None
     """The reader's short answer (a span, "Yes", "No"); None for a model's answer."""
     probability: float | None
@@ -230,6 +232,9 @@ class ResourcePlan(TypedDict):
     Always written now; absent only in traces stored before one collection was a list of one."""
     graph_terms: NotRequired[list[GraphTermRecord]]
     """Its conditions through the knowledge graph, for ``graph_resolve`` (absent in older traces)."""
+    asks: NotRequired[str | None]
+    """Its filters hold all the question asks, which wants back ``entities`` (the graph's answer)
+    or ``documents`` (the matches themselves); None: a fact the reader finds. Absent in older traces."""
 
 
 class SpeculationRecord(TypedDict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from workflows._phase import asks
 from workflows.outcomes import Outcome
 from workflows.records import GeneratedAnswer
 from workflows.state import SelfRagState
@@ -51,7 +52,8 @@ def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"
 
 
 def after_grade(state: SelfRagState) -> Literal["generate", "rewrite", "finalize"]:
-    if state["relevant"]:
+    # A question asking for the graph's entities is answered from the graph, documents or none.
+    if state["relevant"] or asks(state) == "entities":
         return "generate" if _gens_left(state) else "finalize"
     return "rewrite" if _rewrites_left(state) else "finalize"
 

@@ -35,7 +35,7 @@ from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import GraphLink, Relation
 from selfrag.lang import DETERMINERS, FUNCTION_WORDS, Token, lemma, tokenize
 
-__all__ = ["MIN_CUE_SCORE", "Embedder", "RecognisedRelation", "Recognition", "RelationRecogniser", "recognise_relations"]
+__all__ = ["KIND_WORDS", "MIN_CUE_SCORE", "Embedder", "RecognisedRelation", "Recognition", "RelationRecogniser", "recognise_relations"]
 
 Embedder = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 """Texts in, one vector each out (e.g. a LangChain ``Embeddings.embed_documents``)."""
@@ -51,7 +51,7 @@ _STOP = FUNCTION_WORDS | DETERMINERS | frozenset(
     ["news", "article", "articles", "report", "reports", "latest", "recent", "given", "one", "ones", "entity", "entities"]
 )
 # Words naming the kind of thing (never the relation between things): with the graph's own labels.
-_KINDS = frozenset(["company", "firm", "business", "organisation", "organization", "entity", "thing"])
+KIND_WORDS = frozenset(["company", "firm", "business", "organisation", "organization", "entity", "thing"])
 
 
 def _possessive(word: Token) -> bool:
@@ -94,7 +94,7 @@ class Recognition:
 class _Cues:
     def __init__(self, link: GraphLink) -> None:
         labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
-        ignore = _STOP | _KINDS | {lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
+        ignore = _STOP | KIND_WORDS | {lemma(x) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
         per: list[dict[str, float]] = []
         for r in link.relations:
             cues: dict[str, float] = {}
@@ -230,7 +230,7 @@ def _cue_spans(weights: dict[str, float], all_words: list[Token], start: int, en
         for w in side:
             if w.lemma in weights:
                 spans.append((w.start, w.end))
-            elif w.lemma not in _STOP and w.lemma not in _KINDS and w.norm not in _STOP:
+            elif w.lemma not in _STOP and w.lemma not in KIND_WORDS and w.norm not in _STOP:
                 break
     return tuple(sorted(spans))
 

@@ -30,7 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from selfrag.kg.context import GraphContext
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
-from selfrag.lang import MONTHS, find_date_range, tokenize, wants_latest
+from selfrag.kg.recognition import KIND_WORDS
+from selfrag.lang import MONTHS, find_date_range, lemma, tokenize, wants_latest
+from selfrag.lang.questions import REQUEST_VERBS, asks_yes_or_no, is_request, wh_words
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -39,7 +41,9 @@ from selfrag.values import date_number
 __all__ = [
     "EntityChoice",
     "GraphReading",
+    "Asks",
     "GraphTerm",
+    "asks_for",
     "find_graph_terms",
     "has_graph_terms",
     "read_graph_terms",
@@ -55,6 +59,50 @@ _NOT_TOPIC = (
     # prepositions the shared stop list keeps, which name no topic either
     "among amongst between within across around toward towards without via per regarding concerning"
 )
+
+
+Asks = Literal["entities", "documents"] | None
+"""What a question whose filters hold all it asks wants back: ``entities``, the entities its relations
+reach in the graph ("Which companies invested in Graphwise?"); ``documents``, the matching documents
+themselves ("News about companies based in Munich"); None, a fact read from the documents."""
+
+# Skipped before the word that says what a question asks for: "which companies", "show me the suppliers".
+_LEAD = frozenset(["which", "what", "me", "us", "all", "the", "any", "every", "of", "please", *REQUEST_VERBS])
+
+
+def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str] = ()) -> Asks:
+    """What ``question`` asks for, when nothing but its filters is left in it (its caller checks that).
+
+    - ``entities``: a relation term resolves to one entity, and the question is headed by a word for
+      the kind of thing (a kind word, a graph label: "Companies in France that …", "Which firms …"),
+      a relation's own word ("Suppliers of Veltro Auto") or "who" right before one ("Who supplies X?").
+      A relation's word the question uses twice heads nothing ("Supply chain problems at companies
+      that supply X?" asks about problems);
+    - ``documents``: a request, not a question ("News about …", ``is_request``); a yes/no question
+      ("Are there negative news about …?": yes when a document matches); or a "what" question with
+      nothing else in it ("What is the latest news about X?");
+    - None otherwise, and for two questions in one ("Which companies does X supply, and what news …").
+    """
+    wh = wh_words(question)
+    if len(wh) > 1:
+        return None
+    words = tokenize(question)
+    relations = [t for t in terms if t.kind == "relation" and t.entity is not None]
+    if relations:
+        heads = set(KIND_WORDS) | {lemma(x.lower()) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
+        counts = Counter(w.lemma for w in words)
+        cues = {tok.lemma for t in relations for w in t.wording for tok in tokenize(w)}
+        cues = {c for c in cues if counts[c] == 1}
+        i = 0
+        while i < len(words) and words[i].norm in _LEAD:
+            i += 1
+        if i < len(words) and (words[i].lemma in heads or words[i].lemma in cues):
+            return "entities"
+        if words and words[0].norm == "who" and len(words) > 1 and words[1].lemma in cues:
+            return "entities"
+    if is_request(question) or asks_yes_or_no(question) or wh == ["what"]:
+        return "documents"
+    return None
 
 
 class EntityChoice(BaseModel):
@@ -110,6 +158,8 @@ class GraphReading:
     latest: bool = False
     """Filters but no topic: return the newest matching documents by the date attribute."""
     changes: list[Change] = field(default_factory=list)
+    asks: Asks = None
+    """What the question asks for when its filters hold all of it (``asks_for``)."""
 
 
 def has_graph_terms(schema: CollectionSchema) -> bool:
@@ -227,7 +277,8 @@ def read_graph_terms(
             if span.end is not None:
                 nodes.append(Comparison(attribute=date_attr.name, comparator="lt", value=date_number(span.end)))
             changes.append(Change(kind="resolved_date", detail=f"{date_attr.name}: from {span.start or '…'} to before {span.end or '…'}"))
-    not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words]))
+    not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words, *REQUEST_VERBS]))
+    labels: set[str] = set()
     if context is not None:
         link = context.link
         labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
@@ -241,7 +292,8 @@ def read_graph_terms(
     latest = date_attr is not None and filtered and not topic and wants_latest(question)
     if latest:
         changes.append(Change(kind="latest_first", detail=f"filters but no topic, newest asked for: newest first by {date_attr.name}"))  # type: ignore[union-attr]
-    return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes)
+    asks = asks_for(question, terms, labels=sorted(labels)) if filtered and not topic else None
+    return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks)
 
 
 def without_relation_wording(text: str, question: str, terms: Sequence[GraphTerm]) -> str:

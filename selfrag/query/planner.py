@@ -28,7 +28,9 @@ from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
 from selfrag.query.graph_terms import (
+    Asks,
     GraphTerm,
+    asks_for,
     find_graph_terms,
     has_graph_terms,
     read_graph_terms,
@@ -65,6 +67,8 @@ class Plan:
     before the search; ``where`` does not hold them yet."""
     latest: bool = False
     """Filters but no topic: return the newest matching documents rather than search."""
+    asks: Asks = None
+    """Filters that hold all the question asks: what it wants back (``selfrag.query.graph_terms.Asks``)."""
 
 
 class SelfQueryPlanner:
@@ -227,10 +231,11 @@ class SelfQueryPlanner:
             query = query.model_copy(update={"query": rules.query.query or question})
         terms: list[GraphTerm] = []
         latest = False
+        asks: Asks = None
         if has_graph_terms(full):
             extra = read_graph_terms(question, full, graph, today=today, topic_text=rules.query.query, terms=found,
                                      filters_elsewhere=query.filter is not None)
-            terms, latest = list(extra.terms), extra.latest
+            terms, latest, asks = list(extra.terms), extra.latest, extra.asks
             changes.extend([*found_changes, *extra.changes])
             if graph is not None and source == "llm" and proposed:
                 # The model's relation conditions, checked; the recogniser's mentions stay.
@@ -238,6 +243,8 @@ class SelfQueryPlanner:
                 changes.extend(dropped)
                 if checked:
                     terms = [t for t in terms if t.kind == "mention"] + checked
+                    if asks is not None:  # still no topic; the model's relations may head it otherwise
+                        asks = asks_for(question, terms)
             # Flat conjuncts: relaxation drops one top-level condition at a time.
             nodes = [a for n in (query.filter, extra.filter) if n is not None
                      for a in (n.arguments if isinstance(n, Operation) and n.operator == "and" else [n])]
@@ -254,7 +261,7 @@ class SelfQueryPlanner:
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
-                    latest=latest)
+                    latest=latest, asks=asks)
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date

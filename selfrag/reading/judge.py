@@ -9,7 +9,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import math
-import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,13 +17,14 @@ from typing import Any
 import torch
 
 from selfrag.errors import ModelIntegrityError, ProviderError
+from selfrag.lang.questions import asks_yes_or_no
 from selfrag.reading.artifact import ArtifactInfo, Calibration, load_state
 from selfrag.reading.encoding import critic_inputs, reader_windows
 from selfrag.reading.network import ANSWER_KINDS, CRITIC_TASKS, JudgeNet
 from selfrag.reading.sentences import sentence_spans
 from selfrag.reading.types import CriticTask, Reading, answer_key
 
-__all__ = ["Judge", "asks_yes_or_no", "build_net", "load_judge"]
+__all__ = ["Judge", "build_net", "load_judge"]
 
 _MAX_SPAN_TOKENS = 30
 _BATCH = 16
@@ -223,26 +223,6 @@ class Judge:
                 scored.append(((s.start, s.end), sum(vals) / len(vals)))
         scored.sort(key=lambda x: -x[1])
         return scored
-
-
-# English's closed classes: a yes/no question fronts an auxiliary or a modal ("Can I bring a
-# friend?", "…, is it free?"); a wh-word asks for something else ("What does it cost?").
-_AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
-                "shall", "has", "have", "had", "may", "might", "must")
-_FRONTED = re.compile(r"(?:^|[,;:—–]\s*|\s[-–]\s*)(?:" + "|".join(_AUXILIARIES) + r")\b", re.IGNORECASE)
-_WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
-
-
-def asks_yes_or_no(question: str) -> bool:
-    """Whether ``question`` can be answered yes or no: a clause of it fronts an auxiliary, or it is
-    a statement asked as a question ("A and B are both genera of plants?") with no wh-word.
-
-    The reader's yes/no head is a learnt guess; asked "price of a monthly pass in Kessford" it
-    may still say "Yes". A "yes" is never the answer to what, which, who or how many."""
-    q = " ".join(question.split())
-    if _FRONTED.search(q):
-        return True
-    return q.endswith("?") and _WH.search(q) is None
 
 
 def _token_sentences(passage: str, offsets: Sequence[tuple[int, int] | None]) -> list[int]:

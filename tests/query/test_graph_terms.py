@@ -110,3 +110,36 @@ def test_the_search_text_loses_the_relation_wording_the_graph_filter_holds() -> 
     assert "board" not in sits and "sits" not in sits and "opened a lab" in sits
     # only the relation's own wording next to the entity goes: a topic word that is also a cue stays
     assert "supply" in text("Supply shortages at companies that supply Halvard Motors")
+
+
+def _asks(question: str) -> str | None:
+    schema, ctx = _context()
+    return SelfQueryPlanner(None, mode="rules").plan(question, schema, {}, today=TODAY, graph=ctx).asks
+
+
+def test_a_question_headed_by_the_kind_of_thing_a_relation_reaches_asks_for_the_entities() -> None:
+    for question in ("Which companies invested in Graphwise?", "What companies did Graphwise invest in?",
+                     "Companies where Rod Halverson sits on the board",
+                     "Companies in France that Redwood Ventures invested in",
+                     "Suppliers of Veltro Auto based in Japan", "Who supplies Mercury Motors?"):
+        assert _asks(question) == "entities", question
+
+
+def test_a_request_or_an_existence_question_with_nothing_beyond_its_filters_asks_for_documents() -> None:
+    for question in ("News about companies based in Munich", "Latest news on Kestrel Automotive",
+                     "Show me news about organizations headquartered in Sweden",
+                     "Are there negative news about companies that Graphwise invested in?",
+                     "What is the latest positive news about Graphwise?"):
+        assert _asks(question) == "documents", question
+
+
+def test_a_topic_or_two_questions_in_one_leave_the_question_to_the_reader() -> None:
+    for question in ("What did the investors of Paloma Labs announce?",
+                     "How happy are employees at Japanese companies?",
+                     "Which companies does Brightcell Batteries supply, and what news is there about them?"):
+        assert _asks(question) is None, question
+
+
+def test_a_relation_word_used_twice_does_not_head_an_entity_question() -> None:
+    # "Supply chain problems …": the first "supply" is the topic's, not the relation's.
+    assert _asks("Supply chain problems at companies that supply Halvard Motors?") != "entities"

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from selfrag.errors import ModelIntegrityError, ProviderError
+from selfrag.lang.questions import asks_yes_or_no
 from selfrag.reading import sentence_spans, split_sentences
 from selfrag.reading.artifact import (
     INFO_FILE,
@@ -22,7 +23,7 @@ from selfrag.reading.artifact import (
     save_artifact,
 )
 from selfrag.reading.encoding import reader_windows
-from selfrag.reading.judge import asks_yes_or_no, build_net, load_judge
+from selfrag.reading.judge import build_net, load_judge
 
 
 def test_weights_are_checked_against_their_record(tiny_judge_dir: Path, tmp_path: Path) -> None:

@@ -1,0 +1,37 @@
+"""Question forms from closed classes: a request asks for the things themselves, not a fact."""
+
+from __future__ import annotations
+
+import pytest
+
+from selfrag.lang.questions import asks_yes_or_no, is_request, wh_words
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    ("News about companies based in Munich", True),
+    ("Show me flats in Leeds with a garden", True),
+    ("Latest news on Kestrel", True),
+    ("  Suppliers of Veltro Auto based in Japan  ", True),
+    ("What did the investors of Paloma Labs announce?", False),
+    ("Is the pool open on Sundays", False),  # a fronted auxiliary, even without "?"
+    ("Any layoffs at Italian companies?", False),  # asked: a yes/no question
+    ("how much does a monthly pass cost", False),
+    ("", False),
+])
+def test_a_request_has_no_wh_word_no_fronted_auxiliary_and_no_question_mark(text: str, wanted: bool) -> None:
+    assert is_request(text) is wanted
+
+
+def test_wh_words_are_found_in_order_and_only_as_words() -> None:
+    assert wh_words("Which companies does X supply, and what news is there?") == ["which", "what"]
+    assert wh_words("Somewhat whole showhow") == []
+
+
+@pytest.mark.parametrize(("text", "yes_no"), [
+    ("Are there negative news about companies that Graphwise invested in?", True),
+    ("Supply chain problems at companies that supply Halvard Motors?", True),
+    ("News about companies based in Munich", False),
+    ("Which companies invested in Graphwise?", False),
+])
+def test_yes_or_no_questions(text: str, yes_no: bool) -> None:
+    assert asks_yes_or_no(text) is yes_no

@@ -1,0 +1,64 @@
+"""Set answers without a server: the graph's entity set (intersected across relations, cited to
+the graph) and the matching documents (newest first, stored YYYYMMDD dates shown as dates)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workflows import records as rec
+from workflows.set_answers import document_listing, entity_answer
+
+
+def _plan(*resolutions: dict[str, Any]) -> rec.ResourcePlan:
+    return rec.ResourcePlan(resource="companies", query="", fixed=None, filter=None, k=4, source="rules", error=None,
+                            error_code=None, resolutions=list(resolutions))
+
+
+def _relation(name: str, source: str, *reached: str) -> dict[str, Any]:
+    return {"kind": "relation", "relation": name, "entity": {"id": f"id:{source}", "name": source},
+            "entities": [{"id": f"id:{n}", "name": n} for n in reached], "attribute": "organizations"}
+
+
+def _doc(i: int, date: Any, text: str) -> rec.Document:
+    return rec.Document(id=f"d{i}", text=text, metadata={"date": date}, score=1.0, resource="news", sources=[])
+
+
+def test_the_entity_set_is_what_every_relation_reaches_cited_to_the_graph() -> None:
+    plan = _plan(_relation("in_country", "France", "Alto Aerospace", "Paloma Labs", "Bellamy & Co"),
+                 _relation("invested_in", "Redwood Ventures", "Graphwise", "Paloma Labs"),
+                 {"kind": "mention", "entity": {"id": "x", "name": "X"}, "entities": ["X"]})
+    got = entity_answer(plan, "companies", {"invested_in": "Organizations the given organization invested in."})
+    assert got is not None
+    assert got.short_answer == "Paloma Labs" and got.answer.startswith("Paloma Labs.")
+    assert [c["resource"] for c in got.citations] == ["graph:companies", "graph:companies"]
+    assert got.citations[1]["metadata"]["entities"] == ["Graphwise", "Paloma Labs"]
+    assert "Organizations the given organization invested in" in got.citations[1]["text"]
+    assert got.answer.endswith("[1] [2]")
+
+
+def test_relations_that_reach_no_common_entity_answer_none() -> None:
+    got = entity_answer(_plan(_relation("a", "A", "P", "Q"), _relation("b", "B", "R")), "g", {})
+    assert got is not None and got.short_answer == "None" and got.answer.startswith("None:")
+
+
+def test_no_relation_no_entity_answer() -> None:
+    assert entity_answer(_plan({"kind": "mention", "entity": {"id": "x", "name": "X"}, "entities": ["X"]}), "g", {}) is None
+
+
+def test_the_listing_is_newest_first_with_each_documents_first_sentence_and_marker() -> None:
+    docs = [_doc(1, 20240110, "Old news. Body."), _doc(2, "2025-03-02", "Newer news. Body."), _doc(3, None, "Undated. Body.")]
+    got = document_listing(docs, "date", k=10)
+    assert got is not None
+    assert got.answer.splitlines() == ["3 matching documents, newest first:", "- Newer news (2025-03-02) [1]",
+                                       "- Old news (2024-01-10) [2]", "- Undated [3]"]
+    assert [c["id"] for c in got.citations] == ["d2", "d1", "d3"]
+
+
+def test_a_full_page_says_there_may_be_more_and_a_yes_no_question_opens_with_yes() -> None:
+    got = document_listing([_doc(1, None, "Only one.")], None, k=1, yes_no=True)
+    assert got is not None and got.short_answer == "Yes"
+    assert got.answer.splitlines()[0] == "Yes: 1 matching document (there may be more):"
+
+
+def test_no_documents_no_listing() -> None:
+    assert document_listing([], "date", k=4) is None

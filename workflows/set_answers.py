@@ -1,0 +1,121 @@
+"""Answers that are sets, for questions whose filters hold all they ask (``ResourcePlan.asks``).
+
+- ``entities``: "Which companies invested in Graphwise?", "Suppliers of Veltro Auto based in
+  Japan". The answer is the entity set the graph returned (for several relations, the entities all
+  of them reach), cited to the graph: no document states it, and the graph is the record of it.
+- ``documents``: "News about companies based in Munich", "Latest news on Kestrel". The answer is
+  the matching documents themselves, newest first when the collection has a date, each by its
+  first sentence (a news item's headline) with its marker.
+
+Both are checked by construction rather than by a model, and are signed with a verdict that says
+so: the entity set is what the parameterised graph query returned; every listed document passed
+the question's whole filter, unrelaxed, and is quoted verbatim. A reader asked "News about
+companies in Munich" would answer "Yes." at best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from selfrag.reading import split_sentences
+from selfrag.values import date_number, date_text
+from workflows import records as rec
+
+__all__ = ["SET_STRATEGIES", "SetAnswer", "document_listing", "entity_answer", "graph_citation_id"]
+
+SET_STRATEGIES = ("graph", "listing")
+"""``GeneratedAnswer.strategy`` of a set answer."""
+
+GRAPH_RESOURCE_PREFIX = "graph:"
+"""A citation of the graph itself: ``resource`` is ``graph:<name>``, its text the relation's facts."""
+
+
+@dataclass(frozen=True)
+class SetAnswer:
+    answer: str
+    short_answer: str
+    citations: list[rec.CitedDocument]
+    strategy: str
+    """``graph`` (the entity set) or ``listing`` (the matching documents)."""
+    reason: str
+    """Why it needs no model's verdict, for the trace."""
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def graph_citation_id(resolution: Mapping[str, Any]) -> str:
+    entity = resolution.get("entity") or {}
+    return f"{resolution.get('relation')}/{entity.get('id', '')}"
+
+
+def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str]) -> SetAnswer | None:
+    """The entities every relation of ``plan`` reaches, cited to ``graph``; None without a resolved relation.
+
+    ``descriptions``: each relation's description, for the citation's text.
+    """
+    relations = [r for r in plan["resolutions"] if r.get("kind") == "relation"]
+    if not relations:
+        return None
+    sets = [[str(e["name"]) for e in r.get("entities") or []] for r in relations]
+    common = [n for n in dict.fromkeys(sets[0]) if all(n in s for s in sets[1:])]
+    citations: list[rec.CitedDocument] = []
+    for n, r in enumerate(relations, 1):
+        name = str(r.get("relation"))
+        source = str((r.get("entity") or {}).get("name", ""))
+        about = descriptions.get(name, "").rstrip(".")
+        reached = [str(e["name"]) for e in r.get("entities") or []]
+        citations.append(rec.CitedDocument(
+            number=n, id=graph_citation_id(r),
+            text=f"{name} of {source}{f' ({about})' if about else ''}: {', '.join(reached)}.",
+            metadata={"relation": name, "entity": source, "entities": reached},
+            resource=f"{GRAPH_RESOURCE_PREFIX}{graph}"))
+    markers = " ".join(f"[{c['number']}]" for c in citations)
+    sources = " and ".join(f"{r.get('relation')} of {(r.get('entity') or {}).get('name', '')}" for r in relations)
+    if common:
+        answer = f"{_join(common)}. From the knowledge graph: {sources}. {markers}"
+        short = _join(common)
+    else:
+        answer = f"None: in the knowledge graph, no entity is reached by all of {sources}. {markers}"
+        short = "None"
+    return SetAnswer(answer, short, citations, "graph",
+                     f"the entity set the graph query returned ({len(common)} of {sources})")
+
+
+def document_listing(documents: Sequence[rec.Document], date_attribute: str | None, k: int, *,
+                     yes_no: bool = False) -> SetAnswer | None:
+    """The matching ``documents``, newest first by ``date_attribute`` when given, each by its first
+    sentence; None when there is none. ``yes_no``: the question asked whether any exists ("Are
+    there negative news about …?"), so the answer opens with "Yes"."""
+    docs = list(documents)
+    if not docs:
+        return None
+    if date_attribute is not None:
+        def day(d: rec.Document) -> int | None:
+            return date_number(d["metadata"].get(date_attribute))
+
+        dated = sorted((d for d in docs if day(d) is not None), key=lambda d: day(d) or 0, reverse=True)
+        docs = dated + [d for d in docs if day(d) is None]
+    lines: list[str] = []
+    citations: list[rec.CitedDocument] = []
+    for n, d in enumerate(docs, 1):
+        sentences = split_sentences(" ".join(str(d["text"]).split()))
+        head = (sentences[0] if sentences else str(d["text"])[:200]).rstrip(".")
+        when = d["metadata"].get(date_attribute) if date_attribute is not None else None
+        if when is not None and (number := date_number(when)) is not None:
+            when = date_text(number)  # stored as YYYYMMDD for range filters; shown as a date
+        lines.append(f"- {head}{f' ({when})' if when is not None else ''} [{n}]")
+        citations.append(rec.CitedDocument(number=n, id=d["id"], text=d["text"], metadata=d["metadata"],
+                                           resource=d["resource"]))
+    count = f"{len(docs)} matching document{'s' if len(docs) != 1 else ''}"
+    if len(docs) >= k:  # a full page: the search stopped at its limit
+        head = f"the {len(docs)} newest matching documents" if date_attribute is not None else count
+        head += " (there may be more)"
+    else:
+        head = count + (", newest first" if date_attribute is not None else "")
+    answer = f"{'Yes: ' + head if yes_no else head[0].upper() + head[1:]}:\n" + "\n".join(lines)
+    return SetAnswer(answer, "Yes" if yes_no else count, citations, "listing",
+                     "every listed document passed the question's whole filter, unrelaxed, and is quoted as it is")
