@@ -121,13 +121,20 @@ def build_components(
         groundedness=configs["groundedness"],
         usefulness=configs["usefulness"],
         retrieval=build_retrieval(settings, model=model),
-        judge=profile.judge(settings.judge.path),
+        judge=_with_precision(profile.judge(settings.judge.path), settings.judge.precision),
         read_across=settings.judge.read_across,
     )
     components.tracer = otel_tracer() if settings.tracing.otel else None
     # Opened on first use only: a collection without a graph never starts a graph server.
     components.graphs = GraphContexts(lambda: open_graph_store(settings.home, settings.graph.url))
     return components
+
+
+def _with_precision(judge: Any, precision: str) -> Any:
+    """``judge`` computing in ``precision`` when it can (a ``selfrag.reading.judge.Judge``); a
+    judge of another kind (a test's fake) as it is."""
+    change = getattr(judge, "with_precision", None)
+    return change(precision) if callable(change) else judge
 
 
 def build_reranker(settings: Settings, *, model: Any = None) -> Reranker | None:

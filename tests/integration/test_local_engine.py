@@ -20,6 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from selfrag.cli import app
+from selfrag.reading.judge import resolve_precision
 from selfrag.samples import ingest_sample
 from selfrag.settings import Settings
 from selfrag.store import Store
@@ -136,6 +137,8 @@ def test_engine_results_hold_their_structural_truths(
     assert (trace.llm.calls, trace.llm.total_tokens) == (0, 0)
     assert all(g["strategy"] == "reader" for g in trace.generations)
     assert trace.judge is not None and trace.judge.startswith("minilm-judge-v4@")
+    # … and the arithmetic it ran in: [judge] precision = "auto" takes bf16 where the CPU has it
+    assert trace.judge.endswith("/bf16") is (resolve_precision("auto") == "bfloat16")
 
     # the timings are the path, node by node, in order
     assert [t["node"] for t in trace.timings] == trace.path

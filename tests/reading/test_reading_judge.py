@@ -23,7 +23,7 @@ from selfrag.reading.artifact import (
     save_artifact,
 )
 from selfrag.reading.encoding import reader_windows
-from selfrag.reading.judge import build_net, load_judge
+from selfrag.reading.judge import build_net, load_judge, resolve_precision
 
 
 def test_weights_are_checked_against_their_record(tiny_judge_dir: Path, tmp_path: Path) -> None:
@@ -316,3 +316,22 @@ def test_a_question_that_asks_for_something_is_never_answered_yes(tmp_path: Path
     assert judge.read("Is a monthly pass sold at stations?", passage).kind == "yes"
     for question in ("price of a monthly pass in kessford", "What does a monthly pass cost?"):
         assert judge.read(question, passage).kind == "span"
+
+
+def test_bfloat16_is_a_view_of_the_same_weights_named_in_the_version(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    assert judge.with_precision("float32") is judge
+    fast = judge.with_precision("bfloat16")
+    assert fast.net is judge.net and fast.precision == "bfloat16" and judge.precision == "float32"
+    assert fast.version == judge.version + "/bf16"
+    firsts, seconds = ["q one", "q two", "q three"], ["a passage", "another passage here", "x"]
+    exact, approx = judge.score("relevance", firsts, seconds), fast.score("relevance", firsts, seconds)
+    assert all(isinstance(p, float) and 0.0 <= p <= 1.0 for p in approx)
+    assert max(abs(a - b) for a, b in zip(exact, approx, strict=True)) < 0.05
+    passage = ["Ada Lovelace wrote the first program. She was born in 1815."]
+    assert fast.read("When was Ada Lovelace born?", passage).kind == judge.read("When was Ada Lovelace born?", passage).kind
+
+
+def test_auto_precision_is_one_the_cpu_runs_natively() -> None:
+    assert resolve_precision("auto") in ("float32", "bfloat16")
+    assert resolve_precision("float32") == "float32" and resolve_precision("bfloat16") == "bfloat16"
