@@ -352,9 +352,13 @@ class ScriptedJudge:
     """
 
     def __init__(self, score: JudgeScore | None = None, read: JudgeRead | None = None, *,
-                 thresholds: Mapping[str, float] | None = None, name: str = "scripted-judge") -> None:
+                 thresholds: Mapping[str, float] | None = None, name: str = "scripted-judge",
+                 candidates: Callable[..., list[Reading]] | None = None) -> None:
         self._score = score or (lambda task, first, second: 1.0)
         self._read = read or _no_read
+        self._candidates = candidates
+        """``(question, passages, n[, yes_no=])`` -> the best answers, as ``Judge.candidates``; None:
+        this judge offers only ``read`` (as a reader without candidates does)."""
         self.thresholds = dict(thresholds or {})
         self._name = name
         self.calls: list[tuple[str, str, str]] = []
@@ -374,6 +378,18 @@ class ScriptedJudge:
     def read(self, question: str, passages: list[str]) -> Reading:
         self.calls.append(("read", question, str(len(passages))))
         return self._read(question, list(passages))
+
+    def __getattr__(self, attr: str) -> Any:
+        # ``candidates`` exists only when scripted: code asks ``getattr(reader, "candidates", None)``.
+        if attr == "candidates" and self.__dict__.get("_candidates") is not None:
+            script = self.__dict__["_candidates"]
+
+            def candidates(question: str, passages: list[str], n: int = 5, **kwargs: Any) -> list[Reading]:
+                self.calls.append(("candidates", question, str(len(passages))))
+                return list(script(question, list(passages), n, **kwargs))
+
+            return candidates
+        raise AttributeError(attr)
 
     def threshold(self, key: str, default: float = 0.5) -> float:
         return self.thresholds.get(key, default)

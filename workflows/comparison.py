@@ -35,7 +35,7 @@ from typing import Literal
 from graders.figures import figures
 from selfrag.reading import Reader, Reading
 
-__all__ = ["Comparison", "ComparedAnswer", "parse_comparison", "read_comparison"]
+__all__ = ["Comparison", "ComparedAnswer", "parse_comparison", "read_comparison", "readings"]
 
 Dimension = Literal["time", "amount"]
 
@@ -90,6 +90,9 @@ class Comparison:
     """+1: the larger (or later) wins; -1: the smaller (or earlier)."""
     questions: tuple[str, ...]
     """The question to ask of each alternative, with ``{}`` where its name goes (tried in order)."""
+    qualified: bool = False
+    """One thing at two times or places ("… more people in 2021 or in 2022?"): both figures are
+    often stated in one sentence, so a side may take the reader's second answer (``_PER_SIDE``)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,8 @@ def _parse_qualified(q: str) -> Comparison | None:
     else:
         asked = f"What {aux} {middle} {prep} {{}}?"
     _, direction = _COMPARATIVES[lowered[at]]
-    return Comparison(a, b, "amount", direction, (" ".join(asked.split()), f"{middle} {measure} {prep} {{}}?".strip()))
+    return Comparison(a, b, "amount", direction, (" ".join(asked.split()), f"{middle} {measure} {prep} {{}}?".strip()),
+                      qualified=True)
 
 
 def parse_comparison(question: str) -> Comparison | None:
@@ -225,17 +229,39 @@ def _amount_key(text: str) -> Key | None:
     return found[0].value, float(found[0].percent)
 
 
+def readings(reader: Reader, question: str, passages: Sequence[str], n: int, *,
+             yes_no: bool | None = None) -> list[Reading]:
+    """The reader's ``n`` best answers when it can offer them (``Judge.candidates``), else its one
+    answer; ``yes_no=False``: spans only (for a reader that takes it)."""
+    offer = getattr(reader, "candidates", None)
+    if callable(offer):
+        found = offer(question, list(passages), n) if yes_no is None else offer(question, list(passages), n, yes_no=yes_no)
+        return list(found)
+    if yes_no is False:
+        return []  # a reader without candidates cannot be asked for a span alone
+    reading = reader.read(question, list(passages))
+    return [reading] if reading.kind != "none" else []
+
+
+_PER_SIDE = 3
+"""How many of the reader's best answers a side of a qualified comparison takes: its first answer
+is often the other side's figure when one sentence states both ("18,500 in 2021 and 52,300 in
+2022"). Two different things are stated each in its own place: there a side takes only the
+reader's first answer, and the same figure read for both means one of them is not in the passage
+(a second answer would be a guess: "2009" read for both bands, then "1997", a hit's year)."""
+
+
 def _read_side(reader: Reader, comparison: Comparison, name: str, passages: Sequence[str],
                key: Callable[[str], Key | None]) -> list[tuple[Reading, Key]]:
-    """Every figure read for one side (one per question template), surest first."""
+    """Every figure read for one side (the best answers to each question template), surest first."""
     found: list[tuple[Reading, Key]] = []
     for template in comparison.questions:
-        reading = reader.read(template.format(name), list(passages))
-        if reading.kind != "span":
-            continue
-        value = key(reading.answer)
-        if value is not None:
-            found.append((reading, value))
+        for reading in readings(reader, template.format(name), passages, _PER_SIDE if comparison.qualified else 1):
+            if reading.kind != "span":
+                continue
+            value = key(reading.answer)
+            if value is not None:
+                found.append((reading, value))
     return sorted(found, key=lambda f: -f[0].probability)
 
 

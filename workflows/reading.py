@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from selfrag.fencing import document_text
-from selfrag.reading import Critic, Reader, answer_key, sentence_spans, split_sentences
-from workflows.comparison import read_comparison
+from selfrag.reading import Critic, Reader, Reading, answer_key, sentence_spans, split_sentences
+from workflows.comparison import parse_comparison, read_comparison, readings
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
 
@@ -73,6 +73,9 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     if compared is not None:
         return ReadAnswer(compared.answer, compared.winner, compared.citations, compared.probability, "span")
     reading = reader.read(question, texts)
+    if reading.kind in ("yes", "no") and parse_comparison(question) is not None:
+        # "Did A or B have more …?" fronts an auxiliary yet asks which of the two: never yes or no.
+        reading = next(iter(readings(reader, question, texts, 1, yes_no=False)), Reading("none", "", -1))
     across = _read_across(reader, critic, question, documents) if critic is not None else None
     if across is not None and across.probability > (reading.probability if reading.kind != "none" else 0.0) \
             and answer_key(across.short_answer) != answer_key(reading.answer if reading.kind != "none" else ""):

@@ -143,7 +143,7 @@ class Judge:
         return [_platt(cal, r) for r in self.raw_scores(task, firsts, seconds)]
 
     # -- reader ---------------------------------------------------------------------------------
-    def read(self, question: str, passages: Sequence[str]) -> Reading:
+    def read(self, question: str, passages: Sequence[str], *, yes_no: bool | None = None) -> Reading:
         """The best answer to ``question`` in ``passages`` (a ``none`` reading when there is none).
 
         With a support verifier and its combination (``ArtifactInfo.verified``), the reader's best
@@ -151,7 +151,7 @@ class Judge:
         in) and the best by the combined probability is returned with that probability.
         """
         verified = self.info.verified if self.support is not None else None
-        found = self.candidates(question, passages, verified.candidates if verified is not None else 1)
+        found = self.candidates(question, passages, verified.candidates if verified is not None else 1, yes_no=yes_no)
         if not found:
             return Reading("none", "", -1)
         if verified is None or self.support is None:
@@ -165,13 +165,16 @@ class Judge:
             return found[best]
         return dataclasses.replace(found[best], probability=combined[best])
 
-    def candidates(self, question: str, passages: Sequence[str], n: int = 5) -> list[Reading]:
+    def candidates(self, question: str, passages: Sequence[str], n: int = 5, *,
+                   yes_no: bool | None = None) -> list[Reading]:
         """The reader's ``n`` best distinct answers, best first, each with its calibrated probability.
 
         Every window answers with the kind its head prefers (a span, yes or no); a span window
         offers its best spans. Answers that differ only in case and punctuation count once (the
         best-scored). ``read`` is the first of these; the others are the near misses a verifier
-        learns from (``eval.training``).
+        learns from (``eval.training``) and the second readings a comparison falls back on.
+        ``yes_no``: whether a window may answer yes or no (None: when the question asks one,
+        ``asks_yes_or_no``; False for a question that names its alternatives).
         """
         if not passages or n < 1:
             return []

@@ -145,3 +145,50 @@ def test_one_figure_read_at_one_place_for_both_sides_is_not_a_comparison_of_two(
 
     out = read_comparison(ScriptedJudge(read=read), "Did the Lantern Festival draw more people in 2021 or in 2022?", passage)
     assert out is not None and out.winner == "2022" and out.probability == pytest.approx(0.45)
+
+
+def test_each_side_is_read_from_the_readers_best_answers_not_only_its_first() -> None:
+    # The reader's first answer for 2022 is the 2021 figure (one sentence states both years); its
+    # second is the 2022 figure. Offered its best answers, the comparison finds the pair.
+    passage = ["In 2021 a smaller festival drew 18,500 people, and in 2022 attendance reached 52,300, a record."]
+
+    def offer(question: str, passages: list[str], n: int) -> list[Reading]:
+        if question.endswith("in 2021?"):
+            return [reading_of("18,500", passages, probability=0.8)]
+        if question.endswith("in 2022?"):
+            return [reading_of("18,500", passages, probability=0.7), reading_of("52,300", passages, probability=0.5)]
+        return []
+
+    judge = ScriptedJudge(read=lambda q, p: (offer(q, p, 1) or [Reading("none", "", -1)])[0], candidates=offer)
+    out = read_comparison(judge, "Did the Lantern Festival draw more people in 2021 or in 2022?", passage)
+    assert out is not None and out.winner == "2022" and out.probability == pytest.approx(0.5)
+
+
+def test_an_alternative_question_is_never_answered_yes_or_no() -> None:
+    # "Did A or B …?" fronts an auxiliary, yet asks which: when the figures cannot be compared, the
+    # whole question is read for a span, never answered "No".
+    passage = ["The Harlow Bridge opened in 1936. The Kestrel Bridge carries the coast road."]
+
+    def read(question: str, passages: list[str], yes_no: bool | None = None) -> Reading:
+        return reading_of("No", passages, kind="no") if yes_no is not False else reading_of("Harlow Bridge", passages)
+
+    judge = ScriptedJudge(read=lambda q, p: read(q, p),
+                          candidates=lambda q, p, n, yes_no=None: [read(q, p, yes_no)])
+    out = read_answer(judge, "Was the Harlow Bridge or the Kestrel Bridge built earlier?", [{"text": t} for t in passage])
+    assert out.kind == "span" and out.short_answer == "Harlow Bridge"
+    plain = ScriptedJudge(read=lambda q, p: read(q, p))  # a reader that cannot be asked for a span: no answer
+    assert read_answer(plain, "Was the Harlow Bridge or the Kestrel Bridge built earlier?",
+                       [{"text": t} for t in passage]).kind == "none"
+
+
+def test_two_things_take_only_the_readers_first_answer_each() -> None:
+    # Both bands read "2009" (only Loudspeakers' year is stated); the second answers would pair a
+    # hit's year with the other band's founding: no comparison, the question is read whole.
+    passage = ["Loudspeakers is a Georgian rock band formed in 2009. Marcy Playground is best known for their 1997 hit."]
+
+    def offer(question: str, passages: list[str], n: int) -> list[Reading]:
+        out = [reading_of("2009", passages, probability=0.6), reading_of("1997", passages, probability=0.4)]
+        return out[:n]
+
+    judge = ScriptedJudge(read=lambda q, p: offer(q, p, 1)[0], candidates=offer)
+    assert read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", passage) is None
