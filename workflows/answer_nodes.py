@@ -16,7 +16,7 @@ from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
 from workflows.routing import decide_outcome
-from workflows.set_answers import SET_STRATEGIES, SetAnswer, document_listing, entity_answer
+from workflows.set_answers import SET_STRATEGIES, SetAnswer, document_listing, entity_answer, filter_attributes
 from workflows.state import SelfRagState, Turn
 from workflows.tokens import AnswerDelta
 
@@ -85,7 +85,8 @@ class AnswerNodes(Phase):
             return entity_answer(plan, context.link.graph, about)
         date_attr = schema.date_attribute
         return document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
-                                yes_no=asks_yes_or_no(state["standalone_question"]))
+                                yes_no=asks_yes_or_no(state["standalone_question"]),
+                                shown=filter_attributes(plan["filter"]))
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from selfrag.reading import split_sentences
 from selfrag.values import date_number, date_text
 from workflows import records as rec
 
-__all__ = ["SET_STRATEGIES", "SetAnswer", "document_listing", "entity_answer", "graph_citation_id"]
+__all__ = ["SET_STRATEGIES", "SetAnswer", "document_listing", "entity_answer", "filter_attributes", "graph_citation_id"]
 
 SET_STRATEGIES = ("graph", "listing")
 """``GeneratedAnswer.strategy`` of a set answer."""
@@ -85,10 +85,33 @@ def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str,
                      f"the entity set the graph query returned ({len(common)} of {sources})")
 
 
+def filter_attributes(node: Any) -> list[str]:
+    """The attributes a plan's filter (a ``FilterNode`` dump) tests, in order, once each."""
+    found: list[str] = []
+    if isinstance(node, Mapping):
+        if isinstance(node.get("attribute"), str):
+            found.append(node["attribute"])
+        for value in node.values():
+            found.extend(filter_attributes(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(filter_attributes(item))
+    return list(dict.fromkeys(found))
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
 def document_listing(documents: Sequence[rec.Document], date_attribute: str | None, k: int, *,
-                     yes_no: bool = False) -> SetAnswer | None:
+                     yes_no: bool = False, shown: Sequence[str] = ()) -> SetAnswer | None:
     """The matching ``documents``, newest first by ``date_attribute`` when given, each by its first
-    sentence; None when there is none. ``yes_no``: the question asked whether any exists ("Are
+    sentence and its values of the ``shown`` attributes (the ones the filter tested: why it
+    matches); None when there is none. ``yes_no``: the question asked whether any exists ("Are
     there negative news about …?"), so the answer opens with "Yes"."""
     docs = list(documents)
     if not docs:
@@ -99,6 +122,15 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
 
         dated = sorted((d for d in docs if day(d) is not None), key=lambda d: day(d) or 0, reverse=True)
         docs = dated + [d for d in docs if day(d) is None]
+    # One line a document: two chunks of one document are one match.
+    seen: set[str] = set()
+    unique: list[rec.Document] = []
+    for d in docs:
+        source = str(d["metadata"].get("doc_id") or d["id"])
+        if source not in seen:
+            seen.add(source)
+            unique.append(d)
+    docs = unique
     lines: list[str] = []
     citations: list[rec.CitedDocument] = []
     for n, d in enumerate(docs, 1):
@@ -107,7 +139,11 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
         when = d["metadata"].get(date_attribute) if date_attribute is not None else None
         if when is not None and (number := date_number(when)) is not None:
             when = date_text(number)  # stored as YYYYMMDD for range filters; shown as a date
-        lines.append(f"- {head}{f' ({when})' if when is not None else ''} [{n}]")
+        facts = [str(when)] if when is not None else []
+        facts += [f"{a}: {_shown(d['metadata'][a])}" for a in shown
+                  if a != date_attribute and d["metadata"].get(a) is not None]
+        detail = f" ({'; '.join(facts)})" if facts else ""
+        lines.append(f"- {head}{detail} [{n}]")
         citations.append(rec.CitedDocument(number=n, id=d["id"], text=d["text"], metadata=d["metadata"],
                                            resource=d["resource"]))
     count = f"{len(docs)} matching document{'s' if len(docs) != 1 else ''}"

@@ -255,6 +255,11 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
+        if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
+                and not rules.changes:
+            # Any schema: the rules' filter holds the whole question, nothing left to search for
+            # ("3 bedroom houses under 500k"), and validation repaired nothing in it.
+            asks = asks_for(question, ())
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":
             changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))

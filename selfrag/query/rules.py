@@ -49,12 +49,17 @@ _MAX_LIMIT = 100
 class Reading:
     """What the constructor read from one question: the structured query and the consumed spans."""
 
-    def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str]) -> None:
+    def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str],
+                 residual: str = "") -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
         self.notes = notes
         """How each value was linked ("cuisine: 'veggie' → vegetarian (embedding 0.81)")."""
+        self.residual = residual
+        """What is left of the question once its conditions, its limit and the words naming the
+        collection's items are taken out: "" when the filter holds all of it ("3 bedroom houses
+        under 500k"), whereupon ``query.query`` searches the question as asked."""
 
 
 def _led(before: list[Token]) -> bool:
@@ -131,7 +136,7 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
     return [node for _, node in out]
 
 
-def _query_text(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
+def _residual(tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
     filler = frozenset(QUERY_STOP) | profile.item_nouns
     terms = [profile.by_name[name].terms for name in used]
 
@@ -145,8 +150,7 @@ def _query_text(question: str, tokens: list[Token], taken: Spans, profile: Schem
         lo += 1
     while hi > lo and is_filler(kept[hi - 1]):
         hi -= 1
-    text = " ".join(t.text for t in kept[lo:hi])
-    return text or " ".join(question.split())
+    return " ".join(t.text for t in kept[lo:hi])
 
 
 def read_question(
@@ -170,8 +174,9 @@ def read_question(
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
-    text = _query_text(question, tokens, taken, profile, used)
-    return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes)
+    residual = _residual(tokens, taken, profile, used)
+    text = residual or " ".join(question.split())
+    return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual)
 
 
 def rule_based_query(

@@ -143,3 +143,22 @@ def test_a_topic_or_two_questions_in_one_leave_the_question_to_the_reader() -> N
 def test_a_relation_word_used_twice_does_not_head_an_entity_question() -> None:
     # "Supply chain problems …": the first "supply" is the topic's, not the relation's.
     assert _asks("Supply chain problems at companies that supply Halvard Motors?") != "entities"
+
+
+def test_any_schema_a_request_its_filter_holds_whole_asks_for_documents() -> None:
+    schema = CollectionSchema(description="Clubs people can join.", attributes=[
+        AttributeInfo(name="activity", type="string", allowed_values=["chess", "rowing", "choir"]),
+        AttributeInfo(name="city", type="string"),
+        AttributeInfo(name="founded", type="integer", description="the year the club was founded"),
+    ])
+    catalogue = {"city": ["Boston", "Denver"]}
+    planner = SelfQueryPlanner(None, mode="rules")
+
+    def asks(question: str) -> str | None:
+        return planner.plan(question, schema, catalogue, today=TODAY).asks
+
+    assert asks("chess clubs in Boston") == "documents"
+    assert asks("show me rowing clubs founded before 1950") == "documents"
+    assert asks("chess clubs in Boston with a junior section") is None  # a topic left: read it
+    assert asks("who founded the chess club in Boston?") is None  # a question, not a request
+    assert asks("friendly people") is None  # no filter at all

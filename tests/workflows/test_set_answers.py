@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from workflows import records as rec
-from workflows.set_answers import document_listing, entity_answer
+from workflows.set_answers import document_listing, entity_answer, filter_attributes
 
 
 def _plan(*resolutions: dict[str, Any]) -> rec.ResourcePlan:
@@ -62,3 +62,21 @@ def test_a_full_page_says_there_may_be_more_and_a_yes_no_question_opens_with_yes
 
 def test_no_documents_no_listing() -> None:
     assert document_listing([], "date", k=4) is None
+
+
+def test_each_item_shows_the_values_the_filter_tested_and_a_document_counts_once() -> None:
+    docs = [rec.Document(id="a#0", text="Boston Knights. A chess club.", metadata={"doc_id": "a", "activity": "chess",
+                                                                                  "city": "Boston", "juniors": True},
+                         score=1.0, resource="clubs", sources=[]),
+            rec.Document(id="a#1", text="More about the Knights.", metadata={"doc_id": "a", "activity": "chess"},
+                         score=1.0, resource="clubs", sources=[]),
+            rec.Document(id="b", text="Denver Chess Circle.", metadata={"activity": "chess", "juniors": False},
+                         score=1.0, resource="clubs", sources=[])]
+    filter_dump = {"operator": "and", "arguments": [{"attribute": "activity", "comparator": "eq", "value": "chess"},
+                                                    {"attribute": "juniors", "comparator": "eq", "value": True}]}
+    shown = filter_attributes(filter_dump)
+    assert shown == ["activity", "juniors"]
+    got = document_listing(docs, None, k=10, shown=shown)
+    assert got is not None
+    assert got.answer.splitlines()[1:] == ["- Boston Knights (activity: chess; juniors: yes) [1]",
+                                           "- Denver Chess Circle (activity: chess; juniors: no) [2]"]

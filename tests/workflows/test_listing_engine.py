@@ -1,0 +1,66 @@
+"""Listings through the engine on a schema without a graph, in a real Chroma: a request its filter
+holds whole ("chess clubs in Boston") is answered with the matching records, each satisfying the
+filter, without asking any model; a request with a topic left, or whose filter had to be relaxed,
+is not listed as a match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval.plan_sets import load_plan_set
+from selfrag.ingest import ingest_paths
+from selfrag.retry import RetryPolicy
+from selfrag.store import Store
+from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
+from workflows import Components, RunOptions, SelfRagEngine
+
+CLUBS = Path(__file__).resolve().parents[2] / "eval" / "sets" / "clubs"
+
+
+@pytest.fixture
+def engine(chroma_client: Any) -> tuple[SelfRagEngine, ScriptedChatModel]:
+    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
+    plan_set = load_plan_set(CLUBS)
+    ingest_paths(store.create_collection("clubs", plan_set.schema_), [CLUBS / "records.jsonl"])
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("irrelevant"), "generate": "A model's answer [1].",
+                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
+    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
+                                       self_query_mode="rules", parallel_checks=False)
+    return SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: plan_set.today), model
+
+
+def test_a_request_its_filter_holds_is_answered_with_the_matching_records(engine: Any) -> None:
+    run, model = engine
+    result = run.run("chess clubs in Boston", collection="clubs")
+    assert result.outcome == "answered"
+    assert result.trace.generations[-1]["strategy"] == "listing"
+    assert result.citations and all(c.metadata["activity"] == "chess" and c.metadata["city"] == "Boston"
+                                    for c in result.citations)
+    assert "(activity: chess; city: Boston)" in result.answer
+    assert model.calls_for("generate") == []
+    # the relevance grader said "irrelevant" to everything: the filter, which holds the whole
+    # request, decided what matches, and the trace says so
+    assert all(d["relevant"] for d in result.trace.documents)
+
+
+def test_a_limit_in_the_request_bounds_the_listing(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("show me 2 rowing clubs", collection="clubs")
+    assert result.outcome == "answered" and len(result.citations) == 2
+    assert all(c.metadata["activity"] == "rowing" for c in result.citations)
+
+
+def test_a_topic_beyond_the_filter_is_not_listed(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("chess clubs in Boston with a grandmaster coach", collection="clubs")
+    assert all(g["strategy"] != "listing" for g in result.trace.generations)
+
+
+def test_a_relaxed_filter_is_not_listed(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("chess clubs founded before 1700", collection="clubs")
+    assert result.trace.relaxations
+    assert all(g["strategy"] != "listing" for g in result.trace.generations)
