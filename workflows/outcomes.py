@@ -104,11 +104,12 @@ class Result(BaseModel):
     answer: str
     outcome: Outcome
     short_answer: str | None = None
-    """The reader's short answer (a span, "Yes", "No") that ``answer`` leads with; None when a
-    model wrote the answer or none was found."""
+    """The reader's short answer (a span, "Yes", "No") that ``answer`` leads with, or a set answer's
+    (the entities, "Yes", "3 matching documents"); None when a model wrote the answer or none was found."""
     confidence: float | None = None
     """The reader's calibrated probability that ``short_answer`` is right (``answered`` needs it
-    to clear the threshold chosen on dev)."""
+    to clear the threshold chosen on dev); None for a set answer, which no model judged: the
+    graph's entity set, or documents the question's whole filter selected (``workflows.set_answers``)."""
     citations: list[Citation] = Field(default_factory=list)
     query: dict[str, Any] = Field(default_factory=dict)
     """The structured query used last: semantic text, filter tree, limit."""

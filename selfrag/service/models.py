@@ -128,10 +128,10 @@ class AnswerResponse(BaseModel):
     answer: str
     outcome: str = Field(description="answered | unverified | abstained | ungrounded | budget_exhausted | no_progress | needs_clarification")
     short_answer: str | None = Field(
-        None, description="The reader's short answer (a span, Yes, No) that `answer` leads with; absent when a model wrote the answer."
+        None, description="The reader's short answer (a span, Yes, No) that `answer` leads with, or a set answer's (the entities, Yes, 'N matching documents'); absent when a model wrote the answer."
     )
     confidence: float | None = Field(
-        None, description="The reader's calibrated probability that `short_answer` is right (`answered` needs it to clear a threshold)."
+        None, description="The reader's calibrated probability that `short_answer` is right (`answered` needs it to clear a threshold); absent for a set answer, which the graph or the question's whole filter decided."
     )
     citations: list[CitationOut] = Field(default_factory=list)
     query: dict[str, Any] = Field(default_factory=dict, description="The structured query used: text, filter tree, limit.")
