@@ -16,7 +16,14 @@ from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
 from workflows.routing import decide_outcome
-from workflows.set_answers import SET_STRATEGIES, SetAnswer, document_listing, entity_answer, filter_attributes
+from workflows.set_answers import (
+    SET_REASONS,
+    SET_STRATEGIES,
+    SetAnswer,
+    document_listing,
+    entity_answer,
+    filter_attributes,
+)
 from workflows.state import SelfRagState, Turn
 from workflows.tokens import AnswerDelta
 
@@ -101,8 +108,9 @@ class AnswerNodes(Phase):
         if current["strategy"] in SET_STRATEGIES:
             # Checked by construction (workflows.set_answers): the graph's own answer, or documents
             # the whole filter selected, quoted as they are. No model is asked, and none is named.
-            why = next((v for v in [self._set_answer(state)] if v is not None), None)
-            reason = why.reason if why is not None else "a set answer"
+            reason = SET_REASONS[current["strategy"]]
+            if current["strategy"] == "graph":
+                reason += f": {current['short_answer']}"
             verdicts.append(decided_verdict("groundedness", current["number"], True, "grounded", reason))
             verdicts.append(decided_verdict("usefulness", current["number"], True, "useful",
                                             "the question's filters hold all it asks, and this is what they select"))

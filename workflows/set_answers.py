@@ -23,10 +23,14 @@ from selfrag.reading import split_sentences
 from selfrag.values import date_number, date_text
 from workflows import records as rec
 
-__all__ = ["SET_STRATEGIES", "SetAnswer", "document_listing", "entity_answer", "filter_attributes", "graph_citation_id"]
+__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "document_listing", "entity_answer", "filter_attributes", "graph_citation_id"]
 
-SET_STRATEGIES = ("graph", "listing")
-"""``GeneratedAnswer.strategy`` of a set answer."""
+SET_REASONS = {
+    "graph": "the entity set the graph query returned",
+    "listing": "every listed document passed the question's whole filter, unrelaxed, and is quoted as it is",
+}
+"""Each set answer's ``GeneratedAnswer.strategy``, and why it needs no model's verdict (the trace's reason)."""
+SET_STRATEGIES = tuple(SET_REASONS)
 
 GRAPH_RESOURCE_PREFIX = "graph:"
 """A citation of the graph itself: ``resource`` is ``graph:<name>``, its text the relation's facts."""
@@ -38,9 +42,7 @@ class SetAnswer:
     short_answer: str
     citations: list[rec.CitedDocument]
     strategy: str
-    """``graph`` (the entity set) or ``listing`` (the matching documents)."""
-    reason: str
-    """Why it needs no model's verdict, for the trace."""
+    """``graph`` (the entity set) or ``listing`` (the matching documents): ``SET_REASONS``."""
 
 
 def _join(names: Sequence[str]) -> str:
@@ -81,8 +83,7 @@ def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str,
     else:
         answer = f"None: in the knowledge graph, no entity is reached by all of {sources}. {markers}"
         short = "None"
-    return SetAnswer(answer, short, citations, "graph",
-                     f"the entity set the graph query returned ({len(common)} of {sources})")
+    return SetAnswer(answer, short, citations, "graph")
 
 
 def filter_attributes(node: Any) -> list[str]:
@@ -153,5 +154,4 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
     else:
         head = count + (", newest first" if date_attribute is not None else "")
     answer = f"{'Yes: ' + head if yes_no else head[0].upper() + head[1:]}:\n" + "\n".join(lines)
-    return SetAnswer(answer, "Yes" if yes_no else count, citations, "listing",
-                     "every listed document passed the question's whole filter, unrelaxed, and is quoted as it is")
+    return SetAnswer(answer, "Yes" if yes_no else count, citations, "listing")
