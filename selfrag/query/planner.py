@@ -255,6 +255,10 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
+        if asks == "documents" and source != "rules":
+            # What is left of the question (its topic) was read against the rules' filter; the
+            # model's filter may hold less of it ("layoffs" dropped), so its matches are no answer.
+            asks = None
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
                 and not rules.changes:
             # Any schema: the rules' filter holds the whole question, nothing left to search for

@@ -4,6 +4,7 @@ schema without any of it planned exactly as before."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 
@@ -162,3 +163,19 @@ def test_any_schema_a_request_its_filter_holds_whole_asks_for_documents() -> Non
     assert asks("chess clubs in Boston with a junior section") is None  # a topic left: read it
     assert asks("who founded the chess club in Boston?") is None  # a question, not a request
     assert asks("friendly people") is None  # no filter at all
+
+
+def test_a_models_filter_never_makes_a_listing() -> None:
+    # The topic ("layoffs") the rules read into the filter is gone from the model's filter, yet
+    # the rules' search text no longer says it: listing what the model's filter selects would
+    # list news that is not about layoffs. Only the rules' own filter holds a request whole.
+    from selfrag.testing import ScriptedChatModel
+
+    schema, ctx = _context()
+    reply = json.dumps({"query": "news", "filter": None, "limit": None, "relations": []})
+    planner = SelfQueryPlanner(ScriptedChatModel.from_rules({"StructuredQuery": reply}), mode="llm", wait_initial=0)
+    plan = planner.plan("Layoffs at companies based in Munich", schema, {}, today=TODAY, graph=ctx)
+    assert plan.source == "llm"
+    assert plan.asks != "documents"
+    assert SelfQueryPlanner(None, mode="rules").plan("Layoffs at companies based in Munich", schema, {}, today=TODAY,
+                                                     graph=ctx).asks == "documents"
