@@ -28,6 +28,15 @@ def test_wh_words_are_found_in_order_and_only_as_words() -> None:
 
 
 @pytest.mark.parametrize(("text", "yes_no"), [
+    ("Can I bring a friend to Ironleaf without paying for them?", True),
+    ("am I allowed a cat in my flat at Linden Court", True),
+    ("I'm 23 - do I pay extra to rent a car?", True),
+    ("My flat is in Linden Court, is a cat allowed?", True),
+    ("Morning glory and Sorbus are both a genus of plants?", True),
+    ("price of a monthly pass in kessford", False),
+    ("What does Ironleaf Fitness charge to join?", False),
+    ("How many books can I borrow?", False),
+    ("The executive, who was the CEO of which company?", False),
     ("Are there negative news about companies that Graphwise invested in?", True),
     ("Supply chain problems at companies that supply Halvard Motors?", True),
     ("News about companies based in Munich", False),

@@ -11,7 +11,6 @@ import pytest
 import torch
 
 from selfrag.errors import ModelIntegrityError, ProviderError
-from selfrag.lang.questions import asks_yes_or_no
 from selfrag.reading import sentence_spans, split_sentences
 from selfrag.reading.artifact import (
     INFO_FILE,
@@ -292,21 +291,6 @@ def test_a_span_answer_never_runs_across_a_sentence_boundary(tiny_judge_dir: Pat
             inside = [s for s in sentence_spans(passages[r.passage]) if s.start <= r.start and r.end <= s.end]
             assert inside, (question, r.answer)
     assert seen
-
-
-@pytest.mark.parametrize(("question", "yes_no"), [
-    ("Can I bring a friend to Ironleaf without paying for them?", True),
-    ("am I allowed a cat in my flat at Linden Court", True),
-    ("I'm 23 - do I pay extra to rent a car?", True),
-    ("My flat is in Linden Court, is a cat allowed?", True),
-    ("Morning glory and Sorbus are both a genus of plants?", True),
-    ("price of a monthly pass in kessford", False),
-    ("What does Ironleaf Fitness charge to join?", False),
-    ("How many books can I borrow?", False),
-    ("The executive, who was the CEO of which company?", False),
-])
-def test_which_questions_can_be_answered_yes_or_no(question: str, yes_no: bool) -> None:
-    assert asks_yes_or_no(question) is yes_no
 
 
 def test_a_question_that_asks_for_something_is_never_answered_yes(tmp_path: Path, tokenizer_dir: Path) -> None:
