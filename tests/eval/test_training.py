@@ -99,6 +99,43 @@ def test_a_few_steps_of_training_move_every_head_and_keep_word_embeddings_frozen
     assert lines and '"step"' in lines[-1]
 
 
+def test_bf16_training_is_seeded_and_keeps_float32_master_weights() -> None:
+    from transformers import AutoTokenizer, BertConfig
+
+    from selfrag.providers.embeddings import default_minilm_dir
+    from selfrag.reading.judge import build_net
+    from tests.reading.conftest import TINY
+
+    tokenizer = AutoTokenizer.from_pretrained(str(default_minilm_dir()))
+    config = FitConfig(batch=4, reader_epochs=1, critic_epochs=1, max_length=64, critic_max_length=64, threads=1,
+                       precision="bfloat16")
+    runs = []
+    for _ in range(2):
+        torch.manual_seed(0)
+        net = build_net(BertConfig(**TINY).to_dict())
+        before = net.state_dict()["span.weight"].clone()
+        out = fit(net, tokenizer, build_reader(ROWS, FITZ, 1), build_critic(ROWS, FITZ, 1), config, log=lambda _: None)
+        assert all(math.isfinite(v) for v in out["final_loss"].values())
+        state = net.state_dict()
+        assert all(v.dtype == torch.float32 for k, v in state.items() if v.is_floating_point())
+        assert not torch.equal(state["span.weight"], before)
+        runs.append(state)
+    assert all(torch.equal(runs[0][k], runs[1][k]) for k in runs[0])  # same seed, same weights
+
+
+def test_an_unknown_training_precision_is_refused() -> None:
+    from transformers import AutoTokenizer, BertConfig
+
+    from selfrag.providers.embeddings import default_minilm_dir
+    from selfrag.reading.judge import build_net
+    from tests.reading.conftest import TINY
+
+    net = build_net(BertConfig(**TINY).to_dict())
+    tokenizer = AutoTokenizer.from_pretrained(str(default_minilm_dir()))
+    with pytest.raises(ValueError, match="precision"):
+        fit(net, tokenizer, build_reader(ROWS, FITZ, 1), [], FitConfig(batch=4, max_length=64, threads=1, precision="fp8"))
+
+
 
 class _YesSayer:
     """A reader that answers every yes/no question "yes" with rising raw scores, spans otherwise."""
