@@ -154,7 +154,7 @@ def fit(net: JudgeNet, tokenizer: Any, reader: Sequence[ReaderExample], critic: 
         if loss is None:
             continue
         opt.zero_grad()
-        loss.backward()
+        torch.autograd.backward(loss)
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
         sched.step()
@@ -187,7 +187,7 @@ def _loss(net: JudgeNet, tokenizer: Any, task: str, items: Sequence[Any], config
             return None
         out = net.read(batch["input_ids"], batch["attention_mask"], batch["token_type_ids"], batch["passage_mask"])
         has_span = batch["start"] != -100
-        loss = ce(out.kind.float(), batch["kind"])
+        loss: torch.Tensor = ce(out.kind.float(), batch["kind"])
         if bool(has_span.any()):
             start = out.start[has_span].float().masked_fill(torch.isinf(out.start[has_span]), -1e4)
             end = out.end[has_span].float().masked_fill(torch.isinf(out.end[has_span]), -1e4)
@@ -201,7 +201,8 @@ def _loss(net: JudgeNet, tokenizer: Any, task: str, items: Sequence[Any], config
                            max_length=config.critic_max_length)
     logits = net.judge(**inputs).logits[:, CRITIC_TASKS.index(task)].float()
     labels = torch.tensor([float(e.label) for e in items])
-    return bce(logits, labels).mean()
+    critic_loss: torch.Tensor = bce(logits, labels).mean()
+    return critic_loss
 
 
 def iterate(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
