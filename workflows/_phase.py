@@ -42,11 +42,12 @@ def filtered(state: SelfRagState) -> bool:
 def asks(state: SelfRagState) -> str | None:
     """What the question asks for when its filters hold all of it (``ResourcePlan.asks``: the
     graph's ``entities`` or the matching ``documents``), for a question on one resource; None
-    otherwise. ``documents`` no longer once a search relaxed the filter: it then holds less than the
-    question asks. The graph's entities do not depend on the search."""
+    otherwise. No documents once a search relaxed the filter: it then holds less than the question
+    asks (and half an answer to two questions is none). The graph's entities do not depend on the
+    search."""
     live = [p for p in state["resource_plans"] if p["error"] is None]
     asked = live[0].get("asks") if len(live) == 1 else None
-    return None if asked == "documents" and state["relaxations"] else asked
+    return None if asked in ("documents", "entities_and_documents") and state["relaxations"] else asked
 
 
 def planned_text(state: SelfRagState) -> str:

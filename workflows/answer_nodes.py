@@ -21,6 +21,7 @@ from workflows.set_answers import (
     SET_STRATEGIES,
     SetAnswer,
     document_listing,
+    entities_and_documents,
     entity_answer,
     filter_attributes,
 )
@@ -84,13 +85,17 @@ class AnswerNodes(Phase):
             return None
         plan = next(p for p in state["resource_plans"] if p["error"] is None)
         schema = self.c.store.get_collection(plan["resource"]).schema
-        if asked == "entities":
+        date_attr = schema.date_attribute
+        if asked in ("entities", "entities_and_documents"):
             context = graph_context(schema, self.c.graphs)
             if context is None:
                 return None
             about = {r.name: r.description for r in context.link.relations}
-            return entity_answer(plan, context.link.graph, about)
-        date_attr = schema.date_attribute
+            entities = entity_answer(plan, context.link.graph, about)
+            if entities is None or asked == "entities":
+                return entities
+            return entities_and_documents(entities, state["relevant"], date_attr.name if date_attr is not None else None,
+                                          plan["k"], shown=filter_attributes(plan["filter"]))
         return document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
                                 yes_no=asks_yes_or_no(state["standalone_question"]),
                                 shown=filter_attributes(plan["filter"]))
@@ -111,6 +116,8 @@ class AnswerNodes(Phase):
             reason = SET_REASONS[current["strategy"]]
             if current["strategy"] == "graph":
                 reason += f": {current['short_answer']}"
+            elif current["strategy"] == "graph_listing":
+                reason += f" (the entities: {current['short_answer']})"
             verdicts.append(decided_verdict("groundedness", current["number"], True, "grounded", reason))
             verdicts.append(decided_verdict("usefulness", current["number"], True, "useful",
                                             "the question's filters hold all it asks, and this is what they select"))

@@ -112,7 +112,8 @@ class GeneratedAnswer(TypedDict):
     """None until checked, and when the groundedness check failed first (sequential checks)."""
     strategy: str
     """``llm``, ``reader``, ``memory``, or a set answer (``workflows.set_answers``): ``graph`` (the
-    entities a relation reaches) or ``listing`` (the documents the question's whole filter selects)."""
+    entities a relation reaches), ``listing`` (the documents the question's whole filter selects)
+    or ``graph_listing`` (both: the entities, then the documents about them)."""
     citation_source: str
     """``model``, ``attributed``, ``reader``, ``none``, or the set answer's strategy."""
     short_answer: str | None

@@ -6,6 +6,8 @@
 - ``documents``: "News about companies based in Munich", "Latest news on Kestrel". The answer is
   the matching documents themselves, newest first when the collection has a date, each by its
   first sentence (a news item's headline) with its marker.
+- ``entities_and_documents``: "Which companies does X supply, and what news is there about them?".
+  Both, the entity set first, then the documents about those entities.
 
 Both are checked by construction rather than by a model, and are signed with a verdict that says
 so: the entity set is what the parameterised graph query returned; every listed document passed
@@ -23,11 +25,14 @@ from selfrag.reading import split_sentences
 from selfrag.values import date_number, date_text
 from workflows import records as rec
 
-__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "document_listing", "entity_answer", "filter_attributes", "graph_citation_id"]
+__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "document_listing", "entities_and_documents", "entity_answer",
+           "filter_attributes", "graph_citation_id"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
     "listing": "every listed document passed the question's whole filter, unrelaxed, and is quoted as it is",
+    "graph_listing": "the entity set the graph query returned, and every listed document passed the filter "
+                     "on those entities, unrelaxed, and is quoted as it is",
 }
 """Each set answer's ``GeneratedAnswer.strategy``, and why it needs no model's verdict (the trace's reason)."""
 SET_STRATEGIES = tuple(SET_REASONS)
@@ -42,7 +47,8 @@ class SetAnswer:
     short_answer: str
     citations: list[rec.CitedDocument]
     strategy: str
-    """``graph`` (the entity set) or ``listing`` (the matching documents): ``SET_REASONS``."""
+    """``graph`` (the entity set), ``listing`` (the matching documents) or ``graph_listing`` (both):
+    ``SET_REASONS``."""
 
 
 def _join(names: Sequence[str]) -> str:
@@ -109,11 +115,12 @@ def _shown(value: Any) -> str:
 
 
 def document_listing(documents: Sequence[rec.Document], date_attribute: str | None, k: int, *,
-                     yes_no: bool = False, shown: Sequence[str] = ()) -> SetAnswer | None:
+                     yes_no: bool = False, shown: Sequence[str] = (), first: int = 1) -> SetAnswer | None:
     """The matching ``documents``, newest first by ``date_attribute`` when given, each by its first
     sentence and its values of the ``shown`` attributes (the ones the filter tested: why it
     matches); None when there is none. ``yes_no``: the question asked whether any exists ("Are
-    there negative news about …?"), so the answer opens with "Yes"."""
+    there negative news about …?"), so the answer opens with "Yes". ``first``: the first citation's
+    number (after citations of another part of the answer)."""
     docs = list(documents)
     if not docs:
         return None
@@ -134,7 +141,7 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
     docs = unique
     lines: list[str] = []
     citations: list[rec.CitedDocument] = []
-    for n, d in enumerate(docs, 1):
+    for n, d in enumerate(docs, first):
         sentences = split_sentences(" ".join(str(d["text"]).split()))
         head = (sentences[0] if sentences else str(d["text"])[:200]).rstrip(".")
         when = d["metadata"].get(date_attribute) if date_attribute is not None else None
@@ -155,3 +162,15 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
         head = count + (", newest first" if date_attribute is not None else "")
     answer = f"{'Yes: ' + head if yes_no else head[0].upper() + head[1:]}:\n" + "\n".join(lines)
     return SetAnswer(answer, "Yes" if yes_no else count, citations, "listing")
+
+
+def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document], date_attribute: str | None, k: int,
+                           *, shown: Sequence[str] = ()) -> SetAnswer:
+    """The ``entities`` answer, then the ``documents`` about them (the filter on those entities
+    selected them), numbered after the graph's citations. The short answer is the entity set."""
+    listing = document_listing(documents, date_attribute, k, shown=shown, first=len(entities.citations) + 1)
+    if listing is None:
+        return SetAnswer(f"{entities.answer}\nNo document in the collection matches them.", entities.short_answer,
+                         entities.citations, "graph_listing")
+    return SetAnswer(f"{entities.answer}\n{listing.answer}", entities.short_answer,
+                     [*entities.citations, *listing.citations], "graph_listing")

@@ -3,7 +3,9 @@
 - ``asks_yes_or_no``: a clause fronts an auxiliary or a modal ("Can I bring a friend?", "…, is it
   free?"), or a statement is asked as a question with no wh-word ("A and B are both genera?");
 - ``is_request``: no question at all, a noun phrase or an imperative ("News about companies in
-  Munich", "Show me flats in Leeds"): it asks for the documents themselves, not a fact in them.
+  Munich", "Show me flats in Leeds"): it asks for the documents themselves, not a fact in them;
+- ``coordinated``: two questions joined in one ("Which companies does X supply, and what news is
+  there about them?"), and whether the second points back at the first's answer.
 
 Closed classes (auxiliaries, wh-words, a handful of request verbs) rather than topic words: these
 hold in every domain, where a list of topic words holds in the one it was written for.
@@ -13,13 +15,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["AUXILIARIES", "REQUEST_VERBS", "WH_WORDS", "asks_yes_or_no", "is_request", "wh_words"]
+__all__ = ["ANAPHORS", "AUXILIARIES", "REQUEST_VERBS", "WH_WORDS", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
                "shall", "has", "have", "had", "may", "might", "must")
 WH_WORDS = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"])
 REQUEST_VERBS = frozenset(["show", "list", "find", "give", "get", "fetch", "name", "tell", "display"])
 """Imperatives that open a request ("show me …", "list …"): they ask for things, not a fact."""
+
+ANAPHORS = frozenset(["they", "them", "their", "theirs", "these", "those", "it", "its"])
+"""Pronouns by which a second question points back at the first one's answer."""
 
 _FRONTED = re.compile(r"(?:^|[,;:—–]\s*|\s[-–]\s*)(?:" + "|".join(AUXILIARIES) + r")\b", re.IGNORECASE)
 _WH = re.compile(r"\b(?:" + "|".join(sorted(WH_WORDS)) + r")\b", re.IGNORECASE)
@@ -46,3 +51,22 @@ def is_request(question: str) -> bool:
     auxiliary and no question mark ("Latest news on Kestrel", "Show me flats in Leeds")."""
     q = " ".join(question.split())
     return bool(q) and not q.endswith("?") and not wh_words(q) and not _FRONTED.search(q)
+
+
+# A clause boundary (", and", "; and", ", then", ";") right before a wh-word or a fronted auxiliary.
+_JOIN = re.compile(r"\s*(?:,\s*(?:and|then)|;\s*(?:and)?|,)\s+(?=(?:" + "|".join(sorted(WH_WORDS | set(AUXILIARIES)))
+                   + r")\b)", re.IGNORECASE)
+
+
+def coordinated(question: str) -> tuple[str, str, bool] | None:
+    """The two questions of a question that joins two ("Which companies does X supply, and what
+    news is there about them?"), each ending in a question mark, and whether the second points back
+    at the first one's answer (a pronoun: ``ANAPHORS``); None for a single question."""
+    q = " ".join(question.split())
+    for match in _JOIN.finditer(q):
+        first, second = q[: match.start()].strip(), q[match.end():].strip()
+        if not first or not second or not (wh_words(first) or _FRONTED.search(first)):
+            continue
+        words = {w.lower() for w in re.findall(r"[A-Za-z]+", second)}
+        return first.rstrip("?") + "?", second if second.endswith("?") else second + "?", bool(words & ANAPHORS)
+    return None

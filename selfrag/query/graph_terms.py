@@ -32,7 +32,7 @@ from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
 from selfrag.kg.recognition import KIND_WORDS
 from selfrag.lang import MONTHS, find_date_range, lemma, tokenize, wants_latest
-from selfrag.lang.questions import REQUEST_VERBS, asks_yes_or_no, is_request, wh_words
+from selfrag.lang.questions import REQUEST_VERBS, asks_yes_or_no, coordinated, is_request, wh_words
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -56,15 +56,20 @@ _NOT_TOPIC = (
     "latest newest recent most freshest last first news article articles report reports story stories update updates "
     "document documents item items review reviews post posts entry entries anything something any all company companies organisation organization firm business "
     "today yesterday week month year years since before after during past this next "
+    # what a news question asks when it asks for the events themselves ("What happened at X in
+    # 2024?", "What did X announce?"): the matching documents are the answer
+    "happen occur announce announcement "
     # prepositions the shared stop list keeps, which name no topic either
     "among amongst between within across around toward towards without via per regarding concerning"
 )
 
 
-Asks = Literal["entities", "documents"] | None
+Asks = Literal["entities", "documents", "entities_and_documents"] | None
 """What a question whose filters hold all it asks wants back: ``entities``, the entities its relations
 reach in the graph ("Which companies invested in Graphwise?"); ``documents``, the matching documents
-themselves ("News about companies based in Munich"); None, a fact read from the documents."""
+themselves ("News about companies based in Munich"); ``entities_and_documents``, both, asked in two
+questions, the second about the first one's answer ("Which companies does X supply, and what news
+is there about them?"); None, a fact read from the documents."""
 
 # Skipped before the word that says what a question asks for: "which companies", "show me the suppliers".
 _LEAD = frozenset(["which", "what", "me", "us", "all", "the", "any", "every", "of", "please", *REQUEST_VERBS])
@@ -81,8 +86,18 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     - ``documents``: a request, not a question ("News about …", ``is_request``); a yes/no question
       ("Are there negative news about …?": yes when a document matches); or a "what" question with
       nothing else in it ("What is the latest news about X?");
-    - None otherwise, and for two questions in one ("Which companies does X supply, and what news …").
+    - ``entities_and_documents``: two questions in one, the first asking for the entities, the
+      second for the documents about them ("Which companies does X supply, and what news is there
+      about them?": the filter is the first one's answer, so it holds the second whole);
+    - None otherwise, and for any other two questions in one.
     """
+    parts = coordinated(question)
+    if parts is not None:
+        first, second, points_back = parts
+        if (points_back and asks_for(first, terms, labels=labels) == "entities"
+                and asks_for(second, ()) == "documents"):
+            return "entities_and_documents"
+        return None
     wh = wh_words(question)
     if len(wh) > 1:
         return None

@@ -255,7 +255,7 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
-        if asks == "documents" and source != "rules":
+        if asks in ("documents", "entities_and_documents") and source != "rules":
             # What is left of the question (its topic) was read against the rules' filter; the
             # model's filter may hold less of it ("layoffs" dropped), so its matches are no answer.
             asks = None

@@ -91,3 +91,25 @@ def test_a_relaxed_filter_is_never_listed_as_a_match(engine: Any) -> None:
     assert result.trace.relaxations
     assert all(g["strategy"] != "listing" for g in result.trace.generations)
     assert result.outcome != "answered" or "matching document" not in result.answer
+
+
+def test_the_entities_and_then_the_news_about_them(engine: Any) -> None:
+    row = _dev("c07")  # "Which companies does Brightcell Batteries supply, and what news is there about them?"
+    run, model = engine()
+    result = run.run(row["question"], collection="companies")
+    assert result.outcome == "answered"
+    assert sorted(result.short_answer.replace(" and ", ", ").split(", ")) == sorted(row["entities"])
+    graph, *news = result.citations
+    assert graph.resource == "graph:companies" and news
+    assert all(set(c.metadata["organizations"]) & set(row["entities"]) for c in news)
+    assert [c.number for c in result.citations] == list(range(1, len(result.citations) + 1))
+    assert model.calls_for("generate") == []
+
+
+def test_a_news_question_for_what_happened_lists_the_matching_documents(engine: Any) -> None:
+    row = _dev("c26")  # "What happened at companies headquartered in the United States in 2024?"
+    run, _ = engine()
+    result = run.run(row["question"], collection="companies")
+    assert result.outcome == "answered" and result.citations
+    assert all(str(c.metadata["date"]).startswith("2024") for c in result.citations)
+    assert all(set(c.metadata["organizations"]) & set(row["entities"]) for c in result.citations)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from selfrag.lang.questions import asks_yes_or_no, is_request, wh_words
+from selfrag.lang.questions import asks_yes_or_no, coordinated, is_request, wh_words
 
 
 @pytest.mark.parametrize(("text", "wanted"), [
@@ -44,3 +44,19 @@ def test_wh_words_are_found_in_order_and_only_as_words() -> None:
 ])
 def test_yes_or_no_questions(text: str, yes_no: bool) -> None:
     assert asks_yes_or_no(text) is yes_no
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("Which companies does Brightcell Batteries supply, and what news is there about them?",
+     ("Which companies does Brightcell Batteries supply?", "what news is there about them?", True)),
+    ("Who supplies Mercury Motors, and did they have problems in 2025?",
+     ("Who supplies Mercury Motors?", "did they have problems in 2025?", True)),
+    ("What is the adult dose; how often is it taken?", ("What is the adult dose?", "how often is it taken?", True)),
+    ("When was the bridge built, and where is the museum", ("When was the bridge built?", "where is the museum?", False)),
+    ("Which is larger, the sun or the moon?", None),  # one question with its alternatives
+    ("Is it free, or do I pay?", None),
+    ("How old is the oldest member?", None),
+    ("Flats in Leeds, which are cheapest?", None),  # a request before the question: not two questions
+])
+def test_two_questions_in_one_are_split_and_a_pronoun_points_back(text: str, parts: tuple[str, str, bool] | None) -> None:
+    assert coordinated(text) == parts

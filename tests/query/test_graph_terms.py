@@ -135,10 +135,24 @@ def test_a_request_or_an_existence_question_with_nothing_beyond_its_filters_asks
 
 
 def test_a_topic_or_two_questions_in_one_leave_the_question_to_the_reader() -> None:
-    for question in ("What did the investors of Paloma Labs announce?",
-                     "How happy are employees at Japanese companies?",
-                     "Which companies does Brightcell Batteries supply, and what news is there about them?"):
+    for question in ("How happy are employees at Japanese companies?",
+                     "Who supplies Mercury Motors, and did they have problems in 2025?",  # a topic: problems
+                     "Which companies invested in Graphwise, and which of them are in France?",
+                     "Which companies invested in Graphwise, and what news is there about Kestrel Automotive?"):
         assert _asks(question) is None, question
+
+
+def test_a_news_question_for_the_events_themselves_asks_for_documents() -> None:
+    for question in ("What did the investors of Paloma Labs announce?",
+                     "What happened at companies headquartered in the United States in 2024?"):
+        assert _asks(question) == "documents", question
+    assert _asks("What happened to the share price of companies in Germany?") is None  # a topic left
+
+
+def test_the_entities_then_the_news_about_them_asks_for_both() -> None:
+    assert _asks("Which companies does Brightcell Batteries supply, and what news is there about them?") \
+        == "entities_and_documents"
+    assert _asks("Who supplies Halvard Motors, and are there news about them?") == "entities_and_documents"
 
 
 def test_a_relation_word_used_twice_does_not_head_an_entity_question() -> None:
@@ -179,3 +193,7 @@ def test_a_models_filter_never_makes_a_listing() -> None:
     assert plan.asks != "documents"
     assert SelfQueryPlanner(None, mode="rules").plan("Layoffs at companies based in Munich", schema, {}, today=TODAY,
                                                      graph=ctx).asks == "documents"
+    both = "Which companies does Brightcell Batteries supply, and what news is there about them?"
+    assert planner.plan(both, schema, {}, today=TODAY, graph=ctx).asks is None
+    assert SelfQueryPlanner(None, mode="rules").plan(both, schema, {}, today=TODAY, graph=ctx).asks \
+        == "entities_and_documents"

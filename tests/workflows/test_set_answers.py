@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from workflows import records as rec
-from workflows.set_answers import document_listing, entity_answer, filter_attributes
+from workflows.set_answers import document_listing, entities_and_documents, entity_answer, filter_attributes
 
 
 def _plan(*resolutions: dict[str, Any]) -> rec.ResourcePlan:
@@ -80,3 +80,17 @@ def test_each_item_shows_the_values_the_filter_tested_and_a_document_counts_once
     assert got is not None
     assert got.answer.splitlines()[1:] == ["- Boston Knights (activity: chess; juniors: yes) [1]",
                                            "- Denver Chess Circle (activity: chess; juniors: no) [2]"]
+
+
+def test_the_entities_then_the_documents_about_them_numbered_after_the_graph() -> None:
+    entities = entity_answer(_plan(_relation("supplies", "Brightcell Batteries", "Kestrel Automotive", "Halvard Motors")),
+                             "companies", {})
+    assert entities is not None
+    docs = [_doc(1, 20240110, "Kestrel recalls cars. Body."), _doc(2, 20250302, "Halvard opens a plant. Body.")]
+    got = entities_and_documents(entities, docs, "date", k=10)
+    assert got.strategy == "graph_listing" and got.short_answer == "Kestrel Automotive and Halvard Motors"
+    assert got.answer.splitlines() == [entities.answer, "2 matching documents, newest first:",
+                                       "- Halvard opens a plant (2025-03-02) [2]", "- Kestrel recalls cars (2024-01-10) [3]"]
+    assert [(c["number"], c["id"]) for c in got.citations] == [(1, "supplies/id:Brightcell Batteries"), (2, "d2"), (3, "d1")]
+    none = entities_and_documents(entities, [], "date", k=10)
+    assert none.answer.endswith("No document in the collection matches them.") and len(none.citations) == 1
