@@ -158,11 +158,9 @@ def main(argv: list[str] | None = None) -> int:
 
     log(json.dumps({"manifest": manifest["examples"]}))
     random.seed(args.seed)
-    import torch
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(base_dir), use_fast=True)
-    torch.manual_seed(args.seed)  # the heads' initial weights
     net = load_base(base_dir)
     if args.init_from is not None:
         from selfrag.reading.judge import load_judge
