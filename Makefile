@@ -37,6 +37,8 @@ test: $(STAMP)
 JUDGE := selfrag/reading/weights/minilm-judge-v4
 WEIGHTS_HOME := build/weights-home
 weights: $(STAMP)
+	rm -rf build/judge-committed && mkdir -p build/judge-committed
+	cp $(JUDGE)/judge.json $(JUDGE)/metrics.json build/judge-committed/
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out build/judge-stage1
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out build/judge-stage2 --init-from build/judge-stage1 \
 		--reader-epochs 1.5 --critic-epochs 1 --tasks support --yes-no-oversample 4 --seed-offset 1
@@ -55,7 +57,9 @@ weights: $(STAMP)
 		--dataset build/halueval-dev1001/e2e.jsonl --config build/judge-under-test.toml --judge none --out build/runs/dev1001
 	$(BIN)/python bench/risk_coverage.py build/runs/dev1000 build/runs/dev1001 --pool --choose --max-risk 0.05 \
 		--write-threshold $(JUDGE)
-	@echo "now pin the new sha256 (judge.json) as selfrag.reading.JUDGE_SHA256"
+	# Reproduced? The same bytes, or every dev rate within 0.02 of the committed artifact's.
+	-$(BIN)/python -m eval.training.compare build/judge-committed $(JUDGE)
+	@echo "changed weights: pin the new sha256 (judge.json) as selfrag.reading.JUDGE_SHA256"
 
 # The whole scale-out on this machine for development: Chroma, Postgres, FalkorDB and N instances
 # (dev/scaleout.py; N=2, PORT=8100 by default). Ctrl-C stops everything.
