@@ -89,15 +89,18 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     - ``entities_and_documents``: two questions in one, the first asking for the entities, the
       second for the documents about them ("Which companies does X supply, and what news is there
       about them?": the filter is the first one's answer, so it holds the second whole);
-    - None otherwise, and for any other two questions in one.
+    - ``documents`` too for two questions that each ask for the documents; None for any other two
+      questions in one, and otherwise.
     """
     parts = coordinated(question)
     if parts is not None:
         first, second, points_back = parts
-        if (points_back and asks_for(first, terms, labels=labels) == "entities"
-                and asks_for(second, ()) == "documents"):
+        asked = (asks_for(first, terms, labels=labels), asks_for(second, ()))
+        if points_back and asked == ("entities", "documents"):
             return "entities_and_documents"
-        return None
+        # Both held whole by the filter ("Are there chess clubs in Boston, and were they founded
+        # before 1950?"): the matching documents answer both.
+        return "documents" if asked == ("documents", "documents") else None
     wh = wh_words(question)
     if len(wh) > 1:
         return None

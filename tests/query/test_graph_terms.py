@@ -175,6 +175,8 @@ def test_any_schema_a_request_its_filter_holds_whole_asks_for_documents() -> Non
     assert asks("chess clubs in Boston") == "documents"
     assert asks("show me rowing clubs founded before 1950") == "documents"
     assert asks("chess clubs in Boston with a junior section") is None  # a topic left: read it
+    # two questions, each held whole by the filter: the matching documents answer both
+    assert asks("Are there chess clubs in Boston, and were they founded before 1950?") == "documents"
     assert asks("who founded the chess club in Boston?") is None  # a question, not a request
     assert asks("friendly people") is None  # no filter at all
 
