@@ -53,20 +53,22 @@ def is_request(question: str) -> bool:
     return bool(q) and not q.endswith("?") and not wh_words(q) and not _FRONTED.search(q)
 
 
-# A clause boundary (", and", "; and", ", then", ";") right before a wh-word or a fronted auxiliary.
-_JOIN = re.compile(r"\s*(?:,\s*(?:and|then)|;\s*(?:and)?|,)\s+(?=(?:" + "|".join(sorted(WH_WORDS | set(AUXILIARIES)))
-                   + r")\b)", re.IGNORECASE)
+# A clause boundary (", and", "; and", ", then", ";") right before a wh-word, a fronted auxiliary
+# or a request verb ("…, and show me the news about them").
+_JOIN = re.compile(r"\s*(?:,\s*(?:and|then)|;\s*(?:and)?|,)\s+(?=(?:"
+                   + "|".join(sorted(WH_WORDS | set(AUXILIARIES) | REQUEST_VERBS)) + r")\b)", re.IGNORECASE)
 
 
 def coordinated(question: str) -> tuple[str, str, bool] | None:
     """The two questions of a question that joins two ("Which companies does X supply, and what
-    news is there about them?"), each ending in a question mark, and whether the second points back
-    at the first one's answer (a pronoun: ``ANAPHORS``); None for a single question."""
+    news is there about them?"), the first ending in a question mark, the second as written (a
+    request stays one: "…, and show me news about them"), and whether the second points back at
+    the first one's answer (a pronoun: ``ANAPHORS``); None for a single question."""
     q = " ".join(question.split())
     for match in _JOIN.finditer(q):
         first, second = q[: match.start()].strip(), q[match.end():].strip()
         if not first or not second or not (wh_words(first) or _FRONTED.search(first)):
             continue
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", second)}
-        return first.rstrip("?") + "?", second if second.endswith("?") else second + "?", bool(words & ANAPHORS)
+        return first.rstrip("?") + "?", second, bool(words & ANAPHORS)
     return None

@@ -52,7 +52,9 @@ def test_yes_or_no_questions(text: str, yes_no: bool) -> None:
     ("Who supplies Mercury Motors, and did they have problems in 2025?",
      ("Who supplies Mercury Motors?", "did they have problems in 2025?", True)),
     ("What is the adult dose; how often is it taken?", ("What is the adult dose?", "how often is it taken?", True)),
-    ("When was the bridge built, and where is the museum", ("When was the bridge built?", "where is the museum?", False)),
+    ("When was the bridge built, and where is the museum", ("When was the bridge built?", "where is the museum", False)),
+    ("Which companies does Ferrox Steel supply, and show me news about them",
+     ("Which companies does Ferrox Steel supply?", "show me news about them", True)),
     ("Which is larger, the sun or the moon?", None),  # one question with its alternatives
     ("Is it free, or do I pay?", None),
     ("How old is the oldest member?", None),

@@ -153,6 +153,8 @@ def test_the_entities_then_the_news_about_them_asks_for_both() -> None:
     assert _asks("Which companies does Brightcell Batteries supply, and what news is there about them?") \
         == "entities_and_documents"
     assert _asks("Who supplies Halvard Motors, and are there news about them?") == "entities_and_documents"
+    # a request after the question is the second question, not part of the first
+    assert _asks("Which companies does Ferrox Steel supply, and show me news about them") == "entities_and_documents"
 
 
 def test_a_relation_word_used_twice_does_not_head_an_entity_question() -> None:
