@@ -54,10 +54,18 @@ def constants(where: Mapping[str, Any] | None) -> dict[str, list[Any]]:
     return found
 
 
+def _between(a: float, b: float) -> float:
+    """A value strictly between ``a < b``: their midpoint, rounded to six places unless rounding
+    lands on either end (``0 < x < 7e-274`` is satisfiable, and a probe must show it)."""
+    mid = (a + b) / 2
+    rounded = round(mid, 6)
+    return rounded if a < rounded < b else mid
+
+
 def _numeric_values(attr: AttributeInfo, consts: Iterable[Any]) -> list[Any]:
     numbers = sorted({float(c) for c in consts if isinstance(c, (int, float)) and not isinstance(c, bool)})
     bounds = [b for b in (attr.minimum, attr.maximum) if b is not None]
-    out: set[float] = {round((a + b) / 2, 6) for a, b in itertools.pairwise(numbers)}
+    out: set[float] = {_between(a, b) for a, b in itertools.pairwise(numbers)}
     for c in [*numbers, *bounds] or [0]:
         if attr.type == "integer":
             out.update({float(c) - 1, float(c), float(c) + 1, float(int(c))})
