@@ -69,7 +69,8 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver[str]:
 
     Raises:
         ConfigError: the URL has another scheme, is malformed, or the Postgres extras are missing.
-        StoreError: the Postgres cannot be reached or its tables cannot be set up.
+        StoreError: the Postgres cannot be reached or its tables cannot be set up; the SQLite
+            file stays locked by other processes for ``SQLITE_SETUP_WAIT_S``.
     """
     url = settings.checkpoints.url
     if url is None:
@@ -137,12 +138,31 @@ def close_checkpointer(saver: BaseCheckpointSaver[Any]) -> None:
         saver.conn.close()
 
 
+SQLITE_SETUP_WAIT_S = 10.0
+"""How long opening the SQLite checkpoint file waits out another process setting it up."""
+
+
 def _open_sqlite(settings: Settings) -> SqliteSaver:
     settings.home.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False)
     saver = SqliteSaver(conn)
-    saver.setup()
-    return saver
+    deadline = time.monotonic() + SQLITE_SETUP_WAIT_S
+    pause = 0.01
+    while True:
+        try:
+            saver.setup()  # idempotent: WAL mode, CREATE TABLE IF NOT EXISTS
+            return saver
+        except sqlite3.OperationalError as exc:
+            # Processes opening a new file at once race to switch it to WAL and create its tables;
+            # SQLite refuses the loser at once ("database is locked"), without its busy wait, rather
+            # than risk a deadlock. Waiting a moment and trying again is all it needs.
+            transient = "locked" in str(exc) or "busy" in str(exc)
+            if not transient or time.monotonic() + pause > deadline:
+                conn.close()
+                raise StoreError("checkpoint store unavailable while opening it", detail=describe(exc, 500),
+                                 dependency="checkpoints") from exc
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
 
 def _open_postgres(url: str, pool_size: int) -> PostgresSaver:

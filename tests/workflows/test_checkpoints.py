@@ -6,9 +6,11 @@ The Postgres these tests name is never running (a free port): the real server's 
 
 from __future__ import annotations
 
+import multiprocessing
 import socket
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
@@ -87,3 +89,44 @@ def test_pool_size_is_bounded(monkeypatch: pytest.MonkeyPatch, size: str) -> Non
     monkeypatch.setenv("SELFRAG_CHECKPOINTS__POOL_SIZE", size)
     with pytest.raises(ConfigError, match="checkpoints.pool_size"):
         load_settings()
+
+
+def _open_and_close(home: str, barrier: Any, results: Any) -> None:
+    settings = Settings(home=Path(home))
+    barrier.wait()
+    try:
+        close_checkpointer(open_checkpointer(settings))
+        results.put("ok")
+    except Exception as exc:  # noqa: BLE001 - the test reports what a process met
+        results.put(repr(exc))
+
+
+def test_processes_opening_a_new_checkpoint_file_at_once_all_open_it(tmp_path: Path) -> None:
+    # Bug: two `selfrag ask --thread` processes starting on a fresh home raced to create the
+    # SQLite file's tables and switch it to WAL; SQLite refused the loser at once ("database is
+    # locked", no busy wait), so its turn ended as an internal error. Seen in CI's turn test.
+    ctx = multiprocessing.get_context("fork")
+    for trial in range(12):
+        barrier, results = ctx.Barrier(4), ctx.Queue()
+        procs = [ctx.Process(target=_open_and_close, args=(str(tmp_path / f"home{trial}"), barrier, results))
+                 for _ in range(4)]
+        for p in procs:
+            p.start()
+        got = [results.get(timeout=60) for _ in procs]
+        for p in procs:
+            p.join(timeout=60)
+        assert got == ["ok"] * 4, got
+
+
+def test_a_checkpoint_file_locked_for_too_long_is_a_store_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import workflows.checkpoints as checkpoints
+
+    monkeypatch.setattr(checkpoints, "SQLITE_SETUP_WAIT_S", 0.2)
+
+    def locked(self: SqliteSaver) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(SqliteSaver, "setup", locked)
+    with pytest.raises(StoreError) as caught:
+        open_checkpointer(Settings(home=tmp_path))
+    assert caught.value.code == "store_unavailable" and "locked" not in str(caught.value)
