@@ -24,6 +24,7 @@ from workflows.set_answers import (
     entities_and_documents,
     entity_answer,
     filter_attributes,
+    membership_answer,
 )
 from workflows.state import SelfRagState, Turn
 from workflows.tokens import AnswerDelta
@@ -86,11 +87,13 @@ class AnswerNodes(Phase):
         plan = next(p for p in state["resource_plans"] if p["error"] is None)
         schema = self.c.store.get_collection(plan["resource"]).schema
         date_attr = schema.date_attribute
-        if asked in ("entities", "entities_and_documents"):
+        if asked in ("entities", "entities_and_documents", "membership"):
             context = graph_context(schema, self.c.graphs)
             if context is None:
                 return None
             about = {r.name: r.description for r in context.link.relations}
+            if asked == "membership":
+                return membership_answer(plan, context.link.graph, about)
             entities = entity_answer(plan, context.link.graph, about)
             if entities is None or asked == "entities":
                 return entities

@@ -63,14 +63,19 @@ def clarification(question: str, term: GraphTerm) -> rec.Clarification:
                              candidates=[c.model_dump(mode="json") for c in term.candidates], prompt=ask_which(term))
 
 
-def _no_match(term: GraphTerm, relation_description: str, result_label: str) -> str:
+def _no_match(term: GraphTerm, relation_description: str, result_label: str, aside: Sequence[str] = ()) -> str:
     assert term.entity is not None
-    return (f"No document can match: in the graph, {term.entity.name} has no {result_label} through "
+    other = f" other than {', '.join(aside)}" if aside else ""
+    return (f"No document can match: in the graph, {term.entity.name} has no {result_label}{other} through "
             f"'{term.relation}' ({relation_description.rstrip('.')}). I won't answer without that condition.")
 
 
 def resolve_terms(graphs: GraphContexts, context: GraphContext, terms: Sequence[GraphTerm]) -> Resolved:
     """``terms`` resolved in ``context``'s graph, stopping at the first that cannot give a clause.
+
+    A term the question sets aside (``GraphTerm.excluded``: "not based in Japan", "besides Redwood
+    Ventures") gives no clause: its entities are taken out of every relation's set. A relation left
+    with none once they are is a relation that reaches none.
 
     Raises:
         GraphUnavailable, GraphNotFound: from the graph store.
@@ -78,26 +83,41 @@ def resolve_terms(graphs: GraphContexts, context: GraphContext, terms: Sequence[
     ambiguous = next((t for t in terms if t.ambiguous or t.entity is None), None)
     if ambiguous is not None:
         return Resolved(None, [], ambiguous, None, None)
-    clauses: list[dict[str, Any]] = []
     resolutions: list[dict[str, Any]] = []
-    for term in terms:
-        assert term.entity is not None
-        if term.kind == "mention" or term.relation is None:
-            names = [term.entity.name]
-            resolutions.append({"kind": "mention", "entity": term.entity.model_dump(mode="json"),
-                                "attribute": term.attribute, "entities": names})
-        else:
+    aside: list[str] = []
+    for term in (t for t in terms if t.excluded):
+        resolution, names = _resolve(graphs, context, term)
+        resolutions.append({**resolution, "excluded": True})
+        aside.extend(n for n in names if n not in aside)
+    clauses: list[dict[str, Any]] = []
+    for term in (t for t in terms if not t.excluded):
+        resolution, names = _resolve(graphs, context, term)
+        resolutions.append(resolution)
+        if term.kind == "relation" and term.relation is not None:
             declared = context.link.relation(term.relation)
-            assert declared is not None  # the planner reads only declared relations
-            entity = context.index.get(term.entity.id) or Entity(term.entity.id, term.entity.label, term.entity.name)
-            res = resolve_relation(graphs.store, context.link, term.relation, entity)
-            resolutions.append({"kind": "relation", **res.model_dump(mode="json")})
-            if not res.entities:
-                return Resolved(None, resolutions, None, _no_match(term, declared.description, declared.result_label),
-                                f"no entity: {term.relation} of {term.entity.name} is empty in the graph")
-            names = res.names
+            assert declared is not None and term.entity is not None  # the planner reads only declared relations
+            kept = [n for n in names if n not in aside]
+            if not kept:
+                stop = f"no entity: {term.relation} of {term.entity.name} is empty in the graph"
+                if names:
+                    stop += f" once {', '.join(aside)} are set aside"
+                return Resolved(None, resolutions, None, _no_match(term, declared.description, declared.result_label,
+                                                                   aside if names else ()), stop)
+            names = kept
         clause = mention_where(term.attribute, names)
         if clause is not None:
             clauses.append(clause)
     where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
     return Resolved(where, resolutions, None, None, None)
+
+
+def _resolve(graphs: GraphContexts, context: GraphContext, term: GraphTerm) -> tuple[dict[str, Any], list[str]]:
+    """One term's resolution for the trace, and the names of the entities it stands for."""
+    assert term.entity is not None
+    if term.kind == "mention" or term.relation is None:
+        names = [term.entity.name]
+        return {"kind": "mention", "entity": term.entity.model_dump(mode="json"), "attribute": term.attribute,
+                "entities": names}, names
+    entity = context.index.get(term.entity.id) or Entity(term.entity.id, term.entity.label, term.entity.name)
+    res = resolve_relation(graphs.store, context.link, term.relation, entity)
+    return {"kind": "relation", **res.model_dump(mode="json")}, list(res.names)

@@ -234,8 +234,9 @@ class ResourcePlan(TypedDict):
     graph_terms: NotRequired[list[GraphTermRecord]]
     """Its conditions through the knowledge graph, for ``graph_resolve`` (absent in older traces)."""
     asks: NotRequired[str | None]
-    """Its filters hold all the question asks, which wants back ``entities`` (the graph's answer)
-    or ``documents`` (the matches themselves); None: a fact the reader finds. Absent in older traces."""
+    """Its filters hold all the question asks, which wants back ``entities`` (the graph's answer),
+    ``documents`` (the matches themselves), both (``entities_and_documents``) or ``membership``
+    (yes or no, from the graph); None: a fact the reader finds. Absent in older traces."""
 
 
 class SpeculationRecord(TypedDict):
@@ -297,6 +298,9 @@ class GraphTermRecord(TypedDict):
     value: str
     entity: EntityChoiceRecord | None
     candidates: list[EntityChoiceRecord]
+    excluded: NotRequired[bool]
+    """The question sets it aside ("not based in Japan", "besides X"): its entities are taken out of
+    the other relations' sets. Absent in older traces (then False)."""
 
 
 class CondenseRecord(TypedDict):

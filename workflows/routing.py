@@ -53,7 +53,7 @@ def after_retrieve(state: SelfRagState) -> Literal["grade_documents", "finalize"
 
 def after_grade(state: SelfRagState) -> Literal["generate", "rewrite", "finalize"]:
     # A question asking for the graph's entities is answered from the graph, documents or none.
-    if state["relevant"] or asks(state) in ("entities", "entities_and_documents"):
+    if state["relevant"] or asks(state) in ("entities", "entities_and_documents", "membership"):
         return "generate" if _gens_left(state) else "finalize"
     return "rewrite" if _rewrites_left(state) else "finalize"
 

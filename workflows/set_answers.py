@@ -8,6 +8,8 @@
   first sentence (a news item's headline) with its marker.
 - ``entities_and_documents``: "Which companies does X supply, and what news is there about them?".
   Both, the entity set first, then the documents about those entities.
+- ``membership``: "Does Brightcell Batteries supply Mercury Motors?". Yes or no, from the entity
+  set of the relation the question names.
 
 Both are checked by construction rather than by a model, and are signed with a verdict that says
 so: the entity set is what the parameterised graph query returned; every listed document passed
@@ -26,7 +28,7 @@ from selfrag.values import date_number, date_text
 from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "document_listing", "entities_and_documents", "entity_answer",
-           "filter_attributes", "graph_citation_id"]
+           "filter_attributes", "graph_citation_id", "membership_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -60,29 +62,55 @@ def graph_citation_id(resolution: Mapping[str, Any]) -> str:
     return f"{resolution.get('relation')}/{entity.get('id', '')}"
 
 
-def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str]) -> SetAnswer | None:
-    """The entities every relation of ``plan`` reaches, cited to ``graph``; None without a resolved relation.
+def _entity_names(resolution: Mapping[str, Any]) -> list[str]:
+    return [str(e["name"]) if isinstance(e, Mapping) else str(e) for e in resolution.get("entities") or []]
 
-    ``descriptions``: each relation's description, for the citation's text.
-    """
-    relations = [r for r in plan["resolutions"] if r.get("kind") == "relation"]
-    if not relations:
-        return None
-    sets = [[str(e["name"]) for e in r.get("entities") or []] for r in relations]
-    common = [n for n in dict.fromkeys(sets[0]) if all(n in s for s in sets[1:])]
+
+def _graph_citations(relations: Sequence[Mapping[str, Any]], graph: str,
+                     descriptions: Mapping[str, str]) -> list[rec.CitedDocument]:
+    """Each relation's entity set as a citation of ``graph``: no document states it, the graph is its record."""
     citations: list[rec.CitedDocument] = []
     for n, r in enumerate(relations, 1):
         name = str(r.get("relation"))
         source = str((r.get("entity") or {}).get("name", ""))
         about = descriptions.get(name, "").rstrip(".")
-        reached = [str(e["name"]) for e in r.get("entities") or []]
+        reached = _entity_names(r)
         citations.append(rec.CitedDocument(
             number=n, id=graph_citation_id(r),
-            text=f"{name} of {source}{f' ({about})' if about else ''}: {', '.join(reached)}.",
+            text=f"{name} of {source}{f' ({about})' if about else ''}: {', '.join(reached) or 'none'}.",
             metadata={"relation": name, "entity": source, "entities": reached},
             resource=f"{GRAPH_RESOURCE_PREFIX}{graph}"))
+    return citations
+
+
+def _source(r: Mapping[str, Any]) -> str:
+    return f"{r.get('relation')} of {(r.get('entity') or {}).get('name', '')}"
+
+
+def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str]) -> SetAnswer | None:
+    """The entities every relation of ``plan`` reaches, less the ones the question sets aside
+    (``excluded`` resolutions: a negated relation's entities, an entity named after "besides"),
+    cited to ``graph``; None without a resolved relation.
+
+    ``descriptions``: each relation's description, for the citation's text.
+    """
+    relations = [r for r in plan["resolutions"] if r.get("kind") == "relation" and not r.get("excluded")]
+    if not relations:
+        return None
+    excluded = [r for r in plan["resolutions"] if r.get("excluded")]
+    aside = {n for r in excluded for n in _entity_names(r)}
+    sets = [_entity_names(r) for r in relations]
+    common = [n for n in dict.fromkeys(sets[0]) if all(n in s for s in sets[1:]) and n not in aside]
+    cited = [*relations, *(r for r in excluded if r.get("kind") == "relation")]
+    citations = _graph_citations(cited, graph, descriptions)
     markers = " ".join(f"[{c['number']}]" for c in citations)
-    sources = " and ".join(f"{r.get('relation')} of {(r.get('entity') or {}).get('name', '')}" for r in relations)
+    sources = " and ".join(_source(r) for r in relations)
+    removed = sorted({n for s in sets for n in s} & aside)
+    if removed:
+        sources += f", not {_join(removed)}"
+        negated = [r for r in excluded if r.get("kind") == "relation"]
+        if negated:
+            sources += f" ({' and '.join(_source(r) for r in negated)})"
     if common:
         answer = f"{_join(common)}. From the knowledge graph: {sources}. {markers}"
         short = _join(common)
@@ -90,6 +118,42 @@ def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str,
         answer = f"None: in the knowledge graph, no entity is reached by all of {sources}. {markers}"
         short = "None"
     return SetAnswer(answer, short, citations, "graph")
+
+
+def membership_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str]) -> SetAnswer | None:
+    """Yes or no: whether the entity the question names is among those its relation reaches from
+    the other (``asks`` ``membership``: "Does Brightcell Batteries supply Mercury Motors?"), cited
+    to ``graph``. Read from both ends when both are relations (B among A's customers, A among B's
+    suppliers); None when the two readings disagree, for the reader to answer instead.
+
+    "No" reads the graph as the whole record of its relations, as the entity answers do ("Which
+    companies does X supply?" names them all).
+    """
+    live = [r for r in plan["resolutions"] if not r.get("excluded")]
+    relations = [r for r in live if r.get("kind") == "relation"]
+    mentions = [r for r in live if r.get("kind") == "mention"]
+
+    def name(r: Mapping[str, Any]) -> str:
+        return str((r.get("entity") or {}).get("name", ""))
+
+    if len(relations) == 1 and len(mentions) == 1:
+        checks = [(relations[0], name(mentions[0]))]
+    elif len(relations) == 2 and not mentions:
+        checks = [(relations[0], name(relations[1])), (relations[1], name(relations[0]))]
+    else:
+        return None
+    found = [other in _entity_names(r) for r, other in checks]
+    if len(set(found)) != 1:
+        return None
+    yes = found[0]
+    r, other = checks[0]
+    citations = _graph_citations([r for r, _ in checks], graph, descriptions)
+    markers = " ".join(f"[{c['number']}]" for c in citations)
+    reached = _entity_names(r)
+    listed = f" ({_join(reached)})" if reached else " (none)"
+    answer = (f"{'Yes' if yes else 'No'}. In the knowledge graph, {other} is {'' if yes else 'not '}among "
+              f"{_source(r)}{'' if yes else listed}. {markers}")
+    return SetAnswer(answer, "Yes" if yes else "No", citations, "graph")
 
 
 def filter_attributes(node: Any) -> list[str]:

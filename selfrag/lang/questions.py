@@ -5,7 +5,9 @@
 - ``is_request``: no question at all, a noun phrase or an imperative ("News about companies in
   Munich", "Show me flats in Leeds"): it asks for the documents themselves, not a fact in them;
 - ``coordinated``: two questions joined in one ("Which companies does X supply, and what news is
-  there about them?"), and whether the second points back at the first's answer.
+  there about them?"), and whether the second points back at the first's answer;
+- ``asks_about_all``: a yes/no question about every one of them ("Are all the hotels in Rome over
+  €100?"): the ones that match do not answer it, the ones that do not match do.
 
 Closed classes (auxiliaries, wh-words, a handful of request verbs) rather than topic words: these
 hold in every domain, where a list of topic words holds in the one it was written for.
@@ -15,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ANAPHORS", "AUXILIARIES", "REQUEST_VERBS", "WH_WORDS", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
+__all__ = ["ANAPHORS", "AUXILIARIES", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all", "asks_yes_or_no",
+           "coordinated", "is_request", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
                "shall", "has", "have", "had", "may", "might", "must")
@@ -25,6 +28,9 @@ REQUEST_VERBS = frozenset(["show", "list", "find", "give", "get", "fetch", "name
 
 ANAPHORS = frozenset(["they", "them", "their", "theirs", "these", "those", "it", "its"])
 """Pronouns by which a second question points back at the first one's answer."""
+
+UNIVERSALS = frozenset(["all", "every", "each", "always", "only"])
+"""Quantifiers over every one of a set ("Are all …", "Is every …", "Do only …")."""
 
 _FRONTED = re.compile(r"(?:^|[,;:—–]\s*|\s[-–]\s*)(?:" + "|".join(AUXILIARIES) + r")\b", re.IGNORECASE)
 _WH = re.compile(r"\b(?:" + "|".join(sorted(WH_WORDS)) + r")\b", re.IGNORECASE)
@@ -44,6 +50,13 @@ def asks_yes_or_no(question: str) -> bool:
     if _FRONTED.search(q):
         return True
     return q.endswith("?") and not wh_words(q)
+
+
+def asks_about_all(question: str) -> bool:
+    """Whether ``question`` is a yes/no question quantified over every one of a set ("Are all the
+    hotels in Rome over €100?", "Is every club open to juniors?"): what matches a filter shows that
+    some are, never that all are."""
+    return asks_yes_or_no(question) and any(w.lower() in UNIVERSALS for w in re.findall(r"[A-Za-z]+", question))
 
 
 def is_request(question: str) -> bool:

@@ -31,8 +31,10 @@ from selfrag.kg.context import GraphContext
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
 from selfrag.kg.recognition import KIND_WORDS
-from selfrag.lang import MONTHS, find_date_range, lemma, tokenize, wants_latest
-from selfrag.lang.questions import REQUEST_VERBS, asks_yes_or_no, coordinated, is_request, wh_words
+from selfrag.lang import MONTHS, Token, find_date_range, lemma, tokenize, wants_latest
+from selfrag.lang.questions import REQUEST_VERBS, asks_about_all, asks_yes_or_no, coordinated, is_request, wh_words
+from selfrag.lang.stopwords import DETERMINERS, FUNCTION_WORDS
+from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -46,15 +48,20 @@ __all__ = [
     "asks_for",
     "find_graph_terms",
     "has_graph_terms",
+    "negations",
     "read_graph_terms",
     "validate_relations",
     "without_relation_wording",
 ]
 
+# Words that name documents: a question about them asks whether documents exist, not whether two
+# entities are related.
+_DOCUMENT_WORDS = ("news article articles report reports story stories update updates document documents item items "
+                   "review reviews post posts entry entries")
 # Words that name the kind of document or the order wanted, never the topic.
 _NOT_TOPIC = (
-    "latest newest recent most freshest last first news article articles report reports story stories update updates "
-    "document documents item items review reviews post posts entry entries anything something any all company companies organisation organization firm business "
+    "latest newest recent most freshest last first " + _DOCUMENT_WORDS + " "
+    "anything something any all company companies organisation organization firm business "
     "today yesterday week month year years since before after during past this next "
     # what a news question asks when it asks for the events themselves ("What happened at X in
     # 2024?", "What did X announce?"): the matching documents are the answer
@@ -64,12 +71,14 @@ _NOT_TOPIC = (
 )
 
 
-Asks = Literal["entities", "documents", "entities_and_documents"] | None
+Asks = Literal["entities", "documents", "entities_and_documents", "membership"] | None
 """What a question whose filters hold all it asks wants back: ``entities``, the entities its relations
 reach in the graph ("Which companies invested in Graphwise?"); ``documents``, the matching documents
 themselves ("News about companies based in Munich"); ``entities_and_documents``, both, asked in two
 questions, the second about the first one's answer ("Which companies does X supply, and what news
-is there about them?"); None, a fact read from the documents."""
+is there about them?"); ``membership``, yes or no: whether one named entity is among those a
+relation reaches from another ("Does Brightcell Batteries supply Mercury Motors?"); None, a fact
+read from the documents."""
 
 # Skipped before the word that says what a question asks for: "which companies", "show me the suppliers".
 _LEAD = frozenset(["which", "what", "me", "us", "all", "the", "any", "every", "of", "please", *REQUEST_VERBS])
@@ -89,8 +98,15 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     - ``entities_and_documents``: two questions in one, the first asking for the entities, the
       second for the documents about them ("Which companies does X supply, and what news is there
       about them?": the filter is the first one's answer, so it holds the second whole);
+    - ``membership``: a yes/no question naming two entities and one relation between them, about
+      no documents ("Does Brightcell Batteries supply Mercury Motors?", "Is Rod Halverson on the
+      board of Harbor Bank?"): one relation term and a mention, or the relation read from both
+      ends through the one word ("supply") that joins them;
     - ``documents`` too for two questions that each ask for the documents; None for any other two
-      questions in one, and otherwise.
+      questions in one, for a yes/no question about all of them ("Are all …?": ``asks_about_all``),
+      and otherwise.
+
+    A term the question sets aside (``GraphTerm.excluded``) takes its entities out of the others'.
     """
     parts = coordinated(question)
     if parts is not None:
@@ -102,10 +118,12 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
         # before 1950?"): the matching documents answer both.
         return "documents" if asked == ("documents", "documents") else None
     wh = wh_words(question)
-    if len(wh) > 1:
+    if len(wh) > 1 or asks_about_all(question):
         return None
     words = tokenize(question)
-    relations = [t for t in terms if t.kind == "relation" and t.entity is not None]
+    relations = [t for t in terms if t.kind == "relation" and t.entity is not None and not t.excluded]
+    if relations and asks_yes_or_no(question) and _names_two_related(question, words, terms):
+        return "membership"
     if relations:
         heads = set(KIND_WORDS) | {lemma(x.lower()) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
         counts = Counter(w.lemma for w in words)
@@ -114,6 +132,7 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
         i = 0
         while i < len(words) and words[i].norm in _LEAD:
             i += 1
+        i = _past_possessive(question, words, i, relations)
         if i < len(words) and (words[i].lemma in heads or words[i].lemma in cues):
             return "entities"
         if words and words[0].norm == "who" and len(words) > 1 and words[1].lemma in cues:
@@ -121,6 +140,40 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     if is_request(question) or asks_yes_or_no(question) or wh == ["what"]:
         return "documents"
     return None
+
+
+def _past_possessive(question: str, words: Sequence[Token], i: int, relations: Sequence[GraphTerm]) -> int:
+    """Past a relation's entity written as a possessive at ``words[i]`` ("Atlas Capital's portfolio
+    companies", "Mercury Motors' suppliers"): the word after it heads the phrase. ``i`` otherwise."""
+    if i >= len(words):
+        return i
+    for t in relations:
+        start = question.find(t.value, words[i].start)
+        if start != words[i].start:
+            continue
+        end = start + len(t.value)
+        if re.match(r"['’]s?\b|['’]", question[end:end + 2]):
+            return next((j for j, w in enumerate(words) if w.start >= end and w.start > words[i].start), len(words))
+    return i
+
+
+def _names_two_related(question: str, words: Sequence[Token], terms: Sequence[GraphTerm]) -> bool:
+    """Whether ``terms`` name two entities and one relation between them, and the question is
+    about no documents (``asks_for``'s ``membership``)."""
+    if any(t.excluded or t.entity is None for t in terms) or any(w.norm in _DOCUMENT_WORDS.split() for w in words):
+        return False
+    relations = [t for t in terms if t.kind == "relation"]
+    mentions = [t for t in terms if t.kind == "mention"]
+    if len(relations) == 1 and len(mentions) == 1:
+        return True
+    if len(relations) == 2 and not mentions:
+        # One relation read from both of its ends ("Does A supply B?" gives A's customers and B's
+        # suppliers) shares the one occurrence of its word; two uses of the word are two relations
+        # ("Do the companies that supply A also supply B?").
+        counts = Counter(w.lemma for w in words)
+        shared = {lemma(w.lower()) for w in relations[0].wording} & {lemma(w.lower()) for w in relations[1].wording}
+        return any(counts[w] == 1 for w in shared)
+    return False
 
 
 class EntityChoice(BaseModel):
@@ -159,6 +212,10 @@ class GraphTerm(BaseModel):
     """The entity, when the value names exactly one."""
     candidates: list[EntityChoice] = []
     """Every plausible entity when the value is ambiguous (then ``entity`` is None)."""
+    excluded: bool = False
+    """The question sets this term aside: a negated relation ("suppliers of X that are not based in
+    Japan": the companies in Japan) or an entity ("besides Redwood Ventures", then a ``mention``).
+    Its entities are taken out of the other relations' sets; it never filters on its own."""
     wording: tuple[str, ...] = Field(default=(), exclude=True)
     """A relation's own words in the question ("sits", "board"; ``RecognisedRelation.cues``): the
     filter holds them, so the search text drops them (``without_relation_wording``). Not stored."""
@@ -236,6 +293,7 @@ def find_graph_terms(
     masked = question
     if context is not None and schema.graph is not None:
         found = context.recogniser.recognise(question)
+        placed: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
         for r in found.relations:
             rel = context.link.relation(r.relation)
             assert rel is not None
@@ -243,6 +301,7 @@ def find_graph_terms(
             assert mention is not None
             terms.append(_term("relation", rel.name, mention.attribute, r.match).model_copy(
                 update={"wording": tuple(question[s:e] for s, e in r.cues)}))
+            placed.append((*_span(question, r.value), r.cues))
             changes.append(Change(kind="graph_term", detail=f"relation {rel.name} on {r.value!r}"))
             masked = masked.replace(r.value, " ")
         for m in found.mentions:
@@ -253,9 +312,106 @@ def find_graph_terms(
             if mention is None:
                 continue
             terms.append(_term("mention", None, mention.attribute, m))
+            placed.append((*_span(question, m.text), ()))
             changes.append(Change(kind="graph_term", detail=f"documents mentioning {m.text!r} ({mention.attribute})"))
             masked = masked.replace(m.text, " ")
+        terms, negated = _set_aside(question, terms, placed, context, changes)
+        if negated:
+            changes.append(Change(kind="negation_not_held", detail=(
+                f"{negated!r} is about something no graph condition holds: no answer from the filters alone")))
     return terms, changes, " ".join(masked.split())
+
+
+def _span(question: str, text: str) -> tuple[int, int]:
+    start = question.find(text)
+    return (start, start + len(text)) if start >= 0 else (len(question), len(question))
+
+
+# How far a negation reaches forward to what it negates: this many words, all function words
+# ("not based in Japan", "except Lumen Optics", "besides the Redwood fund").
+_NEGATION_REACH = 3
+
+
+def negations(question: str) -> list[tuple[int, int]]:
+    """Where ``question`` negates: its negation words and phrases (the self-query's own lists:
+    "not", "aren't", "never", "except", "other than"...), as character spans, in order."""
+    words = tokenize(question)
+    norms = [w.norm for w in words]
+    spans = [(w.start, w.end) for w in words if w.norm in NEGATIONS]
+    for phrase in NEGATION_PHRASES:
+        parts = phrase.split()
+        for i in range(len(words) - len(parts) + 1):
+            if norms[i:i + len(parts)] == parts:
+                spans.append((words[i].start, words[i + len(parts) - 1].end))
+    # "but not" holds "not": one negation
+    return sorted(s for s in set(spans) if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans))
+
+
+def _set_aside(question: str, terms: list[GraphTerm], placed: Sequence[tuple[int, int, tuple[tuple[int, int], ...]]],
+               context: GraphContext, changes: list[Change]) -> tuple[list[GraphTerm], str | None]:
+    """``terms`` with the ones the question negates marked ``excluded``, and the first negation
+    that no term holds (its words), if any: then no set answer may be given.
+
+    A negation inside a term's own words ("Graphwise did not invest in") or right before them
+    ("not based in Japan") negates the relation: the entities it reaches are set aside. Right
+    before the entity's name, with the relation's words after it or none ("besides Redwood
+    Ventures invested in …", "except Lumen Optics"), it sets the entity itself aside. A relation's
+    complement is no set the graph holds: with nothing left to take it from ("Which companies did
+    Graphwise not invest in?") the negated terms are dropped, recorded, and the question is read.
+    """
+    words = tokenize(question)
+    light = FUNCTION_WORDS | DETERMINERS
+    bounds = [(min([s, *(c for c, _ in cues)]), max([e, *(c for _, c in cues)]), s) for s, e, cues in placed]
+    marked: dict[int, Literal["relation", "entity"]] = {}
+    unheld: str | None = None
+    for ns, ne in negations(question):
+        target: tuple[int, Literal["relation", "entity"]] | None = None
+        for i, ((lo, hi, start), (_, end, _)) in enumerate(zip(bounds, placed, strict=True)):
+            if lo <= ns and ne <= hi and not start <= ns < end:
+                target = (i, "relation")
+                break
+        if target is None:
+            after = sorted((i for i, (lo, _, _) in enumerate(bounds) if lo >= ne), key=lambda i: bounds[i][0])
+            if after:
+                i = after[0]
+                between = [w for w in words if ne <= w.start < bounds[i][0]]
+                if len(between) <= _NEGATION_REACH and all(w.norm in light for w in between):
+                    target = (i, "entity" if bounds[i][0] == bounds[i][2] else "relation")
+        if target is None:
+            unheld = unheld or question[ns:ne]
+        else:
+            marked[target[0]] = target[1]
+    out: list[GraphTerm] = []
+    for i, t in enumerate(terms):
+        how = marked.get(i)
+        if how is None:
+            out.append(t)
+        elif how == "relation" or t.kind == "mention":
+            out.append(t.model_copy(update={"excluded": True}))
+        else:
+            label = (t.entity or (t.candidates[0] if t.candidates else None))
+            mention = context.link.mention_for(label.label) if label is not None else None
+            if mention is None:
+                unheld = unheld or t.value
+                continue
+            out.append(GraphTerm(kind="mention", relation=None, attribute=mention.attribute, value=t.value,
+                                 entity=t.entity, candidates=t.candidates, excluded=True))
+    if any(t.excluded for t in out):
+        if any(t.kind == "relation" and not t.excluded for t in out):
+            for t in out:
+                if t.excluded:
+                    what = f"relation {t.relation} on {t.value!r}" if t.relation else repr(t.value)
+                    changes.append(Change(kind="excluded", detail=f"set aside: {what} (the question negates it)"))
+        else:
+            for t in out:
+                if t.excluded:
+                    what = f"relation {t.relation} on {t.value!r}" if t.relation else repr(t.value)
+                    changes.append(Change(kind="dropped_relation", detail=(
+                        f"{what} is negated, and no other relation's entities to take it from: "
+                        "the graph holds no complement")))
+            unheld = unheld or next(t.value for t in out if t.excluded)
+            out = [t for t in out if not t.excluded]
+    return out, unheld
 
 
 def read_graph_terms(
@@ -295,7 +451,10 @@ def read_graph_terms(
             if span.end is not None:
                 nodes.append(Comparison(attribute=date_attr.name, comparator="lt", value=date_number(span.end)))
             changes.append(Change(kind="resolved_date", detail=f"{date_attr.name}: from {span.start or '…'} to before {span.end or '…'}"))
-    not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words, *REQUEST_VERBS]))
+    # A negation's own words ("apart from", "except") are no topic: it is held by a graph term or
+    # the question gets no set answer (``_set_aside``).
+    not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
+                                        *NEGATION_PHRASES]))
     labels: set[str] = set()
     if context is not None:
         link = context.link
@@ -311,6 +470,10 @@ def read_graph_terms(
     if latest:
         changes.append(Change(kind="latest_first", detail=f"filters but no topic, newest asked for: newest first by {date_attr.name}"))  # type: ignore[union-attr]
     asks = asks_for(question, terms, labels=sorted(labels)) if filtered and not topic else None
+    if asks in ("entities", "membership") and (nodes or filters_elsewhere):
+        # The graph's edges carry no dates or scores: "invested in Graphwise before 2023" is no
+        # condition on the entity set, only on documents. Read the documents instead.
+        asks = None
     return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks)
 
 

@@ -85,6 +85,8 @@ class Change(BaseModel):
         "unsatisfiable",
         "grounded_query",
         "dropped_relation",
+        "excluded",
+        "negation_not_held",
         "graph_term",
         "named_range",
         "latest_first",

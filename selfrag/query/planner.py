@@ -241,7 +241,9 @@ class SelfQueryPlanner:
                 # The model's relation conditions, checked; the recogniser's mentions stay.
                 checked, dropped = validate_relations(proposed, graph)
                 changes.extend(dropped)
-                if checked:
+                # A model's relation conditions cannot say "not": where the question negates one,
+                # the recogniser's reading of it stands.
+                if checked and not any(t.excluded for t in terms):
                     terms = [t for t in terms if t.kind == "mention"] + checked
                     if asks is not None:  # still no topic; the model's relations may head it otherwise
                         asks = asks_for(question, terms)
@@ -255,6 +257,9 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
+        if any(c.kind == "negation_not_held" for c in changes):
+            # The question negates something no filter holds: what the filters select is no answer.
+            asks = None
         if asks in ("documents", "entities_and_documents") and source != "rules":
             # What is left of the question (its topic) was read against the rules' filter; the
             # model's filter may hold less of it ("layoffs" dropped), so its matches are no answer.

@@ -113,3 +113,54 @@ def test_a_news_question_for_what_happened_lists_the_matching_documents(engine: 
     assert result.outcome == "answered" and result.citations
     assert all(str(c.metadata["date"]).startswith("2024") for c in result.citations)
     assert all(set(c.metadata["organizations"]) & set(row["entities"]) for c in result.citations)
+
+
+def _names(short: str) -> list[str]:
+    return sorted(short.replace(" and ", ", ").split(", "))
+
+
+def test_a_negated_relation_is_taken_out_of_the_entity_set(engine: Any) -> None:
+    run, model = engine()
+    result = run.run("Which suppliers of Mercury Motors are not based in Japan?", collection="companies")
+    assert result.outcome == "answered"
+    # Mercury Motors' suppliers less Lumen Optics (Osaka)
+    assert _names(result.short_answer) == ["Brightcell Batteries", "Granite Tyres", "Sorel Glass", "Tessellate Chips"]
+    assert "Lumen Optics" in result.answer and "not" in result.answer  # the set aside, shown and cited
+    assert model.calls_for("generate") == []
+
+
+def test_an_entity_set_aside_is_not_in_the_answer(engine: Any) -> None:
+    run, _ = engine()
+    result = run.run("What companies besides Redwood Ventures invested in Graphwise?", collection="companies")
+    assert result.outcome == "answered" and result.short_answer == "Atlas Capital"
+
+
+def test_news_about_a_negated_relation_lists_only_the_rest(engine: Any) -> None:
+    run, _ = engine()
+    result = run.run("News about suppliers of Mercury Motors that are not based in Japan", collection="companies")
+    rest = {"Brightcell Batteries", "Granite Tyres", "Sorel Glass", "Tessellate Chips"}
+    assert result.citations and all(set(c.metadata["organizations"]) & rest for c in result.citations)
+
+
+def test_the_complement_of_a_relation_is_never_answered_with_the_relation(engine: Any) -> None:
+    run, model = engine()
+    for question in ("Which companies did Graphwise not invest in?", "Companies that Atlas Capital did not invest in"):
+        result = run.run(question, collection="companies")
+        assert all(g["strategy"] not in ("graph", "listing", "graph_listing") for g in result.trace.generations), question
+        assert not result.trace.plan.get("graph", {}).get("where"), question  # no filter on the relation it negates
+
+
+@pytest.mark.parametrize(("question", "short"), [
+    ("Does Brightcell Batteries supply Mercury Motors?", "Yes"),
+    ("Does Brightcell Batteries supply Veltro Auto?", "No"),
+    ("Is Rod Halverson on the board of Harbor Bank?", "Yes"),
+    ("Did Redwood Ventures invest in Orchard Data?", "No"),
+])
+def test_a_yes_no_question_about_two_related_entities_is_answered_by_the_graph(engine: Any, question: str,
+                                                                               short: str) -> None:
+    run, model = engine()
+    result = run.run(question, collection="companies")
+    assert result.outcome == "answered" and result.short_answer == short, result.answer
+    assert result.answer.startswith(f"{short}.")
+    assert result.citations and all(c.resource == "graph:companies" for c in result.citations)
+    assert model.calls_for("generate") == []

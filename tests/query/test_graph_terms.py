@@ -201,3 +201,99 @@ def test_a_models_filter_never_makes_a_listing() -> None:
     assert planner.plan(both, schema, {}, today=TODAY, graph=ctx).asks is None
     assert SelfQueryPlanner(None, mode="rules").plan(both, schema, {}, today=TODAY, graph=ctx).asks \
         == "entities_and_documents"
+
+
+def _plan(question: str):  # type: ignore[no-untyped-def]
+    schema, ctx = _context()
+    return SelfQueryPlanner(None, mode="rules").plan(question, schema, {}, today=TODAY, graph=ctx)
+
+
+def _named(plan, *, excluded: bool) -> list[tuple[str | None, str]]:  # type: ignore[no-untyped-def]
+    return [(t.relation, t.entity.name) for t in plan.terms if t.excluded is excluded and t.entity is not None]
+
+
+def test_a_negated_relation_is_set_aside_not_applied() -> None:
+    # "not based in Japan": the companies in Japan are taken out of the suppliers, never filtered on.
+    for question in ("Which suppliers of Mercury Motors are not based in Japan?",
+                     "News about suppliers of Mercury Motors that aren't based in Japan"):
+        plan = _plan(question)
+        assert _named(plan, excluded=False) == [("suppliers", "Mercury Motors")], question
+        assert _named(plan, excluded=True) == [("in_country", "Japan")], question
+    assert _plan("Which suppliers of Mercury Motors are not based in Japan?").asks == "entities"
+
+
+def test_an_entity_set_aside_is_excluded_itself_not_its_relation() -> None:
+    # "besides Redwood Ventures": Redwood Ventures is not in the answer; what it invested in is no part of it.
+    plan = _plan("What companies besides Redwood Ventures invested in Graphwise?")
+    assert _named(plan, excluded=False) == [("investors", "Graphwise")]
+    assert _named(plan, excluded=True) == [(None, "Redwood Ventures")]
+    assert plan.asks == "entities"
+    plan = _plan("Which companies supply Mercury Motors, except Lumen Optics?")
+    assert _named(plan, excluded=True) == [(None, "Lumen Optics")] and plan.asks == "entities"
+
+
+def test_a_negation_with_no_set_to_subtract_from_gives_no_set_answer() -> None:
+    # The complement of a relation ("companies Graphwise did not invest in") is no filter the graph
+    # holds: the condition is dropped, recorded, and the question goes to the reader.
+    for question in ("Which companies did Graphwise not invest in?", "Companies that Atlas Capital did not invest in",
+                     "Which companies does Rod Halverson not sit on the board of?",
+                     "Which companies never invested in Graphwise?"):
+        plan = _plan(question)
+        assert plan.asks is None, question
+        assert not any(t.kind == "relation" and not t.excluded for t in plan.terms), question
+        assert any(c.kind == "dropped_relation" for c in plan.changes), question
+
+
+def test_a_negation_the_graph_does_not_hold_leaves_no_set_answer() -> None:
+    # The "not" is about something no graph term holds: a listing or an entity set would ignore it.
+    assert _plan("Which companies that invested in Graphwise are not doing well?").asks is None
+    assert _plan("No layoffs at companies based in Munich?").asks is None
+
+
+def test_a_time_bound_on_a_relation_is_no_entity_question() -> None:
+    # The graph's edges carry no dates: "before 2023" cannot be checked against the entity set.
+    for question in ("Which companies invested in Graphwise before 2023?", "Which companies did Graphwise invest in after 2023?"):
+        assert _plan(question).asks != "entities", question
+
+
+def test_a_yes_no_question_about_two_related_entities_asks_the_graph() -> None:
+    for question in ("Does Brightcell Batteries supply Mercury Motors?", "Is Rod Halverson on the board of Harbor Bank?",
+                     "Did Redwood Ventures invest in Cinder Games?", "Does Brightcell Batteries supply Veltro Auto?"):
+        assert _plan(question).asks == "membership", question
+    # existence of documents, not a relation between two entities: as before
+    assert _plan("Are there negative news about companies that Graphwise invested in?").asks == "documents"
+    assert _plan("Did Redwood Ventures invest in Cinder Games in 2023?").asks != "membership"  # a date the graph lacks
+
+
+def test_a_possessive_request_for_the_related_entities_asks_for_them() -> None:
+    for question in ("List Atlas Capital's portfolio companies", "Show me Mercury Motors' suppliers",
+                     "Graphwise's investors"):
+        assert _plan(question).asks == "entities", question
+    assert _plan("News about Graphwise's investors").asks == "documents"
+
+
+def test_the_words_of_a_negation_are_no_topic() -> None:
+    assert _plan("Which companies did Graphwise invest in, apart from Paloma Labs?").asks == "entities"
+    assert _plan("Which companies did Graphwise invest in other than Paloma Labs?").asks == "entities"
+
+
+def test_a_yes_no_question_about_all_of_them_is_no_existence_question() -> None:
+    # "Are all …?" is not answered by the ones that match: the ones that do not are the answer.
+    schema = CollectionSchema(description="Clubs people can join.", attributes=[
+        AttributeInfo(name="activity", type="string", allowed_values=["chess", "rowing", "choir"]),
+        AttributeInfo(name="city", type="string"),
+        AttributeInfo(name="founded", type="integer", description="the year the club was founded"),
+    ])
+    planner = SelfQueryPlanner(None, mode="rules")
+
+    def asks(question: str) -> str | None:
+        return planner.plan(question, schema, {"city": ["Boston", "Denver"]}, today=TODAY).asks
+
+    assert asks("Are there chess clubs in Boston founded before 1950?") == "documents"
+    for question in ("Are all the chess clubs in Boston founded before 1950?",
+                     "Were all chess clubs in Boston founded before 1950?",
+                     "Is every chess club in Boston founded before 1950?",
+                     "Were chess clubs in Boston always founded before 1950?"):
+        assert asks(question) is None, question
+    assert _plan("Are all of Mercury Motors' suppliers based in Japan?").asks is None
+    assert _plan("Do all of Graphwise's investors have negative news?").asks is None
