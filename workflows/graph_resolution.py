@@ -89,22 +89,29 @@ def resolve_terms(graphs: GraphContexts, context: GraphContext, terms: Sequence[
         resolution, names = _resolve(graphs, context, term)
         resolutions.append({**resolution, "excluded": True})
         aside.extend(n for n in names if n not in aside)
+    # Alternatives ("in Japan or Korea", ``GraphTerm.either``) are one condition: their entities united.
+    groups: dict[object, list[GraphTerm]] = {}
+    for i, term in enumerate(t for t in terms if not t.excluded):
+        groups.setdefault(("either", term.either) if term.either is not None else i, []).append(term)
     clauses: list[dict[str, Any]] = []
-    for term in (t for t in terms if not t.excluded):
-        resolution, names = _resolve(graphs, context, term)
-        resolutions.append(resolution)
-        if term.kind == "relation" and term.relation is not None:
-            declared = context.link.relation(term.relation)
+    for members in groups.values():
+        united: list[str] = []
+        for term in members:
+            resolution, names = _resolve(graphs, context, term)
+            resolutions.append(resolution if term.either is None else {**resolution, "either": term.either})
+            united.extend(n for n in names if n not in united)
+        kept = [n for n in united if n not in aside]
+        relations = [t for t in members if t.kind == "relation" and t.relation is not None]
+        if relations and not kept:
+            term = relations[0]
+            declared = context.link.relation(term.relation or "")
             assert declared is not None and term.entity is not None  # the planner reads only declared relations
-            kept = [n for n in names if n not in aside]
-            if not kept:
-                stop = f"no entity: {term.relation} of {term.entity.name} is empty in the graph"
-                if names:
-                    stop += f" once {', '.join(aside)} are set aside"
-                return Resolved(None, resolutions, None, _no_match(term, declared.description, declared.result_label,
-                                                                   aside if names else ()), stop)
-            names = kept
-        clause = mention_where(term.attribute, names)
+            stop = f"no entity: {' or '.join(f'{t.relation} of {t.entity.name}' for t in relations if t.entity)} is empty in the graph"
+            if united:
+                stop += f" once {', '.join(aside)} are set aside"
+            return Resolved(None, resolutions, None, _no_match(term, declared.description, declared.result_label,
+                                                               aside if united else ()), stop)
+        clause = mention_where(members[0].attribute, kept if relations else united)
         if clause is not None:
             clauses.append(clause)
     where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}

@@ -298,6 +298,9 @@ class GraphTermRecord(TypedDict):
     value: str
     entity: EntityChoiceRecord | None
     candidates: list[EntityChoiceRecord]
+    either: NotRequired[int | None]
+    """Terms with the same number are alternatives ("in Japan or Korea"): united, not intersected.
+    Absent in older traces (then None)."""
     excluded: NotRequired[bool]
     """The question sets it aside ("not based in Japan", "besides X"): its entities are taken out of
     the other relations' sets. Absent in older traces (then False)."""

@@ -99,12 +99,16 @@ def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str,
         return None
     excluded = [r for r in plan["resolutions"] if r.get("excluded")]
     aside = {n for r in excluded for n in _entity_names(r)}
-    sets = [_entity_names(r) for r in relations]
+    # Alternatives ("in Japan or Korea": the same ``either``) are one set, united.
+    grouped: dict[object, list[Mapping[str, Any]]] = {}
+    for i, r in enumerate(relations):
+        grouped.setdefault(("either", r["either"]) if r.get("either") is not None else i, []).append(r)
+    sets = [list(dict.fromkeys(n for r in members for n in _entity_names(r))) for members in grouped.values()]
     common = [n for n in dict.fromkeys(sets[0]) if all(n in s for s in sets[1:]) and n not in aside]
     cited = [*relations, *(r for r in excluded if r.get("kind") == "relation")]
     citations = _graph_citations(cited, graph, descriptions)
     markers = " ".join(f"[{c['number']}]" for c in citations)
-    sources = " and ".join(_source(r) for r in relations)
+    sources = " and ".join(" or ".join(_source(r) for r in members) for members in grouped.values())
     removed = sorted({n for s in sets for n in s} & aside)
     if removed:
         sources += f", not {_join(removed)}"

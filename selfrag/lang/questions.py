@@ -82,6 +82,8 @@ def coordinated(question: str) -> tuple[str, str, bool] | None:
         first, second = q[: match.start()].strip(), q[match.end():].strip()
         if not first or not second or not (wh_words(first) or _FRONTED.search(first)):
             continue
+        if match.group().strip() == "," and "," in first:
+            continue  # the comma closes a parenthetical: "Which companies, other than X, does Y supply?"
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", second)}
         return first.rstrip("?") + "?", second, bool(words & ANAPHORS)
     return None

@@ -80,8 +80,10 @@ is there about them?"); ``membership``, yes or no: whether one named entity is a
 relation reaches from another ("Does Brightcell Batteries supply Mercury Motors?"); None, a fact
 read from the documents."""
 
-# Skipped before the word that says what a question asks for: "which companies", "show me the suppliers".
-_LEAD = frozenset(["which", "what", "me", "us", "all", "the", "any", "every", "of", "please", *REQUEST_VERBS])
+# Skipped before the word that says what a question asks for: "which companies", "show me the
+# suppliers", "who are the investors".
+_LEAD = frozenset(["which", "what", "who", "is", "are", "was", "were", "me", "us", "all", "the", "any", "every", "of",
+                   "please", *REQUEST_VERBS])
 
 
 def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str] = ()) -> Asks:
@@ -120,7 +122,9 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     wh = wh_words(question)
     if len(wh) > 1 or asks_about_all(question):
         return None
-    words = tokenize(question)
+    # What is set aside ("Besides Graphwise, which companies …") heads nothing: read without it.
+    aside = [*negations(question), *(_span(question, t.value) for t in terms if t.excluded)]
+    words = [w for w in tokenize(question) if not any(s <= w.start < e for s, e in aside)]
     relations = [t for t in terms if t.kind == "relation" and t.entity is not None and not t.excluded]
     if relations and asks_yes_or_no(question) and _names_two_related(question, words, terms):
         return "membership"
@@ -160,7 +164,8 @@ def _past_possessive(question: str, words: Sequence[Token], i: int, relations: S
 def _names_two_related(question: str, words: Sequence[Token], terms: Sequence[GraphTerm]) -> bool:
     """Whether ``terms`` name two entities and one relation between them, and the question is
     about no documents (``asks_for``'s ``membership``)."""
-    if any(t.excluded or t.entity is None for t in terms) or any(w.norm in _DOCUMENT_WORDS.split() for w in words):
+    if any(t.excluded or t.either is not None or t.entity is None for t in terms) \
+            or any(w.norm in _DOCUMENT_WORDS.split() for w in words):
         return False
     relations = [t for t in terms if t.kind == "relation"]
     mentions = [t for t in terms if t.kind == "mention"]
@@ -212,6 +217,9 @@ class GraphTerm(BaseModel):
     """The entity, when the value names exactly one."""
     candidates: list[EntityChoice] = []
     """Every plausible entity when the value is ambiguous (then ``entity`` is None)."""
+    either: int | None = None
+    """Terms with the same number are alternatives, joined by "or" ("based in Japan or Korea"):
+    their entities are united, where separate terms' are intersected."""
     excluded: bool = False
     """The question sets this term aside: a negated relation ("suppliers of X that are not based in
     Japan": the companies in Japan) or an entity ("besides Redwood Ventures", then a ``mention``).
@@ -315,6 +323,7 @@ def find_graph_terms(
             placed.append((*_span(question, m.text), ()))
             changes.append(Change(kind="graph_term", detail=f"documents mentioning {m.text!r} ({mention.attribute})"))
             masked = masked.replace(m.text, " ")
+        terms = _alternatives(question, terms, placed, changes)
         terms, negated = _set_aside(question, terms, placed, context, changes)
         if negated:
             changes.append(Change(kind="negation_not_held", detail=(
@@ -325,6 +334,30 @@ def find_graph_terms(
 def _span(question: str, text: str) -> tuple[int, int]:
     start = question.find(text)
     return (start, start + len(text)) if start >= 0 else (len(question), len(question))
+
+
+def _alternatives(question: str, terms: list[GraphTerm], placed: Sequence[tuple[int, int, tuple[tuple[int, int], ...]]],
+                  changes: list[Change]) -> list[GraphTerm]:
+    """``terms`` with the ones joined by "or" numbered as alternatives (``GraphTerm.either``): two
+    conditions of one relation, nothing but "or" between their names ("in Japan or Korea").
+
+    A bare "and" there is no reading to sign: "suppliers in Japan and Korea" means either (no
+    company is in both), "companies that supply X and Y" may mean both. Unless "both" says so, it
+    is recorded (``ambiguous_coordination``) and no set answer is given; the filter stays as read.
+    """
+    order = sorted(range(len(terms)), key=lambda i: placed[i][0])
+    group: dict[int, int] = {}
+    for a, b in zip(order, order[1:], strict=False):
+        ta, tb = terms[a], terms[b]
+        if ta.kind != tb.kind or ta.relation != tb.relation or placed[a][1] > placed[b][0]:
+            continue
+        joint = re.findall(r"[a-z]+", question[placed[a][1]:placed[b][0]].lower())
+        if joint in (["or"], ["and", "or"]):
+            group[b] = group[a] = group.get(a, a + 1)
+        elif joint == ["and"] and "both" not in re.findall(r"[a-z]+", question[:placed[a][0]].lower())[-3:]:
+            changes.append(Change(kind="ambiguous_coordination", detail=(
+                f"{ta.value!r} and {tb.value!r}: both, or either? No answer from the filters alone")))
+    return [t.model_copy(update={"either": group[i]}) if i in group else t for i, t in enumerate(terms)]
 
 
 # How far a negation reaches forward to what it negates: this many words, all function words
@@ -352,38 +385,51 @@ def _set_aside(question: str, terms: list[GraphTerm], placed: Sequence[tuple[int
     """``terms`` with the ones the question negates marked ``excluded``, and the first negation
     that no term holds (its words), if any: then no set answer may be given.
 
-    A negation inside a term's own words ("Graphwise did not invest in") or right before them
-    ("not based in Japan") negates the relation: the entities it reaches are set aside. Right
-    before the entity's name, with the relation's words after it or none ("besides Redwood
-    Ventures invested in …", "except Lumen Optics"), it sets the entity itself aside. A relation's
-    complement is no set the graph holds: with nothing left to take it from ("Which companies did
-    Graphwise not invest in?") the negated terms are dropped, recorded, and the question is read.
+    A negation right before an entity's name sets the entity itself aside ("besides Redwood
+    Ventures", "…invested in, other than Lumen Optics"), when the answer could hold it; else, and
+    inside a term's own words ("Graphwise did not invest in") or right before them ("not based in
+    Japan", "not in Japan"), it negates the relation: the entities it reaches are set aside. A
+    relation's complement is no set the graph holds: with nothing left to take it from ("Which
+    companies did Graphwise not invest in?") the negated terms are dropped, recorded, and the
+    question is read.
     """
     words = tokenize(question)
     light = FUNCTION_WORDS | DETERMINERS
     bounds = [(min([s, *(c for c, _ in cues)]), max([e, *(c for _, c in cues)]), s) for s, e, cues in placed]
+
+    def right_after(ne: int, start: int) -> bool:
+        between = [w for w in words if ne <= w.start < start]
+        return len(between) <= _NEGATION_REACH and all(w.norm in light for w in between)
+
     marked: dict[int, Literal["relation", "entity"]] = {}
     unheld: str | None = None
     for ns, ne in negations(question):
         target: tuple[int, Literal["relation", "entity"]] | None = None
+        # 1. right before an entity's name: the entity ("besides Redwood Ventures", "…, other than Lumen Optics")
+        named = sorted((i for i, (_, _, start) in enumerate(bounds) if start >= ne), key=lambda i: bounds[i][2])
+        if named and right_after(ne, bounds[named[0]][2]):
+            target = (named[0], "entity")
+        # 2. inside a term's own words: the relation ("Graphwise did not invest in")
         for i, ((lo, hi, start), (_, end, _)) in enumerate(zip(bounds, placed, strict=True)):
-            if lo <= ns and ne <= hi and not start <= ns < end:
+            if target is None and lo <= ns and ne <= hi and not start <= ns < end:
                 target = (i, "relation")
-                break
-        if target is None:
-            after = sorted((i for i, (lo, _, _) in enumerate(bounds) if lo >= ne), key=lambda i: bounds[i][0])
-            if after:
-                i = after[0]
-                between = [w for w in words if ne <= w.start < bounds[i][0]]
-                if len(between) <= _NEGATION_REACH and all(w.norm in light for w in between):
-                    target = (i, "entity" if bounds[i][0] == bounds[i][2] else "relation")
+        # 3. right before a term's words: the relation ("not based in Japan", "never invested in X")
+        after = sorted((i for i, (lo, _, _) in enumerate(bounds) if lo >= ne), key=lambda i: bounds[i][0])
+        if target is None and after and right_after(ne, bounds[after[0]][0]):
+            target = (after[0], "relation")
         if target is None:
             unheld = unheld or question[ns:ne]
         else:
             marked[target[0]] = target[1]
+    # An entity set aside must be one the answer could hold: a country named after "not in" is no
+    # company, so there the relation is what is negated ("suppliers not in Japan").
+    results = {rel.result_label for t in terms if t.kind == "relation" and t.relation is not None
+               and (rel := context.link.relation(t.relation)) is not None}
     out: list[GraphTerm] = []
     for i, t in enumerate(terms):
         how = marked.get(i)
+        if how == "entity" and t.kind == "relation" and t.entity is not None and t.entity.label not in results:
+            how = "relation"
         if how is None:
             out.append(t)
         elif how == "relation" or t.kind == "mention":
@@ -459,8 +505,12 @@ def read_graph_terms(
     if context is not None:
         link = context.link
         labels = {r.start for r in link.relations} | {h.label for r in link.relations for h in r.path}
-        not_topic |= content_terms(" ".join([*(r.description for r in link.relations),
-                                             *(r.name.replace("_", " ") for r in link.relations),
+        # A relation's words are held by the filter only when the question's relation term is that
+        # relation: "What are the portfolio companies of X?" with no relation read asks about a
+        # portfolio, which no filter holds.
+        held = {t.relation for t in terms if t.relation is not None}
+        not_topic |= content_terms(" ".join([*(r.description for r in link.relations if r.name in held),
+                                             *(r.name.replace("_", " ") for r in link.relations if r.name in held),
                                              *(re.sub(r"(?<!^)(?=[A-Z])", " ", lbl) for lbl in labels)]))
     topic = {t for t in content_terms(masked) if not t.isdigit()} - not_topic
     # Newest first when asked for ("latest", "most recent") and there is nothing to rank by

@@ -87,6 +87,7 @@ class Change(BaseModel):
         "dropped_relation",
         "excluded",
         "negation_not_held",
+        "ambiguous_coordination",
         "graph_term",
         "named_range",
         "latest_first",

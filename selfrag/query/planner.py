@@ -257,8 +257,9 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
-        if any(c.kind == "negation_not_held" for c in changes):
-            # The question negates something no filter holds: what the filters select is no answer.
+        if any(c.kind in ("negation_not_held", "ambiguous_coordination") for c in changes):
+            # The question negates something no filter holds, or joins two conditions with an "and"
+            # that may mean either: what the filters select is no answer.
             asks = None
         if asks in ("documents", "entities_and_documents") and source != "rules":
             # What is left of the question (its topic) was read against the rules' filter; the

@@ -164,3 +164,18 @@ def test_a_yes_no_question_about_two_related_entities_is_answered_by_the_graph(e
     assert result.answer.startswith(f"{short}.")
     assert result.citations and all(c.resource == "graph:companies" for c in result.citations)
     assert model.calls_for("generate") == []
+
+
+def test_alternatives_joined_by_or_are_united(engine: Any) -> None:
+    run, _ = engine()
+    result = run.run("Which of Tundra Robotics' suppliers are based in Japan or Korea?", collection="companies")
+    # Tundra Robotics' suppliers: Dunmore Semiconductors (United States) and Lumen Optics (Japan)
+    assert result.outcome == "answered" and result.short_answer == "Lumen Optics"
+    both = run.run("Which companies supply both Mercury Motors and Sakura Robotics?", collection="companies")
+    assert _names(both.short_answer) == ["Lumen Optics", "Tessellate Chips"]
+
+
+def test_an_entity_after_other_than_is_left_out(engine: Any) -> None:
+    run, _ = engine()
+    result = run.run("Which companies has Mercury Motors invested in, other than Lumen Optics?", collection="companies")
+    assert result.outcome == "answered" and result.short_answer == "Brightcell Batteries"

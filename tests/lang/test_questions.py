@@ -59,6 +59,11 @@ def test_yes_or_no_questions(text: str, yes_no: bool) -> None:
     ("Is it free, or do I pay?", None),
     ("How old is the oldest member?", None),
     ("Flats in Leeds, which are cheapest?", None),  # a request before the question: not two questions
+    # a parenthetical between two commas: one question
+    ("Which companies, other than Mercury Motors, does Brightcell Batteries supply?", None),
+    ("Which hotels, apart from the Hilton, are in Rome?", None),
+    ("Who founded the club, in what year, and who runs it now?",
+     ("Who founded the club, in what year?", "who runs it now?", True)),
 ])
 def test_two_questions_in_one_are_split_and_a_pronoun_points_back(text: str, parts: tuple[str, str, bool] | None) -> None:
     assert coordinated(text) == parts

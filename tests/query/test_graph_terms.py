@@ -297,3 +297,43 @@ def test_a_yes_no_question_about_all_of_them_is_no_existence_question() -> None:
         assert asks(question) is None, question
     assert _plan("Are all of Mercury Motors' suppliers based in Japan?").asks is None
     assert _plan("Do all of Graphwise's investors have negative news?").asks is None
+
+
+def test_a_negated_relation_to_an_entity_no_answer_can_be_is_set_aside_as_a_relation() -> None:
+    # "not in Japan": Japan is no company, so it is the relation that is negated, not Japan set aside.
+    plan = _plan("Which of Sakura Robotics' suppliers are not in Japan?")
+    assert _named(plan, excluded=True) == [("in_country", "Japan")] and plan.asks == "entities"
+    plan = _plan("Which companies, other than Mercury Motors, does Brightcell Batteries supply?")
+    assert _named(plan, excluded=True) == [(None, "Mercury Motors")] and plan.asks == "entities"
+
+
+def test_an_entity_right_after_the_negation_is_set_aside_even_after_the_relation_word() -> None:
+    plan = _plan("Which companies has Mercury Motors invested in, other than Lumen Optics?")
+    assert _named(plan, excluded=False) == [("invested_in", "Mercury Motors")]
+    assert _named(plan, excluded=True) == [(None, "Lumen Optics")] and plan.asks == "entities"
+    # fronted: "Besides X, which companies …"
+    plan = _plan("Besides Graphwise, which companies has Atlas Capital invested in?")
+    assert _named(plan, excluded=True) == [(None, "Graphwise")] and plan.asks == "entities"
+
+
+def test_who_or_what_with_a_copula_then_the_relation_word_asks_for_the_entities() -> None:
+    for question in ("Who are the investors in Nimbus Cloud?", "Who are Mercury Motors' competitors?"):
+        assert _plan(question).asks == "entities", question
+
+
+def test_a_relations_words_with_no_relation_read_are_the_topic() -> None:
+    # No relation term is read here, so "portfolio" is what the question asks about, and the
+    # documents that mention Atlas Capital are no answer to it.
+    assert _plan("What are the portfolio companies of Atlas Capital?").asks is None
+
+
+def test_alternatives_joined_by_or_are_united_and_a_bare_and_is_not_read_as_both() -> None:
+    plan = _plan("Which of Tundra Robotics' suppliers are based in Japan or Korea?")
+    japan, korea = (t for t in plan.terms if t.relation == "in_country")
+    assert japan.either is not None and japan.either == korea.either
+    assert plan.asks == "entities"
+    # "in Japan and Korea": no company is in both, so "and" means either here, and "supply X and Y"
+    # may mean both or either: no set answer is given for a bare "and" between two such conditions.
+    assert _plan("Suppliers of Mercury Motors based in Japan and Korea").asks is None
+    assert _plan("Which companies supply Mercury Motors and Sakura Robotics?").asks is None
+    assert _plan("Which companies supply both Mercury Motors and Sakura Robotics?").asks == "entities"
