@@ -94,7 +94,8 @@ class AnswerNodes(Phase):
             about = {r.name: r.description for r in context.link.relations}
             if asked == "membership":
                 return membership_answer(plan, context.link.graph, about)
-            entities = entity_answer(plan, context.link.graph, about)
+            entities = entity_answer(plan, context.link.graph, about,
+                                     yes_no=asked == "entities" and asks_yes_or_no(state["standalone_question"]))
             if entities is None or asked == "entities":
                 return entities
             return entities_and_documents(entities, state["relevant"], date_attr.name if date_attr is not None else None,

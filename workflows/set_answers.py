@@ -87,12 +87,14 @@ def _source(r: Mapping[str, Any]) -> str:
     return f"{r.get('relation')} of {(r.get('entity') or {}).get('name', '')}"
 
 
-def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str]) -> SetAnswer | None:
+def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str], *,
+                  yes_no: bool = False) -> SetAnswer | None:
     """The entities every relation of ``plan`` reaches, less the ones the question sets aside
     (``excluded`` resolutions: a negated relation's entities, an entity named after "besides"),
     cited to ``graph``; None without a resolved relation.
 
-    ``descriptions``: each relation's description, for the citation's text.
+    ``descriptions``: each relation's description, for the citation's text. ``yes_no``: the
+    question asked whether any exists ("Does X supply any German company?"): "Yes: …" or "No: …".
     """
     relations = [r for r in plan["resolutions"] if r.get("kind") == "relation" and not r.get("excluded")]
     if not relations:
@@ -121,43 +123,57 @@ def entity_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str,
     else:
         answer = f"None: in the knowledge graph, no entity is reached by all of {sources}. {markers}"
         short = "None"
+    if yes_no:
+        answer, short = (f"Yes: {answer}", "Yes") if common else (f"No: {answer[len('None: '):]}", "No")
     return SetAnswer(answer, short, citations, "graph")
 
 
 def membership_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[str, str]) -> SetAnswer | None:
-    """Yes or no: whether the entity the question names is among those its relation reaches from
-    the other (``asks`` ``membership``: "Does Brightcell Batteries supply Mercury Motors?"), cited
-    to ``graph``. Read from both ends when both are relations (B among A's customers, A among B's
-    suppliers); None when the two readings disagree, for the reader to answer instead.
+    """Yes or no: whether the entity the question names (or any of its alternatives: "B or C") is
+    among those its relation reaches from the other (``asks`` ``membership``: "Does Brightcell
+    Batteries supply Mercury Motors?"), cited to ``graph``. An entity named through the relation's
+    other end is checked from both ends (B among A's customers, A among B's suppliers); None when
+    the two disagree, for the reader to answer instead.
 
     "No" reads the graph as the whole record of its relations, as the entity answers do ("Which
     companies does X supply?" names them all).
     """
     live = [r for r in plan["resolutions"] if not r.get("excluded")]
-    relations = [r for r in live if r.get("kind") == "relation"]
-    mentions = [r for r in live if r.get("kind") == "mention"]
+    plain = [r for r in live if r.get("either") is None]
+    grouped = [r for r in live if r.get("either") is not None]
+    relations = [r for r in plain if r.get("kind") == "relation"]
+    mentions = [r for r in plain if r.get("kind") == "mention"]
+    if grouped and len(relations) == 1 and not mentions:
+        subject, others = relations[0], grouped
+    elif not grouped and len(relations) == 1 and len(mentions) == 1:
+        subject, others = relations[0], mentions
+    elif not grouped and len(relations) == 2 and not mentions:
+        subject, others = relations[0], relations[1:]
+    else:
+        return None
 
     def name(r: Mapping[str, Any]) -> str:
         return str((r.get("entity") or {}).get("name", ""))
 
-    if len(relations) == 1 and len(mentions) == 1:
-        checks = [(relations[0], name(mentions[0]))]
-    elif len(relations) == 2 and not mentions:
-        checks = [(relations[0], name(relations[1])), (relations[1], name(relations[0]))]
-    else:
-        return None
-    found = [other in _entity_names(r) for r, other in checks]
-    if len(set(found)) != 1:
-        return None
-    yes = found[0]
-    r, other = checks[0]
-    citations = _graph_citations([r for r, _ in checks], graph, descriptions)
+    reached = _entity_names(subject)
+    hits: list[str] = []
+    for other in others:
+        found = name(other) in reached
+        if other.get("kind") == "relation" and (name(subject) in _entity_names(other)) != found:
+            return None  # the two ends disagree
+        if found:
+            hits.append(name(other))
+    citations = _graph_citations([subject, *(o for o in others if o.get("kind") == "relation")], graph, descriptions)
     markers = " ".join(f"[{c['number']}]" for c in citations)
-    reached = _entity_names(r)
-    listed = f" ({_join(reached)})" if reached else " (none)"
-    answer = (f"{'Yes' if yes else 'No'}. In the knowledge graph, {other} is {'' if yes else 'not '}among "
-              f"{_source(r)}{'' if yes else listed}. {markers}")
-    return SetAnswer(answer, "Yes" if yes else "No", citations, "graph")
+    if hits:
+        answer = (f"Yes. In the knowledge graph, {_join(hits)} {'is' if len(hits) == 1 else 'are'} among "
+                  f"{_source(subject)}. {markers}")
+    else:
+        named = [name(o) for o in others]
+        listed = f" ({_join(reached)})" if reached else " (none)"
+        which = f"neither {' nor '.join(named)} is" if len(named) > 1 else f"{named[0]} is not"
+        answer = f"No. In the knowledge graph, {which} among {_source(subject)}{listed}. {markers}"
+    return SetAnswer(answer, "Yes" if hits else "No", citations, "graph")
 
 
 def filter_attributes(node: Any) -> list[str]:

@@ -6,6 +6,8 @@
   Munich", "Show me flats in Leeds"): it asks for the documents themselves, not a fact in them;
 - ``coordinated``: two questions joined in one ("Which companies does X supply, and what news is
   there about them?"), and whether the second points back at the first's answer;
+- ``asks_about_any``: a yes/no question about whether at least one exists ("Does X supply any
+  German company?");
 - ``asks_about_all``: a yes/no question about every one of them ("Are all the hotels in Rome over
   €100?"): the ones that match do not answer it, the ones that do not match do.
 
@@ -17,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ANAPHORS", "AUXILIARIES", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all", "asks_yes_or_no",
-           "coordinated", "is_request", "wh_words"]
+__all__ = ["ANAPHORS", "AUXILIARIES", "EXISTENTIALS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all",
+           "asks_about_any", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
                "shall", "has", "have", "had", "may", "might", "must")
@@ -31,6 +33,10 @@ ANAPHORS = frozenset(["they", "them", "their", "theirs", "these", "those", "it",
 
 UNIVERSALS = frozenset(["all", "every", "each", "always", "only"])
 """Quantifiers over every one of a set ("Are all …", "Is every …", "Do only …")."""
+
+EXISTENTIALS = frozenset(["any", "some", "a", "an", "anyone", "anybody", "anything", "there", "either"])
+"""Words by which a yes/no question asks whether at least one exists ("Does X supply any German
+company?"); without one, "Are X's suppliers Japanese?" asks about all of them."""
 
 _FRONTED = re.compile(r"(?:^|[,;:—–]\s*|\s[-–]\s*)(?:" + "|".join(AUXILIARIES) + r")\b", re.IGNORECASE)
 _WH = re.compile(r"\b(?:" + "|".join(sorted(WH_WORDS)) + r")\b", re.IGNORECASE)
@@ -47,8 +53,12 @@ def asks_yes_or_no(question: str) -> bool:
 
     A "yes" is never the answer to what, which, who or how many."""
     q = " ".join(question.split())
-    if _FRONTED.search(q):
-        return True
+    for m in _FRONTED.finditer(q):
+        before = q[: m.start()]
+        # "Which companies, other than X, does Y supply?": the comma closes a parenthetical inside
+        # a wh-question, and the auxiliary is that question's own.
+        if not (q[m.start()] == "," and "," in before and wh_words(before)):
+            return True
     return q.endswith("?") and not wh_words(q)
 
 
@@ -57,6 +67,13 @@ def asks_about_all(question: str) -> bool:
     hotels in Rome over €100?", "Is every club open to juniors?"): what matches a filter shows that
     some are, never that all are."""
     return asks_yes_or_no(question) and any(w.lower() in UNIVERSALS for w in re.findall(r"[A-Za-z]+", question))
+
+
+def asks_about_any(question: str) -> bool:
+    """Whether ``question`` is a yes/no question about whether at least one exists ("Does X supply
+    any German company?", "Is there a …"): an existential word (``EXISTENTIALS``), no universal."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+    return asks_yes_or_no(question) and bool(words & EXISTENTIALS) and not words & UNIVERSALS
 
 
 def is_request(question: str) -> bool:

@@ -32,7 +32,15 @@ from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
 from selfrag.kg.recognition import KIND_WORDS
 from selfrag.lang import MONTHS, Token, find_date_range, lemma, tokenize, wants_latest
-from selfrag.lang.questions import REQUEST_VERBS, asks_about_all, asks_yes_or_no, coordinated, is_request, wh_words
+from selfrag.lang.questions import (
+    REQUEST_VERBS,
+    asks_about_all,
+    asks_about_any,
+    asks_yes_or_no,
+    coordinated,
+    is_request,
+    wh_words,
+)
 from selfrag.lang.stopwords import DETERMINERS, FUNCTION_WORDS
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
@@ -100,6 +108,8 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     - ``entities_and_documents``: two questions in one, the first asking for the entities, the
       second for the documents about them ("Which companies does X supply, and what news is there
       about them?": the filter is the first one's answer, so it holds the second whole);
+    - ``entities`` too for a yes/no question about whether any entity is reached, naming no
+      documents ("Does X supply any German company?"), answered yes or no with the set;
     - ``membership``: a yes/no question naming two entities and one relation between them, about
       no documents ("Does Brightcell Batteries supply Mercury Motors?", "Is Rod Halverson on the
       board of Harbor Bank?"): one relation term and a mention, or the relation read from both
@@ -126,8 +136,16 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
     aside = [*negations(question), *(_span(question, t.value) for t in terms if t.excluded)]
     words = [w for w in tokenize(question) if not any(s <= w.start < e for s, e in aside)]
     relations = [t for t in terms if t.kind == "relation" and t.entity is not None and not t.excluded]
-    if relations and asks_yes_or_no(question) and _names_two_related(question, words, terms):
-        return "membership"
+    if relations and asks_yes_or_no(question) and not any(w.norm in _DOCUMENT_WORDS.split() for w in words):
+        # About how entities are related, not about documents: the graph answers, or no one does.
+        # Documents that mention one entity of each set say nothing about the relation.
+        if _names_two_related(question, words, terms):
+            return "membership"
+        if _one_relation_two_ends(words, relations) or any(t.kind == "mention" and not t.excluded for t in terms):
+            return None  # named entities, in a form ``membership`` does not read
+        # Whether any is reached ("Does X supply any German company?"): the set, yes or no
+        # (``read_graph_terms`` keeps it only with "any", "a", "some"...: ``asks_about_any``).
+        return "entities"
     if relations:
         heads = set(KIND_WORDS) | {lemma(x.lower()) for lbl in labels for x in re.findall(r"[A-Z]?[a-z]+", lbl)}
         counts = Counter(w.lemma for w in words)
@@ -164,20 +182,34 @@ def _past_possessive(question: str, words: Sequence[Token], i: int, relations: S
 def _names_two_related(question: str, words: Sequence[Token], terms: Sequence[GraphTerm]) -> bool:
     """Whether ``terms`` name two entities and one relation between them, and the question is
     about no documents (``asks_for``'s ``membership``)."""
-    if any(t.excluded or t.either is not None or t.entity is None for t in terms) \
-            or any(w.norm in _DOCUMENT_WORDS.split() for w in words):
+    if any(t.excluded or t.entity is None for t in terms) or any(w.norm in _DOCUMENT_WORDS.split() for w in words):
         return False
+    grouped = [t for t in terms if t.either is not None]
+    if grouped:
+        # "Does A supply B or C?": one relation from A, and the alternatives it may reach
+        plain = [t for t in terms if t.either is None]
+        if len({t.either for t in grouped}) > 1 or len(plain) != 1 or plain[0].kind != "relation":
+            return False
+        if all(t.kind == "mention" for t in grouped):
+            return True
+        return all(t.kind == "relation" for t in grouped) and _one_relation_two_ends(words, [plain[0], *grouped])
     relations = [t for t in terms if t.kind == "relation"]
     mentions = [t for t in terms if t.kind == "mention"]
     if len(relations) == 1 and len(mentions) == 1:
         return True
-    if len(relations) == 2 and not mentions:
-        # One relation read from both of its ends ("Does A supply B?" gives A's customers and B's
-        # suppliers) shares the one occurrence of its word; two uses of the word are two relations
-        # ("Do the companies that supply A also supply B?").
-        counts = Counter(w.lemma for w in words)
-        shared = {lemma(w.lower()) for w in relations[0].wording} & {lemma(w.lower()) for w in relations[1].wording}
-        return any(counts[w] == 1 for w in shared)
+    return len(relations) == 2 and not mentions and _one_relation_two_ends(words, relations)
+
+
+def _one_relation_two_ends(words: Sequence[Token], relations: Sequence[GraphTerm]) -> bool:
+    """Whether two of ``relations`` are one relation read from both of its ends: "Does A supply B?"
+    gives A's customers and B's suppliers, through the one occurrence of their word. Two uses of
+    the word are two relations ("Do the companies that supply A also supply B?")."""
+    counts = Counter(w.lemma for w in words)
+    for i, a in enumerate(relations):
+        for b in relations[i + 1:]:
+            shared = {lemma(w.lower()) for w in a.wording} & {lemma(w.lower()) for w in b.wording}
+            if any(counts[w] == 1 for w in shared):
+                return True
     return False
 
 
@@ -522,7 +554,11 @@ def read_graph_terms(
     asks = asks_for(question, terms, labels=sorted(labels)) if filtered and not topic else None
     if asks in ("entities", "membership") and (nodes or filters_elsewhere):
         # The graph's edges carry no dates or scores: "invested in Graphwise before 2023" is no
-        # condition on the entity set, only on documents. Read the documents instead.
+        # condition on the entity set, only on documents. Read the documents instead; whether any
+        # exist, for a yes/no question about such entities ("Any layoffs at X's competitors?").
+        asks = "documents" if asks == "entities" and asks_yes_or_no(question) else None
+    elif asks == "entities" and asks_yes_or_no(question) and not asks_about_any(question):
+        # "Are X's suppliers Japanese?" asks about all of them: the ones that are do not answer it.
         asks = None
     return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks)
 

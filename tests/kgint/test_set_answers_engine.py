@@ -179,3 +179,29 @@ def test_an_entity_after_other_than_is_left_out(engine: Any) -> None:
     run, _ = engine()
     result = run.run("Which companies has Mercury Motors invested in, other than Lumen Optics?", collection="companies")
     assert result.outcome == "answered" and result.short_answer == "Brightcell Batteries"
+
+
+@pytest.mark.parametrize(("question", "short", "named"), [
+    ("Does Brightcell Batteries supply any German company?", "Yes", "Mercury Motors"),
+    ("Does Sorel Glass supply any Korean company?", "No", None),
+])
+def test_whether_any_related_entity_exists_is_answered_from_the_graph(engine: Any, question: str, short: str,
+                                                                      named: str | None) -> None:
+    run, _ = engine()
+    result = run.run(question, collection="companies")
+    assert result.outcome == "answered" and result.short_answer == short
+    assert result.answer.startswith(f"{short}:") and (named is None or named in result.answer)
+    assert all(c.resource == "graph:companies" for c in result.citations)
+
+
+@pytest.mark.parametrize(("question", "short"), [
+    # Sorel Glass supplies Mercury Motors and Veltro Auto only.
+    ("Does Sorel Glass supply Halvard Motors or Kestrel Automotive?", "No"),
+    ("Does Sorel Glass supply Halvard Motors or Veltro Auto?", "Yes"),
+])
+def test_one_relation_read_from_both_ends_with_alternatives_is_answered_from_the_graph(engine: Any, question: str,
+                                                                                        short: str) -> None:
+    run, _ = engine()
+    result = run.run(question, collection="companies")
+    assert result.outcome == "answered" and result.short_answer == short, result.answer
+    assert all(g["strategy"] != "listing" for g in result.trace.generations)

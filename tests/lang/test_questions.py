@@ -41,6 +41,9 @@ def test_wh_words_are_found_in_order_and_only_as_words() -> None:
     ("Supply chain problems at companies that supply Halvard Motors?", True),
     ("News about companies based in Munich", False),
     ("Which companies invested in Graphwise?", False),
+    # an auxiliary after a parenthetical is the wh-question's own
+    ("Which companies, other than Mercury Motors, does Brightcell Batteries supply?", False),
+    ("Flats in Leeds, are they cheap?", True),
 ])
 def test_yes_or_no_questions(text: str, yes_no: bool) -> None:
     assert asks_yes_or_no(text) is yes_no

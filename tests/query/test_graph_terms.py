@@ -337,3 +337,21 @@ def test_alternatives_joined_by_or_are_united_and_a_bare_and_is_not_read_as_both
     assert _plan("Suppliers of Mercury Motors based in Japan and Korea").asks is None
     assert _plan("Which companies supply Mercury Motors and Sakura Robotics?").asks is None
     assert _plan("Which companies supply both Mercury Motors and Sakura Robotics?").asks == "entities"
+
+
+def test_a_yes_no_question_about_related_entities_asks_the_graph_not_the_documents() -> None:
+    # Whether any entity is reached: the entity set answers it, yes or no, not documents that
+    # happen to mention one of each set.
+    assert _plan("Does Brightcell Batteries supply any German company?").asks == "entities"
+    assert _plan("Has Graphwise invested in any companies other than Cobalt Analytics?").asks == "entities"
+    assert _plan("Are any of Mercury Motors' suppliers Japanese?").asks == "entities"
+    # no "any", "a", "some": "Are X's suppliers Japanese?" asks about all of them, which the ones
+    # that are do not answer
+    assert _plan("Are Mercury Motors' suppliers Japanese?").asks is None
+    # one relation read from both ends, with alternatives: whether either is reached
+    assert _plan("Does Sorel Glass supply Halvard Motors or Kestrel Automotive?").asks == "membership"
+    assert _plan("Is Rod Halverson on the board of Harbor Bank or Graphwise?").asks == "membership"
+    # about documents, or with a condition on documents: whether documents exist, as before
+    assert _plan("Are there negative news about companies that Graphwise invested in?").asks == "documents"
+    assert _plan("Any layoffs at competitors of Nimbus Cloud?").asks == "documents"
+    assert _plan("Did Nimbus Cloud's competitors have layoffs?").asks == "documents"
