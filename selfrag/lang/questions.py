@@ -8,6 +8,8 @@
   there about them?"), and whether the second points back at the first's answer;
 - ``asks_about_any``: a yes/no question about whether at least one exists ("Does X supply any
   German company?");
+- ``asks_in_general``: a yes/no question about a kind of thing with no word for "at least one"
+  ("Are Berlin hotels pet friendly?");
 - ``asks_about_all``: a yes/no question about every one of them ("Are all the hotels in Rome over
   €100?"): the ones that match do not answer it, the ones that do not match do.
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ANAPHORS", "AUXILIARIES", "EXISTENTIALS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all",
-           "asks_about_any", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
+           "asks_about_any", "asks_in_general", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
                "shall", "has", "have", "had", "may", "might", "must")
@@ -47,19 +49,23 @@ def wh_words(question: str) -> list[str]:
     return [m.group().lower() for m in _WH.finditer(question)]
 
 
-def asks_yes_or_no(question: str) -> bool:
-    """Whether ``question`` can be answered yes or no: a clause of it fronts an auxiliary, or it is
-    a statement asked as a question ("A and B are both genera of plants?") with no wh-word.
-
-    A "yes" is never the answer to what, which, who or how many."""
-    q = " ".join(question.split())
+def _fronts_auxiliary(q: str) -> bool:
     for m in _FRONTED.finditer(q):
         before = q[: m.start()]
         # "Which companies, other than X, does Y supply?": the comma closes a parenthetical inside
         # a wh-question, and the auxiliary is that question's own.
         if not (q[m.start()] == "," and "," in before and wh_words(before)):
             return True
-    return q.endswith("?") and not wh_words(q)
+    return False
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Whether ``question`` can be answered yes or no: a clause of it fronts an auxiliary, or it is
+    a statement asked as a question ("A and B are both genera of plants?") with no wh-word.
+
+    A "yes" is never the answer to what, which, who or how many."""
+    q = " ".join(question.split())
+    return _fronts_auxiliary(q) or (q.endswith("?") and not wh_words(q))
 
 
 def asks_about_all(question: str) -> bool:
@@ -74,6 +80,17 @@ def asks_about_any(question: str) -> bool:
     any German company?", "Is there a …"): an existential word (``EXISTENTIALS``), no universal."""
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
     return asks_yes_or_no(question) and bool(words & EXISTENTIALS) and not words & UNIVERSALS
+
+
+def asks_in_general(question: str) -> bool:
+    """Whether ``question`` fronts an auxiliary to ask about a kind of thing in general, with no
+    word for "at least one" (``EXISTENTIALS``): "Are Berlin hotels pet friendly?" asks whether
+    they are, all or most of them, which the ones that match a filter do not show. "Are there …",
+    "Is any …" and a noun phrase with a question mark ("Pet friendly hotels in Berlin?") ask
+    whether one exists."""
+    q = " ".join(question.split())
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", q)}
+    return _fronts_auxiliary(q) and not words & EXISTENTIALS
 
 
 def is_request(question: str) -> bool:

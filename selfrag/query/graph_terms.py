@@ -36,6 +36,7 @@ from selfrag.lang.questions import (
     REQUEST_VERBS,
     asks_about_all,
     asks_about_any,
+    asks_in_general,
     asks_yes_or_no,
     coordinated,
     is_request,
@@ -159,7 +160,9 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
             return "entities"
         if words and words[0].norm == "who" and len(words) > 1 and words[1].lemma in cues:
             return "entities"
-    if is_request(question) or asks_yes_or_no(question) or wh == ["what"]:
+    if is_request(question) or wh == ["what"] or (asks_yes_or_no(question) and not asks_in_general(question)):
+        # "Are there chess clubs in Boston?": yes when one matches. "Are Boston's chess clubs
+        # old?" asks about them in general, which the ones that match do not answer.
         return "documents"
     return None
 
@@ -556,7 +559,8 @@ def read_graph_terms(
         # The graph's edges carry no dates or scores: "invested in Graphwise before 2023" is no
         # condition on the entity set, only on documents. Read the documents instead; whether any
         # exist, for a yes/no question about such entities ("Any layoffs at X's competitors?").
-        asks = "documents" if asks == "entities" and asks_yes_or_no(question) else None
+        yes_no = asks_yes_or_no(question) and not asks_in_general(question)
+        asks = "documents" if asks == "entities" and yes_no else None
     elif asks == "entities" and asks_yes_or_no(question) and not asks_about_any(question):
         # "Are X's suppliers Japanese?" asks about all of them: the ones that are do not answer it.
         asks = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from selfrag.lang.questions import asks_yes_or_no, coordinated, is_request, wh_words
+from selfrag.lang.questions import asks_in_general, asks_yes_or_no, coordinated, is_request, wh_words
 
 
 @pytest.mark.parametrize(("text", "wanted"), [
@@ -70,3 +70,16 @@ def test_yes_or_no_questions(text: str, yes_no: bool) -> None:
 ])
 def test_two_questions_in_one_are_split_and_a_pronoun_points_back(text: str, parts: tuple[str, str, bool] | None) -> None:
     assert coordinated(text) == parts
+
+
+@pytest.mark.parametrize(("text", "generic"), [
+    ("Are Berlin hotels pet friendly?", True),
+    ("Do chess clubs in Boston accept juniors?", True),
+    ("Are there pet friendly hotels in Berlin?", False),
+    ("Is any hotel in Berlin pet friendly?", False),
+    ("Does a hotel in Berlin allow pets?", False),
+    ("Pet friendly hotels in Berlin?", False),  # no auxiliary: "(are there) …?"
+    ("Which hotels in Berlin allow pets?", False),
+])
+def test_a_yes_no_question_about_a_kind_of_thing_in_general(text: str, generic: bool) -> None:
+    assert asks_in_general(text) is generic

@@ -178,7 +178,9 @@ def test_any_schema_a_request_its_filter_holds_whole_asks_for_documents() -> Non
     assert asks("show me rowing clubs founded before 1950") == "documents"
     assert asks("chess clubs in Boston with a junior section") is None  # a topic left: read it
     # two questions, each held whole by the filter: the matching documents answer both
-    assert asks("Are there chess clubs in Boston, and were they founded before 1950?") == "documents"
+    assert asks("Are there chess clubs in Boston, and are any of them older than 1950?") == "documents"
+    # "were they founded before 1950?" asks about all of them: the ones that were do not answer it
+    assert asks("Are there chess clubs in Boston, and were they founded before 1950?") is None
     assert asks("who founded the chess club in Boston?") is None  # a question, not a request
     assert asks("friendly people") is None  # no filter at all
 
@@ -290,7 +292,10 @@ def test_a_yes_no_question_about_all_of_them_is_no_existence_question() -> None:
         return planner.plan(question, schema, {"city": ["Boston", "Denver"]}, today=TODAY).asks
 
     assert asks("Are there chess clubs in Boston founded before 1950?") == "documents"
+    assert asks("Chess clubs in Boston founded before 1950?") == "documents"  # "(Are there) …?"
     for question in ("Are all the chess clubs in Boston founded before 1950?",
+                     "Are chess clubs in Boston founded before 1950?",  # about them in general: all
+                     "Do chess clubs in Boston date from before 1950?",
                      "Were all chess clubs in Boston founded before 1950?",
                      "Is every chess club in Boston founded before 1950?",
                      "Were chess clubs in Boston always founded before 1950?"):
@@ -354,4 +359,5 @@ def test_a_yes_no_question_about_related_entities_asks_the_graph_not_the_documen
     # about documents, or with a condition on documents: whether documents exist, as before
     assert _plan("Are there negative news about companies that Graphwise invested in?").asks == "documents"
     assert _plan("Any layoffs at competitors of Nimbus Cloud?").asks == "documents"
-    assert _plan("Did Nimbus Cloud's competitors have layoffs?").asks == "documents"
+    assert _plan("Did any of Nimbus Cloud's competitors have layoffs?").asks == "documents"
+    assert _plan("Did Nimbus Cloud's competitors have layoffs?").asks is None  # all of them? some? not signed
