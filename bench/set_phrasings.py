@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
-import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _phrasings import isolated_home, write_report  # noqa: E402
 
 
 def expected(expect: dict[str, Any], records: list[dict[str, Any]], matches: Any) -> str | None:
@@ -53,13 +53,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--code-root", type=Path, default=ROOT)
     args = parser.parse_args()
-    sys.path.insert(0, str(args.code_root.resolve()))
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    home = Path(tempfile.mkdtemp(prefix="selfrag-set-phrasings-"))
-    os.environ["SELFRAG_HOME"] = str(home)
-    os.environ.pop("SELFRAG_CONFIG", None)
+    home = isolated_home("selfrag-set-phrasings-", args.code_root)
 
     from eval.plan_sets import load_plan_set
     from selfrag.ingest import ingest_paths
@@ -109,14 +103,7 @@ def main() -> None:
                 print(f"{row['id']} {verdict:<12} {row['question']}", flush=True)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    counts = Counter(c["judged"] for c in cases)
-    head = {"rows": len(cases), "answered_right": counts["right"], "answered_wrong": counts["wrong"],
-            "not_answered": {k: v for k, v in counts.items() if k not in ("right", "wrong")}}
-    report = {"command": " ".join(["bench/set_phrasings.py", *sys.argv[1:]]), "headline": head, "cases": cases}
-    print(json.dumps(head, indent=1))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
+    write_report(cases, args.out, "bench/set_phrasings.py")
 
 if __name__ == "__main__":
     main()
