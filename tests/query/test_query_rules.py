@@ -309,3 +309,19 @@ def test_query_text_is_never_empty(ask):
 def test_today_is_respected(schema, catalogue):
     sq = rule_based_query("movies from last year", schema, catalogue, today=date(2030, 1, 1))
     assert to_where(sq.filter) == {"year": {"$eq": 2029}}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("hotels in Paris that don't have free breakfast", {"free_breakfast": {"$eq": False}}),
+    ("hotels that do not have a pool", {"has_pool": {"$eq": False}}),
+    ("hotels that don't offer free breakfast", {"free_breakfast": {"$eq": False}}),
+    ("hotels in Paris with free breakfast", {"free_breakfast": {"$eq": True}}),
+])
+def test_a_feature_the_question_says_it_does_not_have_is_false(today, question, expected):
+    schema = CollectionSchema(attributes=[
+        AttributeInfo(name="city", type="string"),
+        AttributeInfo(name="has_pool", type="boolean"),
+        AttributeInfo(name="free_breakfast", type="boolean"),
+    ])
+    sq = rule_based_query(question, schema, {"city": ["Paris", "Rome"]}, today=today)
+    assert expected in conditions(sq)
