@@ -21,8 +21,12 @@ in 2021?"), and a comparative whose measure is its verb ("Which costs more per y
 "How much does A cost per year?"). An alternative that leaves out words the other states ("a
 Zone B or a Zone D resident permit") takes them ("a Zone B resident permit").
 
+A comparative that names its own measure asks each side that measure: "Which ferry is longer, A or
+B?" asks "How long is A?", "Is A or B cheaper?" asks what each costs (``_OWN_MEASURE``).
+
 Anything it cannot do this way (no figure read, figures of different kinds, a tie, a comparative
-without a measure: "which is larger, A or B?") returns None and the question is read whole.
+whose measure is not said: "which is larger, A or B?", by population or by area) returns None and
+the question is read whole.
 """
 
 from __future__ import annotations
@@ -57,6 +61,20 @@ _COMPARATIVES: dict[str, tuple[Dimension, int]] = {
     "smaller": ("amount", -1), "smallest": ("amount", -1), "lower": ("amount", -1), "lowest": ("amount", -1),
     "shorter": ("amount", -1), "shortest": ("amount", -1), "lighter": ("amount", -1), "lightest": ("amount", -1),
     "narrower": ("amount", -1), "narrowest": ("amount", -1), "shallower": ("amount", -1),
+    "cheaper": ("amount", -1), "cheapest": ("amount", -1), "dearer": ("amount", 1), "dearest": ("amount", 1),
+    "faster": ("amount", 1), "fastest": ("amount", 1), "slower": ("amount", -1), "slowest": ("amount", -1),
+}
+# A comparative that names its own measure ("which is longer, A or B?" asks each side's length),
+# as the question that reads it: the adjective's plain degree ("How long is A?"), or for a price
+# "How much does A cost?". Not "larger", "bigger", "higher": a town is larger by its population or
+# by its area, and which one the question means is not said.
+_OWN_MEASURE: dict[str, str] = {
+    "longer": "long", "longest": "long", "shorter": "long", "shortest": "long",
+    "taller": "tall", "tallest": "tall", "heavier": "heavy", "heaviest": "heavy", "lighter": "heavy",
+    "lightest": "heavy", "wider": "wide", "widest": "wide", "narrower": "wide", "narrowest": "wide",
+    "deeper": "deep", "deepest": "deep", "shallower": "deep", "faster": "fast", "fastest": "fast",
+    "slower": "fast", "slowest": "fast",
+    "cheaper": "cost", "cheapest": "cost", "dearer": "cost", "dearest": "cost", "expensive": "cost",
 }
 _AUX = ("was", "were", "is", "are", "did", "does", "do", "has", "had", "have")
 _PAST = {"was", "were", "did", "had"}
@@ -195,6 +213,16 @@ def parse_comparison(question: str) -> Comparison | None:
         # "Which costs more per year, A or B?": the measure is the verb's ("how much does A cost")
         base = verb_word[:-2] if verb_word.endswith(("shes", "ches", "sses", "xes")) else verb_word[:-1]
         return Comparison(a, b, "amount", direction, (f"How much does {{}} {base}{qualifier}?", f"{{}} {verb_word}{qualifier}?"))
+    if word in ("more", "most", "less", "least") and measure.lower() == "expensive":
+        measure = ""  # "more expensive": the comparative's own measure, a price
+        word = "expensive"
+    if not measure and word in _OWN_MEASURE:
+        # "Which is longer at the school, A or B?" -> "How long is A at the school?"
+        if _OWN_MEASURE[word] == "cost":
+            tense = "did" if aux in _PAST else "does"
+            return Comparison(a, b, "amount", direction, (f"How much {tense} {{}} cost{qualifier}?", f"{{}} price{qualifier}?"))
+        be = "was" if aux in _PAST else "is"
+        return Comparison(a, b, "amount", direction, (f"How {_OWN_MEASURE[word]} {be} {{}}{qualifier}?",))
     if not measure or measure.lower() in ("than", "of"):
         return None
     tense = "did" if aux in _PAST else "does"

@@ -121,6 +121,34 @@ def test_elided_verb_and_two_time_comparisons_ask_one_question_per_side(question
     assert c.questions[0].format(c.a) == asks
 
 
+@pytest.mark.parametrize(("question", "a", "b", "direction", "asks"), [
+    ("Which ferry is longer: the Northern Star or the Blue Heron?", "the Northern Star", "the Blue Heron", 1,
+     "How long is the Northern Star?"),
+    ("which is shorter at the cookery school, the evening class or the weekend course", "the evening class",
+     "the weekend course", -1, "How long is the evening class at the cookery school?"),
+    ("Which tower was taller, Ashford Tower or Brayton Mast?", "Ashford Tower", "Brayton Mast", 1, "How tall was Ashford Tower?"),
+    ("Which is cheaper per month, the standard plan or the family plan?", "the standard plan", "the family plan", -1,
+     "How much does the standard plan cost per month?"),
+    ("Which is more expensive, the day pass or the week pass?", "the day pass", "the week pass", 1,
+     "How much does the day pass cost?"),
+])
+def test_a_comparative_that_names_its_own_measure_asks_each_side_for_it(
+        question: str, a: str, b: str, direction: int, asks: str) -> None:
+    c = parse_comparison(question)
+    assert c is not None and (c.a, c.b, c.dimension, c.direction) == (a, b, "amount", direction)
+    assert c.questions[0].format(c.a) == asks
+
+
+def test_the_longer_of_two_is_read_from_their_lengths() -> None:
+    docs = ["The Northern Star ferry is 128 metres long and carries 600 passengers.",
+            "The Blue Heron, built in 1996, is 96 metres long."]
+    judge = scripted({"How long is the Northern Star?": "128 metres", "How long is the Blue Heron?": "96 metres"})
+    out = read_comparison(judge, "Which ferry is longer: the Northern Star or the Blue Heron?", docs)
+    assert out is not None and out.winner == "the Northern Star" and out.citations == [1, 2]
+    shorter = read_comparison(judge, "Which ferry is shorter: the Northern Star or the Blue Heron?", docs)
+    assert shorter is not None and shorter.winner == "the Blue Heron"
+
+
 def test_one_thing_at_two_times_is_compared_by_its_two_figures() -> None:
     passage = ["In 2021 a smaller festival drew 18,500 people, and in 2022 attendance reached 52,300, a record."]
     judge = scripted({"How many people did the Lantern Festival draw in 2021?": "18,500",
