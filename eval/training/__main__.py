@@ -28,7 +28,7 @@ from eval.training.examples import CriticExample, build_critic, build_reader, ex
 from eval.training.fit import FitConfig, fit, load_base
 from eval.training.generated import build_generated
 from eval.training.sources import DEV_ROWS, FITZ_GOV_VERSION, FitzCase, fitz_cases, halueval_rows
-from eval.training.synthetic import build_synthetic, build_synthetic_critic
+from eval.training.synthetic import DEFAULT_GENRES, GENRES, build_synthetic, build_synthetic_critic
 from selfrag.providers.embeddings import MINILM_SHA256, default_minilm_dir, verify_sha256
 from selfrag.reading.artifact import ArtifactInfo, as_stored, save_artifact
 from selfrag.reading.judge import Judge
@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yes-no-oversample", type=int, default=1, help="repeat each yes/no reader example this many times")
     ap.add_argument("--synthetic", type=int, default=0,
                     help="add this many synthetic reader examples (eval.training.synthetic: series, doses, steps)")
+    ap.add_argument("--synthetic-genres", nargs="+", default=list(DEFAULT_GENRES), choices=sorted(GENRES),
+                    help="the synthetic genres to draw from (default: series places doses steps; also terms: one "
+                         "figure per item side by side, rules: yes/no answered by a rule, its exception or a change)")
     ap.add_argument("--generated", type=int, default=0,
                     help="add about this many reader examples generated from the training passages' sentences "
                          "(eval.training.generated: yes/no with near-miss noes, why, how)")
@@ -92,13 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     fitz_dev = [c for c in fitz if c.id in fitz_dev_ids]
 
     reader = build_reader(train_rows, fitz_train, args.seed)
-    synthetic = build_synthetic(args.synthetic, args.seed) if args.synthetic else []
+    genres = tuple(args.synthetic_genres)
+    synthetic = build_synthetic(args.synthetic, args.seed, genres) if args.synthetic else []
     vocabulary = frozenset((base_dir / "vocab.txt").read_text(encoding="utf-8").split())
     generated = (build_generated(_passages(train_rows, fitz_train), args.generated, args.seed, vocabulary)
                  if args.generated else [])
     reader = reader + synthetic + generated
     critic = build_critic(train_rows, fitz_train, args.seed)
-    synthetic_critic = build_synthetic_critic(args.synthetic_critic, args.seed) if args.synthetic_critic else []
+    synthetic_critic = build_synthetic_critic(args.synthetic_critic, args.seed, genres) if args.synthetic_critic else []
     critic = critic + synthetic_critic
     near_misses: list[CriticExample] = []
     dev_near_misses: list[CriticExample] = []
@@ -117,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     dev_critic = build_critic(dev_rows, fitz_dev, args.seed + 100)
     # Synthetic dev examples from another seed: reported apart, never used for calibration (the
     # thresholds stay chosen on HaluEval and fitz-gov).
-    dev_synthetic = build_synthetic(300, args.seed + 100) if args.synthetic else []
-    dev_synthetic_critic = build_synthetic_critic(400, args.seed + 100) if args.synthetic_critic else []
+    dev_synthetic = build_synthetic(300, args.seed + 100, genres) if args.synthetic else []
+    dev_synthetic_critic = build_synthetic_critic(400, args.seed + 100, genres) if args.synthetic_critic else []
     dev_generated = (build_generated(_passages(dev_rows, fitz_dev), 400, args.seed + 100, vocabulary)
                      if args.generated else [])
     if args.near_misses is not None:
@@ -132,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
                      "dev_cases": len(fitz_dev), "dev_split": "sha256(seed:id) % 5 == 0"},
         "synthetic": {"examples": len(synthetic), "dev_examples": len(dev_synthetic),
                       "critic_examples": len(synthetic_critic), "critic_dev_examples": len(dev_synthetic_critic),
-                      "module": "eval/training/synthetic.py", "seed": args.seed},
+                      "module": "eval/training/synthetic.py", "seed": args.seed,
+                      **({} if genres == DEFAULT_GENRES else {"genres": list(genres)})},
         "generated": {"examples": _count(e.kind for e in generated), "dev_examples": _count(e.kind for e in dev_generated),
                       "passages": "HaluEval training rows' knowledge and fitz-gov's training contexts (dev: the dev ones)",
                       "module": "eval/training/generated.py", "seed": args.seed},

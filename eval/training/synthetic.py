@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from eval.training.examples import CriticExample, ReaderExample
 from selfrag.reading.sentences import sentence_spans
 
-__all__ = ["GENRES", "build_synthetic", "build_synthetic_critic", "support_examples"]
+__all__ = ["DEFAULT_GENRES", "GENRES", "build_synthetic", "build_synthetic_critic", "support_examples"]
 
 _ONSETS = ("Bel", "Dun", "Ash", "Mor", "Kel", "Wyn", "Tor", "Lin", "Stan", "Brad",
            "Ros", "Fen", "Gar", "Hol", "Mar", "Nor", "Oak", "Ral", "Sel", "Thorn", "Ul", "Ver", "Wal", "Yar")
@@ -287,12 +287,205 @@ def _why(rule: str) -> str:
     return "is it that " + rule
 
 
+# --- terms: one figure per item, stated side by side ---------------------------------------------
+# (title, the figure's kind, items, how the first item's figure is stated, how the others' are
+# stated when they share its sentence, how an item's figure is stated alone, questions). "{I}" is
+# the item, "{N}" the place or firm, "{F}" the figure.
+_TERMS: tuple[tuple[str, str, tuple[str, ...], str, str, str, tuple[str, ...]], ...] = (
+    ("{N} library: loan periods.", "weeks",
+     ("books", "DVDs", "magazines", "audiobooks", "video games", "e-readers", "sheet music", "jigsaw puzzles"),
+     "{I} can be borrowed for {F}", "{I} for {F}", "{I} may be kept for {F}.",
+     ("How long can I keep {I} from {N} library?", "What is the loan period for {I} at {N}?",
+      "{N} library loan period for {I}?", "for how long can you borrow {I} from {N}")),
+    ("{N} Leisure: membership prices.", "price",
+     ("standard membership", "off-peak membership", "student membership", "family membership",
+      "senior membership", "premium membership", "junior membership"),
+     "the {I} costs {F} a month", "the {I} {F}", "The {I} is {F} a month.",
+     ("How much is the {I} at {N} each month?", "What does the {I} at {N} cost per month?",
+      "{N} {I} price?", "monthly fee for the {I} at {N}")),
+    ("{N} laptops: what the warranty covers.", "months",
+     ("battery", "screen", "keyboard", "charger", "motherboard", "hinges", "speakers", "trackpad"),
+     "the {I} is covered for {F}", "the {I} for {F}", "The {I} is under warranty for {F}.",
+     ("How long is the {I} of a {N} laptop under warranty?", "What is the warranty period for the {I} on {N} laptops?",
+      "{N} {I} warranty?", "for how long is the {I} covered by the {N} warranty")),
+    ("{N} Car Hire: extra charges.", "daily",
+     ("drivers under 25", "drivers over 75", "an additional driver", "a child seat", "satellite navigation",
+      "snow chains", "a roof box"),
+     "{I} add {F}", "{I} {F}", "For {I} the charge is {F}.",
+     ("What extra do I pay for {I} at {N} Car Hire?", "How much does {N} charge for {I}?",
+      "{N} car hire charge for {I}?", "what is the daily charge for {I} at {N}")),
+    ("The {N} ferry: capacity.", "count",
+     ("passengers", "cars", "lorries", "crew", "cabins", "bicycles", "lifeboats"),
+     "the ferry can take {F} {I}", "{F} {I}", "It has room for {F} {I}.",
+     ("How many {I} can the {N} ferry take?", "What is the capacity of the {N} for {I}?",
+      "{N} ferry: number of {I}?", "how many {I} does the {N} carry")),
+    ("{N} Cookery School: course lengths.", "hours",
+     ("evening class", "weekend masterclass", "taster session", "knife skills course", "bread workshop",
+      "pastry course"),
+     "the {I} lasts {F}", "the {I} {F}", "The {I} runs for {F}.",
+     ("How long is the {I} at {N} Cookery School?", "How many hours does the {I} at {N} last?",
+      "{N} {I} length?", "what is the duration of the {I} at {N}")),
+    ("{N} Council: resident parking permits.", "yearly",
+     ("a Zone A permit", "a Zone B permit", "a Zone C permit", "a Zone D permit", "a visitor permit",
+      "a business permit", "a motorcycle permit"),
+     "{I} costs {F}", "{I} {F}", "For {I} residents pay {F}.",
+     ("How much is {I} in {N}?", "What does {I} cost per year in {N}?", "{N} price of {I}?",
+      "yearly cost of {I} from {N} Council")),
+    ("{N} Software: cooling-off periods.", "days",
+     ("yearly plan", "monthly plan", "lifetime licence", "team plan", "student plan", "add-on pack"),
+     "the {I} can be cancelled for a full refund within {F}", "the {I} within {F}",
+     "A full refund on the {I} is given within {F}.",
+     ("How long do I have to cancel the {I} of {N} for a full refund?", "What is the refund window for the {I} at {N}?",
+      "{N} {I} cooling-off period?", "within how many days can the {I} from {N} be refunded")),
+)
+
+
+def _term_figure(rng: random.Random, kind: str, used: set[str]) -> str:
+    while True:
+        if kind == "weeks":
+            n = rng.randint(1, 6)
+            text = rng.choice((f"{n} week" + ("s" if n > 1 else ""), f"{n * 7} days"))
+        elif kind == "price":
+            text = f"${rng.randint(9, 95)}"
+        elif kind == "months":
+            text = f"{rng.choice((3, 6, 12, 18, 24, 36, 48, 60))} months"
+        elif kind == "daily":
+            text = f"${rng.randint(3, 40)} per day"
+        elif kind == "count":
+            text = f"{rng.randint(2, 1400):,}"
+        elif kind == "hours":
+            text = rng.choice((f"{rng.randint(1, 8)} hours", f"{rng.choice((30, 45, 90))} minutes"))
+        elif kind == "yearly":
+            text = f"${rng.randint(2, 60) * 5} a year"
+        else:  # days
+            text = f"{rng.choice((7, 14, 21, 28, 30, 60, 90))} days"
+        if text not in used:
+            used.add(text)
+            return text
+
+
+def _terms(rng: random.Random) -> list[ReaderExample]:
+    title, kind, pool, first, rest, alone, asks = rng.choice(_TERMS)
+    name = _name(rng)
+    items = rng.sample(pool, rng.randint(3, min(5, len(pool) - 1)))
+    missing = rng.choice([i for i in pool if i not in items])
+    used: set[str] = set()
+    figures = {item: _term_figure(rng, kind, used) for item in items}
+    p = _Passage()
+    p.add(title.format(N=name))
+
+    def stated(template: str, item: str) -> list[str | tuple[str, str]]:
+        before, after = template.split("{F}")
+        return [before.format(I=item), (item, figures[item]), after.format(I=item)]
+
+    if rng.random() < 0.6:  # the items side by side in one sentence
+        parts: list[str | tuple[str, str]] = []
+        for i, item in enumerate(items):
+            sep = "" if i == 0 else (" and " if i == len(items) - 1 else rng.choice((", ", "; ")))
+            parts += [sep, *stated(first if i == 0 else rest, item)]
+        lead = next(i for i, part in enumerate(parts) if isinstance(part, str) and part)
+        head = parts[lead]
+        assert isinstance(head, str)
+        parts[lead] = head[:1].upper() + head[1:]
+        p.add(*parts, ".")
+    else:  # a sentence each
+        for item in items:
+            parts = stated(alone, item)
+            head = parts[0]
+            assert isinstance(head, str) and head  # every template states the item before its figure
+            parts[0] = head[:1].upper() + head[1:]
+            p.add(*parts)
+    p.add(rng.choice(("Prices and terms are reviewed every April.", "Ask at the front desk for details.",
+                      "These terms apply from 1 March.", "Members are told of any change a month ahead.")))
+    out = [p.example(rng.choice(asks).format(I=item, N=name), item) for item in rng.sample(items, min(3, len(items)))]
+    out.append(p.none(rng.choice(asks).format(I=missing, N=name)))
+    return out
+
+
+# --- rules: yes/no questions a stated rule, exception or change answers ---------------------------
+# Each maker returns a passage's sentences and (question, "yes"/"no" or a span key, sentence index)
+# rows. The same sentence answers a yes and a no, so the words a question shares with the
+# passage never decide it: the exception, the negation, the date of a change does.
+_THINGS = ("towels", "padlocks", "helmets", "life jackets", "safety goggles", "wetsuits", "umbrellas", "yoga mats",
+           "hairdryers", "walking poles", "snorkels", "blankets")
+_EXCEPTIONS = (
+    ("items can be renewed up to twice", "another member has reserved them",
+     ("Can I renew an item that another member has reserved?", "Can an item be renewed if someone else has reserved it?"),
+     ("Can I renew an item nobody has reserved?", "Can items be renewed?")),
+    ("unused tickets can be refunded", "they were bought at a discount",
+     ("Can I get a refund on a discounted ticket I did not use?", "Are discounted tickets refundable?"),
+     ("Can an unused full-price ticket be refunded?", "Are unused tickets refundable?")),
+    ("bookings can be moved to another date free of charge", "the class starts within 48 hours",
+     ("Can I move a booking for free when the class starts tomorrow?", "Is it free to change a booking the day before the class?"),
+     ("Can I move my booking to another date for free a week ahead?", "Can bookings be moved to another date?")),
+    ("an excess of $100 is deducted from every claim", "the claim is for emergency medical treatment",
+     ("Is an excess deducted from emergency medical claims?", "Do I pay the excess on a claim for emergency medical treatment?"),
+     ("Is an excess deducted from a claim for lost luggage?", "Is there an excess on claims?")),
+    ("dogs are welcome in the garden", "they are off the lead",
+     ("Can dogs run free off the lead in the garden?", "Are dogs allowed in the garden without a lead?"),
+     ("Are dogs allowed in the garden on a lead?", "Can I bring my dog into the garden?")),
+)
+_WHEN_NOT = ("unless", "except when", "except where", "but not if")
+
+
+def _rules(rng: random.Random) -> list[ReaderExample]:
+    """A venue's rules, each sentence asked about twice: once answered yes, once no."""
+    name = _name(rng)
+    p = _Passage()
+    asked: list[tuple[str, str]] = []  # (question, "yes" / "no" / a span key), in sentence order
+    at: list[int] = []  # the sentence each question is answered by
+    # provided, and not provided ("do I need to bring my own …" turns the answer round)
+    given, withheld = rng.sample(_THINGS, 2)
+    for i, (thing, provided) in enumerate(((given, True), (withheld, False))):
+        if provided:
+            p.add(rng.choice((f"{name} provides {thing} free of charge.", f"{thing.capitalize()} are provided at {name}.")))
+        else:
+            p.add(rng.choice((f"{name} does not provide {thing}, so please bring your own.",
+                              f"{thing.capitalize()} are not provided at {name}; bring your own.")))
+        own = rng.random() < 0.3
+        question = (f"Do I need to bring my own {thing} to {name}?" if own
+                    else rng.choice((f"Does {name} provide {thing}?", f"are {thing} provided at {name}")))
+        asked.append((question, "yes" if provided != own else "no"))
+        at.append(i)
+    # a rule and its exception
+    rule, exception, noes, yeses = rng.choice(_EXCEPTIONS)
+    p.add(f"At {name}, {rule} {rng.choice(_WHEN_NOT)} {exception}.")
+    asked += [(rng.choice(noes), "no"), (rng.choice(yeses), "yes")]
+    at += [2, 2]
+    # a change over time
+    year, fee = rng.randint(1990, 2022), f"${rng.randint(2, 15)}"
+    if rng.random() < 0.5:
+        p.add(f"Entry to {name} has been free since {year}; before that visitors paid {fee}.")
+        asked += [(rng.choice((f"Has entry to {name} always been free?", f"Was {name} always free to visit?")), "no"),
+                  (rng.choice((f"Is entry to {name} free?", f"Did visitors ever have to pay to enter {name}?")), "yes")]
+        at += [3, 3]
+    else:
+        family, buyer = _name(rng), _name(rng) + rng.choice((" Group", " Holdings", " Trust"))
+        p.add(f"{name} was run by the {family} family until {year}, when it was sold to ", ("buyer", buyer), ".")
+        asked += [(rng.choice((f"Is {name} still run by the {family} family?", f"Does the {family} family still run {name}?")), "no"),
+                  (rng.choice((f"Was {name} once run by the {family} family?", f"Was {name} sold to {buyer}?")), "yes"),
+                  (rng.choice((f"Who runs {name} now?", f"who owns {name} today")), "buyer")]
+        at += [3, 3, 3]
+    bounds = [(s.start, s.end) for s in sentence_spans(p.text)]
+    out = []
+    for (question, answer), where in zip(asked, at, strict=True):
+        if answer in ("yes", "no"):
+            out.append(ReaderExample(question, p.text, answer, evidence=bounds[where] if where < len(bounds) else None))
+        else:
+            out.append(p.example(question, answer))
+    unasked = rng.choice([t for t in _THINGS if t not in (given, withheld)])
+    out.append(p.none(f"How much does {name} charge for {unasked}?"))
+    return out
+
 GENRES: dict[str, Callable[[random.Random], list[ReaderExample]]] = {
-    "series": _series, "places": _places, "doses": _doses, "steps": _steps,
+    "series": _series, "places": _places, "doses": _doses, "steps": _steps, "terms": _terms, "rules": _rules,
 }
+DEFAULT_GENRES = ("series", "places", "doses", "steps")
+"""The genres a build takes unless told otherwise: the ones v2 and v4 were trained on, so their
+recipes keep their data hashes."""
 
 
-def build_synthetic(count: int, seed: int, genres: Sequence[str] = tuple(GENRES)) -> list[ReaderExample]:
+def build_synthetic(count: int, seed: int, genres: Sequence[str] = DEFAULT_GENRES) -> list[ReaderExample]:
     """About ``count`` reader examples across ``genres``, in a seeded order."""
     rng = random.Random(f"synthetic:{seed}")
     out: list[ReaderExample] = []
@@ -321,7 +514,7 @@ def support_examples(passage_examples: Sequence[ReaderExample], rng: random.Rand
     return out
 
 
-def build_synthetic_critic(count: int, seed: int, genres: Sequence[str] = tuple(GENRES)) -> list[CriticExample]:
+def build_synthetic_critic(count: int, seed: int, genres: Sequence[str] = DEFAULT_GENRES) -> list[CriticExample]:
     """About ``count`` support examples over new passages of ``genres``, in a seeded order (its own
     stream: the reader's synthetic examples for the same seed are unchanged)."""
     rng = random.Random(f"synthetic-critic:{seed}")

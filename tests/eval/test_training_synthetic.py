@@ -102,3 +102,42 @@ def test_synthetic_critic_examples_are_seeded_balanced_enough_and_count_as_asked
     assert 0.3 < share < 0.7
     # the reader's synthetic stream for the same seed is untouched by the critic's
     assert build_synthetic(50, 7) == build_synthetic(50, 7)
+
+
+def test_the_default_genres_are_the_ones_v4_was_trained_on() -> None:
+    # make weights rebuilds v4 with the default: a new genre must not change its data
+    from eval.training.synthetic import DEFAULT_GENRES
+
+    assert DEFAULT_GENRES == ("series", "places", "doses", "steps")
+    assert build_synthetic(120, 13) == build_synthetic(120, 13, DEFAULT_GENRES)
+    assert not any(" library: " in e.passage or " provides " in e.passage for e in build_synthetic(400, 13))
+
+
+def test_a_terms_question_gets_the_figure_stated_with_the_item_it_names() -> None:
+    examples = build_synthetic(400, 9, genres=("terms",))
+    spans = [e for e in examples if e.kind == "span"]
+    assert len(spans) > 100
+    for e in spans:
+        sentence = e.passage[e.evidence[0] : e.evidence[1]] if e.evidence else ""
+        # the item the figure belongs to is the nearest item named before it (or, for counts, after it)
+        items = [item for _, _, pool, *_ in synthetic._TERMS for item in pool if item in e.question]
+        assert items, e.question
+        item = max(items, key=len)
+        before = e.passage[: e.start].lower().rfind(item.lower())
+        after = e.passage[e.end : e.end + len(item) + 1].lower()
+        assert before >= e.evidence[0] or after.strip() == item.lower(), (e.question, sentence)
+        others = [e.passage[o.start : o.end] for o in spans if o.passage == e.passage and o is not e]
+        assert e.passage[e.start : e.end] not in others  # every item has its own figure
+
+
+def test_a_rules_passage_answers_yes_and_no_from_the_same_sentences() -> None:
+    examples = build_synthetic(600, 4, genres=("rules",))
+    yes = [e for e in examples if e.kind == "yes"]
+    no = [e for e in examples if e.kind == "no"]
+    assert yes and no and 0.4 < len(yes) / (len(yes) + len(no)) < 0.6
+    for e in yes + no:
+        assert e.evidence is not None and e.evidence[1] > e.evidence[0]
+    # the sentences that answer a no also answer a yes: shared words never decide the answer
+    no_sentences = {(e.passage, e.evidence) for e in no}
+    yes_sentences = {(e.passage, e.evidence) for e in yes}
+    assert len(no_sentences & yes_sentences) / len(no_sentences) > 0.6
