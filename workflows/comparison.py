@@ -91,6 +91,11 @@ _LEADING = re.compile(r"^(?P<aux>(?i:" + "|".join(_AUX) + r"))\s+(?P<a>.+?)\s+or
 # alternatives after a preposition; the head must start with an auxiliary (a yes/no form).
 _QUALIFIED = re.compile(r"^(?P<head>(?i:" + "|".join(_AUX) + r")\s.+?)\s+(?P<prep>in|at|on|during|for)\s+"
                         r"(?P<a>[^,;:?]+?)\s+or\s+(?:(?P=prep)\s+)?(?P<b>[^,;:?\s]+(?:\s+[^,;:?\s]+){0,3})\s*\?*\s*$")
+# "Who is older Glenn Hughes or Ross Lynch?": the alternatives straight after the comparative, no
+# comma between; the first alternative must start as a name does (a capital, a digit or "the"),
+# so "which is the older university, …" is not read as comparing "university X".
+_BARE = re.compile(r"^(?P<head>(?i:which|who|what|whose)\b.*?\b(?i:" + "|".join(sorted(_COMPARATIVES, key=len, reverse=True))
+                   + r"))\s+(?P<a>(?:the\s+)?[A-Z0-9][^,;:?]*?)\s+or\s+(?P<b>[^,;:?]+?)\s*\?*\s*$")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
@@ -169,11 +174,12 @@ def parse_comparison(question: str) -> Comparison | None:
     m = _TRAILING.match(q)
     if m is not None:
         head, a, b = m.group("head"), m.group("a") or m.group("a2"), m.group("b")
-    else:
-        m = _LEADING.match(q)
-        if m is None:
-            return None
+    elif (m := _LEADING.match(q)) is not None:
         head, a, b = f"{m.group('aux')} {m.group('rest').strip()}", m.group("a"), m.group("b")
+    elif (m := _BARE.match(q)) is not None:
+        head, a, b = m.group("head"), m.group("a"), m.group("b")
+    else:
+        return None
     a, b = a.strip(" '\"“”"), b.strip(" '\"“”")
     a = _elided(a, b)
     if not a or not b or a.lower() == b.lower() or len(_words(a)) > 8 or len(_words(b)) > 8:

@@ -37,6 +37,10 @@ def scripted(answers: dict[str, str], probability: float = 0.9) -> ScriptedJudge
     ("Did Ashford or Brayton have fewer residents in 2022?", "Ashford", "Brayton", "amount", -1),
     ("Which town had the larger population in 2023, Ashford or Brayton?", "Ashford", "Brayton", "amount", 1),
     ("Which plan has the higher fee, between the basic plan and the family plan?", "the basic plan", "the family plan", "amount", 1),
+    # no comma: the alternatives straight after the comparative
+    ("Who is older Glenn Hughes or Ross Lynch?", "Glenn Hughes", "Ross Lynch", "time", -1),
+    ("Which magazine was started first Arthur's Magazine or First for Women?", "Arthur's Magazine", "First for Women", "time", -1),
+    ("Which was available first the No Card or the Octopus card?", "the No Card", "the Octopus card", "time", -1),
 ])
 def test_comparisons_are_recognised(question: str, a: str, b: str, dimension: str, direction: int) -> None:
     c = parse_comparison(question)
@@ -48,6 +52,7 @@ def test_comparisons_are_recognised(question: str, a: str, b: str, dimension: st
     "Who wrote the book, Smith or Jones?",  # alternatives, no comparative
     "What is the largest town in the county?",  # a comparative, no alternatives
     "Which is larger, Ashford or Brayton?",  # no measure named
+    "Which is the older university Ashford or Brayton?",  # no comma, and a noun after the comparative
     "How do I reset the router?",
 ])
 def test_other_questions_are_not_comparisons(question: str) -> None:
