@@ -39,7 +39,8 @@ from typing import Literal
 from graders.figures import figures
 from selfrag.reading import Reader, Reading
 
-__all__ = ["Comparison", "ComparedAnswer", "parse_comparison", "read_comparison", "readings"]
+__all__ = ["Comparison", "ComparedAnswer", "alternatives", "names_one_of", "parse_comparison", "read_comparison",
+           "readings"]
 
 Dimension = Literal["time", "amount"]
 
@@ -96,6 +97,7 @@ _QUALIFIED = re.compile(r"^(?P<head>(?i:" + "|".join(_AUX) + r")\s.+?)\s+(?P<pre
 # so "which is the older university, …" is not read as comparing "university X".
 _BARE = re.compile(r"^(?P<head>(?i:which|who|what|whose)\b.*?\b(?i:" + "|".join(sorted(_COMPARATIVES, key=len, reverse=True))
                    + r"))\s+(?P<a>(?:the\s+)?[A-Z0-9][^,;:?]*?)\s+or\s+(?P<b>[^,;:?]+?)\s*\?*\s*$")
+_WH_START = re.compile(r"^\s*(?:which|who|whom|whose|what)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
@@ -164,6 +166,36 @@ def _parse_qualified(q: str) -> Comparison | None:
     _, direction = _COMPARATIVES[lowered[at]]
     return Comparison(a, b, "amount", direction, (" ".join(asked.split()), f"{middle} {measure} {prep} {{}}?".strip()),
                       qualified=True)
+
+
+def alternatives(question: str) -> tuple[str, str] | None:
+    """The two alternatives a question names for its answer ("Which cathedral is in London,
+    Norwich Cathedral or St Paul's Cathedral?", "Who is older Glenn Hughes or Ross Lynch?"), with
+    or without a comparative; None when it names none."""
+    q = " ".join(question.split())
+    if (comparison := parse_comparison(q)) is not None:
+        return comparison.a, comparison.b
+    # "Is A or B a musician?" may ask yes or no: only a wh-question, or a comparative, offers a choice
+    if (m := _TRAILING.match(q)) is None or not _WH_START.match(q):
+        return None
+    a, b = m.group("a") or m.group("a2"), m.group("b")
+    a, b = _elided(a.strip(" '\"“”"), b.strip(" '\"“”")), b.strip(" '\"“”")
+    if not a or not b or a.lower() == b.lower() or len(_words(a)) > 8 or len(_words(b)) > 8:
+        return None
+    return a, b
+
+
+def _own_words(name: str, other: str) -> set[str]:
+    theirs = {w.lower() for w in _words(other)}
+    return {w.lower() for w in _words(name) if w.lower() not in theirs and w.lower() not in ("the", "a", "an", "of")}
+
+
+def names_one_of(answer: str, pair: tuple[str, str]) -> bool:
+    """Whether ``answer`` names one of the two alternatives: it has a word of one that the other
+    lacks ("Norwich" of "Norwich Cathedral or St Paul's Cathedral", not "Cathedral")."""
+    said = {w.lower() for w in _words(answer)}
+    a, b = pair
+    return bool(said & _own_words(a, b)) or bool(said & _own_words(b, a))
 
 
 def parse_comparison(question: str) -> Comparison | None:

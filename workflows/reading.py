@@ -26,7 +26,7 @@ from typing import Any
 
 from selfrag.fencing import document_text
 from selfrag.reading import Critic, Reader, Reading, answer_key, sentence_spans, split_sentences
-from workflows.comparison import parse_comparison, read_comparison, readings
+from workflows.comparison import alternatives, names_one_of, read_comparison, readings
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
 
@@ -58,6 +58,8 @@ def _lead(short: str) -> str:
     return short if short.endswith((".", "!", "?")) else short + "."
 
 
+_CHOICES = 5
+"""How many of the reader's best answers are searched for one naming an alternative the question offers."""
 _ACROSS_DOCUMENTS = 3
 """How many of the best-graded documents a question is read across."""
 _SENTENCES_EACH = 2
@@ -73,12 +75,17 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     if compared is not None:
         return ReadAnswer(compared.answer, compared.winner, compared.citations, compared.probability, "span")
     reading = reader.read(question, texts)
-    if reading.kind in ("yes", "no") and parse_comparison(question) is not None:
-        # "Did A or B have more …?" fronts an auxiliary yet asks which of the two: never yes or no.
-        reading = next(iter(readings(reader, question, texts, 1, yes_no=False)), Reading("none", "", -1))
+    pair = alternatives(question)
+    if pair is not None and (reading.kind in ("yes", "no") or (reading.kind == "span" and not names_one_of(reading.answer, pair))):
+        # A question that names its alternatives ("Which ferry is longer, A or B?", "Did A or B
+        # have more …?") is answered by one of them: never yes or no, never a third name. The
+        # reader's best answer that names one, or none.
+        reading = next((r for r in readings(reader, question, texts, _CHOICES, yes_no=False) if names_one_of(r.answer, pair)),
+                       Reading("none", "", -1))
     across = _read_across(reader, critic, question, documents) if critic is not None else None
     if across is not None and across.probability > (reading.probability if reading.kind != "none" else 0.0) \
-            and answer_key(across.short_answer) != answer_key(reading.answer if reading.kind != "none" else ""):
+            and answer_key(across.short_answer) != answer_key(reading.answer if reading.kind != "none" else "") \
+            and (pair is None or names_one_of(across.short_answer, pair)):
         return across
     if reading.kind == "none" or reading.passage < 0:
         return ReadAnswer("", "", [], reading.probability, "none")

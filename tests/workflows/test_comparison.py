@@ -225,3 +225,35 @@ def test_two_things_take_only_the_readers_first_answer_each() -> None:
 
     judge = ScriptedJudge(read=lambda q, p: offer(q, p, 1)[0], candidates=offer)
     assert read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", passage) is None
+
+
+def test_a_question_naming_its_alternatives_is_never_answered_with_a_third_name() -> None:
+    # No length is read for either ferry, so the question is read whole; the reader's first answer
+    # is another structure the passage names. The answer is its best one naming a ferry, or none.
+    passage = ["Harlow Bridge carries the coast road. The Northern Star, a ferry, was retired in 2020."]
+    question = "Which ferry is longer: the Northern Star or the MV Tamsin?"
+
+    def offer(q: str, passages: list[str], n: int, yes_no: bool | None = None) -> list[Reading]:
+        return [reading_of("Harlow Bridge", passages, probability=0.6), reading_of("The Northern Star", passages, probability=0.3)][:n]
+
+    judge = ScriptedJudge(read=lambda q, p: offer(q, p, 1)[0], candidates=offer)
+    out = read_answer(judge, question, [{"text": t} for t in passage])
+    assert out.kind == "span" and out.short_answer == "The Northern Star"
+    only_other = ScriptedJudge(read=lambda q, p: offer(q, p, 1)[0], candidates=lambda q, p, n, yes_no=None: offer(q, p, 1))
+    assert read_answer(only_other, question, [{"text": t} for t in passage]).kind == "none"
+
+
+@pytest.mark.parametrize(("question", "pair"), [
+    ("Which cathedral is located in London, Norwich Cathedral or St Paul's Cathedral?", ("Norwich Cathedral", "St Paul's Cathedral")),
+    ("Who wrote the book, Smith or Jones?", ("Smith", "Jones")),
+    ("Who is older Glenn Hughes or Ross Lynch?", ("Glenn Hughes", "Ross Lynch")),
+    ("Is the museum open on Mondays or Tuesdays?", None),  # a yes/no form
+    ("What is the dose for adults?", None),
+])
+def test_the_alternatives_a_question_offers(question: str, pair: tuple[str, str] | None) -> None:
+    from workflows.comparison import alternatives, names_one_of
+
+    assert alternatives(question) == pair
+    if pair is not None:
+        assert names_one_of(pair[1], pair) and not names_one_of("Harlow Bridge", pair)
+    assert not names_one_of("Cathedral", ("Norwich Cathedral", "St Paul's Cathedral"))  # a word both share names neither
