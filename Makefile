@@ -25,16 +25,18 @@ demo: $(STAMP)
 test: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
-# Rebuild the reader-critic's weights from the pinned data, seeded, in four stages (about 160
-# minutes on two quiet cores; never run by demo or test): every head from the base model; the
+# Rebuild the reader-critic's weights from the pinned data, seeded, in five stages (about three
+# hours on two quiet cores; never run by demo or test): every head from the base model; the
 # reader (yes/no answers four times over) and the support judgement again; every head once more
 # with synthetic reading examples (eval/training/synthetic.py: figures across years and places,
 # doses, steps, reasons) beside HaluEval's; then the reader again with questions generated from
 # the training passages' own sentences (eval/training/generated.py: yes/no with near-miss noes,
-# why, how), the critic replayed. Last, the reader's threshold is chosen on end-to-end runs over
+# why, how), the critic replayed; then every head once more with two more synthetic genres
+# (terms: one figure per item side by side; rules: yes/no answered by a rule, its exception or a
+# change) and their near misses for the critic. Last, the reader's threshold is chosen on end-to-end runs over
 # HaluEval dev rows 1-1000 and 1001-1600, pooled (at most 5 % wrong among answered): chosen on
 # rows 1-1000 alone, it let 10 % wrong answers through on rows 1001-1600.
-JUDGE := selfrag/reading/weights/minilm-judge-v4
+JUDGE := selfrag/reading/weights/minilm-judge-v5
 WEIGHTS_HOME := build/weights-home
 weights: $(STAMP)
 	rm -rf build/judge-committed && mkdir -p build/judge-committed
@@ -44,9 +46,12 @@ weights: $(STAMP)
 		--reader-epochs 1.5 --critic-epochs 1 --tasks support --yes-no-oversample 4 --seed-offset 1
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out build/judge-stage3 --name minilm-judge-v2 \
 		--init-from build/judge-stage2 --synthetic 2400 --reader-cap 6500 --reader-epochs 1 --critic-epochs 0.3 --seed-offset 2
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out $(JUDGE) --name minilm-judge-v4 \
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out build/judge-stage4 --name minilm-judge-v4 \
 		--init-from build/judge-stage3 --synthetic 2400 --generated 6000 --reader-cap 9000 --reader-epochs 0.6 \
 		--critic-epochs 0.3 --seed-offset 4
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --out $(JUDGE) --name minilm-judge-v5 \
+		--init-from build/judge-stage4 --synthetic 6000 --synthetic-genres series places doses steps terms rules \
+		--synthetic-critic 1500 --generated 6000 --reader-cap 10000 --reader-epochs 0.8 --critic-epochs 0.3 --seed-offset 5
 	rm -rf build/halueval-dev1000 build/halueval-dev1001 build/runs/dev1000 build/runs/dev1001
 	SELFRAG_HOME=$(WEIGHTS_HOME) $(BIN)/selfrag eval import halueval --rows 1-1000 --out build/halueval-dev1000
 	SELFRAG_HOME=$(WEIGHTS_HOME) $(BIN)/selfrag eval import halueval --rows 1001-1600 --out build/halueval-dev1001

@@ -39,9 +39,9 @@ __all__ = [
     "split_sentences",
 ]
 
-DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v4"
+DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v5"
 """The shipped artifact (committed; rebuilt by ``make weights``)."""
-JUDGE_SHA256 = "5754d22386cc899b8863392b70d7cbcd08833119c8348cd351b523797068fe1a"
+JUDGE_SHA256 = "bd9bb4992649f233b438d23e94f10fd41b2bc3ece3b4b72873c976b0f4c12085"
 """sha256 of the shipped ``weights.safetensors``: a changed file is refused at load."""
 
 

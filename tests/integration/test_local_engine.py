@@ -136,7 +136,7 @@ def test_engine_results_hold_their_structural_truths(
     # call at all, and the trace names the reader-critic's weights
     assert (trace.llm.calls, trace.llm.total_tokens) == (0, 0)
     assert all(g["strategy"] == "reader" for g in trace.generations)
-    assert trace.judge is not None and trace.judge.startswith("minilm-judge-v4@")
+    assert trace.judge is not None and trace.judge.startswith("minilm-judge-v5@")
     # … and the arithmetic it ran in: [judge] precision = "auto" takes bf16 where the CPU has it
     assert trace.judge.endswith("/bf16") is (resolve_precision("auto") == "bfloat16")
 
@@ -168,9 +168,11 @@ def test_the_toys_question_answers_from_toy_story(local: tuple[SelfRagEngine, St
     assert plan["where"] is None and plan["structured_query"]["limit"] is None
     assert plan["structured_query"]["query"] == "toys that come alive"
     assert result.trace.documents[0]["id"] == "toy-story"
-    # The reader reads Toy Story's plot; whether the checks sign its short answer is the critic's
-    # call ("Toys" for "which movie" is rightly not signed): shown, cited, never abstained.
+    # The reader reads Toy Story's document, whose text never names the film: no short answer it
+    # can read is right ("Toys" from the plot, "1995" from the metadata line), so none is signed.
+    # Shown, cited, flagged; never abstained.
     assert result.outcome is not Outcome.ABSTAINED, result.answer
-    assert "toy-story" in {c.id for c in result.citations} and "Toys come alive" in result.answer
+    assert result.outcome is not Outcome.ANSWERED, result.answer
+    assert "toy-story" in {c.id for c in result.citations}
     for rewrite in result.trace.rewrites:
         assert "<" not in rewrite["to"] and rewrite["to"].strip()
