@@ -5,7 +5,9 @@
   leads with it, then quotes the support with its citation: "Yes. <sentence> [1]",
   "$245 billion. <sentence> [2]". Recorded as ``strategy: reader`` in the trace.
 - a comparison ("which was founded first, A or B?") is answered by ``workflows.comparison``: each
-  side's figure read, the two compared in code, both cited; any other question is read whole;
+  side's figure read, the two compared in code, both cited; any other question is read whole, and
+  one that names its alternatives ("Which cathedral is in London, A or B?") gets the reader's best
+  answer that names one of them, or none: never yes or no, never a third name;
 - a question that needs two documents ("the late fee at the library whose membership the company
   pays for") is read across them: the critic picks each of the best documents' most relevant
   sentences, the reader reads them as one passage (as HaluEval's passages, which join two
