@@ -477,8 +477,86 @@ def _rules(rng: random.Random) -> list[ReaderExample]:
     out.append(p.none(f"How much does {name} charge for {unasked}?"))
     return out
 
+
+# --- procedures: how to do a thing, among the figures and rules about it --------------------------
+# (the task as a verb phrase, as a noun phrase, its steps, figure sentences about the same thing, a
+# rule with its reason). A how-question is answered by the steps, never by one of the figures
+# beside them, which share the question's words ("how do I request time off" / "25 days of leave").
+_PROCEDURES: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...], tuple[str, str]], ...] = (
+    ("request time off", "a time-off request",
+     ("submit the request in the staff portal", "wait for your manager to approve it"),
+     ("Staff get {n} days of paid leave a year.", "Up to {m} unused days can be carried over."),
+     ("requests must be made two weeks ahead", "rotas are planned a fortnight in advance")),
+    ("make a claim", "a claim",
+     ("fill in the claim form online", "attach your receipts", "send it within 30 days of coming home"),
+     ("An excess of ${n} applies to each claim.", "Claims are paid within {m} working days."),
+     ("original receipts are required", "copies are too easily altered")),
+    ("get a phone repaired under warranty", "a warranty repair",
+     ("book a repair on the support website", "post the phone in the prepaid bag"),
+     ("The warranty lasts {n} months.", "Most repairs are finished within {m} working days."),
+     ("drop damage is not covered", "it is not a manufacturing defect")),
+    ("sign up for modules", "module registration",
+     ("log in to the student portal", "add the modules to your basket", "confirm before the deadline"),
+     ("Each module is worth {n} credits.", "Students take {m} modules a term."),
+     ("registration closes in week two", "timetables are fixed after that")),
+    ("change to another plan", "a plan change",
+     ("open the account settings", "choose the new plan", "confirm the change"),
+     ("The basic plan costs ${n} a month.", "The team plan adds {m} users."),
+     ("the change applies from the next bill", "bills are calculated a month ahead")),
+    ("return an item", "a return",
+     ("print the returns label from your order page", "drop the parcel at any post office"),
+     ("Returns are accepted within {n} days.", "Refunds reach your card within {m} days."),
+     ("swimwear cannot be returned", "of hygiene rules")),
+    ("report a fault", "a fault report",
+     ("call the repairs line", "give your tenancy number", "describe the fault"),
+     ("Urgent faults are fixed within {n} hours.", "Other faults are fixed within {m} days."),
+     ("tenants must not repair boilers themselves", "gas work needs a registered engineer")),
+    ("cancel a booking", "a cancellation",
+     ("open the booking in the app", "tap cancel", "choose a refund or a credit note"),
+     ("Cancellations are free up to {n} hours before the start.", "Late cancellations cost ${m}."),
+     ("no-shows are charged in full", "the place could have gone to someone on the waiting list")),
+    ("renew a parking permit", "a permit renewal",
+     ("sign in to the council website", "upload proof of address", "pay the fee by card"),
+     ("A permit costs ${n} a year.", "Visitor permits cost ${m} a day."),
+     ("permits are checked by camera", "there are no paper permits any more")),
+    ("join the club", "membership",
+     ("fill in the application form", "pay the first month's fee", "attend an induction session"),
+     ("Membership costs ${n} a month.", "The club has {m} members."),
+     ("new members must attend an induction", "the equipment can be dangerous if misused")),
+)
+_ASK_HOW = ("How do I {v} at {N}?", "What is the procedure for {np} at {N}?", "What steps do I follow to {v} with {N}?",
+            "how can you {v} at {N}", "What should I do to {v} at {N}?", "{N}: how to {v}?")
+
+
+def _procedures(rng: random.Random) -> list[ReaderExample]:
+    (verb, noun, steps, facts, (rule, reason)), other = rng.sample(_PROCEDURES, 2)
+    name = _name(rng)
+    p = _Passage()
+    p.add(f"{name}: {noun} and what to know.")
+    order = list(facts)
+    rng.shuffle(order)
+    joined = ", ".join(steps[:-1]) + (f" and then {steps[-1]}" if len(steps) > 1 else steps[0])
+    form = rng.randrange(3)
+    p.add(order[0].format(n=rng.randint(2, 40), m=rng.randint(2, 40)))
+    if form == 0:
+        p.add(f"To {verb}, ", ("steps", joined), ".")
+    elif form == 1:
+        p.add(f"If you want to {verb}, ", ("steps", joined), ".")
+    else:
+        p.add(f"How to {verb}: ", ("steps", joined), ".")
+    p.add(order[1].format(n=rng.randint(2, 40), m=rng.randint(2, 40)))
+    p.add(f"Please note that {rule} {rng.choice(_BECAUSE)} ", ("reason", reason), ".")
+    first, second = rng.sample(_ASK_HOW, 2)
+    out = [p.example(first.format(v=verb, np=noun, N=name), "steps"),
+           p.example(second.format(v=verb, np=noun, N=name), "steps"),
+           p.example(rng.choice((f"Why {_why(rule)}?", f"What is the reason {rule}?")), "reason"),
+           p.none(rng.choice(_ASK_HOW).format(v=other[0], np=other[1], N=name))]
+    return out
+
+
 GENRES: dict[str, Callable[[random.Random], list[ReaderExample]]] = {
     "series": _series, "places": _places, "doses": _doses, "steps": _steps, "terms": _terms, "rules": _rules,
+    "procedures": _procedures,
 }
 DEFAULT_GENRES = ("series", "places", "doses", "steps")
 """The genres a build takes unless told otherwise: the ones v2 and v4 were trained on, so their

@@ -141,3 +141,14 @@ def test_a_rules_passage_answers_yes_and_no_from_the_same_sentences() -> None:
     no_sentences = {(e.passage, e.evidence) for e in no}
     yes_sentences = {(e.passage, e.evidence) for e in yes}
     assert len(no_sentences & yes_sentences) / len(no_sentences) > 0.6
+
+
+def test_a_how_question_is_answered_by_the_steps_never_by_a_figure_beside_them() -> None:
+    examples = build_synthetic(300, 6, genres=("procedures",))
+    how = [e for e in examples if e.kind == "span" and not e.question.lower().startswith(("why", "what is the reason"))]
+    assert len(how) > 80
+    for e in how:
+        answer = e.passage[e.start : e.end]
+        assert not re.fullmatch(r"[$\d][\d,. ]*\w*", answer), (e.question, answer)
+        # the passage states figures beside the steps: the near misses a reader must pass over
+        assert re.search(r"\d", e.passage[: e.start] + e.passage[e.end :])
