@@ -176,9 +176,10 @@ def alternatives(question: str) -> tuple[str, str] | None:
     if (comparison := parse_comparison(q)) is not None:
         return comparison.a, comparison.b
     # "Is A or B a musician?" may ask yes or no: only a wh-question, or a comparative, offers a choice
-    if (m := _TRAILING.match(q)) is None or not _WH_START.match(q):
+    # Nor does "…, between A and B?" without a comparative ("What is the distance, between A and B?").
+    if (m := _TRAILING.match(q)) is None or not _WH_START.match(q) or m.group("a") is None:
         return None
-    a, b = m.group("a") or m.group("a2"), m.group("b")
+    a, b = m.group("a"), m.group("b")
     a, b = _elided(a.strip(" '\"“”"), b.strip(" '\"“”")), b.strip(" '\"“”")
     if not a or not b or a.lower() == b.lower() or len(_words(a)) > 8 or len(_words(b)) > 8:
         return None

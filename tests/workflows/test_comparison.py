@@ -249,6 +249,7 @@ def test_a_question_naming_its_alternatives_is_never_answered_with_a_third_name(
     ("Who is older Glenn Hughes or Ross Lynch?", ("Glenn Hughes", "Ross Lynch")),
     ("Is the museum open on Mondays or Tuesdays?", None),  # a yes/no form
     ("What is the dose for adults?", None),
+    ("What is the difference in price, between the day pass and the week pass?", None),  # asks a figure
 ])
 def test_the_alternatives_a_question_offers(question: str, pair: tuple[str, str] | None) -> None:
     from workflows.comparison import alternatives, names_one_of
