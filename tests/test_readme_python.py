@@ -49,8 +49,9 @@ def test_the_python_quickstart_runs(fake_models: None, capsys: pytest.CaptureFix
     for number, block in enumerate(python_section_blocks(), 1):
         exec(compile(block, f"README.md#python-{number}", "exec"), namespace)
     out = capsys.readouterr().out.splitlines()
-    # ask: the dinosaur film, cited; answered, or shown flagged when the reader is not sure enough
-    assert out[0].split()[0] in ("answered", "unverified") and "dinosaurs" in out[0]
+    # ask: the dinosaur film, cited; answered, or shown flagged when the reader is not sure enough or
+    # the critic does not find its short answer supported (the film's title is not in its text)
+    assert out[0].split()[0] in ("answered", "unverified", "ungrounded") and "dinosaurs" in out[0]
     assert out[1] == "['jurassic-park']"
     # stream: nodes as they finish, then the answer
     assert "node retrieve" in out and "node check" in out
