@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from graders.figures import figures
-from selfrag.reading import Reader, Reading
+from selfrag.reading import Reader, Reading, sentence_spans
 
 __all__ = ["Comparison", "ComparedAnswer", "alternatives", "names_one_of", "parse_comparison", "read_comparison",
            "readings"]
@@ -186,9 +186,14 @@ def alternatives(question: str) -> tuple[str, str] | None:
     return a, b
 
 
+def _word_set(text: str) -> set[str]:
+    """Lower-cased words, a possessive's "'s" dropped ("Ashford's population" names Ashford)."""
+    return {re.sub(r"['’]s$", "", w.lower()) for w in _words(text)}
+
+
 def _own_words(name: str, other: str) -> set[str]:
-    theirs = {w.lower() for w in _words(other)}
-    return {w.lower() for w in _words(name) if w.lower() not in theirs and w.lower() not in ("the", "a", "an", "of")}
+    theirs = _word_set(other)
+    return {w for w in _word_set(name) if w not in theirs and w not in ("the", "a", "an", "of")}
 
 
 def names_one_of(answer: str, pair: tuple[str, str]) -> bool:
@@ -318,13 +323,74 @@ reader's first answer, and the same figure read for both means one of them is no
 (a second answer would be a guess: "2009" read for both bands, then "1997", a hit's year)."""
 
 
+_SUBJECT_WORDS = 5
+"""How many of a sentence's first words are taken as its subject ("The Kestrel Bridge is …")."""
+
+
+def _about(reading: Reading, own: set[str], other: set[str], passages: Sequence[str]) -> bool:
+    """Whether the figure ``reading`` read is about the side whose own words are ``own``.
+
+    Its sentence names that side: yes. It names only the other: no. It names neither ("The bridge
+    is 486 metres long", "They formed in 1998"): the last sentence before it whose subject (its
+    first words) names one side alone decides, as a reader resolves "it"; failing that, the last
+    sentence before it naming a side anywhere, when it names one alone. A small reader asked "How
+    much is a Zone D permit?" may read the fine stated after the sentence listing every zone's
+    price: that figure is no side's."""
+    if not own or reading.passage < 0:
+        return True  # nothing tells the sides apart: the reader's reading stands
+    text = passages[reading.passage]
+    sentences = sentence_spans(text)
+    at = next((i for i, s in enumerate(sentences) if s.start <= reading.start < s.end), None)
+    if at is None:
+        return True
+
+    def names(i: int, words: int | None = None) -> tuple[bool, bool]:
+        said = _word_set(" ".join(_words(sentences[i].text)[:words]))
+        return bool(said & own), bool(said & other)
+
+    mine, theirs = names(at)
+    if mine or theirs:
+        return mine
+    for words in (_SUBJECT_WORDS, None):
+        for i in range(at - 1, -1, -1):
+            mine, theirs = names(i, words)
+            if mine != theirs:
+                return mine
+            if mine and words is None:
+                return False  # the last sentence naming a side names both: no telling which
+    return True  # no sentence before it names a side
+
+
+_CURRENCY = re.compile(r"[$€£¥]|\b(?:dollars?|euros?|pounds?|pence|cents?|yen)\b", re.IGNORECASE)
+
+
+def _unit(text: str) -> tuple[bool, str]:
+    """What an amount counts: money or not, and the word after its number ("metres", "hours"; ""
+    when the reader's span ends at the number)."""
+    found = figures(text)
+    tail = text[text.find(found[-1].text) + len(found[-1].text):] if found else ""
+    word = re.match(r"\s*([A-Za-z]+)", tail)
+    unit = word.group(1).lower() if word and not _CURRENCY.fullmatch(word.group(1)) else ""
+    return bool(_CURRENCY.search(text)), unit[:-1] if unit.endswith("s") else unit
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Whether two amounts can be compared as numbers: both money or neither, and the same unit
+    where both state one (metres against hours, or a price against a head count, cannot)."""
+    (money_a, unit_a), (money_b, unit_b) = _unit(a), _unit(b)
+    return money_a == money_b and (unit_a == unit_b or not unit_a or not unit_b)
+
+
 def _read_side(reader: Reader, comparison: Comparison, name: str, passages: Sequence[str],
                key: Callable[[str], Key | None]) -> list[tuple[Reading, Key]]:
-    """Every figure read for one side (the best answers to each question template), surest first."""
+    """Every figure read for one side (the best answers to each question template) that is about
+    that side (``_about``), surest first."""
+    other = comparison.b if name == comparison.a else comparison.a
+    own, theirs = _own_words(name, other), _own_words(other, name)
     found: list[tuple[Reading, Key]] = []
     for template in comparison.questions:
         for reading in readings(reader, template.format(name), passages, _PER_SIDE if comparison.qualified else 1):
-            if reading.kind != "span":
+            if reading.kind != "span" or not _about(reading, own, theirs, passages):
                 continue
             value = key(reading.answer)
             if value is not None:
@@ -344,7 +410,8 @@ def read_comparison(reader: Reader, question: str, passages: Sequence[str]) -> C
     # 2021 and for 2022 out of one sentence stating both years) is a misreading of one of them, so
     # the surest pair of readings at different places is taken.
     pairs = [(a, b) for a in a_side for b in b_side
-             if (a[0].passage, a[0].start) != (b[0].passage, b[0].start)]
+             if (a[0].passage, a[0].start) != (b[0].passage, b[0].start)
+             and (comparison.dimension == "time" or _same_kind(a[0].answer, b[0].answer))]
     if not pairs:
         return None
     (ra, va), (rb, vb) = max(pairs, key=lambda p: min(p[0][0].probability, p[1][0].probability))

@@ -258,3 +258,64 @@ def test_the_alternatives_a_question_offers(question: str, pair: tuple[str, str]
     if pair is not None:
         assert names_one_of(pair[1], pair) and not names_one_of("Harlow Bridge", pair)
     assert not names_one_of("Cathedral", ("Norwich Cathedral", "St Paul's Cathedral"))  # a word both share names neither
+
+
+def test_a_side_takes_no_figure_from_a_sentence_about_something_else() -> None:
+    # The reader read the replacement fee for the South Stand's price: the sentence it came from
+    # names neither stand, and the last one that does names both. The figure cannot be attributed
+    # to the South Stand, so nothing is compared and the question is read whole.
+    passage = ["Season tickets cost $40 a year for the North Stand and $55 a year for the South Stand. "
+               "A lost ticket is replaced for $10, or $6 if reported within a week."]
+    judge = scripted({"How much does a North season ticket cost per year?": "$40",
+                      "How much does a South season ticket cost per year?": "$6"})
+    question = "Which costs more per year, a North or a South season ticket?"
+    assert read_comparison(judge, question, passage) is None
+    right = scripted({"How much does a North season ticket cost per year?": "$40",
+                      "How much does a South season ticket cost per year?": "$55"})
+    out = read_comparison(right, question, passage)
+    assert out is not None and out.winner == "a South season ticket"
+
+
+def test_a_side_takes_no_figure_from_a_sentence_naming_only_the_other() -> None:
+    docs = ["The Northern Star is 128 metres long, and its car deck is 110 metres long. The Blue Heron is 96 metres long."]
+    judge = scripted({"How long is the Northern Star?": "128 metres", "How long is the Blue Heron?": "110 metres"})
+    assert read_comparison(judge, "Which ferry is longer: the Northern Star or the Blue Heron?", docs) is None
+
+
+def test_a_side_may_take_its_figure_from_a_sentence_that_refers_back_to_it() -> None:
+    # "It was formed in 1998": the sentence names no band, the last one before it names Loudspeakers.
+    docs = ["Loudspeakers is an American rock band from Ohio. It was formed in 1998.",
+            "Marcy Playground's members met in New York. The band formed in 1994."]
+    judge = scripted({"When was Loudspeakers formed?": "1998", "When was Marcy Playground formed?": "1994"})
+    out = read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", docs)
+    assert out is not None and out.winner == "Marcy Playground"
+    # two articles joined in one passage (as HaluEval's are): "They" follows Marcy Playground's own
+    joined = ["Loudspeakers is an American rock band formed in 1998 in Ohio. Marcy Playground is a band from "
+              "New York. They formed in 1994."]
+    out = read_comparison(judge, "Which band was formed first, Loudspeakers or Marcy Playground?", joined)
+    assert out is not None and out.winner == "Marcy Playground"
+
+
+def test_a_document_about_one_side_gives_that_side_its_figures() -> None:
+    # "The bridge is 486 metres long" names no bridge, and the sentence before it names the other
+    # one; the document is about the Kestrel Bridge (its first sentence says so), so the figure is its.
+    docs = ["The Kestrel Bridge is a road bridge across the river. It opened in 1974 to take traffic away from "
+            "the older Harlow Bridge. The bridge is 486 metres long.",
+            "The Harlow Bridge is a stone bridge in the town centre. It is 412 metres long."]
+    judge = scripted({"How long is the Harlow Bridge?": "412 metres", "How long is the Kestrel Bridge?": "486 metres"})
+    out = read_comparison(judge, "Which is longer, the Harlow Bridge or the Kestrel Bridge?", docs)
+    assert out is not None and out.winner == "the Kestrel Bridge"
+
+
+def test_a_price_is_not_compared_with_a_count_nor_metres_with_hours() -> None:
+    passage = ["In 2021 the festival drew 18,500 people. Tickets cost £145 in 2022."]
+    judge = scripted({"How many people did the festival draw in 2021?": "18,500",
+                      "How many people did the festival draw in 2022?": "£145"})
+    assert read_comparison(judge, "Did the festival draw more people in 2021 or in 2022?", passage) is None
+    docs = ["The Blue Heron is 96 metres long.", "The Northern Star is 3 hours long on its route."]
+    judge = scripted({"How long is the Blue Heron?": "96 metres", "How long is the Northern Star?": "3 hours"})
+    assert read_comparison(judge, "Which ferry is longer: the Northern Star or the Blue Heron?", docs) is None
+    same = scripted({"How long is the Blue Heron?": "96 metres", "How long is the Northern Star?": "128"})
+    docs = ["The Blue Heron is 96 metres long.", "The Northern Star is 128 metres long."]
+    out = read_comparison(same, "Which ferry is longer: the Northern Star or the Blue Heron?", docs)
+    assert out is not None and out.winner == "the Northern Star"  # a unit the reader's span left out
