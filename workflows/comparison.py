@@ -101,7 +101,18 @@ _WH_START = re.compile(r"^\s*(?:which|who|whom|whose|what)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
-_PREPOSITIONS = ("in", "on", "at", "during", "by", "for", "over", "from", "between", "since", "per")
+_PREPOSITIONS = ("in", "on", "at", "during", "by", "for", "over", "from", "between", "since", "per", "each", "every")
+_COMPARATIVE_WORDS = "|".join(sorted(_COMPARATIVES, key=len, reverse=True))
+# "Is the standard or the off-peak membership cheaper each month?": the alternatives right after the
+# auxiliary and the comparative right after them, so the second alternative ends where the
+# comparative begins, whatever its case.
+_LEADING_THEN_COMPARATIVE = re.compile(r"^(?P<aux>" + "|".join(_AUX) + r")\s+(?P<a>[^,;:?]+?)\s+or\s+"
+                                       r"(?P<b>[^,;:?]+?)\s+(?P<rest>(?:" + _COMPARATIVE_WORDS + r")\b[^,;:?]*)\?*\s*$",
+                                       re.IGNORECASE)
+# "In 2019, did more people visit A or B?": more or fewer of something doing something to each.
+_MORE_DOING = re.compile(r"^(?:(?P<pre>[^,;:?]{1,40}),\s*)?(?P<aux>did|do|does)\s+(?P<cmp>more|fewer)\s+"
+                         r"(?P<noun>[a-z]+)\s+(?P<verb>[a-z]+)\s+(?P<a>[^,;:?]+?)\s+or\s+(?P<b>[^,;:?]+?)\s*\?*\s*$",
+                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -204,9 +215,38 @@ def names_one_of(answer: str, pair: tuple[str, str]) -> bool:
     return bool(said & _own_words(a, b)) or bool(said & _own_words(b, a))
 
 
+def _past(verb: str) -> str:
+    """A regular verb's past tense ("visit" -> "visited"); an irregular one is asked in the other
+    template too (``_parse_more_doing``)."""
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def _parse_more_doing(q: str) -> Comparison | None:
+    """"In 2019, did more people visit A or B?" -> "How many people visited A in 2019?"."""
+    m = _MORE_DOING.match(q)
+    if m is None:
+        return None
+    a, b = m.group("a").strip(" '\"“”"), m.group("b").strip(" '\"“”")
+    if not a or not b or a.lower() == b.lower() or len(_words(a)) > 8 or len(_words(b)) > 8:
+        return None
+    pre = m.group("pre")
+    qualifier = f" {pre[0].lower()}{pre[1:]}" if pre else ""
+    noun, verb, aux = m.group("noun").lower(), m.group("verb").lower(), m.group("aux").lower()
+    asked = _past(verb) if aux == "did" else verb
+    _, direction = _COMPARATIVES[m.group("cmp").lower()]
+    return Comparison(a, b, "amount", direction, (f"How many {noun} {asked} {{}}{qualifier}?",
+                                                  f"{{}} {noun} {verb}{qualifier}?"))
+
+
 def parse_comparison(question: str) -> Comparison | None:
     """The comparison ``question`` asks, or None when it is not one this module can compute."""
     q = " ".join(question.split())
+    if (doing := _parse_more_doing(q)) is not None:
+        return doing
     if _TRAILING.match(q) is None and (qualified := _parse_qualified(q)) is not None:
         return qualified
     m = _TRAILING.match(q)
@@ -214,6 +254,11 @@ def parse_comparison(question: str) -> Comparison | None:
         head, a, b = m.group("head"), m.group("a") or m.group("a2"), m.group("b")
     elif (m := _LEADING.match(q)) is not None:
         head, a, b = f"{m.group('aux')} {m.group('rest').strip()}", m.group("a"), m.group("b")
+    elif (m := _LEADING_THEN_COMPARATIVE.match(q)) is not None:
+        head, a, b = f"{m.group('aux')} {m.group('rest').strip()}", m.group("a"), m.group("b")
+        last_a, words_b = m.group("a").split()[-1].lower(), [w.lower() for w in m.group("b").split()]
+        if last_a in words_b[:-1]:
+            return None  # "Did the home team or the away team score more goals?": B ran on into a verb
     elif (m := _BARE.match(q)) is not None:
         head, a, b = m.group("head"), m.group("a"), m.group("b")
     else:

@@ -54,6 +54,9 @@ def test_comparisons_are_recognised(question: str, a: str, b: str, dimension: st
     "Which is larger, Ashford or Brayton?",  # no measure named
     "Which is the older university Ashford or Brayton?",  # no comma, and a noun after the comparative
     "How do I reset the router?",
+    "Is the museum open on Mondays or Tuesdays?",  # alternatives, no comparative after them
+    "Did the home team or the away team score more goals?",  # the second alternative runs on into a verb
+    "Did more people visit the museum?",  # no alternatives
 ])
 def test_other_questions_are_not_comparisons(question: str) -> None:
     assert parse_comparison(question) is None
@@ -119,6 +122,11 @@ def test_read_answer_leads_with_the_winner() -> None:
     ("Did the Lantern Festival draw more people in 2021 or in 2022?", "2021", "2022",
      "How many people did the Lantern Festival draw in 2021?"),
     ("Was the unemployment rate higher in 2019 or 2020?", "2019", "2020", "What was the unemployment rate in 2019?"),
+    # the comparative before the verb: "did more people visit A or B?", with a leading qualifier
+    ("In 2019, did more people visit the Harbour Museum or the Old Mill?", "the Harbour Museum", "the Old Mill",
+     "How many people visited the Harbour Museum in 2019?"),
+    ("Do more students attend Kingsford College or Aldgate School?", "Kingsford College", "Aldgate School",
+     "How many students attend Kingsford College?"),
 ])
 def test_elided_verb_and_two_time_comparisons_ask_one_question_per_side(question: str, a: str, b: str, asks: str) -> None:
     c = parse_comparison(question)
@@ -136,6 +144,11 @@ def test_elided_verb_and_two_time_comparisons_ask_one_question_per_side(question
      "How much does the standard plan cost per month?"),
     ("Which is more expensive, the day pass or the week pass?", "the day pass", "the week pass", 1,
      "How much does the day pass cost?"),
+    # the alternatives right after the auxiliary, the comparative right after them: lower-case names
+    ("Is the standard or the off-peak gym membership cheaper each month?", "the standard gym membership",
+     "the off-peak gym membership", -1, "How much does the standard gym membership cost each month?"),
+    ("Was the morning or the evening ferry faster?", "the morning ferry", "the evening ferry", 1,
+     "How fast was the morning ferry?"),
 ])
 def test_a_comparative_that_names_its_own_measure_asks_each_side_for_it(
         question: str, a: str, b: str, direction: int, asks: str) -> None:
@@ -250,6 +263,8 @@ def test_a_question_naming_its_alternatives_is_never_answered_with_a_third_name(
     ("Is the museum open on Mondays or Tuesdays?", None),  # a yes/no form
     ("What is the dose for adults?", None),
     ("What is the difference in price, between the day pass and the week pass?", None),  # asks a figure
+    ("Is the standard or the off-peak membership cheaper?", ("the standard membership", "the off-peak membership")),
+    ("Did more people visit the Harbour Museum or the Old Mill?", ("the Harbour Museum", "the Old Mill")),
 ])
 def test_the_alternatives_a_question_offers(question: str, pair: tuple[str, str] | None) -> None:
     from workflows.comparison import alternatives, names_one_of
