@@ -22,7 +22,12 @@ in 2021?"), and a comparative whose measure is its verb ("Which costs more per y
 Zone B or a Zone D resident permit") takes them ("a Zone B resident permit").
 
 A comparative that names its own measure asks each side that measure: "Which ferry is longer, A or
-B?" asks "How long is A?", "Is A or B cheaper?" asks what each costs (``_OWN_MEASURE``).
+B?" asks "How long is A?", "Is A or B cheaper?" asks what each costs (``_OWN_MEASURE``). "In 2019,
+did more people visit A or B?" asks "How many people visited A in 2019?".
+
+A side's figure must be about that side (``_about``): read from a sentence naming it, or naming
+neither side and following one whose subject is that side ("It opened in 1974."). Amounts of
+different kinds are not compared: money against a count, metres against hours (``_same_kind``).
 
 Anything it cannot do this way (no figure read, figures of different kinds, a tie, a comparative
 whose measure is not said: "which is larger, A or B?", by population or by area) returns None and
