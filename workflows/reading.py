@@ -14,6 +14,10 @@
   articles' sentences, taught it), and the answer cites the sentence it came from and the other
   document's best sentence, each with its own marker. It is kept when the reader is surer of it
   than of the answer read from the documents one at a time, and gives another answer.
+- a question about a thing named by a relative clause ("the daily late fee at the library whose
+  card the company pays for") is read in two hops by ``workflows.bridge``: the thing first, then
+  the question about it; kept when its weaker hop is surer than the question read whole, with the
+  product of the hops' probabilities, citing both hops' sentences.
 - ``attribute``: a model's answer written without [n] markers gets them from the critic: each
   sentence cites the document that supports it best, when that support clears the critic's
   threshold.
@@ -28,6 +32,7 @@ from typing import Any
 
 from selfrag.fencing import document_text
 from selfrag.reading import Critic, Reader, Reading, answer_key, sentence_spans, split_sentences
+from workflows.bridge import Bridged, read_bridge
 from workflows.comparison import alternatives, names_one_of, read_comparison, readings
 
 __all__ = ["ReadAnswer", "attribute", "read_answer"]
@@ -84,10 +89,16 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
         # reader's best answer that names one, or none.
         reading = next((r for r in readings(reader, question, texts, _CHOICES, yes_no=False) if names_one_of(r.answer, pair)),
                        Reading("none", "", -1))
+    direct = reading.probability if reading.kind != "none" else 0.0
     across = _read_across(reader, critic, question, documents) if critic is not None else None
-    if across is not None and across.probability > (reading.probability if reading.kind != "none" else 0.0) \
-            and answer_key(across.short_answer) != answer_key(reading.answer if reading.kind != "none" else "") \
-            and (pair is None or names_one_of(across.short_answer, pair)):
+    if across is not None and not (across.probability > direct
+                                   and answer_key(across.short_answer) != answer_key(reading.answer if reading.kind != "none" else "")
+                                   and (pair is None or names_one_of(across.short_answer, pair))):
+        across = None
+    bridged = read_bridge(reader, question, texts) if pair is None else None
+    if bridged is not None and bridged.surety > max(direct, across.probability if across is not None else 0.0):
+        return _bridged_answer(bridged, texts)
+    if across is not None:
         return across
     if reading.kind == "none" or reading.passage < 0:
         return ReadAnswer("", "", [], reading.probability, "none")
@@ -109,6 +120,19 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     else:
         body = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'} [{n}]"
     return ReadAnswer(body, short, [n], reading.probability, reading.kind)
+
+
+def _bridged_answer(bridged: Bridged, texts: Sequence[str]) -> ReadAnswer:
+    """The second hop's answer first, then its sentence and the first hop's, each with its marker."""
+    quoted: list[tuple[int, int, int]] = []  # (passage, start, end)
+    for r in (bridged.answer, bridged.thing):
+        for a, b in r.sentences[:1]:
+            if (r.passage, a, b) not in quoted:
+                quoted.append((r.passage, a, b))
+    quote = " ".join(_marked(_clean(texts[p][a:b]), p + 1) for p, a, b in quoted)
+    short = _clean(bridged.answer.answer)
+    citations = sorted({p + 1 for p, _, _ in quoted} | {bridged.answer.passage + 1})
+    return ReadAnswer(f"{_lead(short)} {quote}".strip(), short, citations, bridged.probability, bridged.answer.kind)
 
 
 def _marked(sentence: str, n: int) -> str:
