@@ -57,6 +57,16 @@ def _clean(text: str) -> str:
     return " ".join(_MARKUP.sub("", text).split())
 
 
+def _balanced(short: str) -> str:
+    """``short`` without a bracket it does not open or close (a span cut from "(year: 1995)")."""
+    for opening, closing in ("()", "[]"):
+        while short.endswith(closing) and short.count(closing) > short.count(opening):
+            short = short[:-1].rstrip()
+        while short.startswith(opening) and short.count(opening) > short.count(closing):
+            short = short[1:].lstrip()
+    return short
+
+
 def _lead(short: str) -> str:
     short = short.strip().rstrip(",;:")
     if not short:
@@ -109,10 +119,14 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     text_end = len(document_text({"text": documents[reading.passage].get("text", "")}))
     spans = [(a, min(b, text_end) if a < text_end else b) for a, b in reading.sentences]
     in_text = [(a, b) for a, b in spans if a < text_end]
-    if in_text and not (reading.kind == "span" and reading.start >= text_end):
+    from_metadata = reading.kind == "span" and reading.start >= text_end
+    if in_text and not from_metadata:
         spans = in_text  # the metadata line is quoted only when the answer is read from it
+    elif from_metadata and not in_text and (own := sentence_spans(text[:text_end])):
+        # … and then after the document's own first sentence, so the answer says what it is about
+        spans = [(own[0].start, own[0].end), *spans]
     quote = " ".join(_clean(text[a:b]) for a, b in spans).strip()
-    short = _clean(reading.answer)
+    short = _balanced(_clean(reading.answer))
     lead = _lead(short)
     n = reading.passage + 1
     if not quote or _clean(quote).rstrip(".").lower() == short.rstrip(".").lower():

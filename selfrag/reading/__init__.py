@@ -39,9 +39,9 @@ __all__ = [
     "split_sentences",
 ]
 
-DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v5"
+DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v6"
 """The shipped artifact (committed; rebuilt by ``make weights``)."""
-JUDGE_SHA256 = "bd9bb4992649f233b438d23e94f10fd41b2bc3ece3b4b72873c976b0f4c12085"
+JUDGE_SHA256 = "28d571e824c600588d922817a6d751f15b08981448faf112a1de6507c367562f"
 """sha256 of the shipped ``weights.safetensors``: a changed file is refused at load."""
 
 

@@ -20,6 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from selfrag.cli import app
+from selfrag.reading import DEFAULT_JUDGE_DIR, JUDGE_SHA256
 from selfrag.reading.judge import resolve_precision
 from selfrag.samples import ingest_sample
 from selfrag.settings import Settings
@@ -136,7 +137,7 @@ def test_engine_results_hold_their_structural_truths(
     # call at all, and the trace names the reader-critic's weights
     assert (trace.llm.calls, trace.llm.total_tokens) == (0, 0)
     assert all(g["strategy"] == "reader" for g in trace.generations)
-    assert trace.judge is not None and trace.judge.startswith("minilm-judge-v5@")
+    assert trace.judge is not None and trace.judge.startswith(f"{DEFAULT_JUDGE_DIR.name}@{JUDGE_SHA256[:12]}")
     # … and the arithmetic it ran in: [judge] precision = "auto" takes bf16 where the CPU has it
     assert trace.judge.endswith("/bf16") is (resolve_precision("auto") == "bfloat16")
 

@@ -201,3 +201,17 @@ def test_chunks_of_one_document_are_one_source_and_cut_edges_are_not_quoted() ->
     assert relevance.count("A deposit of $250 is held on the card.") == 1  # the repeated sentence once
     assert not any(r.endswith("or a") for r in relevance)  # the cut edge is not a sentence
     assert out.citations == [2, 3] and "[1]" not in out.answer
+
+
+def test_an_answer_read_from_the_metadata_line_quotes_the_document_s_own_text_too() -> None:
+    # Bug (the README's quickstart with v6): "Which movie has toys?" was answered "1995). (genre:
+    # animated; year: 1995) [1]": the span took the line's closing bracket, and the quote was the
+    # metadata line alone, so the answer never said what the document is about.
+    doc = {"id": "t", "text": "Toys come alive and have a blast doing so", "metadata": {"year": 1995, "genre": "animated"}}
+    text = "Toys come alive and have a blast doing so\n(genre: animated; year: 1995)"
+    at = text.index("1995)")
+    meta_at = text.index("(")
+    judge = ScriptedJudge(read=lambda q, passages: Reading("span", "1995)", 0, at, at + 5, ((meta_at, len(text)),), 0.0, 0.9))
+    out = read_answer(judge, "Which movie has toys?", [doc])
+    assert out.short_answer == "1995"
+    assert out.answer == "1995. Toys come alive and have a blast doing so (genre: animated; year: 1995) [1]"
