@@ -60,6 +60,8 @@ def _clean(text: str) -> str:
 def _balanced(short: str) -> str:
     """``short`` without a bracket it does not open or close (a span cut from "(year: 1995)")."""
     for opening, closing in ("()", "[]"):
+        while short.endswith(opening) and short.count(opening) > short.count(closing):
+            short = short[:-1].rstrip()  # "20 cents per day (": the span ran into the next bracket
         while short.endswith(closing) and short.count(closing) > short.count(opening):
             short = short[:-1].rstrip()
         while short.startswith(opening) and short.count(opening) > short.count(closing):
@@ -107,7 +109,7 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
         across = None
     bridged = read_bridge(reader, question, texts) if pair is None else None
     if bridged is not None and bridged.surety > max(direct, across.probability if across is not None else 0.0):
-        return _bridged_answer(bridged, texts)
+        return _bridged_answer(bridged, texts, documents)
     if across is not None:
         return across
     if reading.kind == "none" or reading.passage < 0:
@@ -136,15 +138,17 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     return ReadAnswer(body, short, [n], reading.probability, reading.kind)
 
 
-def _bridged_answer(bridged: Bridged, texts: Sequence[str]) -> ReadAnswer:
-    """The second hop's answer first, then its sentence and the first hop's, each with its marker."""
+def _bridged_answer(bridged: Bridged, texts: Sequence[str], documents: Sequence[Mapping[str, Any]]) -> ReadAnswer:
+    """The second hop's answer first, then its sentence and the first hop's, each with its marker
+    and cut where the document's own text ends (its metadata line is never quoted)."""
     quoted: list[tuple[int, int, int]] = []  # (passage, start, end)
     for r in (bridged.answer, bridged.thing):
+        text_end = len(document_text({"text": documents[r.passage].get("text", "")}))
         for a, b in r.sentences[:1]:
-            if (r.passage, a, b) not in quoted:
-                quoted.append((r.passage, a, b))
+            if a < text_end and (r.passage, a, min(b, text_end)) not in quoted:
+                quoted.append((r.passage, a, min(b, text_end)))
     quote = " ".join(_marked(_clean(texts[p][a:b]), p + 1) for p, a, b in quoted)
-    short = _clean(bridged.answer.answer)
+    short = _balanced(_clean(bridged.answer.answer))
     citations = sorted({p + 1 for p, _, _ in quoted} | {bridged.answer.passage + 1})
     return ReadAnswer(f"{_lead(short)} {quote}".strip(), short, citations, bridged.probability, bridged.answer.kind)
 
