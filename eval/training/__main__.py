@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(base_dir), use_fast=True)
-    net = load_base(base_dir)
+    net = load_base(base_dir, seed=args.seed)
     if args.init_from is not None:
         from selfrag.reading.judge import load_judge
 

@@ -123,6 +123,26 @@ def test_bf16_training_is_seeded_and_keeps_float32_master_weights() -> None:
     assert all(torch.equal(runs[0][k], runs[1][k]) for k in runs[0])  # same seed, same weights
 
 
+def test_the_new_heads_are_drawn_from_the_seed_not_from_the_process(tmp_path: Path) -> None:
+    # Bug: stage 1 of ``make weights`` built its heads before anything seeded PyTorch, whose
+    # generator starts at a random seed in every process, so no two rebuilds were the same
+    # (step 25's losses already differed) and the shipped weights could not be reproduced.
+    from transformers import BertConfig, BertModel
+
+    from eval.training.fit import load_base
+    from tests.reading.conftest import TINY
+
+    BertModel(BertConfig(**TINY), add_pooling_layer=False).save_pretrained(str(tmp_path))
+    nets = []
+    for state in (1, 2):
+        torch.manual_seed(state)  # whatever the process's generator holds
+        nets.append(load_base(tmp_path, seed=13).state_dict())
+    heads = [k for k in nets[0] if not k.startswith("encoder.")]
+    assert heads and all(torch.equal(nets[0][k], nets[1][k]) for k in heads)
+    other = load_base(tmp_path, seed=14).state_dict()
+    assert not torch.equal(other["span.weight"], nets[0]["span.weight"])
+
+
 def test_an_unknown_training_precision_is_refused() -> None:
     from transformers import AutoTokenizer, BertConfig
 
