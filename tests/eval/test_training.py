@@ -143,6 +143,30 @@ def test_the_new_heads_are_drawn_from_the_seed_not_from_the_process(tmp_path: Pa
     assert not torch.equal(other["span.weight"], nets[0]["span.weight"])
 
 
+def test_training_attention_never_goes_through_the_fused_sdpa_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bug: seeded bf16 training of the MiniLM on two threads gave other weights in some processes
+    # through the fused attention kernel transformers picks by default; the eager attention
+    # (matmul, softmax, dropout) gave the same bytes in every process (bench/determinism.py).
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    from eval.training.fit import load_base
+    from selfrag.providers.embeddings import default_minilm_dir
+    from tests.reading.conftest import TINY
+
+    BertModel(BertConfig(**TINY), add_pooling_layer=False).save_pretrained(str(tmp_path))
+    net = load_base(tmp_path, seed=13)
+
+    def fused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("training called the fused attention kernel")
+
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", fused)
+    tokenizer = AutoTokenizer.from_pretrained(str(default_minilm_dir()))
+    out = fit(net, tokenizer, build_reader(ROWS, FITZ, 1), build_critic(ROWS, FITZ, 1),
+              FitConfig(batch=4, reader_epochs=1, critic_epochs=1, max_length=64, critic_max_length=64, threads=2,
+                        precision="bfloat16"), log=lambda _: None)
+    assert out["steps"] > 0 and all(math.isfinite(v) for v in out["final_loss"].values())
+
+
 def test_an_unknown_training_precision_is_refused() -> None:
     from transformers import AutoTokenizer, BertConfig
 
