@@ -65,7 +65,7 @@ weights: $(STAMP)
 		--dataset build/halueval-dev1001/e2e.jsonl --config build/judge-under-test.toml --judge none --out build/runs/dev1001
 	$(BIN)/python bench/risk_coverage.py build/runs/dev1000 build/runs/dev1001 --pool --choose --max-risk 0.05 \
 		--write-threshold $(JUDGE)
-	# Reproduced? The same bytes, or every dev rate within 0.02 of the committed artifact's.
+	# Reproduced? The same bytes, or every dev rate of the committed artifact's within noise (eval/training/compare.py).
 	-if [ -f build/judge-committed/judge.json ]; then $(BIN)/python -m eval.training.compare build/judge-committed $(JUDGE); fi
 	@echo "changed weights: pin the new sha256 (judge.json) as selfrag.reading.JUDGE_SHA256"
 

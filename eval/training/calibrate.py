@@ -186,7 +186,7 @@ def calibrate(judge: Judge, reader: Sequence[ReaderExample], critic: Sequence[Cr
         "examples": len(reader), "span_examples": len(f1s),
         "span_f1_gold_passage": round(float(np.mean(f1s)), 4) if f1s else None,
         "span_em_gold_passage": round(float(np.mean(ems)), 4) if ems else None,
-        "yes_no_accuracy": round(float(np.mean(kinds_ok)), 4) if kinds_ok else None,
+        "yes_no_accuracy": round(float(np.mean(kinds_ok)), 4) if kinds_ok else None, "yes_no_examples": len(kinds_ok),
         "auc_right": round(auc(probs, rights), 4),
         "threshold": round(thresholds["reader"], 4),
         "answerable_right_at_threshold": round(sum(rights[i] for i in answerable if probs[i] >= thresholds["reader"])
