@@ -27,8 +27,8 @@ test: $(STAMP)
 
 # Rebuild the reader-critic's weights from the pinned data, seeded, in five stages, each in bf16
 # (forward and backward under CPU autocast: about 1.5 times faster a step; about two hours on two
-# quiet cores with the dev runs; never run by demo or test; bf16 on two threads is not bitwise
-# deterministic, so a rebuild gives the dev metrics within noise, not the bytes): every head from the base model; the
+# quiet cores with the dev runs; never run by demo or test; seeded, attending eagerly: see
+# eval/training/fit.py for why): every head from the base model; the
 # reader (yes/no answers four times over) and the support judgement again; every head once more
 # with synthetic reading examples (eval/training/synthetic.py: figures across years and places,
 # doses, steps, reasons) beside HaluEval's; then the reader again with questions generated from

@@ -2,11 +2,11 @@
 
 Batches of one task each (reader, or one critic judgement) are interleaved at random; each
 batch's loss is its task's. Word embeddings stay frozen (they are taken from the base model at
-load, so the artifact need not store them). Seeded, the new heads' initial weights included. In
-float32 the same data and seed give the same weights on the same machine (PyTorch's CPU kernels
-are deterministic for these ops; one thread or two). Under bf16 autocast on two threads they are
-not bitwise: two seeded runs agree to the fourth decimal of the losses at step 25 and then drift,
-so a rebuild reproduces the dev metrics within noise, not the bytes (``eval.training.compare``).
+load, so the artifact need not store them). Seeded, the new heads' initial weights included, and
+attending eagerly (``load_base``): through transformers' default fused attention kernel, seeded
+bf16 runs on two threads gave other weights in some processes, so two rebuilds of stage 1 agreed
+to the fourth decimal of the losses at step 25 and then drifted. ``eval.training.compare`` says
+whether a rebuild reproduced an artifact: the same bytes, or every dev rate within noise.
 """
 
 from __future__ import annotations
