@@ -65,10 +65,10 @@ def load_base(model_dir: Path, *, seed: int) -> JudgeNet:
     from transformers import BertModel
 
     # Eager attention, not the fused kernel transformers picks by default. Seeded bf16 steps of the
-    # MiniLM on two threads through the fused kernel gave other weights in some processes (2 of 9
+    # MiniLM on two threads through the fused kernel gave other weights in some processes (3 of 17
     # in session 24's probes; within one process repeats were equal), and two seeded rebuilds of
     # stage 1 drifted apart from step 25; the eager path gave the same bytes in all 10 processes,
-    # at about the same speed (bench/determinism.py).
+    # at about the same speed (bench/results/judge/determinism-s24.md).
     encoder = BertModel.from_pretrained(str(model_dir), add_pooling_layer=False, attn_implementation="eager")
     torch.manual_seed(seed)
     return JudgeNet(encoder)
