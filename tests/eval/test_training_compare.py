@@ -83,3 +83,17 @@ def test_a_folder_without_an_artifact_is_a_one_line_error(tmp_path: Path, capsys
     assert main([str(a), str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("error:")
+
+
+def test_a_count_that_only_newer_code_reports_is_not_a_failure(tmp_path: Path) -> None:
+    # An artifact built before a count was added (v7 has no reader.yes_no_examples) against its
+    # rebuild with newer code: the count is shown as missing, the rates still decide.
+    a = _artifact(tmp_path / "a", "abc", 0.90, examples=2000)
+    b = _artifact(tmp_path / "b", "def", 0.90, examples=2000)
+    metrics = json.loads((b / "metrics.json").read_text())
+    metrics["support"]["yes_no_examples"] = 20
+    (b / "metrics.json").write_text(json.dumps(metrics))
+    assert main([str(a), str(b)]) == 0
+    metrics["support"]["recall"] = 0.5  # a rate only one side has is still off
+    (b / "metrics.json").write_text(json.dumps(metrics))
+    assert main([str(a), str(b)]) == 1
