@@ -26,8 +26,8 @@ test: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
 # Rebuild the reader-critic's weights from the pinned data, seeded, in five stages, each in bf16
-# (forward and backward under CPU autocast: about 1.5 times faster a step; about two hours on two
-# quiet cores with the dev runs; never run by demo or test; seeded, attending eagerly: see
+# (forward and backward under CPU autocast: about 1.5 times faster a step; 1 h 16 min on two
+# quiet cores with the dev runs, nearly two hours on a shared machine; never run by demo or test; seeded, attending eagerly: see
 # eval/training/fit.py for why): every head from the base model; the
 # reader (yes/no answers four times over) and the support judgement again; every head once more
 # with synthetic reading examples (eval/training/synthetic.py: figures across years and places,
@@ -38,7 +38,7 @@ test: $(STAMP)
 # change) and their near misses for the critic. Last, the reader's threshold is chosen on end-to-end runs over
 # HaluEval dev rows 1-1000 and 1001-1600, pooled (at most 5 % wrong among answered): chosen on
 # rows 1-1000 alone, it let 10 % wrong answers through on rows 1001-1600.
-JUDGE := selfrag/reading/weights/minilm-judge-v6
+JUDGE := selfrag/reading/weights/minilm-judge-v7
 WEIGHTS_HOME := build/weights-home
 TRAIN := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m eval.training --precision bfloat16
 weights: $(STAMP)

@@ -39,9 +39,9 @@ __all__ = [
     "split_sentences",
 ]
 
-DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v6"
+DEFAULT_JUDGE_DIR = Path(__file__).parent / "weights" / "minilm-judge-v7"
 """The shipped artifact (committed; rebuilt by ``make weights``)."""
-JUDGE_SHA256 = "28d571e824c600588d922817a6d751f15b08981448faf112a1de6507c367562f"
+JUDGE_SHA256 = "d0b49ee0db0ce0ed7a3742107b2621c07956ae3cb0243594596f095b1be90974"
 """sha256 of the shipped ``weights.safetensors``: a changed file is refused at load."""
 
 
