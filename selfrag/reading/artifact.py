@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import torch
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selfrag.errors import ModelIntegrityError, ProviderError
 
@@ -116,6 +116,13 @@ class ArtifactInfo(BaseModel):
     verified: Verified | None = None
     """With ``support``: the reader's probability combined with the verifier's (``Verified``)."""
 
+    @field_validator("encoder_config")
+    @classmethod
+    def _portable(cls, config: dict[str, Any]) -> dict[str, Any]:
+        # transformers' to_dict() keeps the folder the base model was read from: a path of the
+        # machine that built the weights, which the record must neither leak nor depend on.
+        return {k: v for k, v in config.items() if k != "_name_or_path"}
+
 
 def artifact_sha256(path: Path) -> str:
     digest = hashlib.sha256()
@@ -168,7 +175,8 @@ def save_artifact(folder: Path, state: dict[str, torch.Tensor], info: ArtifactIn
     folder.mkdir(parents=True, exist_ok=True)
     weights = folder / WEIGHTS_FILE
     save_file(_pack(state, set(info.base_tensors)), str(weights))
-    final = info.model_copy(update={"sha256": artifact_sha256(weights)})
+    # validated again, not copied: model_copy skips the validators that make the record portable
+    final = ArtifactInfo.model_validate({**info.model_dump(), "sha256": artifact_sha256(weights)})
     (folder / INFO_FILE).write_text(json.dumps(final.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
     return final
 

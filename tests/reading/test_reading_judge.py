@@ -319,3 +319,20 @@ def test_bfloat16_is_a_view_of_the_same_weights_named_in_the_version(tiny_judge_
 def test_auto_precision_is_one_the_cpu_runs_natively() -> None:
     assert resolve_precision("auto") in ("float32", "bfloat16")
     assert resolve_precision("float32") == "float32" and resolve_precision("bfloat16") == "bfloat16"
+
+
+def test_an_artifacts_record_carries_no_path_of_the_machine_that_built_it(tiny_judge_dir: Path, tmp_path: Path) -> None:
+    # Bug: transformers' config.to_dict() keeps `_name_or_path`, the folder the base model was read
+    # from (a venv's site-packages), so every judge.json named the build machine's paths and two
+    # builds of the same weights on two machines wrote different records.
+    info, state = load_state(tiny_judge_dir)
+    built_here = {**info.encoder_config, "_name_or_path": "/home/builder/.venv/lib/python3.11/site-packages/base/model"}
+    saved = save_artifact(tmp_path / "built", state, info.model_copy(update={"encoder_config": built_here}))
+    record = (tmp_path / "built" / INFO_FILE).read_text()
+    assert "/home/builder" not in record
+    assert "_name_or_path" not in json.loads(record)["encoder_config"]
+    assert saved.encoder_config["hidden_size"] == info.encoder_config["hidden_size"]
+    # … and a record written before the fix loads the same, without the path
+    legacy = json.loads((tiny_judge_dir / INFO_FILE).read_text())
+    legacy["encoder_config"]["_name_or_path"] = "/home/builder/model"
+    assert "_name_or_path" not in ArtifactInfo.model_validate(legacy).encoder_config
