@@ -44,7 +44,7 @@ from eval.metrics import (
 from eval.records import error_text, run_case
 from eval.scoring import write_run
 from eval.scratch import drop_scratch, scratch_settings
-from selfrag.errors import UsageError
+from selfrag.errors import DatasetError, UsageError
 from selfrag.providers import make_chat_model
 from selfrag.reading import Critic
 from selfrag.settings import Settings
@@ -190,7 +190,8 @@ def run_eval(
         seed: seed of the bootstrap intervals.
 
     Raises:
-        UsageError: bad ``limit`` / ``concurrency``, or an unreadable dataset file.
+        UsageError: bad ``limit`` / ``concurrency``, an unreadable dataset file, or an ``out_dir``
+            that cannot be a directory (a file has its name).
         SelfRagError: the store, cache or engine cannot be set up (per-case failures never raise).
     """
     if limit is not None and limit < 0:
@@ -201,8 +202,7 @@ def run_eval(
     todo = all_cases[:limit] if limit is not None else all_cases
     cases_sha = _cases_sha256(todo)
     file_sha = dataset_hash(path) if path is not None and path.is_file() else None
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _run_dir(Path(out_dir))
     cache_file = str(cache) if isinstance(cache, (str, Path)) else (str(cache.path) if cache is not None else None)
     manifest = build_manifest(
         settings, dataset_path=path, dataset_sha256=file_sha, cases=len(todo), cases_sha256=cases_sha, limit=limit,
@@ -226,6 +226,17 @@ def run_eval(
     manifest["judged_by"] = judge_info if judge is not None else None
     summary = write_run(out, records, manifest, judge=judge, seed=seed)
     return RunSummary(out, summary, records, manifest)
+
+
+def _run_dir(out: Path) -> Path:
+    """``out``, created if missing; a name a file already holds is refused, the file left alone."""
+    if out.exists() and not out.is_dir():
+        raise DatasetError(f"run directory {out} is an existing file: choose another --out")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a parent that is a file, no permission
+        raise DatasetError(f"cannot create run directory {out}: {exc.strerror or type(exc).__name__}") from exc
+    return out
 
 
 def _run_in(

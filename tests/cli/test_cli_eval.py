@@ -91,6 +91,17 @@ def test_eval_mistakes_are_one_line_errors(cli: Cli, args: list[str], code: str,
     assert_one_line_error(cli(*args), code)
 
 
+def test_an_out_that_is_a_file_is_a_one_line_error_and_the_file_is_kept(
+    cli: Cli, tmp_path: Path, assert_one_line_error: Any
+) -> None:
+    taken = tmp_path / "notes.txt"
+    taken.write_text("my notes\n")
+    result = cli("eval", "run", "--dataset", _dataset(tmp_path), "--out", taken, "--no-cache", "--judge", "none")
+    line = assert_one_line_error(result, "dataset_invalid")
+    assert "notes.txt" in line and "FileExistsError" not in line
+    assert taken.read_text() == "my notes\n"
+
+
 def test_graders_choose_tunes_on_dev_and_reports_once_on_test(cli: Cli, fake: Any, tmp_path: Path) -> None:
     fake.script(grounded=True)  # the LLM says grounded to everything: the signal must win on dev
     pairs = [("Toys come alive", True), ("Dinosaurs roam Mars in 2041", False)]
