@@ -27,10 +27,12 @@ from typing import Literal
 from eval._halueval_source import HaluEvalRow
 from eval.datasets import Document, E2ECase, GraderCase, Split
 
-__all__ = ["DEV_ROWS", "SOURCE", "HaluEvalSets", "build_sets", "document_id", "space_joined_sentences", "split_of"]
+__all__ = ["DEV_ROWS", "RESERVED_FROM", "SOURCE", "HaluEvalSets", "build_sets", "document_id", "space_joined_sentences", "split_of"]
 
 DEV_ROWS = (1, 2000)
 """1-based inclusive rows of the dev split (tune on these only); every later row is test."""
+RESERVED_FROM = 6001
+"""The first HaluEval row (1-based) this project never reads: neither imported nor trained on."""
 SOURCE = "HaluEval QA"
 
 # HaluEval concatenates HotpotQA sentences without a space ("19th century.First for Women").

