@@ -89,7 +89,10 @@ def _numbers(prefix: Path_, value: Any) -> dict[Path_, float]:
 
 def _end_to_end(info: Mapping[str, Any]) -> dict[Path_, float]:
     """The dev operating point ``make weights`` chose: coverage over the cases, risk over the answered."""
-    chosen = info.get("training", {}).get("reader_threshold") or {}
+    training = info.get("training", {})
+    chosen = (training.get("reader_threshold") if isinstance(training, Mapping) else None) or {}
+    if not isinstance(training, Mapping) or not isinstance(chosen, Mapping):
+        raise ValueError("judge.json: training.reader_threshold is not a record")
     answered, coverage, risk = chosen.get("answered"), chosen.get("coverage"), chosen.get("risk")
     if not isinstance(answered, int) or not isinstance(coverage, int | float) or not isinstance(risk, int | float):
         return {}
@@ -98,9 +101,17 @@ def _end_to_end(info: Mapping[str, Any]) -> dict[Path_, float]:
 
 
 def _read(folder: Path) -> tuple[str, dict[Path_, float]]:
+    """The weights' sha256 and every number of the artifact in ``folder``.
+
+    Raises:
+        OSError: a file cannot be read.
+        ValueError: a file is not JSON, or not the record ``python -m eval.training`` writes.
+    """
     info = json.loads((folder / "judge.json").read_text())
     metrics = json.loads((folder / "metrics.json").read_text())
-    return str(info["sha256"]), {**_numbers(("thresholds",), info.get("thresholds", {})), **_numbers((), metrics),
+    if not isinstance(info, dict) or not isinstance(info.get("sha256"), str) or not isinstance(metrics, dict):
+        raise ValueError("judge.json needs a sha256 and metrics.json must be a record")
+    return info["sha256"], {**_numbers(("thresholds",), info.get("thresholds", {})), **_numbers((), metrics),
                                  **_end_to_end(info)}
 
 

@@ -97,3 +97,25 @@ def test_a_count_that_only_newer_code_reports_is_not_a_failure(tmp_path: Path) -
     metrics["support"]["recall"] = 0.5  # a rate only one side has is still off
     (b / "metrics.json").write_text(json.dumps(metrics))
     assert main([str(a), str(b)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("judge", "metrics"),
+    [
+        ("[]", "{}"),  # a judge.json that is not a record
+        ('{"thresholds": {}}', "{}"),  # no sha256
+        ('{"sha256": "abc", "training": []}', "{}"),
+        ('{"sha256": "abc", "training": {"reader_threshold": [1]}}', "{}"),
+        ('{"sha256": "abc"}', "[]"),  # metrics that are not a record
+    ],
+)
+def test_a_malformed_artifact_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  judge: str, metrics: str) -> None:
+    a = _artifact(tmp_path / "a", "abc", 0.90)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "judge.json").write_text(judge)
+    (bad / "metrics.json").write_text(metrics)
+    assert main([str(a), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("error:")
