@@ -209,7 +209,6 @@ def run_eval(
         concurrency=concurrency,
         command=command, extra={"cache": cache_file, "seed": seed},
     )
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     started = time.perf_counter()
     scratch = store is None and all(c.collection is None or c.documents or c.documents_file for c in todo)
     if scratch:
@@ -264,6 +263,9 @@ def _run_in(
     if label:  # the engine's own account of the model it loaded beats what the settings imply
         manifest["models"]["chat"] = label
     manifest["models"]["reader_critic"] = manifest["judge"]
+    # Written once the engine stands, not before: a run that cannot start (a dead model server, a
+    # refused judge) leaves an earlier run in the same folder as it was, manifest and cases together.
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     try:
         rows = _run_all(engine, todo, corpora, metrics, out, concurrency, progress)
     finally:

@@ -21,7 +21,7 @@ from eval.corpus import infer_schema
 from eval.datasets import Document, E2ECase, dataset_hash
 from eval.runner import RunSummary, default_engine, run_eval
 from eval.stats import wilson
-from selfrag.errors import UsageError
+from selfrag.errors import ProviderError, UsageError
 from selfrag.retry import RetryPolicy
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.settings import Settings
@@ -270,3 +270,18 @@ def test_bad_arguments_are_usage_errors(tmp_path: Path, store: Store) -> None:
         run_eval(cases(), Settings(), tmp_path / "out", store=store, engine_factory=Factory(), concurrency=0)
     with pytest.raises(UsageError, match="limit"):
         run_eval(cases(), Settings(), tmp_path / "out", store=store, engine_factory=Factory(), limit=-1)
+
+
+def test_a_run_that_cannot_start_leaves_an_earlier_run_in_its_folder_untouched(tmp_path: Path, store: Store) -> None:
+    # Bug: the manifest was written before the engine was built, so a rerun into the same --out
+    # that failed to start (a tampered judge, a dead model server) replaced the earlier run's
+    # manifest and left its cases beside it: a folder describing one run with another's results.
+    earlier = run(tmp_path, store, Factory(), "out")
+    before = {name: (earlier.out_dir / name).read_bytes() for name in ("manifest.json", "cases.jsonl", "traces.jsonl", "summary.json")}
+
+    def broken(settings: Settings, run_store: Store, cache: SQLiteLLMCache | None) -> SelfRagEngine:
+        raise ProviderError("the model server is down")
+
+    with pytest.raises(ProviderError):
+        run_eval(cases(), Settings(), tmp_path / "out", store=store, engine_factory=broken, command=["again"])
+    assert {name: (earlier.out_dir / name).read_bytes() for name in before} == before
