@@ -212,6 +212,9 @@ def run_eval(
     started = time.perf_counter()
     scratch = store is None and all(c.collection is None or c.documents or c.documents_file for c in todo)
     if scratch:
+        if (out / "store").exists():  # kept by an earlier run (keep_store): neither reused nor removed
+            raise DatasetError(f"run directory {out} holds the store an earlier run kept ({out / 'store'}): "
+                               "remove it or choose another --out")
         settings = scratch_settings(settings, out / "store")
     manifest["store"] = {"scratch": scratch, "kept": str(out / "store") if scratch and keep_store else None}
     try:

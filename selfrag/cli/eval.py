@@ -49,7 +49,9 @@ def run_cmd(
     concurrency: int = typer.Option(1, "--concurrency", min=1, max=64, help="Cases in flight at once."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the LLM response cache."),
     keep_store: bool = typer.Option(
-        False, "--keep-store", help="Keep the run's scratch store (OUT/store) instead of removing it after the run."
+        False, "--keep-store",
+        help="Keep the run's scratch store (OUT/store) instead of removing it after the run; a later run into OUT "
+             "is refused while it is there.",
     ),
     judge: str = typer.Option("local", "--judge", help="Judge of the judged metrics: local (the trained critic), api "
                               "(the configured chat model), or none."),

@@ -17,7 +17,7 @@ from eval.predictions import Prediction
 from eval.report import render_html, render_markdown, went_wrong
 from eval.runner import run_eval
 from eval.scoring import score_predictions
-from selfrag.errors import UsageError
+from selfrag.errors import DatasetError, UsageError
 from selfrag.settings import Settings
 from selfrag.store import Store, chroma_settings
 from selfrag.testing import HashEmbeddings, ScriptedJudge
@@ -156,3 +156,17 @@ def test_the_manifest_names_the_models_actually_used() -> None:
                          dataset_path=None, dataset_sha256=None, cases=0, limit=None, concurrency=1, command=[])
     assert api["models"] == {"chat": "openai:gpt-4.1", "embeddings": "openai:text-embedding-3-small"}
     assert api["settings"]["llm"]["model"] == "gpt-4.1"
+
+
+def test_a_store_an_earlier_run_kept_is_never_reused_or_removed_by_a_later_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Bug: a rerun into the folder of a run made with keep_store opened that run's store as its
+    # own scratch store, built its collections beside the old ones and then removed the whole
+    # store, even when the rerun failed to start.
+    _hash_store(monkeypatch, [])
+    settings = Settings(home=tmp_path / "home")
+    inline = cases()[:2]
+    run_eval(inline, settings, tmp_path / "kept", engine_factory=Factory(), command=["test"], keep_store=True)
+    kept = sorted(p.relative_to(tmp_path) for p in (tmp_path / "kept" / "store").rglob("*"))
+    with pytest.raises(DatasetError, match="kept"):
+        run_eval(inline, settings, tmp_path / "kept", engine_factory=Factory(), command=["again"])
+    assert sorted(p.relative_to(tmp_path) for p in (tmp_path / "kept" / "store").rglob("*")) == kept
