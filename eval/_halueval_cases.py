@@ -7,8 +7,9 @@ Each selected row gives one positive and one negative case per grader kind:
 - relevance: the question with its own passage, and with another row's passage;
 - usefulness: the question with its right answer, and with another row's right answer.
 
-Negatives borrowed from "another row" come from the same split of the *whole* file, so a dev
-case never shows a test passage and a row's cases do not depend on which other rows were
+Negatives borrowed from "another row" come from the same split of the whole readable file (rows
+above 6000 are reserved and never parsed: ``RESERVED_FROM``), so a dev case never shows a test
+passage and a row's cases do not depend on which other rows were
 selected. Each row draws from its own RNG (seeded by ``seed``, the row and the kind), so
 importing rows 1–50 and 1–200 gives the same cases for rows 1–50. A borrowed negative is
 rejected if it could really be a positive: the same passage or answer (HotpotQA repeats
@@ -24,15 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from eval._halueval_source import HaluEvalRow
+from eval._halueval_source import RESERVED_FROM, HaluEvalRow
 from eval.datasets import Document, E2ECase, GraderCase, Split
 
 __all__ = ["DEV_ROWS", "RESERVED_FROM", "SOURCE", "HaluEvalSets", "build_sets", "document_id", "space_joined_sentences", "split_of"]
 
 DEV_ROWS = (1, 2000)
 """1-based inclusive rows of the dev split (tune on these only); every later row is test."""
-RESERVED_FROM = 6001
-"""The first HaluEval row (1-based) this project never reads: neither imported nor trained on."""
 SOURCE = "HaluEval QA"
 
 # HaluEval concatenates HotpotQA sentences without a space ("19th century.First for Women").

