@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from selfrag.errors import ConfigError
 from selfrag.reading.sentences import Sentence, sentence_spans, split_sentences
 from selfrag.reading.types import AnswerKind, CriticTask, Reading, answer_key
 
@@ -86,11 +87,16 @@ def default_judge(folder: Path | None = None) -> Judge:
     ``.network``) needs the ``local`` extra (torch, transformers) and is imported here, on use.
 
     Raises:
+        ConfigError: ``folder`` holds no artifact (no ``judge.json``).
         ModelIntegrityError: the weights fail their checksum.
-        ProviderError: the weights or the base model are missing.
+        ProviderError: the shipped weights or the base model are missing.
     """
     from selfrag.reading.judge import load_judge
 
     if folder is None:
         return load_judge(DEFAULT_JUDGE_DIR, expected_sha256=JUDGE_SHA256)
+    if not (folder / "judge.json").is_file():
+        # A folder someone named: the configuration is wrong, not a dependency down. (The shipped
+        # artifact missing is a broken install, which load_judge reports as a provider error.)
+        raise ConfigError(f"[judge] path names {folder.name!r}, which holds no reader-critic artifact (no judge.json)")
     return load_judge(folder)

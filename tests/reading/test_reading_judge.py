@@ -336,3 +336,17 @@ def test_an_artifacts_record_carries_no_path_of_the_machine_that_built_it(tiny_j
     legacy = json.loads((tiny_judge_dir / INFO_FILE).read_text())
     legacy["encoder_config"]["_name_or_path"] = "/home/builder/model"
     assert "_name_or_path" not in ArtifactInfo.model_validate(legacy).encoder_config
+
+
+def test_a_configured_judge_folder_without_an_artifact_is_a_configuration_error(tmp_path: Path) -> None:
+    # Bug: `[judge] path` naming a folder with no artifact was reported as a provider outage
+    # (provider_unavailable, exit 1, HTTP 503 upstream) although the configuration is what is wrong.
+    from selfrag.errors import ConfigError
+    from selfrag.reading import default_judge
+
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "missing", tmp_path / "empty"):
+        with pytest.raises(ConfigError, match=r"\[judge\] path") as caught:
+            default_judge(folder)
+        assert caught.value.code == "config_invalid"
+        assert str(tmp_path) not in str(caught.value)  # names the folder, not the whole machine path
