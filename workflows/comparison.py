@@ -173,7 +173,15 @@ def _parse_qualified(q: str) -> Comparison | None:
     prep, a, b = m.group("prep").lower(), m.group("a").strip(), m.group("b").strip()
     if not middle and not measure:
         return None
-    if measure and lowered[at] in ("more", "most", "fewer", "fewest"):
+    own = _OWN_MEASURE.get(lowered[at])
+    if own is None and lowered[at] in ("more", "most", "less", "least") and at + 1 < len(lowered):
+        own = _OWN_MEASURE.get(lowered[at + 1])  # "more expensive", "less costly": a measure of its own
+    if own == "cost":
+        verb = "did" if aux in _PAST else "do" if aux in ("are", "do", "have") else "does"
+        asked = f"How much {verb} {middle} cost {prep} {{}}?"
+    elif own is not None and middle:
+        asked = f"How {own} {aux} {middle} {prep} {{}}?"
+    elif measure and lowered[at] in ("more", "most", "fewer", "fewest"):
         asked = f"How many {measure} {aux} {middle} {prep} {{}}?" if middle else f"How many {measure} {prep} {{}}?"
     elif measure:
         asked = f"What {aux} the {measure} of {middle} {prep} {{}}?" if middle else f"What {aux} the {measure} {prep} {{}}?"
@@ -365,7 +373,7 @@ def readings(reader: Reader, question: str, passages: Sequence[str], n: int, *,
     return [reading] if reading.kind != "none" else []
 
 
-_PER_SIDE = 3
+_PER_SIDE = 5
 """How many of the reader's best answers a side of a qualified comparison takes: its first answer
 is often the other side's figure when one sentence states both ("18,500 in 2021 and 52,300 in
 2022"). Two different things are stated each in its own place: there a side takes only the
@@ -399,6 +407,12 @@ def _about(reading: Reading, own: set[str], other: set[str], passages: Sequence[
         return bool(said & own), bool(said & other)
 
     mine, theirs = names(at)
+    if mine and theirs:
+        # One sentence states both sides' figures ("cost £48 in 2024 and costs £52 from 2025",
+        # "$40 for the North Stand and $55 for the South Stand"): the figure's own clause decides.
+        said = _word_set(_clause(sentences[at].text, reading.start - sentences[at].start, own | other))
+        if bool(said & own) != bool(said & other):
+            return bool(said & own)
     if mine or theirs:
         return mine
     for words in (_SUBJECT_WORDS, None):
@@ -409,6 +423,32 @@ def _about(reading: Reading, own: set[str], other: set[str], passages: Sequence[
             if mine and words is None:
                 return False  # the last sentence naming a side names both: no telling which
     return True  # no sentence before it names a side
+
+
+_CLAUSE_BREAK = re.compile(r"\s*;\s*|,?\s+(?:and|but|while|whereas)\s+|,\s+")
+
+
+def _clause(sentence: str, at: int, sides: set[str]) -> str:
+    """The clause of ``sentence`` holding character ``at``. Clauses are cut at "and", "but",
+    "while", "whereas", commas and semicolons; a piece stating no figure but the sides' own
+    ("In 2024" of "In 2024 and 2025 the fees were …") belongs to the next, so each clause keeps a
+    figure and what is said of it."""
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    for m in _CLAUSE_BREAK.finditer(sentence):
+        pieces.append((start, m.start()))
+        start = m.end()
+    pieces.append((start, len(sentence)))
+    merged: list[tuple[int, int]] = []
+    pending = None
+    for a, b in pieces:
+        a = pending if pending is not None else a
+        if not any(ch.isdigit() for w in _words(sentence[a:b]) if w.lower() not in sides for ch in w) and b < len(sentence):
+            pending = a
+            continue
+        pending = None
+        merged.append((a, b))
+    return next((sentence[a:b] for a, b in merged if a <= at < b), sentence)
 
 
 _CURRENCY = re.compile(r"[$€£¥]|\b(?:dollars?|euros?|pounds?|pence|cents?|yen)\b", re.IGNORECASE)

@@ -122,6 +122,10 @@ def test_read_answer_leads_with_the_winner() -> None:
     ("Did the Lantern Festival draw more people in 2021 or in 2022?", "2021", "2022",
      "How many people did the Lantern Festival draw in 2021?"),
     ("Was the unemployment rate higher in 2019 or 2020?", "2019", "2020", "What was the unemployment rate in 2019?"),
+    # "more" before an adjective that names its own measure asks that measure, not "How many expensive …"
+    ("Was a standard consultation more expensive in 2024 or in 2025?", "2024", "2025",
+     "How much did a standard consultation cost in 2024?"),
+    ("Is the ferry crossing longer in summer or in winter?", "summer", "winter", "How long is the ferry crossing in summer?"),
     # the comparative before the verb: "did more people visit A or B?", with a leading qualifier
     ("In 2019, did more people visit the Harbour Museum or the Old Mill?", "the Harbour Museum", "the Old Mill",
      "How many people visited the Harbour Museum in 2019?"),
@@ -334,3 +338,33 @@ def test_a_price_is_not_compared_with_a_count_nor_metres_with_hours() -> None:
     docs = ["The Blue Heron is 96 metres long.", "The Northern Star is 128 metres long."]
     out = read_comparison(same, "Which ferry is longer: the Northern Star or the Blue Heron?", docs)
     assert out is not None and out.winner == "the Northern Star"  # a unit the reader's span left out
+
+
+def test_a_cheaper_thing_at_two_times_asks_what_it_cost() -> None:
+    c = parse_comparison("Was the day pass cheaper in 2023 or in 2024?")
+    assert c is not None and (c.a, c.b, c.dimension, c.direction) == ("2023", "2024", "amount", -1)
+    assert c.questions[0].format(c.a) == "How much did the day pass cost in 2023?"
+
+
+def test_a_sentence_stating_both_sides_figures_gives_each_side_its_own_clause_s_figure() -> None:
+    # Bug (a new user's clinic leaflet): "2024. 2024: £52 [1]; 2025: £48 [1]." from "A standard
+    # consultation cost £48 in 2024 and costs £52 from 1 March 2025": the sentence names both
+    # years, so either figure passed for either year, and the reader's swapped pair was compared.
+    passage = ["A standard consultation cost £48 in 2024 and costs £52 from 1 March 2025."]
+    question = "Was a standard consultation more expensive in 2024 or in 2025?"
+    asked = "How much did a standard consultation cost in {}?"
+    swapped = scripted({asked.format("2024"): "£52", asked.format("2025"): "£48"})
+    assert read_comparison(swapped, question, passage) is None
+    right = scripted({asked.format("2024"): "£48", asked.format("2025"): "£52"})
+    out = read_comparison(right, question, passage)
+    assert out is not None and out.answer == "2025. 2024: £48 [1]; 2025: £52 [1]."
+    # the side named after its figure ("$40 a year for the North Stand and $55 a year for the South Stand")
+    stands = ["Season tickets cost $40 a year for the North Stand and $55 a year for the South Stand."]
+    q = "Which costs more per year, a North or a South season ticket?"
+    wrong = scripted({"How much does a North season ticket cost per year?": "$55",
+                      "How much does a South season ticket cost per year?": "$40"})
+    assert read_comparison(wrong, q, stands) is None
+    # a sentence whose clauses do not tell the sides apart leaves the reading as it was
+    both = ["In 2024 and 2025 the fees were £48 and £52 respectively."]
+    out = read_comparison(right, question, both)
+    assert out is not None and out.winner == "2025"
