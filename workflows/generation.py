@@ -27,7 +27,7 @@ from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence, fence_documents
 from selfrag.providers import for_task
 from selfrag.reading import Critic, Reader, split_sentences
 from selfrag.retry import Attempts, RetryPolicy, call_with_retries
-from workflows.reading import attribute, read_answer
+from workflows.reading import Rival, attribute, read_answer
 
 __all__ = ["GENERATE_PROMPT_VERSION", "GENERATE_SYSTEM", "AnswerGenerator", "Generation", "is_degenerate", "tidy"]
 
@@ -79,6 +79,8 @@ class Generation:
     """The reader's short answer (a span, "Yes", "No"); None for a model's answer."""
     probability: float | None = None
     """The reader's calibrated probability that ``short_answer`` is right."""
+    rival: Rival | None = None
+    """Another document's answer that says otherwise (``workflows.reading.Rival``)."""
 
     @property
     def failed(self) -> bool:
@@ -168,4 +170,4 @@ class AnswerGenerator:
             return Generation("", [], 0, strategy="reader", error="the reader found no answer in the documents",
                               probability=out.probability)
         return Generation(out.answer, out.citations, 0, strategy="reader", citation_source="reader",
-                          short_answer=out.short_answer, probability=out.probability)
+                          short_answer=out.short_answer, probability=out.probability, rival=out.rival)

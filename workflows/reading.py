@@ -35,7 +35,7 @@ from selfrag.reading import Critic, Reader, Reading, answer_key, sentence_spans,
 from workflows.bridge import Bridged, read_bridge
 from workflows.comparison import alternatives, names_one_of, read_comparison, readings
 
-__all__ = ["ReadAnswer", "attribute", "read_answer"]
+__all__ = ["ReadAnswer", "Rival", "attribute", "read_answer"]
 
 _MARKUP = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)")  # emphasis markers; snake_case survives
 
@@ -51,10 +51,37 @@ class ReadAnswer:
     """The reader's calibrated probability that the short answer is right."""
     kind: str
     """``span``, ``yes``, ``no`` or ``none``."""
+    rival: Rival | None = None
+    """Another document's answer that says otherwise (``Reading.rival``); None for none, and for the
+    answers of a comparison, a two-document or a two-hop reading, which weigh the documents together."""
+
+
+@dataclass(frozen=True)
+class Rival:
+    """The reader's best answer in another document that disagrees with the one given."""
+
+    answer: str
+    document: int
+    """1-based number of the document it was read in."""
+    probability: float
 
 
 def _clean(text: str) -> str:
     return " ".join(_MARKUP.sub("", text).split())
+
+
+_HEADING = re.compile(r"^(?:#{1,6}|[-*+]|\d+[.)])\s+")
+"""A markdown heading's or a list item's marker at the start of a quoted line."""
+
+
+def _quote(sentences: Sequence[str]) -> str:
+    """Quoted sentences joined, each ending its own sentence: a heading or a "Field: value" line
+    has no full stop of its own, and without one it ran into the next sentence ("Mode: bus On
+    Saturdays buses run …"); a heading's "#" is markup, not text."""
+    parts = [_HEADING.sub("", _clean(t)) for t in sentences]
+    parts = [p for p in parts if p]
+    return " ".join(p if i == len(parts) - 1 or p.endswith((".", "!", "?", ":", ";")) else p + "."
+                    for i, p in enumerate(parts))
 
 
 def _balanced(short: str) -> str:
@@ -127,7 +154,7 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
     elif from_metadata and not in_text and (own := sentence_spans(text[:text_end])):
         # … and then after the document's own first sentence, so the answer says what it is about
         spans = [(own[0].start, own[0].end), *spans]
-    quote = " ".join(_clean(text[a:b]) for a, b in spans).strip()
+    quote = _quote([text[a:b] for a, b in spans])
     short = _balanced(_clean(reading.answer))
     lead = _lead(short)
     n = reading.passage + 1
@@ -135,7 +162,9 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
         body = f"{lead} [{n}]"
     else:
         body = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'} [{n}]"
-    return ReadAnswer(body, short, [n], reading.probability, reading.kind)
+    rival = reading.rival
+    return ReadAnswer(body, short, [n], reading.probability, reading.kind,
+                      None if rival is None else Rival(_balanced(_clean(rival.answer)), rival.passage + 1, rival.probability))
 
 
 def _bridged_answer(bridged: Bridged, texts: Sequence[str], documents: Sequence[Mapping[str, Any]]) -> ReadAnswer:

@@ -34,6 +34,7 @@ __all__ = [
     "RetrievalRecord",
     "ResumedChoice",
     "RewriteRecord",
+    "RivalRecord",
     "SourceRankRecord",
     "SpeculationRecord",
     "SpeculativeWork",
@@ -121,7 +122,19 @@ class GeneratedAnswer(TypedDict):
     probability: float | None
     """The reader's calibrated probability that ``short_answer`` is right; None for a model's answer."""
     verified: bool | None
-    """``check``: the reader's probability cleared its threshold (None: no reader probability)."""
+    """``check``: the reader's probability cleared its threshold, and no other document's answer
+    that says otherwise came close (None: no reader probability)."""
+    rival: NotRequired[RivalRecord | None]
+    """The reader's best answer in another document that disagrees with this one (reader answers)."""
+
+
+class RivalRecord(TypedDict):
+    """Another document's answer that says otherwise (``workflows.reading.Rival``)."""
+
+    answer: str
+    document: int
+    """1-based number of the document it was read in, as ``[n]`` in the answer."""
+    probability: float
 
 
 RewriteRecord = TypedDict(

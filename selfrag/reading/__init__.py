@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from selfrag.errors import ConfigError
 from selfrag.reading.sentences import Sentence, sentence_spans, split_sentences
-from selfrag.reading.types import AnswerKind, CriticTask, Reading, answer_key
+from selfrag.reading.types import AnswerKind, CriticTask, Reading, answer_key, disagree
 
 if TYPE_CHECKING:  # the model code imports torch: loaded when a judge is, not with this package
     from selfrag.reading.judge import Judge
@@ -36,6 +36,7 @@ __all__ = [
     "Sentence",
     "answer_key",
     "default_judge",
+    "disagree",
     "sentence_spans",
     "split_sentences",
 ]

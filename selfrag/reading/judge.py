@@ -23,7 +23,7 @@ from selfrag.reading.artifact import ArtifactInfo, Calibration, load_state
 from selfrag.reading.encoding import critic_inputs, reader_windows
 from selfrag.reading.network import ANSWER_KINDS, CRITIC_TASKS, JudgeNet
 from selfrag.reading.sentences import sentence_spans
-from selfrag.reading.types import CriticTask, Reading, answer_key
+from selfrag.reading.types import CriticTask, Reading, answer_key, disagree
 
 __all__ = ["Judge", "Precision", "build_net", "load_judge", "resolve_precision"]
 
@@ -44,6 +44,9 @@ def resolve_precision(precision: Precision | Literal["auto"]) -> Precision:
 
 _MAX_SPAN_TOKENS = 30
 _BATCH = 16
+_RIVALS = 5
+"""How many of the reader's best answers ``read`` looks through for a rival in another passage:
+the same forward pass gives them."""
 
 
 def build_net(encoder_config: dict[str, Any]) -> JudgeNet:
@@ -149,21 +152,24 @@ class Judge:
         With a support verifier and its combination (``ArtifactInfo.verified``), the reader's best
         answers are each scored by the verifier ("question answer" against the passage it was read
         in) and the best by the combined probability is returned with that probability.
+        Its ``rival`` is the best answer read in another passage that says otherwise, if any.
         """
         verified = self.info.verified if self.support is not None else None
-        found = self.candidates(question, passages, verified.candidates if verified is not None else 1, yes_no=yes_no)
+        found = self.candidates(question, passages, max(verified.candidates if verified is not None else 1, _RIVALS),
+                                yes_no=yes_no)
         if not found:
             return Reading("none", "", -1)
         if verified is None or self.support is None:
-            return found[0]
-        support = self.support.score("support", [f"{question} {r.answer}" for r in found],
-                                     [passages[r.passage] for r in found])
+            return _with_rival(found[0], found)
+        ranked = found[: verified.candidates]
+        support = self.support.score("support", [f"{question} {r.answer}" for r in ranked],
+                                     [passages[r.passage] for r in ranked])
         combined = [_logistic(verified.reader * _logit(r.probability) + verified.support * _logit(s) + verified.bias)
-                    for r, s in zip(found, support, strict=True)]
-        best = max(range(len(found)), key=lambda i: combined[i])  # the first wins a tie: the reader's order
+                    for r, s in zip(ranked, support, strict=True)]
+        best = max(range(len(ranked)), key=lambda i: combined[i])  # the first wins a tie: the reader's order
         if verified.confidence == "reader":
-            return found[best]
-        return dataclasses.replace(found[best], probability=combined[best])
+            return _with_rival(ranked[best], found)
+        return _with_rival(dataclasses.replace(ranked[best], probability=combined[best]), found)
 
     def candidates(self, question: str, passages: Sequence[str], n: int = 5, *,
                    yes_no: bool | None = None) -> list[Reading]:
@@ -264,6 +270,12 @@ class Judge:
                 scored.append(((s.start, s.end), sum(vals) / len(vals)))
         scored.sort(key=lambda x: -x[1])
         return scored
+
+
+def _with_rival(best: Reading, found: Sequence[Reading]) -> Reading:
+    """``best`` with its rival: the best of ``found`` read in another passage that says otherwise."""
+    rival = next((r for r in found if r.passage != best.passage and disagree(r.answer, best.answer)), None)
+    return dataclasses.replace(best, rival=rival)
 
 
 def _token_sentences(passage: str, offsets: Sequence[tuple[int, int] | None]) -> list[int]:

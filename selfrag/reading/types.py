@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["AnswerKind", "CriticTask", "Reading", "answer_key"]
+__all__ = ["AnswerKind", "CriticTask", "Reading", "answer_key", "disagree"]
 
 AnswerKind = Literal["span", "yes", "no", "none"]
 CriticTask = Literal["relevance", "support", "usefulness"]
@@ -31,8 +31,19 @@ class Reading:
     probability: float = 0.0
     """Calibrated probability that this answer is right (``ArtifactInfo.calibration['reader']``)."""
     kind_probabilities: dict[str, float] = field(default_factory=dict)
+    rival: Reading | None = None
+    """The reader's best answer in another passage that ``disagree``s with this one (``Judge.read``):
+    two documents that answer otherwise (last year's timetable and this year's) make neither
+    answer one to sign, however sure the reader is of its first."""
 
 
 def answer_key(answer: str) -> str:
     """What two answers must share to be the same answer: their words, case and punctuation aside."""
     return " ".join("".join(c for c in answer.lower() if c.isalnum() or c.isspace()).split())
+
+
+def disagree(first: str, second: str) -> bool:
+    """Whether two answers say different things: neither's words hold the other's ("42 minutes"
+    and "46 minutes", "Yes" and "No" do; "Gorillaz" and "the band Gorillaz" do not)."""
+    a, b = set(answer_key(first).split()), set(answer_key(second).split())
+    return bool(a) and bool(b) and not (a <= b or b <= a)

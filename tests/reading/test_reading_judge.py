@@ -350,3 +350,30 @@ def test_a_configured_judge_folder_without_an_artifact_is_a_configuration_error(
             default_judge(folder)
         assert caught.value.code == "config_invalid"
         assert str(tmp_path) not in str(caught.value)  # names the folder, not the whole machine path
+
+
+def test_answers_disagree_when_neither_holds_the_other_s_words() -> None:
+    from selfrag.reading import disagree
+
+    assert disagree("42 minutes", "46 minutes") and disagree("Yes", "No") and disagree("Delhi", "Mumbai")
+    assert not disagree("Gorillaz", "the band Gorillaz") and not disagree("42 Minutes.", "42 minutes")
+    assert not disagree("", "anything")
+
+
+def test_read_names_the_best_answer_of_another_passage_that_says_otherwise(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    from selfrag.reading import disagree
+
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    passages = ["The journey from Kingsford to Millbrook takes 42 minutes.",
+                "The journey from Kingsford to Millbrook took 46 minutes.",
+                "The first train leaves at 05:48."]
+    rivals = 0
+    for question in ("How long is the journey from Kingsford to Millbrook?", "When does the first train leave?",
+                     "How long did the journey take?", "What takes 42 minutes?"):
+        first = judge.read(question, passages)
+        found = judge.candidates(question, passages, 5)
+        expected = next((r for r in found if r.passage != first.passage and disagree(r.answer, first.answer)), None)
+        assert first.rival == expected
+        rivals += expected is not None
+        assert judge.read(question, passages[:1]).rival is None  # one passage has no rival
+    assert rivals  # a random tiny reader: some other passage answers otherwise somewhere

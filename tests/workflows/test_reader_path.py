@@ -5,6 +5,7 @@ A ``ScriptedJudge`` stands in for the reader-critic: each test scripts what it r
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from graders import Combine, GraderConfig
@@ -214,4 +215,50 @@ def test_an_answer_read_from_the_metadata_line_quotes_the_document_s_own_text_to
     judge = ScriptedJudge(read=lambda q, passages: Reading("span", "1995)", 0, at, at + 5, ((meta_at, len(text)),), 0.0, 0.9))
     out = read_answer(judge, "Which movie has toys?", [doc])
     assert out.short_answer == "1995"
-    assert out.answer == "1995. Toys come alive and have a blast doing so (genre: animated; year: 1995) [1]"
+    assert out.answer == "1995. Toys come alive and have a blast doing so. (genre: animated; year: 1995) [1]"
+
+
+def _read_with_rival(rival_probability: float) -> ScriptedJudge:
+    # Bug (a new user's transit notices): the 2024 timetable's "took 46 minutes" was signed
+    # `answered` although the 2025 timetable, also retrieved and relevant, says 42 minutes, and
+    # the reader gave that answer 0.70.
+    def read(question: str, passages: list[str]) -> Reading:
+        best = reading_of("have a blast", passages, probability=0.9)
+        other = reading_of("dreams within dreams", passages, probability=rival_probability)
+        return dataclasses.replace(best, rival=other)
+
+    return ScriptedJudge(lambda *a: 0.9, read, thresholds=THRESHOLDS, name="judge-test-v1")
+
+
+def test_documents_that_answer_otherwise_keep_an_answer_from_being_signed(make_engine: Any) -> None:
+    engine, _, _ = offline(make_engine, _read_with_rival(0.7), search_fn=sequence_search(["toys", "dream"]))
+    result = engine.run("What happens?", collection="movies")
+    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "have a blast"
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert not reader["passed"] and reader["label"] == "unverified"
+    assert "document [2] answers 'dreams within dreams'" in reader["reason"]
+    gen = result.trace.generations[0]
+    assert gen["verified"] is False and gen["rival"] == {"answer": "dreams within dreams", "document": 2,
+                                                           "probability": 0.7}
+
+
+def test_a_rival_answer_the_reader_doubts_does_not_stand_in_the_way(make_engine: Any) -> None:
+    engine, _, _ = offline(make_engine, _read_with_rival(0.3), search_fn=sequence_search(["toys", "dream"]))
+    result = engine.run("What happens?", collection="movies")
+    assert result.outcome is Outcome.ANSWERED
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert reader["passed"] and reader["reason"] == "reader probability 0.90 >= threshold 0.60"
+
+
+def test_quoted_lines_without_a_full_stop_are_not_glued_to_the_next_sentence() -> None:
+    # Bug (a new user's leaflets): "No. Mode: bus On Saturdays buses run every 20 minutes." and
+    # "No. # Meloxicam oral suspension for dogs The dog suspension contains ...": a heading or a
+    # "Field: value" line quoted beside a sentence ran into it.
+    text = "# Bus 62 timetable\nMode: bus\n\nOn Saturdays buses run every 20 minutes. There is no Sunday service."
+    doc = {"id": "b", "text": text}
+    head = (0, text.index("\n"))
+    mode = (text.index("Mode"), text.index("Mode") + len("Mode: bus"))
+    sat = (text.index("On Sat"), text.index(" There"))
+    judge = ScriptedJudge(read=lambda q, passages: Reading("no", "No", 0, -1, -1, (head, mode, sat), 0.0, 0.9))
+    out = read_answer(judge, "Do buses run on Sundays?", [doc])
+    assert out.answer == "No. Bus 62 timetable. Mode: bus. On Saturdays buses run every 20 minutes. [1]"
