@@ -7,7 +7,8 @@ not be a template artefact or empty (``<question>``), must stay on the thread's 
 values), or it is rejected, and a
 deterministic slot carry-over takes over: the previous standalone question with the follow-up's
 values substituted for the values of the same kind (a year for a year, a known company for a
-known company).
+known company), or, for a follow-up that is one qualifier ("and on saturdays?", "what about for
+cats?"), the previous question's qualifier opened by the same preposition replaced by it.
 """
 
 from __future__ import annotations
@@ -101,7 +102,34 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
                 result = re.sub(re.escape(old_value), literal, result, count=1, flags=re.IGNORECASE)
                 changed = True
                 break
+    if not changed and (phrased := _rephrased(previous, follow_up)) is not None:
+        return phrased
     return result if changed else f"{previous.rstrip(' ?')} — {follow_up.strip()}"
+
+
+# The prepositions of English grammar that open a qualifier ("on weekdays", "for cats", "during
+# the winter"): a closed class, as the follow-up words are.
+_PREPOSITIONS = ("in", "on", "at", "for", "from", "during", "before", "after", "by", "with", "without", "under",
+                 "over", "near", "since", "until", "between", "among", "per")
+_PREP = r"\b(?:" + "|".join(_PREPOSITIONS) + r")\b"
+_LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but)\s+|(?:what|how) about\s+|same(?:\s+but)?\s+)+", re.IGNORECASE)
+
+
+def _rephrased(previous: str, follow_up: str) -> str | None:
+    """The previous question with its last phrase opened by the follow-up's preposition replaced
+    by the follow-up's ("… run on weekdays?" + "and on saturdays?" → "… run on saturdays?"); None
+    unless the follow-up is one prepositional phrase and the previous question has one like it."""
+    body = _LEAD.sub("", follow_up).strip().rstrip("?.! ").strip()
+    m = re.fullmatch(r"(?P<prep>" + _PREP + r")\s+(?P<rest>[^?,;.!]+)", body, re.IGNORECASE)
+    if m is None or re.search(_PREP, m.group("rest"), re.IGNORECASE):
+        return None  # not one phrase ("and profit in 2023?", "for cats with kidney disease")
+    opened = list(re.finditer(r"\b" + re.escape(m.group("prep")) + r"\s+", previous, re.IGNORECASE))
+    if not opened:
+        return None
+    start = opened[-1].start()
+    end = re.compile(r"\s+" + _PREP + r"|[?,;.!]").search(previous, opened[-1].end())
+    stop = end.start() if end is not None else len(previous)
+    return previous[:start] + body + previous[stop:]
 
 
 def _specifics(text: str, catalogue: Mapping[str, Sequence[str]]) -> set[str]:

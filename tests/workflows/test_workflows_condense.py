@@ -26,6 +26,13 @@ WALMART_2023 = "What was Walmart's revenue in fiscal year 2023?"
         ("Movies rated above 8.5 from 1995", "same but 2001 and 7.5", "Movies rated above 7.5 from 2001"),
         ("Movies from 1995 to 2005", "and 2010?", "Movies from 1995 to 2010"),  # the last year goes
         ("The top 5 movies", "and 10?", "The top 10 movies"),
+        # a follow-up that is one prepositional phrase replaces the previous question's last phrase
+        # with that preposition (it was appended: "… on weekdays — and on saturdays?")
+        ("How often do buses run on route 62 on weekdays?", "and on saturdays?",
+         "How often do buses run on route 62 on saturdays?"),
+        ("What is the first-day meloxicam dose for dogs?", "and for cats?", "What is the first-day meloxicam dose for cats?"),
+        ("When does the library open on Mondays during the summer?", "what about during the winter",
+         "When does the library open on Mondays during the winter?"),
     ],
 )
 def test_carry_over_substitutes_values_of_the_same_kind(previous: str, follow_up: str, expected: str) -> None:
@@ -39,6 +46,8 @@ def test_carry_over_substitutes_values_of_the_same_kind(previous: str, follow_up
         ("Movies from 1995", "and above 8?"),  # a rating never replaces a year
         (WALMART_2023, "and Walmart?"),  # the same value: nothing changes
         (WALMART_2023, "and profit in 2023?"),  # the same year: "profit" must not be lost
+        ("How often do buses run on weekdays?", "and for cats?"),  # no phrase with that preposition
+        ("What is the dose for dogs?", "and for cats with kidney disease?"),  # more than one phrase: no telling
     ],
 )
 def test_carry_over_appends_what_it_cannot_place(previous: str, follow_up: str) -> None:
