@@ -26,7 +26,7 @@ failures outside the caller's control (a retry later may succeed)::
     ├── RuntimeFailure                something outside the caller's control failed (runtime_failure, 503)
     │   ├── DependencyUnavailable     a server the run needs failed or is unreachable (dependency_unavailable, 503)
     │   │   ├── ProviderError         chat model / embeddings unavailable       (provider_unavailable, 503)
-    │   │   ├── StoreError            the vector store or checkpoints failed    (store_unavailable, 503)
+    │   │   ├── StoreError            the vector store, checkpoints or selfrag home failed (store_unavailable, 503)
     │   │   └── GraphUnavailable      the graph server is down or unreachable   (graph_unavailable, 503)
     │   ├── ModelIntegrityError       bundled weights fail their checksum       (model_integrity, 503)
     │   ├── GraderError               grader output invalid after retries       (grader_failed, 503)
@@ -37,7 +37,8 @@ failures outside the caller's control (a retry later may succeed)::
     │   └── WriteConflict             a collection's write lock was lost mid-write (write_conflict, 409)
 
 A ``DependencyUnavailable`` names the dependency (``dependency``: ``vector_store``,
-``checkpoints``, ``graph``, ``model``, ``embeddings``, ``retriever``), never its address. A run in
+``checkpoints``, ``graph``, ``model``, ``embeddings``, ``retriever``), never its address. A selfrag
+home that cannot be read or written is a ``StoreError`` too (``selfrag.home``): it holds the store. A run in
 which one failed for a transport reason ends with it: it is never turned into an answer, an
 abstention or a stored turn (``selfrag.outages``).
 

@@ -434,13 +434,23 @@ def read_config_file() -> dict[str, Any]:
 
     Raises:
         ConfigError: ``SELFRAG_CONFIG`` names no file, or the file is not valid TOML.
+        StoreError: the default file's folder, the selfrag home, cannot be read.
     """
     import tomllib
 
+    from selfrag.home import home_unusable
+
     cfg = _config_file()
-    if os.environ.get("SELFRAG_CONFIG") and not cfg.is_file():
+    chosen = bool(os.environ.get("SELFRAG_CONFIG"))
+    try:
+        found = cfg.is_file()
+    except OSError as exc:  # a folder on the way cannot be entered
+        if chosen:
+            raise ConfigError(f"cannot read config file {cfg}: {exc.strerror}") from exc
+        raise home_unusable(f"the selfrag home {default_home()}", exc) from exc
+    if chosen and not found:
         raise ConfigError(f"config file {cfg} does not exist")
-    if not cfg.is_file():
+    if not found:
         return {}
     try:
         with cfg.open("rb") as fh:

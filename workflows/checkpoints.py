@@ -33,6 +33,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from selfrag.deadline import budget
 from selfrag.errors import ConfigError, StoreError, describe, one_line
+from selfrag.home import home_unusable
 from selfrag.locking import AdvisoryLocks, FileLocks, KeyedLocks
 from selfrag.settings import Settings
 
@@ -70,7 +71,8 @@ def open_checkpointer(settings: Settings) -> BaseCheckpointSaver[str]:
     Raises:
         ConfigError: the URL has another scheme, is malformed, or the Postgres extras are missing.
         StoreError: the Postgres cannot be reached or its tables cannot be set up; the SQLite
-            file stays locked by other processes for ``SQLITE_SETUP_WAIT_S``.
+            file (or the selfrag home it is in) cannot be opened, or stays locked by other
+            processes for ``SQLITE_SETUP_WAIT_S``.
     """
     url = settings.checkpoints.url
     if url is None:
@@ -143,8 +145,12 @@ SQLITE_SETUP_WAIT_S = 10.0
 
 
 def _open_sqlite(settings: Settings) -> SqliteSaver:
-    settings.home.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(settings.checkpoint_path), check_same_thread=False)
+    path = settings.checkpoint_path
+    try:
+        settings.home.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+    except (OSError, sqlite3.OperationalError) as exc:
+        raise home_unusable(f"the checkpoint store {path}", exc, file=path, dependency="checkpoints") from exc
     saver = SqliteSaver(conn)
     deadline = time.monotonic() + SQLITE_SETUP_WAIT_S
     pause = 0.01

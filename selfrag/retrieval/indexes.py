@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from selfrag.home import home_unusable
 from selfrag.retrieval.lexical import LexicalEntry, LexicalIndex
 from selfrag.retrieval.terms import TERMS_VERSION, lexical_terms
 from selfrag.store import ChangeEntry
@@ -202,18 +203,38 @@ class LexicalIndexes:
             return self._slots.setdefault(name, _Slot())
 
     def _open(self, slot: _Slot, name: str) -> LexicalIndex:
+        """The slot's index, opened now if it is not yet.
+
+        Raises:
+            StoreError: the file, or the folder it is in, cannot be read or written (a file that
+                cannot be opened is kept: only one that is no index is removed and rebuilt).
+        """
         if slot.index is None:
             path = self.path(name)
             previous = self.root / f"{name}.json.gz" if self.root is not None else None
             try:
-                slot.index = LexicalIndex(path)
-            except sqlite3.DatabaseError:  # not an index file (truncated, overwritten): it is only a cache
-                assert path is not None  # a temporary one is always new
-                for suffix in _SUFFIXES[:3]:
-                    path.with_name(f"{name}{suffix}").unlink(missing_ok=True)
-                slot.index = LexicalIndex(path)
-            if previous is not None and previous.exists():
-                if not slot.index.built and len(slot.index) == 0:
-                    _import_previous(slot.index, previous)
-                previous.unlink(missing_ok=True)
+                slot.index = self._open_file(path, name)
+                if previous is not None and previous.exists():
+                    if not slot.index.built and len(slot.index) == 0:
+                        _import_previous(slot.index, previous)
+                    previous.unlink(missing_ok=True)
+            except (OSError, sqlite3.OperationalError) as exc:
+                if slot.index is not None:
+                    slot.index.close()
+                    slot.index = None
+                raise home_unusable(f"the lexical index {path or 'file'}", exc, file=path) from exc
         return slot.index
+
+    @staticmethod
+    def _open_file(path: Path | None, name: str) -> LexicalIndex:
+        try:
+            return LexicalIndex(path)
+        except sqlite3.OperationalError:
+            # It could not be opened or written (permissions, a read-only or full disk): not the
+            # file's fault, so it is kept and the caller says why.
+            raise
+        except sqlite3.DatabaseError:  # not an index file (truncated, overwritten): it is only a cache
+            assert path is not None  # a temporary one is always new
+            for suffix in _SUFFIXES[:3]:
+                path.with_name(f"{name}{suffix}").unlink(missing_ok=True)
+            return LexicalIndex(path)

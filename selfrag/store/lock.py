@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from selfrag._flock import open_lock_file, try_lock
-from selfrag.errors import StoreError, StoreLocked
+from selfrag.errors import StoreLocked
+from selfrag.home import home_unusable
 
 __all__ = ["StoreLock", "StoreUse", "lock_store", "serving_url"]
 
@@ -100,7 +101,7 @@ def lock_store(folder: Path, use: StoreUse) -> StoreLock:
             try:
                 fd = open_lock_file(path, mode=0o644)
             except OSError as exc:
-                raise StoreError(f"cannot create the store lock {path}: {exc.strerror or exc}") from None
+                raise home_unusable(f"the store lock {path} in the selfrag home", exc) from exc
             if not try_lock(fd, exclusive=use.write):
                 os.close(fd)
                 raise _refusal(folder, path, use)
@@ -179,12 +180,18 @@ def serving_url(folder: Path) -> str | None:
     """The URL of the server that holds the embedded store in ``folder`` exclusively, or None.
 
     None when no process holds it for writing, or when the holder is no server (an ingest).
+
+    Raises:
+        StoreError: the data directory holding the lock cannot be entered.
     """
     path = folder.with_name(folder.name + ".lock").absolute()
     with _GUARD:
         if path in _HELD:  # this process holds it (tests, the evaluation harness): no other server does
             return None
-    if not path.exists() or _only_readers(path):
-        return None
+    try:
+        if not path.exists() or _only_readers(path):
+            return None
+    except OSError as exc:  # the selfrag home cannot be entered
+        raise home_unusable(f"the selfrag home {folder.parent}", exc) from exc
     url = _holder(path).get("url")
     return url if isinstance(url, str) and url else None

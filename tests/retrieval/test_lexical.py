@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from chromadb.api import ClientAPI
 
-from selfrag.errors import InvalidFilter, UsageError
+from selfrag.errors import InvalidFilter, StoreError, UsageError
 from selfrag.retrieval import (
     TERMS_VERSION,
     ChromaChunkSource,
@@ -315,6 +316,37 @@ def test_a_restart_reads_the_index_file_without_a_rebuild(tmp_path: Path, chroma
     indexes.close()
     LexicalIndexes(root).forget("movies")
     assert not any(root.iterdir())
+
+
+def test_an_index_file_that_cannot_be_opened_is_a_store_error_and_is_kept(
+    tmp_path: Path, chroma_client: ClientAPI, movies: Collection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "lexical"
+    indexes = LexicalIndexes(root)
+    indexes.refresh(source(chroma_client))
+    indexes.close()
+    index = root / "movies.sqlite3"
+    real_connect = sqlite3.connect
+
+    def refused(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if Path(database) == index:  # as for a file of another user's, or in a folder this user cannot enter
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", refused)
+    reopened = LexicalIndexes(root)
+    with pytest.raises(StoreError) as raised:
+        LexicalRetriever(source(chroma_client), reopened).search("wormhole", k=2)
+    assert raised.value.message.startswith(f"the lexical index {index} cannot be read or written")
+    assert "unable to open" not in raised.value.message  # SQLite's words are the detail's
+    assert "unable to open database file" in (raised.value.detail or "")
+    reopened.close()
+    monkeypatch.undo()
+    assert index.is_file()  # not a corrupt file: kept, never removed to be rebuilt
+    again, kept = source(chroma_client), LexicalIndexes(root)
+    assert ids(LexicalRetriever(again, kept).search("wormhole", k=2)) == ["interstellar"]
+    assert again.listings == 0  # the file's own index, not a rebuild
+    kept.close()
 
 
 def test_an_index_of_the_previous_format_is_imported_once(tmp_path: Path, chroma_client: ClientAPI, movies: Collection) -> None:

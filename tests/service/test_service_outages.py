@@ -107,3 +107,22 @@ def test_an_embedding_server_down_during_an_ingest_is_503_not_500(live: Live, mo
         reply = http.post("/v1/collections/movies/documents", json={"documents": [{"id": "x", "text": "A new film."}]})
     assert reply.status_code == 503, reply.text
     assert reply.json()["error"]["dependency"] == "embeddings" and "127.0.0.1" not in reply.text
+
+
+def test_a_lexical_index_that_cannot_be_read_is_503_store_unavailable(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The CLI's engine searches the lexical index under the data directory too (hybrid retrieval).
+    from selfrag.retrieval import LexicalIndexes
+    from tests.denied import deny
+
+    lexical = live.settings.home / "lexical"
+    monkeypatch.setattr(live.engine.components.retrieval, "indexes", LexicalIndexes(lexical))
+    deny(monkeypatch, lexical)
+    with live.client() as http:
+        reply = http.post("/v1/answers", json={**Q, "thread_id": "x"})
+        assert reply.status_code == 503, reply.text
+        error = reply.json()["error"]
+        assert error["code"] == "store_unavailable"
+        assert error["message"].startswith(f"the lexical index {lexical / 'movies.sqlite3'} cannot be read or written")
+        assert "unable to open" not in reply.text
+        thread = http.get("/v1/threads/x")
+        assert thread.status_code == 404 or thread.json()["turns"] == []

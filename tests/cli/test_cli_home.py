@@ -1,0 +1,79 @@
+"""A selfrag home (``SELFRAG_HOME``) that cannot be used is one line naming it: never a traceback,
+never an ``internal`` error, and nothing already stored is removed."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from tests.denied import deny
+
+Cli = Callable[..., Result]
+Check = Callable[[Result, str], str]
+
+
+@pytest.fixture
+def home() -> Path:
+    return Path(os.environ["SELFRAG_HOME"])
+
+
+# -- a home this user cannot read or write -------------------------------------------------------
+@pytest.mark.parametrize("args", [
+    ("ask", "Which movie has toys?", "-c", "movies"),
+    ("ingest", "--sample", "movies"),
+    ("collections", "list"),
+    ("documents", "list", "-c", "movies"),
+    ("plan", "Which movie has toys?", "-c", "movies"),
+])
+def test_an_unreadable_home_is_a_store_error_naming_it(
+    cli: Cli, home: Path, monkeypatch: pytest.MonkeyPatch, assert_one_line_error: Check, args: tuple[str, ...]
+) -> None:
+    home.mkdir()
+    deny(monkeypatch, home)  # mode 000, or another user's mode 700
+    result = cli(*args)
+    line = assert_one_line_error(result, "store_unavailable")
+    assert result.exit_code == 1
+    assert f"the selfrag home {home} cannot be read or written: Permission denied" in line
+    assert "SELFRAG_HOME" in line and "Errno" not in line
+
+
+def test_an_unreadable_home_under_json_is_the_json_error(cli: Cli, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home.mkdir()
+    deny(monkeypatch, home)
+    result = cli("ask", "Which movie has toys?", "-c", "movies", "--json")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "store_unavailable"
+    assert error["message"].startswith(f"the selfrag home {home} cannot be read or written")
+
+
+def test_an_unreadable_lexical_folder_is_a_store_error_and_nothing_is_removed(cli: Cli, home: Path) -> None:
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    index = home / "lexical" / "movies.sqlite3"
+    assert index.is_file()
+    with pytest.MonkeyPatch.context() as denied:
+        deny(denied, home / "lexical")
+        for args in (("ask", "Which movie has toys?", "-c", "movies"), ("ingest", "--sample", "movies")):
+            result = cli(*args)
+            assert result.exit_code == 1 and result.stdout == "" and "Traceback" not in result.output, result.output
+            line = result.stderr.strip().splitlines()[-1]  # ask prints the progress of the nodes that ran first
+            assert line.startswith("error[store_unavailable]: "), line
+            assert f"the lexical index {index} cannot be read or written: Permission denied" in line
+            assert "selfrag home" in line and "SELFRAG_HOME" in line
+    assert index.is_file()
+    assert cli("collections", "list").stdout.splitlines() == ["movies  19 chunks"]
+
+
+def test_a_checkpoint_file_that_cannot_be_opened_is_a_store_error(
+    cli: Cli, home: Path, assert_one_line_error: Check
+) -> None:
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    (home / "checkpoints.sqlite").mkdir()  # no database can be opened there, even by root
+    line = assert_one_line_error(cli("ask", "Which movie has toys?", "-c", "movies", "--thread", "t1"), "store_unavailable")
+    assert f"the checkpoint store {home / 'checkpoints.sqlite'} cannot be read or written" in line
+    assert "SELFRAG_HOME" in line
