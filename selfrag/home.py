@@ -5,20 +5,22 @@ folder and its lock, the lexical indexes, the SQLite checkpoints, the turn locks
 The user chose the folder, so a message names it and its files (they are theirs, not the
 installation's), says that it cannot be read or written, and how to get out.
 
-That is a ``StoreError`` (``store_unavailable``): what the home holds is the store, as for an
-unreadable Chroma folder; the CLI exits 1 and the service answers 503. The operating system's or
-SQLite's own text goes in ``detail`` only.
+A home that is a file (or below one) is a ``ConfigError``: the setting is wrong. One that cannot be
+read or written is a ``StoreError`` (``store_unavailable``): what the home holds is the store, as
+for an unreadable Chroma folder; the CLI exits 1 and the service answers 503. The operating
+system's or SQLite's own text goes in ``detail`` only.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
-from selfrag.errors import StoreError, describe
+from selfrag.errors import ConfigError, StoreError, describe
 
-__all__ = ["HOME_HINT", "home_unusable"]
+__all__ = ["HOME_HINT", "check_home", "home_unusable"]
 
 HOME_HINT = (
     "the selfrag home and everything in it must be readable and writable by this user "
@@ -59,3 +61,25 @@ def _refusal(file: Path) -> OSError | None:
         return exc
     os.close(fd)
     return None
+
+
+def check_home(home: Path) -> bool:
+    """Whether the selfrag home exists; a missing one is fine (the first write creates it).
+
+    Raises:
+        ConfigError: it, or a folder it would be in, is a file (or anything but a directory).
+        StoreError: a folder above it cannot be entered, so it cannot be looked at.
+    """
+    for folder in (home, *home.parents):
+        try:
+            mode = folder.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # missing, or below a file: the folder that exists says which
+        except OSError as exc:
+            raise home_unusable(f"the selfrag home {home}", exc) from exc
+        if stat.S_ISDIR(mode):
+            return folder == home
+        what = "it" if folder == home else str(folder)
+        raise ConfigError(f"the selfrag home {home} (SELFRAG_HOME) is not a directory: {what} is a file; "
+                          "set SELFRAG_HOME to a folder")
+    return False

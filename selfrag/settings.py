@@ -463,10 +463,11 @@ def load_settings(**overrides: Any) -> Settings:
     """Build the settings, turning any validation problem into a one-line ``ConfigError``.
 
     A key of the config file or a ``SELFRAG_*`` variable that names no setting is refused, with
-    the nearest valid name. ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL`` fill ``api_key`` and
+    the nearest valid name; so is a ``home`` that is a file (``selfrag.home.check_home``). ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL`` fill ``api_key`` and
     ``base_url`` of ``llm`` and ``embeddings`` where selfrag's own settings leave them unset.
     """
     from selfrag._config_keys import OPENAI_FALLBACKS, check_env, check_file
+    from selfrag.home import check_home
 
     cfg = _config_file()
     check_file(Settings, read_config_file(), str(cfg))
@@ -484,4 +485,5 @@ def load_settings(**overrides: Any) -> Settings:
         value = os.environ.get(var)
         if getattr(part, name) is None and value:
             setattr(part, name, SecretStr(value) if name == "api_key" else value)
+    check_home(settings.home)
     return settings

@@ -77,3 +77,26 @@ def test_a_checkpoint_file_that_cannot_be_opened_is_a_store_error(
     line = assert_one_line_error(cli("ask", "Which movie has toys?", "-c", "movies", "--thread", "t1"), "store_unavailable")
     assert f"the checkpoint store {home / 'checkpoints.sqlite'} cannot be read or written" in line
     assert "SELFRAG_HOME" in line
+
+
+# -- a home that is not a directory --------------------------------------------------------------
+@pytest.mark.parametrize("args", [
+    ("ask", "Which movie has toys?", "-c", "movies"),
+    ("ingest", "--sample", "movies"),
+    ("collections", "list"),
+    ("keys", "list"),
+])
+@pytest.mark.parametrize("below", [False, True])
+def test_a_home_that_is_a_file_is_a_config_error_saying_so(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, assert_one_line_error: Check,
+    args: tuple[str, ...], below: bool,
+) -> None:
+    file = tmp_path / "hostname"
+    file.write_text("box\n", encoding="utf-8")
+    home = file / "selfrag" if below else file  # a folder below a file cannot exist either
+    monkeypatch.setenv("SELFRAG_HOME", str(home))
+    line = assert_one_line_error(cli(*args), "config_invalid")
+    what = f"{file} is a file" if below else "it is a file"
+    assert line == (f"error[config_invalid]: the selfrag home {home} (SELFRAG_HOME) is not a directory: {what}; "
+                    "set SELFRAG_HOME to a folder")
+    assert file.read_text(encoding="utf-8") == "box\n"
