@@ -18,9 +18,11 @@ import httpx
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.config import Settings as ChromaSettings
+from chromadb.errors import NotFoundError
 from langchain_core.embeddings import Embeddings
 
-from selfrag.errors import CollectionExists, CollectionNotFound, ConfigError, UsageError
+from selfrag.errors import CollectionExists, CollectionNotFound, ConfigError, StoreError, UsageError
+from selfrag.home import check_home, home_unusable
 from selfrag.schema import CollectionSchema
 from selfrag.settings import Settings, StoreSettings
 from selfrag.store._errors import chroma_errors
@@ -110,14 +112,17 @@ class Store:
         """Open the store the settings describe.
 
         The embedded store is locked for ``use`` first (default: a writer; see ``selfrag.store.lock``)
-        and released by ``close``; a Chroma server needs no lock.
+        and released by ``close``; a Chroma server needs no lock. A reader of a selfrag home that
+        holds no embedded store yet gets an empty store and creates nothing.
 
         Raises:
             ConfigError: ``store.chroma_url`` is not an ``http(s)://host[:port]`` URL.
             StoreLocked: another process has the embedded store open in a conflicting mode.
-            StoreError: the database cannot be opened or the server cannot be reached.
+            StoreError: the database cannot be opened or the server cannot be reached, or the
+                selfrag home cannot be read or written.
         """
         url = settings.store.chroma_url
+        use = use or StoreUse()
         if url:
             host, port, ssl = _parse_url(url)
             with chroma_errors(f"cannot connect to Chroma at {url}"):
@@ -127,7 +132,14 @@ class Store:
             lock = None
         else:
             path = settings.chroma_path
-            lock = lock_store(path, use or StoreUse())
+            if not use.write and not _embedded_store_exists(settings):
+                # A reader (ask, plan, a listing) must not create the selfrag home, or anything in
+                # it, as a side effect: where nothing was ever stored it finds no collection, and
+                # has nothing to lock (a writer starting meanwhile creates the folder; the reader
+                # answered as things were when it looked).
+                client = cast(ClientAPI, _NothingStored())
+                return cls(client, embeddings, batch_size=settings.embeddings.batch_size, store=settings.store)
+            lock = lock_store(path, use)
             try:
                 with chroma_errors(f"cannot open the Chroma database at {path}"):
                     path.mkdir(parents=True, exist_ok=True)
@@ -223,6 +235,32 @@ class Store:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _embedded_store_exists(settings: Settings) -> bool:
+    """Whether the selfrag home holds an embedded store (its Chroma folder), looking only."""
+    path = settings.chroma_path
+    try:
+        return check_home(settings.home) and path.is_dir()
+    except OSError as exc:
+        raise home_unusable(f"the selfrag home {settings.home}", exc) from exc
+
+
+class _NothingStored:
+    """The Chroma client of a selfrag home where nothing was ever stored, for a reader: the calls
+    ``Store`` makes, answered as an empty database answers them."""
+
+    def get_collection(self, name: str, **kwargs: object) -> ChromaCollection:
+        raise NotFoundError(f"Collection [{name}] does not exist")
+
+    def list_collections(self) -> list[ChromaCollection]:
+        return []
+
+    def create_collection(self, name: str, **kwargs: object) -> ChromaCollection:
+        raise StoreError(f"cannot create collection {name!r}: the store was opened for reading")
+
+    def delete_collection(self, name: str) -> None:
+        raise NotFoundError(f"Collection [{name}] does not exist")
 
 
 def _http_sessions(client: ClientAPI) -> list[httpx.Client]:

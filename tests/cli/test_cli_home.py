@@ -100,3 +100,25 @@ def test_a_home_that_is_a_file_is_a_config_error_saying_so(
     assert line == (f"error[config_invalid]: the selfrag home {home} (SELFRAG_HOME) is not a directory: {what}; "
                     "set SELFRAG_HOME to a folder")
     assert file.read_text(encoding="utf-8") == "box\n"
+
+
+# -- a home that does not exist yet --------------------------------------------------------------
+@pytest.mark.parametrize("exists", [False, True])
+def test_reading_commands_create_nothing_in_a_new_home(
+    cli: Cli, home: Path, assert_one_line_error: Check, exists: bool
+) -> None:
+    if exists:
+        home.mkdir()  # e.g. holding only a config file or a key file
+    assert_one_line_error(cli("ask", "Which movie has toys?", "-c", "movies"), "collection_not_found")
+    several = cli("ask", "Which movie has toys?", "-c", "movies", "-c", "films")  # planned after a condense line
+    assert several.exit_code == 2 and several.stderr.splitlines()[-1].startswith("error[collection_not_found]: ")
+    assert_one_line_error(cli("plan", "Which movie has toys?", "-c", "movies"), "collection_not_found")
+    assert_one_line_error(cli("documents", "list", "-c", "movies"), "collection_not_found")
+    assert_one_line_error(cli("collections", "show", "movies"), "collection_not_found")
+    listed = cli("collections", "list")
+    assert listed.exit_code == 0 and listed.stdout == "" and "no collections yet" in listed.stderr
+    assert json.loads(cli("collections", "list", "--json").stdout) == {"collections": []}
+    assert (sorted(home.iterdir()) == []) if exists else not home.exists()
+    # The first write creates it, and the readers then see what it wrote.
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    assert cli("collections", "list").stdout.splitlines() == ["movies  19 chunks"]
