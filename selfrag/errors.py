@@ -10,7 +10,7 @@ failures outside the caller's control (a retry later may succeed)::
     │   ├── CollectionExists          creating a collection that exists         (collection_exists, 409)
     │   ├── SchemaError               invalid attribute schema file / schema    (schema_invalid, 400)
     │   ├── InvalidFilter             a caller's filter that the schema rejects (filter_invalid, 422)
-    │   ├── InvalidQuestion           empty or oversized question               (question_invalid, 400)
+    │   ├── InvalidQuestion           empty, letterless or oversized question   (question_invalid, 400)
     │   ├── IngestError               unreadable or unsupported input file      (ingest_failed, 400)
     │   ├── DatasetError              invalid evaluation dataset or run dir     (dataset_invalid, 400)
     │   ├── VariantsError             invalid grader-variants or prompt file    (variants_invalid, 400)

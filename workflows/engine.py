@@ -354,17 +354,24 @@ class SelfRagEngine:
 
     # -- internals -------------------------------------------------------------------------------
     @staticmethod
-    def check_question(question: str) -> str:
-        """The question with its white space folded.
+    def check_question(question: str, name: str = "the question") -> str:
+        """The question with its white space folded: the one check every face (CLI, API) applies.
+
+        Args:
+            name: How a message names it (``question 2`` of a file).
 
         Raises:
-            InvalidQuestion: it is empty or longer than ``MAX_QUESTION_CHARS``.
+            InvalidQuestion: it is empty, has no letter or digit in any script (nothing to search
+                for: "???" would otherwise be answered from whatever ranks first), or is longer
+                than ``MAX_QUESTION_CHARS``.
         """
         q = " ".join((question or "").split())
         if not q:
-            raise InvalidQuestion("the question is empty")
+            raise InvalidQuestion(f"{name} is empty")
+        if not any(c.isalnum() for c in q):
+            raise InvalidQuestion(f"{name} has no letters or digits")
         if len(q) > MAX_QUESTION_CHARS:
-            raise InvalidQuestion(f"the question is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}")
+            raise InvalidQuestion(f"{name} is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}")
         return q
 
     @property

@@ -38,7 +38,7 @@ def plan(
     from selfrag.query import build_planner
     from selfrag.settings import load_settings
     from selfrag.store import Store, StoreUse
-    from workflows import MAX_QUESTION_CHARS
+    from workflows import SelfRagEngine
 
     if (question is None) == (file is None):
         fail("give exactly one of QUESTION or --file FILE")
@@ -51,13 +51,10 @@ def plan(
         questions = [ln.strip() for ln in text.splitlines() if ln.strip()]
     else:
         questions = [question or ""]
-    if not questions or any(not q.strip() for q in questions):
-        fail("the question is empty", "question_invalid")
-    for number, q in enumerate(questions, 1):
-        size = len(" ".join(q.split()))  # measured as the engine measures it
-        if size > MAX_QUESTION_CHARS:
-            where = f"question {number} " if file is not None else "the question "
-            raise InvalidQuestion(f"{where}is {size} characters long; the limit is {MAX_QUESTION_CHARS}")
+    if not questions:
+        raise InvalidQuestion("the question is empty")
+    for number, q in enumerate(questions, 1):  # held to the engine's own check, as ask is
+        SelfRagEngine.check_question(q, f"question {number}" if file is not None else "the question")
 
     settings = load_settings()
     embeddings = make_embeddings(settings.embeddings)

@@ -52,6 +52,31 @@ def test_ask_empty_question(cli: Cli, movies: None, question: str, assert_one_li
     assert line.endswith("the question is empty")
 
 
+@pytest.mark.parametrize("question", ["???", "...", "!!", " ¿? ", "— * —", "\u3002\uff1f"])
+def test_a_question_without_letters_or_digits(cli: Cli, movies: None, question: str, assert_one_line_error: Check) -> None:
+    line = assert_one_line_error(cli("ask", question, "-c", "movies"), "question_invalid")
+    assert line == "error[question_invalid]: the question has no letters or digits"
+    assert_one_line_error(cli("plan", question, "-c", "movies"), "question_invalid")
+    as_json = cli("ask", question, "-c", "movies", "--json")
+    assert as_json.exit_code == 2
+    assert json.loads(as_json.stdout)["error"]["code"] == "question_invalid"
+
+
+def test_a_file_question_without_letters_or_digits_is_named(
+    cli: Cli, movies: None, tmp_path: Path, assert_one_line_error: Check
+) -> None:
+    questions = tmp_path / "questions.txt"
+    questions.write_text("Which movie has toys?\n???\n", encoding="utf-8")
+    line = assert_one_line_error(cli("plan", "-c", "movies", "--file", questions), "question_invalid")
+    assert line == "error[question_invalid]: question 2 has no letters or digits"
+
+
+@pytest.mark.parametrize("question", ["7?", "Что это?", "東京は?", "٣؟", "x"])
+def test_a_question_of_any_script_with_a_letter_or_digit_is_asked(cli: Cli, movies: None, question: str) -> None:
+    result = cli("plan", question, "-c", "movies", "--json")
+    assert result.exit_code == 0, result.output
+
+
 @pytest.mark.parametrize("question", ["", "   "])
 def test_plan_empty_question(cli: Cli, movies: None, question: str, assert_one_line_error: Check) -> None:
     assert_one_line_error(cli("plan", question, "-c", "movies"), "question_invalid")

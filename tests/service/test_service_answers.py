@@ -82,19 +82,29 @@ def test_budgets_are_capped_server_side(make_live: Callable[..., Live]) -> None:
         ({"question": ""}, "invalid_request"),
         ({"question": "x" * 4001}, "invalid_request"),
         ({"question": "   "}, "question_invalid"),
+        ({"question": "???"}, "question_invalid"),
+        ({"question": "... !! —"}, "question_invalid"),
         ({"question": "ok?", "collection": "../etc"}, "invalid_request"),
         ({"question": "ok?", "thread_id": "../../x"}, "invalid_request"),
         ({"question": "ok?", "max_rewrite": 1}, "invalid_request"),
         ({"question": "ok?", "max_rewrites": -1}, "invalid_request"),
         ({"question": 42}, "invalid_request"),
     ],
-    ids=["empty", "too-long", "blank", "collection-path", "thread-path", "unknown-field", "negative-budget", "not-text"],
+    ids=["empty", "too-long", "blank", "punctuation", "symbols", "collection-path", "thread-path", "unknown-field", "negative-budget", "not-text"],
 )
 def test_invalid_bodies_are_400_with_a_code(live: Live, payload: dict[str, object], code: str) -> None:
     status, body = ask(live, **payload)
     assert status == 400, body
     assert body["error"]["code"] == code  # type: ignore[index]
     assert "Traceback" not in body["error"]["message"]  # type: ignore[index]
+
+
+def test_a_question_without_letters_or_digits_says_so(live: Live) -> None:
+    status, body = ask(live, question="¿?")
+    assert status == 400 and body["error"] == {  # type: ignore[comparison-overlap]
+        "code": "question_invalid", "message": "the question has no letters or digits",
+        "request_id": body["error"]["request_id"],  # type: ignore[index]
+    }
 
 
 def test_malformed_json_is_400(live: Live) -> None:

@@ -188,6 +188,8 @@ def test_request_is_checked_like_an_answer(live: Live) -> None:
     with live.client() as http:
         long = http.post("/v1/chat/completions", json={"model": "movies", "messages": [{"role": "user", "content": "x" * 4001}]})
         assert long.status_code == 400 and long.json()["error"]["code"] == "question_invalid"
+        marks = http.post("/v1/chat/completions", json={"model": "movies", "messages": [{"role": "user", "content": "?!"}]})
+        assert marks.status_code == 400 and marks.json()["error"]["code"] == "question_invalid"
         image = http.post("/v1/chat/completions", json={"model": "movies", "messages": [
             {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x"}}]}]})
         assert image.status_code == 400 and image.json()["error"]["code"] == "invalid_request"
