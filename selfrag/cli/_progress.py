@@ -1,7 +1,9 @@
 """Node-by-node progress lines for ``ask`` and ``demo`` (to stderr, so stdout stays clean JSON).
 
 The line itself is the node's own summary (``NodeSpec.summarize``), the same one the HTTP
-stream's events carry.
+stream's events carry, with its control characters escaped: it quotes the question, the model's
+answer and document ids, and a terminal obeys an escape sequence (a colour, a cleared screen, a
+bidi override) in what it is sent.
 """
 
 from __future__ import annotations
@@ -15,11 +17,17 @@ __all__ = ["describe_update", "print_event"]
 
 
 def describe_update(node: str, update: dict[str, Any]) -> str:
-    """One human line saying what a node just did."""
+    """One human line saying what a node just did, safe to print to a terminal."""
     from workflows.nodes import node_spec
 
     spec = node_spec(node)
-    return "" if spec is None else spec.summarize(update).text  # type: ignore[arg-type]
+    return "" if spec is None else _printable(spec.summarize(update).text)  # type: ignore[arg-type]
+
+
+def _printable(text: str) -> str:
+    """``text`` with each character that is not printable written as ``repr`` writes it (``\\x1b``,
+    ``\\u202e``): the same escapes the self_query line's ``repr`` of its query shows."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def print_event(console: Console, node: str, update: dict[str, Any]) -> None:

@@ -51,6 +51,20 @@ def test_json_result_on_stdout_and_progress_on_stderr(cli: Cli, movies: None, fa
     assert '"trace"' not in result.stderr and "▸" not in result.stdout
 
 
+def test_progress_lines_escape_control_characters(cli: Cli, movies: None, fake: Any) -> None:
+    # A terminal obeys what it is sent: a question or a model's answer must not recolour, clear or
+    # reorder it (a bidi override). Every line escapes them as the self_query line's repr() does.
+    fake.script(relevant=["Toys come alive"], generate="Toy Story\x1b[2J: toys come alive [1].")
+    result = cli("ask", "\x1b[31mWhich movie\u202e is about toys\x07 coming alive?", "-c", "movies")
+    assert result.exit_code == 0, result.output
+    progress = result.stderr.splitlines()
+    assert [ln.split()[1] for ln in progress] == HAPPY_PATH
+    assert all(c.isprintable() for line in progress for c in line), progress
+    condense = progress[0]
+    assert condense.endswith("question: \\x1b[31mWhich movie\\u202e is about toys\\x07 coming alive?")
+    assert "answer #1: Toy Story\\x1b[2J: toys come alive [1]." in progress[HAPPY_PATH.index("generate")]
+
+
 def test_human_output_shows_outcome_answer_and_citations(cli: Cli, movies: None, fake: Any) -> None:
     fake.script(relevant=["Toys come alive"], generate="Toy Story: toys come alive [1].")
     result = cli("ask", TOYS, "-c", "movies")
