@@ -8,7 +8,7 @@ known values (see ``_profile``): nothing here names a domain. In order:
 2. words naming a value become conditions on string and boolean attributes, negation applied
    (``_values``): known values, boolean attribute names, embedding similarity under the
    collection's own model (when given), and unknown proper names for name-like attributes;
-3. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3");
+3. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
 4. the search text is the question minus the phrases consumed by conditions and the filler at
    its ends ("show me", "recipes", "please"), and never empty.
 
@@ -27,9 +27,10 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize, word_set
+from selfrag.lang import QUERY_STOP, Token, forms, tokenize
 from selfrag.query._lexicon import NEGATIONS
-from selfrag.query._numbers import Number, find_numbers
+from selfrag.query._limit import read_limit
+from selfrag.query._numbers import find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
@@ -40,11 +41,6 @@ from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, Struc
 from selfrag.schema import CollectionSchema
 
 __all__ = ["Reading", "read_question", "rule_based_query"]
-
-_LIMIT_VERBS = word_set("limit_verbs")
-_LIMIT_LEADS = word_set("limit_leads")
-_MAX_LIMIT = 100
-
 
 class Reading:
     """What the constructor read from one question: the structured query and the consumed spans."""
@@ -60,43 +56,6 @@ class Reading:
         """What is left of the question once its conditions, its limit and the words naming the
         collection's items are taken out: "" when the filter holds all of it ("3 bedroom houses
         under 500k"), whereupon ``query.query`` searches the question as asked."""
-
-
-def _led(before: list[Token]) -> bool:
-    """ "top 5", "show me 5", "list 5": the words before a number ask for that many results."""
-    if not before:
-        return False
-    last = before[-1].norm
-    return last in _LIMIT_LEADS or last in _LIMIT_VERBS or (
-        len(before) >= 2 and last in ("me", "us") and before[-2].norm in _LIMIT_VERBS
-    )
-
-
-def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
-    """The words after a number name the collection's items ("5 recipes"), not a quantity ("3 bedrooms")."""
-    for t in after:
-        if t.norm.isdigit() or t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
-            return False
-        plural = t.norm.isalpha() and t.norm not in QUERY_STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm
-        if t.lemma in profile.item_nouns or plural:
-            return True
-        if taken.free((t.start, t.end)) and t.norm not in QUERY_STOP and not t.norm.isalpha():
-            return False
-    return False
-
-
-def _limit(question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: Spans) -> int | None:
-    for n in numbers:
-        if not taken.free((n.start, n.end)) or n.money or n.scaled or n.year_like or not n.value.is_integer():
-            continue
-        if not 0 < n.value <= _MAX_LIMIT:
-            continue
-        before = [t for t in tokens if t.end <= n.start][-3:]
-        lead = _led(before)
-        if lead or _counts_results([t for t in tokens if t.start >= n.end][:4], profile, taken):
-            taken.claim((before[-1].start if lead and before[-1].norm in _LIMIT_LEADS else n.start, n.end))
-            return int(n.value)
-    return None
 
 
 def _mention_nodes(mentions: list[Mention]) -> list[Found]:
@@ -169,7 +128,7 @@ def read_question(
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken)
     similarity = Similarity(embeddings) if embeddings is not None else None
     mentions = find_mentions(question, tokens, profile, taken, similarity)
-    limit = _limit(question, tokens, numbers, profile, taken)
+    limit = read_limit(tokens, numbers, profile, taken)
     parts = _join(question, numeric + _mention_nodes(mentions))
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}

@@ -1,0 +1,70 @@
+"""A requested number of results: "show me 5", "top 3", "three dramas", "5 Italian salads".
+
+A limit is a count of the collection's items, asked for: a number led by a word that asks for
+results ("top", "show me") or followed by the items it counts ("5 recipes"). A number that
+measures something ("3 bedrooms") was read by ``_numeric`` already and is not free here.
+"""
+
+from __future__ import annotations
+
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, word_set
+from selfrag.query._numbers import Number
+from selfrag.query._profile import SchemaProfile
+from selfrag.query._spans import Spans
+from selfrag.query._text import term_match
+
+__all__ = ["MAX_LIMIT", "asks_count", "read_limit"]
+
+_LIMIT_VERBS = word_set("limit_verbs")
+_LIMIT_LEADS = word_set("limit_leads")
+MAX_LIMIT = 100
+"""The largest count read as a limit; a larger number is something else."""
+
+
+def _led(before: list[Token]) -> bool:
+    """ "top 5", "show me 5", "list 5": the words before a number ask for that many results."""
+    if not before:
+        return False
+    last = before[-1].norm
+    return last in _LIMIT_LEADS or last in _LIMIT_VERBS or (
+        len(before) >= 2 and last in ("me", "us") and before[-2].norm in _LIMIT_VERBS
+    )
+
+
+def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
+    """The words after a number name the collection's items ("5 recipes"), not a quantity ("3 bedrooms")."""
+    for t in after:
+        if t.norm.isdigit() or t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
+            return False
+        plural = t.norm.isalpha() and t.norm not in QUERY_STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm
+        if t.lemma in profile.item_nouns or plural:
+            return True
+        if taken.free((t.start, t.end)) and t.norm not in QUERY_STOP and not t.norm.isalpha():
+            return False
+    return False
+
+
+def _window(tokens: list[Token], n: Number) -> tuple[list[Token], list[Token]]:
+    """The three words before the number and the four after it."""
+    return [t for t in tokens if t.end <= n.start][-3:], [t for t in tokens if t.start >= n.end][:4]
+
+
+def asks_count(n: Number, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
+    """Whether the free number ``n`` asks for that many results."""
+    if n.money or n.scaled or n.year_like or not n.value.is_integer() or not 0 < n.value <= MAX_LIMIT:
+        return False
+    before, after = _window(tokens, n)
+    return _led(before) or _counts_results(after, profile, taken)
+
+
+def read_limit(tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: Spans) -> int | None:
+    """The first free number that asks for a count of results, claimed in ``taken`` with its lead
+    word ("top"), or None."""
+    for n in numbers:
+        if not taken.free((n.start, n.end)) or not asks_count(n, tokens, profile, taken):
+            continue
+        before, _ = _window(tokens, n)
+        lead = _led(before) and before[-1].norm in _LIMIT_LEADS
+        taken.claim((before[-1].start if lead else n.start, n.end))
+        return int(n.value)
+    return None
