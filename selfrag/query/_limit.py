@@ -2,12 +2,16 @@
 
 A limit is a count of the collection's items, asked for: a number led by a word that asks for
 results ("top", "show me") or followed by the items it counts ("5 recipes"). A number that
-measures something ("3 bedrooms") was read by ``_numeric`` already and is not free here.
+measures something ("3 bedrooms") was read by ``_numeric`` already and is not free here. A
+number that labels one thing is no count either: it follows the noun it labels ("route 62",
+"platform 3", "room 12"), and the plural that may come later in the sentence belongs to another
+phrase ("route 62 on weekdays", "at 6 on Sundays").
 """
 
 from __future__ import annotations
 
-from selfrag.lang import QUERY_STOP, UNITS, Token, forms, word_set
+from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, UNITS, Token, forms, word_set
+from selfrag.query._lexicon import CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._spans import Spans
@@ -17,6 +21,11 @@ __all__ = ["MAX_LIMIT", "asks_count", "read_limit"]
 
 _LIMIT_VERBS = word_set("limit_verbs")
 _LIMIT_LEADS = word_set("limit_leads")
+_COUNT_MODIFIERS = word_set("count_modifiers")
+_CUE_WORDS = frozenset(w for cue in CUES for w in cue.split())
+_PHRASE_ENDS = FUNCTION_WORDS - {"a", "an", "the", "of", "and", "or"}
+"""Words that end the noun phrase a count heads ("5 of the Thai or Chinese dishes" goes on;
+"62 on weekdays" stops at "on": the weekdays are not what 62 counts)."""
 MAX_LIMIT = 100
 """The largest count read as a limit; a larger number is something else."""
 
@@ -31,9 +40,23 @@ def _led(before: list[Token]) -> bool:
     )
 
 
+def _labels(before: list[Token], n: Number, question: str) -> bool:
+    """A noun written right before the number: it names the one thing the number labels
+    ("route 62", "bus 62", "platform 3", "flight 24"). Words that may precede a count are not
+    such nouns: function words, comparison cues ("exactly 3"), superlatives ("the cheapest 3")
+    and the few modifiers of a count ("another 5", "the next 3")."""
+    if not before or question[before[-1].end : n.start].strip(" #-"):
+        return False
+    word = before[-1]
+    superlative = word.norm.endswith("est") and word.lemma != word.norm
+    return word.norm.isalpha() and not superlative and word.norm not in QUERY_STOP | _CUE_WORDS | _COUNT_MODIFIERS | _LIMIT_VERBS
+
+
 def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
     """The words after a number name the collection's items ("5 recipes"), not a quantity ("3 bedrooms")."""
     for t in after:
+        if t.norm in _PHRASE_ENDS:
+            return False
         if t.norm.isdigit() or t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
             return False
         plural = t.norm.isalpha() and t.norm not in QUERY_STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm
@@ -49,19 +72,19 @@ def _window(tokens: list[Token], n: Number) -> tuple[list[Token], list[Token]]:
     return [t for t in tokens if t.end <= n.start][-3:], [t for t in tokens if t.start >= n.end][:4]
 
 
-def asks_count(n: Number, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
+def asks_count(question: str, n: Number, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
     """Whether the free number ``n`` asks for that many results."""
     if n.money or n.scaled or n.year_like or not n.value.is_integer() or not 0 < n.value <= MAX_LIMIT:
         return False
     before, after = _window(tokens, n)
-    return _led(before) or _counts_results(after, profile, taken)
+    return _led(before) or (not _labels(before, n, question) and _counts_results(after, profile, taken))
 
 
-def read_limit(tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: Spans) -> int | None:
+def read_limit(question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, taken: Spans) -> int | None:
     """The first free number that asks for a count of results, claimed in ``taken`` with its lead
     word ("top"), or None."""
     for n in numbers:
-        if not taken.free((n.start, n.end)) or not asks_count(n, tokens, profile, taken):
+        if not taken.free((n.start, n.end)) or not asks_count(question, n, tokens, profile, taken):
             continue
         before, _ = _window(tokens, n)
         lead = _led(before) and before[-1].norm in _LIMIT_LEADS

@@ -1,0 +1,88 @@
+"""Numbers and names that label a thing ("route 62", "platform 3", "from Kingsford Central") are
+not counts of results, and a label is a filter value only when the collection knows it as one."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner, read_question
+from selfrag.schema import AttributeInfo, CollectionSchema
+
+TODAY = date(2025, 6, 1)
+TRANSIT = CollectionSchema(
+    description="Public transport timetables",
+    attributes=[
+        AttributeInfo(name="route", type="string", description="Route name or number"),
+        AttributeInfo(name="mode", type="string", description="Mode of transport", allowed_values=["rail", "bus", "ferry"]),
+        AttributeInfo(name="effective_year", type="integer", description="Year the timetable takes effect"),
+    ],
+)
+ROUTES = {"route": ["R1", "R2", "14", "62", "F1", "N62"]}
+FLIGHTS = CollectionSchema(
+    description="Flight departures",
+    attributes=[
+        AttributeInfo(name="airline", type="string", description="The airline operating the flight"),
+        AttributeInfo(name="destination", type="string", description="City the flight goes to", kind="place"),
+        AttributeInfo(name="price", type="float", description="Cheapest fare in euros"),
+    ],
+)
+AIRLINES = {"airline": ["Lufthansa", "KLM", "Ryanair"], "destination": ["Lisbon", "Oslo", "Rome"]}
+ROOMS = CollectionSchema(
+    description="Hotel rooms",
+    attributes=[
+        AttributeInfo(name="hotel", type="string", description="Name of the hotel"),
+        AttributeInfo(name="beds", type="integer", description="Number of beds"),
+        AttributeInfo(name="sea_view", type="boolean", description="Whether the room looks out to sea"),
+    ],
+)
+HOTELS = {"hotel": ["Grand Hotel", "Harbour Inn"]}
+
+
+def limit(question: str, schema: CollectionSchema = TRANSIT, catalogue: dict[str, list[str]] = ROUTES) -> int | None:
+    return read_question(question, schema, catalogue, today=TODAY).query.limit
+
+
+@pytest.mark.parametrize(
+    ("question", "schema", "catalogue"),
+    [
+        # a noun right before a number: the number names one of them
+        ("How often do buses run on route 62 on weekdays?", TRANSIT, ROUTES),
+        ("Does bus 62 run on Saturdays?", TRANSIT, ROUTES),
+        ("Which trains leave from platform 3 on Sundays?", TRANSIT, ROUTES),
+        ("How often does line 4 run on weekdays?", TRANSIT, ROUTES),
+        ("Which gate does flight 24 board from on Mondays?", FLIGHTS, AIRLINES),
+        ("Is gate 12 close to the lounges?", FLIGHTS, AIRLINES),
+        ("Is room 12 free on weekends?", ROOMS, HOTELS),
+        ("Do rooms on floor 3 have balconies?", ROOMS, HOTELS),
+        # the things a count counts come right after it, not after a preposition
+        ("Which trains leave at 6 on Sundays?", TRANSIT, ROUTES),
+        ("Which flights leave at 9 on weekdays?", FLIGHTS, AIRLINES),
+    ],
+)
+def test_a_number_that_names_something_is_not_a_limit(question: str, schema: CollectionSchema, catalogue: dict[str, list[str]]) -> None:
+    assert limit(question, schema, catalogue) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "schema", "catalogue", "count"),
+    [
+        ("show me 5 bus routes", TRANSIT, ROUTES, 5),
+        ("top 3 ferry routes", TRANSIT, ROUTES, 3),
+        ("the quietest 3 rooms at the Grand Hotel", ROOMS, HOTELS, 3),
+        ("another 5 flights to Oslo", FLIGHTS, AIRLINES, 5),
+        ("the next 2 flights to Lisbon", FLIGHTS, AIRLINES, 2),
+        ("5 of the KLM flights", FLIGHTS, AIRLINES, 5),
+        ("4 rooms with a sea view", ROOMS, HOTELS, 4),
+        ("3 sea view rooms at the Harbour Inn", ROOMS, HOTELS, 3),
+    ],
+)
+def test_a_count_of_results_is_still_a_limit(question: str, schema: CollectionSchema, catalogue: dict[str, list[str]], count: int) -> None:
+    assert limit(question, schema, catalogue) == count
+
+
+def test_a_route_number_is_not_clamped_into_a_limit() -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("Does bus 62 run on Saturdays?", TRANSIT, ROUTES)
+    assert plan.query.limit is None
+    assert "clamped_limit" not in [c.kind for c in plan.changes]
