@@ -4,7 +4,9 @@ In order of trust:
 
 1. **Known values** of string attributes (allowed values, else the catalogue): the same words up to
    case, accents, inflection or derivation ("comedies", "contractor"), an abbreviation ("sci-fi"),
-   a typo in a multi-word name, or a capitalised surname ("Nolan").
+   a typo in a multi-word name, or a capitalised surname ("Nolan"). A number written alone is
+   such a value only when it is exactly one ("route 62", "bus 14", "homes in 3121") and neither
+   a count of results ("show me 14 routes") nor a quantity ("14 minutes").
 2. **Boolean attributes** named by a word of their name ("with a pool" → has_pool, "pet friendly"
    → pets_allowed, "sponsor visas" → visa_sponsorship).
 3. **Embedding similarity** under the collection's own model, above a confidence floor and clear
@@ -24,11 +26,14 @@ governs, and carries over a list of values of the same attribute ("not in Paris 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from selfrag.lang import QUERY_STOP, Token, forms, is_word, normalise, word_set
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, is_word, normalise, word_set
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
+from selfrag.query._limit import asks_count
 from selfrag.query._match import KnownValues
+from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
@@ -125,6 +130,28 @@ class _Finder:
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
         return None
+
+    def numbered(self, numbers: Sequence[Number]) -> list[Mention]:
+        """Numbers that are known values ("route 62"). ``known`` passes over numbers, which are
+        counts and quantities far more often than names; here each is read with what the number
+        reader saw around it, and the limit reader's view of it."""
+        out: list[Mention] = []
+        for n in numbers:
+            span = (n.start, n.end)
+            text = self.q[n.start : n.end]
+            if not text[:1].isdigit() or not self.taken.free(span) or n.money or n.scaled or n.plus \
+                    or n.unit in UNITS or asks_count(self.q, n, self.tokens, self.profile, self.taken):
+                continue
+            hits = [(p, m.value) for p, idx in self.indexes if (m := idx.exact(text)) is not None and m.how == "exact"]
+            if len(hits) > 1:
+                # "platform 3" when platforms and routes both have a 3: the noun before says which.
+                before = [t for t in self.tokens if t.end <= n.start][-1:]
+                hits = [(p, v) for p, v in hits if before and term_match(forms(before[0].norm), p.terms)]
+            if len(hits) == 1:
+                p, value = hits[0]
+                out.append(Mention(p, value, span, "exact"))
+                self.taken.claim(span)
+        return out
 
     # -- 2. booleans by name ------------------------------------------------------------------------
     def booleans(self) -> list[Mention]:
@@ -346,10 +373,13 @@ def find_mentions(
     profile: SchemaProfile,
     taken: Spans,
     similarity: Similarity | None,
+    numbers: Sequence[Number] = (),
 ) -> list[Mention]:
-    """Every value the question names, negation applied; consumed spans are claimed in ``taken``."""
+    """Every value the question names, negation applied; consumed spans are claimed in ``taken``.
+    ``numbers`` are the question's numbers (``find_numbers``), those left free by the numeric
+    reader: a number may be a known value of a string attribute ("route 62")."""
     finder = _Finder(question, tokens, profile, taken, similarity, profile.item_nouns)
-    mentions = finder.known() + finder.booleans()
+    mentions = finder.known() + finder.numbered(numbers) + finder.booleans()
     mentions += finder.names()
     mentions += finder.similar()
     return _negate(question, tokens, mentions, taken, profile.item_nouns)

@@ -127,7 +127,7 @@ def read_question(
     numbers = find_numbers(question)
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken)
     similarity = Similarity(embeddings) if embeddings is not None else None
-    mentions = find_mentions(question, tokens, profile, taken, similarity)
+    mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
     limit = read_limit(question, tokens, numbers, profile, taken)
     parts = _join(question, numeric + _mention_nodes(mentions))
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)

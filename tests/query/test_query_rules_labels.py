@@ -3,11 +3,13 @@ not counts of results, and a label is a filter value only when the collection kn
 
 from __future__ import annotations
 
+import json
 from datetime import date
+from typing import Any
 
 import pytest
 
-from selfrag.query import SelfQueryPlanner, read_question
+from selfrag.query import SelfQueryPlanner, read_question, to_where
 from selfrag.schema import AttributeInfo, CollectionSchema
 
 TODAY = date(2025, 6, 1)
@@ -86,3 +88,61 @@ def test_a_route_number_is_not_clamped_into_a_limit() -> None:
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("Does bus 62 run on Saturdays?", TRANSIT, ROUTES)
     assert plan.query.limit is None
     assert "clamped_limit" not in [c.kind for c in plan.changes]
+
+
+HOMES = CollectionSchema(
+    description="Homes for sale",
+    attributes=[
+        AttributeInfo(name="suburb", type="string", description="Suburb the home is in", kind="place"),
+        AttributeInfo(name="postcode", type="string", description="Postal code"),
+        AttributeInfo(name="price", type="integer", description="Asking price in dollars"),
+        AttributeInfo(name="year_built", type="integer", description="Year the home was built"),
+    ],
+)
+SUBURBS = {"suburb": ["Richmond", "Carlton"], "postcode": ["2000", "3121", "3053"]}
+
+
+def where(question: str, schema: CollectionSchema = TRANSIT, catalogue: dict[str, list[str]] = ROUTES) -> Any:
+    return to_where(read_question(question, schema, catalogue, today=TODAY).query.filter)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How often do buses run on route 62 on weekdays?", {"$and": [{"mode": {"$eq": "bus"}}, {"route": {"$eq": "62"}}]}),
+        ("Does bus 62 run on Saturdays?", {"$and": [{"mode": {"$eq": "bus"}}, {"route": {"$eq": "62"}}]}),
+        ("When does the last 14 leave?", {"route": {"$eq": "14"}}),
+        ("timetables for every route except 62", {"route": {"$ne": "62"}}),
+        ("Do route 14 and route R2 share a stop?", {"route": {"$in": ["14", "R2"]}}),
+    ],
+)
+def test_a_number_that_is_a_known_value_is_read_as_that_value(question: str, expected: Any) -> None:
+    assert where(question) == expected
+
+
+def test_a_known_value_number_on_another_schema() -> None:
+    assert where("homes in 3121 under 900k", HOMES, SUBURBS) == {"$and": [{"postcode": {"$eq": "3121"}}, {"price": {"$lt": 900000}}]}
+    # A year is read by the year reader first: 2000 is also a known postcode.
+    assert where("homes built after 2000", HOMES, SUBURBS) == {"year_built": {"$gt": 2000}}
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [("show me 14 bus routes", 14), ("14 ferry routes", 14), ("Which routes take 14 minutes?", None)],
+)
+def test_a_count_or_a_quantity_is_not_a_value_even_when_known(question: str, count: int | None) -> None:
+    query = read_question(question, TRANSIT, ROUTES, today=TODAY).query
+    assert "route" not in json.dumps(to_where(query.filter))
+    assert query.limit == count
+
+
+def test_the_words_around_a_route_number_stay_the_search_text() -> None:
+    query = read_question("What is the fare on bus 14?", TRANSIT, ROUTES, today=TODAY).query
+    assert where("What is the fare on bus 14?") == {"$and": [{"mode": {"$eq": "bus"}}, {"route": {"$eq": "14"}}]}
+    assert query.query == "fare"
+
+
+def test_a_route_number_is_planned_as_the_route() -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("How often do buses run on route 62 on weekdays?", TRANSIT, ROUTES)
+    assert plan.where == {"$and": [{"mode": {"$eq": "bus"}}, {"route": {"$eq": "62"}}]}
+    assert plan.query.limit is None and plan.changes == []
