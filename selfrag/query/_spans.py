@@ -27,6 +27,10 @@ class Spans:
     def claim(self, span: Span) -> None:
         self._claimed.append(span)
 
+    def release(self, span: Span) -> None:
+        """Give back a span claimed by a reading a later look at the whole question undid."""
+        self._claimed.remove(span)
+
     def in_order(self) -> list[Span]:
         """Every claimed span, by position."""
         return sorted(self._claimed)

@@ -18,6 +18,10 @@ In order of trust:
    places take "in"; otherwise the one whose known values the name is most similar to. A name
    nothing ties to such an attribute (a title, a ship, a character: "What is Solaris about?")
    stays in the search text: a filter on a value the collection does not know selects nothing.
+   So does one beside a known value of the attribute it would join, unless listed with it ("by
+   Nolan or by Agnès Varda") or named by the attribute's word ("directed by"): the values of one
+   attribute become ``in``, and a cue alone ("from", "at") does not make "from Kingsford Central"
+   another route when the question names route R1.
 
 Negation ("not", "except", "aren't", "other than", "non-", "no", "without") marks the mentions it
 governs, and carries over a list of values of the same attribute ("not in Paris or London").
@@ -382,4 +386,49 @@ def find_mentions(
     mentions = finder.known() + finder.numbered(numbers) + finder.booleans()
     mentions += finder.names()
     mentions += finder.similar()
-    return _negate(question, tokens, mentions, taken, profile.item_nouns)
+    return _untied_names(question, tokens, _negate(question, tokens, mentions, taken, profile.item_nouns), taken)
+
+
+_LIST_WORDS = frozenset(["and", "or", "nor", "either", "neither", "a", "an", "the"])
+
+
+def _listed(question: str, tokens: list[Token], a: Mention, b: Mention) -> bool:
+    """``a`` and ``b`` are items of one list: only commas, "and"/"or" and name cues between them."""
+    (_, lo), (hi, _) = sorted([a.span, b.span])
+    gap = [t.norm for t in tokens if lo <= t.start and t.end <= hi]
+    joined = "," in question[lo:hi] or any(w in ("and", "or", "nor") for w in gap)
+    return joined and all(w in _LIST_WORDS or w in _NAME_CUES for w in gap)
+
+
+def _named_by_attribute(tokens: list[Token], m: Mention) -> bool:
+    """The attribute's own word right before the name, or before its cue ("directed by Agnès Varda")."""
+    before = [t for t in tokens if t.end <= m.span[0]][-2:]
+    if before and before[-1].norm in _NAME_CUES:
+        before = before[:-1]
+    return bool(before) and term_match(forms(before[-1].norm), m.attr.terms)
+
+
+def _untied_names(question: str, tokens: list[Token], mentions: list[Mention], taken: Spans) -> list[Mention]:
+    """Unknown names that would join a known value of their attribute in one ``in`` while nothing
+    in the question ties them to it, given back to the search text.
+
+    A cue names an origin, a maker or a place, not which attribute: with only one name-like
+    attribute (``route``), "from Kingsford Central" lands on it. Alone it is kept as written (the
+    catalogue may lack the person); beside route R1, it would widen the filter to a route no
+    document has, and the place would be lost from the search.
+    """
+    tied = [m for m in mentions if m.how != "unknown name" or m.negated]
+    known = {m.attr.name for m in tied if not m.negated}
+    loose = [m for m in mentions if m not in tied]
+    grew = True
+    while grew:  # a name listed with a tied one is tied ("by Nolan, by Varda or by Ozon")
+        grew = False
+        for m in list(loose):
+            same = [o for o in tied if o.attr.name == m.attr.name and not o.negated]
+            if m.attr.name not in known or _named_by_attribute(tokens, m) or any(_listed(question, tokens, m, o) for o in same):
+                tied.append(m)
+                loose.remove(m)
+                grew = True
+    for m in loose:
+        taken.release(m.span)
+    return [m for m in mentions if m not in loose]

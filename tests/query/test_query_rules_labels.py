@@ -146,3 +146,61 @@ def test_a_route_number_is_planned_as_the_route() -> None:
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("How often do buses run on route 62 on weekdays?", TRANSIT, ROUTES)
     assert plan.where == {"$and": [{"mode": {"$eq": "bus"}}, {"route": {"$eq": "62"}}]}
     assert plan.query.limit is None and plan.changes == []
+
+
+MOVIES = CollectionSchema(
+    description="Brief summaries of movies",
+    attributes=[
+        AttributeInfo(name="genre", type="string", description="The genre of the movie", allowed_values=["drama", "comedy"]),
+        AttributeInfo(name="director", type="string", description="The name of the movie director"),
+    ],
+)
+DIRECTORS = {"director": ["Greta Gerwig", "Christopher Nolan", "Luc Besson"]}
+
+
+@pytest.mark.parametrize(
+    ("question", "schema", "catalogue", "expected", "searched"),
+    [
+        ("How long is the journey from Kingsford Central to Millbrook on R1?", TRANSIT, ROUTES, {"route": {"$eq": "R1"}}, "Kingsford Central"),
+        ("Which R1 trains leave from Kingsford Central?", TRANSIT, ROUTES, {"route": {"$eq": "R1"}}, "Kingsford Central"),
+        ("Christopher Nolan films shot at Pinewood", MOVIES, DIRECTORS, {"director": {"$eq": "Christopher Nolan"}}, "Pinewood"),
+        ("Did Luc Besson make a comedy from Lyon?", MOVIES, DIRECTORS,
+         {"$and": [{"director": {"$eq": "Luc Besson"}}, {"genre": {"$eq": "comedy"}}]}, "Lyon"),
+    ],
+)  # fmt: skip
+def test_an_unknown_name_nothing_ties_to_a_named_value_is_not_joined_to_it(
+    question: str, schema: CollectionSchema, catalogue: dict[str, list[str]], expected: Any, searched: str
+) -> None:
+    query = read_question(question, schema, catalogue, today=TODAY).query
+    assert to_where(query.filter) == expected
+    assert searched in query.query
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # alone, an unknown name after a cue is kept as written (the catalogue may lack the person)
+        ("comedies by Agnès Varda", {"$and": [{"genre": {"$eq": "comedy"}}, {"director": {"$eq": "Agnès Varda"}}]}),
+        # listed with a known value, it is one more of them
+        ("films by Nolan or by Agnès Varda", {"director": {"$in": ["Christopher Nolan", "Agnès Varda"]}}),
+        ("dramas by Luc Besson, by Agnès Varda or by Greta Gerwig",
+         {"$and": [{"genre": {"$eq": "drama"}}, {"director": {"$in": ["Luc Besson", "Agnès Varda", "Greta Gerwig"]}}]}),
+        # the attribute's own word ties it
+        ("Greta Gerwig films or films directed by Agnès Varda", {"director": {"$in": ["Greta Gerwig", "Agnès Varda"]}}),
+    ],
+)  # fmt: skip
+def test_an_unknown_name_tied_to_the_attribute_is_kept(question: str, expected: Any) -> None:
+    assert where(question, MOVIES, DIRECTORS) == expected
+
+
+def test_a_place_beside_a_route_is_not_planned_as_a_route() -> None:
+    question = "How long is the journey from Kingsford Central to Millbrook on R1?"
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, TRANSIT, ROUTES)
+    assert plan.where == {"route": {"$eq": "R1"}}
+    assert "kept_unknown_value" not in [c.kind for c in plan.changes]
+
+
+def test_unknown_names_without_a_known_value_are_kept_as_before() -> None:
+    assert where("comedies by Agnès Varda or by Jacques Demy", MOVIES, DIRECTORS) == {
+        "$and": [{"genre": {"$eq": "comedy"}}, {"director": {"$in": ["Agnès Varda", "Jacques Demy"]}}]
+    }
