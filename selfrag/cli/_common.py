@@ -12,17 +12,30 @@ from typing import Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 from selfrag.errors import SelfRagError, UsageError, one_line
 
-__all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console"]
+__all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console", "printable", "shown"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True, highlight=False)
 out_console = Console(highlight=False)
 _JSON_ERRORS: ContextVar[bool] = ContextVar("selfrag_json_errors", default=False)
 """Set while a command given ``--json`` runs: its errors are JSON too."""
+
+
+def printable(text: str) -> str:
+    """``text`` with each character that is not printable written as ``repr`` writes it (``\\x1b``,
+    ``\\u202e``). A terminal obeys an escape sequence (a colour, a cleared screen, a bidi override)
+    in what it is sent, and questions, answers and documents' text are the user's or a model's."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def shown(text: str) -> str:
+    """``text`` made safe to put inside rich markup on a terminal: printable, and its brackets escaped."""
+    return escape(printable(text))
 
 
 def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+
+from selfrag.cli._common import printable, shown
 
 __all__ = ["describe_update", "print_event"]
 
@@ -21,16 +22,10 @@ def describe_update(node: str, update: dict[str, Any]) -> str:
     from workflows.nodes import node_spec
 
     spec = node_spec(node)
-    return "" if spec is None else _printable(spec.summarize(update).text)  # type: ignore[arg-type]
-
-
-def _printable(text: str) -> str:
-    """``text`` with each character that is not printable written as ``repr`` writes it (``\\x1b``,
-    ``\\u202e``): the same escapes the self_query line's ``repr`` of its query shows."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return "" if spec is None else printable(spec.summarize(update).text)  # type: ignore[arg-type]
 
 
 def print_event(console: Console, node: str, update: dict[str, Any]) -> None:
     ms = update["timings"][-1]["ms"]
     timing = f"[dim]{ms:>7.0f} ms[/]"
-    console.print(f"  [cyan]▸ {node:<15}[/] {timing}  {escape(describe_update(node, update))}", markup=True, soft_wrap=True)
+    console.print(f"  [cyan]▸ {node:<15}[/] {timing}  {shown(describe_update(node, update))}", markup=True, soft_wrap=True)

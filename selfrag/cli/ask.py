@@ -7,10 +7,9 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from selfrag.cli._client import KEY_HELP, URL_HELP, Remote, remote_for
-from selfrag.cli._common import check_thread_id, err_console, handle_errors, out_console
+from selfrag.cli._common import check_thread_id, err_console, handle_errors, out_console, shown
 from selfrag.cli._progress import print_event
 from selfrag.errors import UsageError
 
@@ -23,11 +22,11 @@ def print_result(console: Console, result: object) -> None:
 
     assert isinstance(result, Result)
     colour = {Outcome.ANSWERED: "green", Outcome.ABSTAINED: "yellow"}.get(result.outcome, "red")
-    console.print(f"[bold {colour}]{result.outcome.value}[/]  {escape(result.answer)}", markup=True, soft_wrap=True)
+    console.print(f"[bold {colour}]{result.outcome.value}[/]  {shown(result.answer)}", markup=True, soft_wrap=True)
     for c in result.citations:
         meta = ", ".join(f"{k}={v}" for k, v in c.metadata.items() if k not in ("source", "ext", "chunk", "doc_hash"))
         source = f"{c.resource}: " if c.resource and len(result.collections) > 1 else ""
-        console.print(f"   [{c.number}] {escape(source + c.id)}  {escape(c.text[:100])}  [dim]{escape(meta)}[/]",
+        console.print(f"   [{c.number}] {shown(source + c.id)}  {shown(c.text[:100])}  [dim]{shown(meta)}[/]",
                       markup=True, soft_wrap=True)
     t = result.trace
     sure = f"  ·  reader p={result.confidence:.2f}" if result.confidence is not None else ""
@@ -118,7 +117,7 @@ def _ask_remote(
     for field, value in (("thread_id", thread), ("max_rewrites", max_rewrites), ("max_generations", max_generations)):
         if value is not None:
             body[field] = value
-    err_console.print(f"[dim]  asking {escape(remote.url)}[/]", markup=True, soft_wrap=True)
+    err_console.print(f"[dim]  asking {shown(remote.url)}[/]", markup=True, soft_wrap=True)
     answer = remote.request("POST", "/v1/answers", json=body)
     if as_json:
         typer.echo(json.dumps(answer, indent=2, ensure_ascii=False))
@@ -130,12 +129,12 @@ def print_answer(console: Console, answer: dict[str, Any]) -> None:
     """A human rendering of the API's answer body (``POST /v1/answers``), as ``print_result`` renders a result."""
     outcome = str(answer["outcome"])
     colour = {"answered": "green", "abstained": "yellow"}.get(outcome, "red")
-    console.print(f"[bold {colour}]{outcome}[/]  {escape(str(answer['answer']))}", markup=True, soft_wrap=True)
+    console.print(f"[bold {colour}]{outcome}[/]  {shown(str(answer['answer']))}", markup=True, soft_wrap=True)
     several = len(answer.get("collections") or []) > 1
     for c in answer.get("citations") or []:
         meta = ", ".join(f"{k}={v}" for k, v in c["metadata"].items() if k not in ("source", "ext", "chunk", "doc_hash"))
         source = f"{c['resource']}: " if c.get("resource") and several else ""
-        console.print(f"   [{c['number']}] {escape(source + c['id'])}  {escape(c['text'][:100])}  [dim]{escape(meta)}[/]",
+        console.print(f"   [{c['number']}] {shown(source + c['id'])}  {shown(c['text'][:100])}  [dim]{shown(meta)}[/]",
                       markup=True, soft_wrap=True)
     usage = answer.get("usage") or {}
     console.print(f"[dim]   filter {answer.get('filter')}  ·  {usage.get('calls', 0)} LLM calls  ·  via the server[/]",

@@ -6,9 +6,7 @@ import time
 import uuid
 from typing import TYPE_CHECKING
 
-from rich.markup import escape
-
-from selfrag.cli._common import err_console, handle_errors, out_console
+from selfrag.cli._common import err_console, handle_errors, out_console, shown
 from selfrag.cli._progress import print_event
 from selfrag.cli.ask import print_result
 
@@ -80,7 +78,7 @@ def _ask_all(engine: SelfRagEngine, started: float) -> None:
     run = uuid.uuid4().hex[:8]  # fresh threads each demo run, so follow-ups start clean
     outcomes: dict[str, int] = {}
     for collection, question, thread in DEMO_QUESTIONS:
-        out_console.rule(f"[bold]{escape(question)}[/]  [dim]({collection})[/]")
+        out_console.rule(f"[bold]{shown(question)}[/]  [dim]({collection})[/]")
         result = None
         for event in engine.stream(question, collection=collection, thread_id=f"{thread}-{run}" if thread else None):
             if isinstance(event, NodeEvent):
@@ -89,7 +87,7 @@ def _ask_all(engine: SelfRagEngine, started: float) -> None:
                 result = event
         assert result is not None
         if result.standalone_question != question:
-            out_console.print(f"[dim]   standalone question: {escape(result.standalone_question)}[/]", markup=True)
+            out_console.print(f"[dim]   standalone question: {shown(result.standalone_question)}[/]", markup=True)
         print_result(out_console, result)
         outcomes[result.outcome.value] = outcomes.get(result.outcome.value, 0) + 1
     elapsed = time.perf_counter() - started

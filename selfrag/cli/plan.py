@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
 
-from selfrag.cli._common import fail, handle_errors, out_console
+from selfrag.cli._common import fail, handle_errors, out_console, shown
 
 if TYPE_CHECKING:
     from selfrag.kg import GraphContext
@@ -91,10 +90,10 @@ def _plan_all(
         if as_json:
             typer.echo(json.dumps(row, ensure_ascii=False))
         else:
-            out_console.print(f"[bold]{escape(q)}[/]\n  query  {escape(repr(p.query.query))}\n  filter {escape(str(p.where))}\n  limit  {p.query.limit}  ({p.source})", markup=True, soft_wrap=True)
+            out_console.print(f"[bold]{shown(q)}[/]\n  query  {shown(repr(p.query.query))}\n  filter {shown(str(p.where))}\n  limit  {p.query.limit}  ({p.source})", markup=True, soft_wrap=True)
             for t in p.terms:
                 what = f"{t.relation}({t.value})" if t.relation else f"mentions {t.value}"
                 who = t.entity.name if t.entity else "ambiguous: " + ", ".join(c.name for c in t.candidates)
-                out_console.print(f"  graph  {escape(what)} → {escape(who)}", markup=True, soft_wrap=True)
+                out_console.print(f"  graph  {shown(what)} → {shown(who)}", markup=True, soft_wrap=True)
             if p.latest:
                 out_console.print("  latest first", markup=True)

@@ -75,6 +75,18 @@ def test_human_output_shows_outcome_answer_and_citations(cli: Cli, movies: None,
     assert "7 LLM calls" in lines[-1]
 
 
+def test_human_output_escapes_control_characters(cli: Cli, movies: None, fake: Any) -> None:
+    # The answer line and the citation lines quote the model's answer and the documents' text:
+    # an escape sequence in either must not reach the terminal as a command (the progress lines
+    # escape theirs the same way).
+    fake.script(relevant=["Toys come alive"], generate="Toy Story\x1b[2J: toys\u202e come alive [1].")
+    result = cli("ask", TOYS, "-c", "movies")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert all(c.isprintable() for line in lines for c in line), lines
+    assert lines[0] == "answered  Toy Story\\x1b[2J: toys\\u202e come alive [1]."
+
+
 def test_nothing_relevant_abstains_within_the_budgets(cli: Cli, movies: None, fake: Any) -> None:
     fake.script(relevant=[], rewrite="toy figures that move")
     result = cli("ask", TOYS, "-c", "movies", "--json", "--max-rewrites", "1")
