@@ -110,6 +110,8 @@ def test_reading_commands_create_nothing_in_a_new_home(
     if exists:
         home.mkdir()  # e.g. holding only a config file or a key file
     assert_one_line_error(cli("ask", "Which movie has toys?", "-c", "movies"), "collection_not_found")
+    # A thread's memory opens its checkpoints only for a collection there is to answer from.
+    assert_one_line_error(cli("ask", "Which movie has toys?", "-c", "movies", "--thread", "t1"), "collection_not_found")
     several = cli("ask", "Which movie has toys?", "-c", "movies", "-c", "films")  # planned after a condense line
     assert several.exit_code == 2 and several.stderr.splitlines()[-1].startswith("error[collection_not_found]: ")
     assert_one_line_error(cli("plan", "Which movie has toys?", "-c", "movies"), "collection_not_found")
