@@ -97,12 +97,15 @@ class KeyFile(BaseModel):
             return cls()
         except OSError as exc:
             raise ConfigError(f"cannot read key file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"invalid key file {path}: not UTF-8 text (selfrag keys writes it)") from None
         try:
             keys = cls.model_validate_json(text)
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(x) for x in first["loc"])
-            raise ConfigError(f"invalid key file {path}: {where}: {first['msg']}") from None
+            loc = ".".join(str(x) for x in first["loc"])
+            where = f"{loc}: " if loc else ""  # a file that is not JSON at all has no location
+            raise ConfigError(f"invalid key file {path}: {where}{first['msg']}") from None
         ids = [k.id for k in keys.keys]
         if len(ids) != len(set(ids)):
             raise ConfigError(f"invalid key file {path}: duplicate key ids")

@@ -125,6 +125,18 @@ def test_an_invalid_key_file_is_a_config_error(tmp_path: Path) -> None:
         KeyFile.load(path)
 
 
+def test_a_key_file_that_is_not_utf8_is_a_config_error_and_keeps_the_running_keys(tmp_path: Path) -> None:
+    path = tmp_path / "keys.json"
+    keys, secret = KeyFile().add(key_id="k", tenant="t", read=["*"], write=[])
+    keys.save(path)
+    auth = Authenticator(path)
+    path.write_bytes(b'{"keys": [\xff\xfe]}')  # e.g. saved by an editor in another encoding
+    with pytest.raises(ConfigError, match=f"^invalid key file {path}: not UTF-8 text"):
+        KeyFile.load(path)
+    auth._checked = 0.0  # skip the once-a-second throttle
+    assert auth.authenticate(f"Bearer {secret}").tenant == "t"  # the keys in force stay in force
+
+
 def test_without_keys_only_loopback_binding_is_allowed(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="without API keys"):
         serve(Settings(home=tmp_path), host="0.0.0.0", port=0)
