@@ -169,6 +169,15 @@ def _open_sqlite(settings: Settings) -> SqliteSaver:
                                  dependency="checkpoints") from exc
             time.sleep(pause)
             pause = min(pause * 2, 0.5)
+        except sqlite3.DatabaseError as exc:
+            # Not a database (its first page overwritten, truncated): it holds every thread's
+            # history, so it is kept for the user to inspect or move, never replaced here.
+            conn.close()
+            raise StoreError(
+                f"the checkpoint store {path} is not a SQLite database (damaged or overwritten): threads "
+                "cannot be read or continued; move it aside to start again without them",
+                detail=describe(exc, 500), dependency="checkpoints",
+            ) from exc
 
 
 def _open_postgres(url: str, pool_size: int) -> PostgresSaver:

@@ -7,6 +7,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import Result
@@ -77,6 +78,25 @@ def test_a_checkpoint_file_that_cannot_be_opened_is_a_store_error(
     line = assert_one_line_error(cli("ask", "Which movie has toys?", "-c", "movies", "--thread", "t1"), "store_unavailable")
     assert f"the checkpoint store {home / 'checkpoints.sqlite'} cannot be read or written" in line
     assert "SELFRAG_HOME" in line
+
+
+def test_a_damaged_checkpoint_file_is_a_store_error_and_is_kept(
+    cli: Cli, home: Path, assert_one_line_error: Check, fake: Any
+) -> None:
+    # A disk fault or a stray copy overwrote its first page. It holds every thread's history, so
+    # it is not the engine's to delete: the user is told which file, and what to do.
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    fake.script(relevant=["Toys come alive"], generate="Toy Story [1].")
+    assert cli("ask", "Which movie has toys?", "-c", "movies", "--thread", "t1").exit_code == 0
+    path = home / "checkpoints.sqlite"
+    damaged = b"not a database!!" + path.read_bytes()[16:]
+    path.write_bytes(damaged)
+    line = assert_one_line_error(cli("ask", "and the year?", "-c", "movies", "--thread", "t1"), "store_unavailable")
+    assert line.startswith(f"error[store_unavailable]: the checkpoint store {path} is not a SQLite database "
+                           "(damaged or overwritten): threads cannot be read or continued; move it aside "
+                           "to start again without them")
+    assert path.read_bytes() == damaged
+    assert cli("ask", "Which movie has toys?", "-c", "movies").exit_code == 0  # without a thread, unaffected
 
 
 # -- a home that is not a directory --------------------------------------------------------------
