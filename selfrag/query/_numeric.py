@@ -10,7 +10,8 @@ Which attribute a number is about is decided from the schema profile alone, by e
 4. the declared bounds and type (8 cannot be a 1–5 star class; 2.5 cannot be a bedroom count).
 
 A number whose evidence is tied or absent is left alone: a missed condition costs less than an
-invented one.
+invented one. So is a bare number that counts the collection's items, whatever word stands beside
+it ("the cheapest 3 flights" is a limit, read by ``_limit``, not ``price == 3``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from datetime import date
 
 from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms
 from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
+from selfrag.query._limit import asks_count
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
@@ -370,10 +372,14 @@ def _phrase(reader: _Reader, group: list[Number], kind: str) -> tuple[int, int, 
 
 def _unread(reader: _Reader, attr: AttrProfile, group: list[Number], kind: str, cue: str | None, post: object,
             start: int, end: int) -> bool:  # fmt: skip
-    """A number that says too little to filter ``attr``: bare, or after a cue that fits only years."""
+    """A number that says too little to filter ``attr``: bare, or after a cue that fits only years.
+    A bare number that counts the collection's items is a limit, even beside a word naming ``attr``
+    ("the cheapest 3 flights", "the 2 cheapest flights": the word ranks the items, it gives no value)."""
     first, last = group[0], group[-1]
     bare = (kind == "single" and cue is None and post is None and last.unit not in UNITS and not last.money
             and not last.scaled and not (last.unit and term_match(forms(last.unit), attr.name_terms)))  # fmt: skip
+    if bare and asks_count(reader.q, last, reader.tokens, reader.profile, reader.taken):
+        return True
     if bare and not (last.year_like and attr.is_year) and not _adjacent(reader, attr, first.start, end):
         return True
     unitless = (last.unit is None or last.unit not in UNITS) and not last.money

@@ -84,6 +84,23 @@ def test_a_count_of_results_is_still_a_limit(question: str, schema: CollectionSc
     assert limit(question, schema, catalogue) == count
 
 
+@pytest.mark.parametrize(
+    ("question", "count", "expected"),
+    [
+        # price is described as the "cheapest fare": the superlative names it, the number counts flights
+        ("the cheapest 3 flights", 3, None),
+        ("the 2 cheapest flights", 2, None),
+        ("the 2 cheapest KLM flights", 2, {"airline": {"$eq": "KLM"}}),
+        ("3 cheap flights to Oslo", 3, {"destination": {"$eq": "Oslo"}}),
+    ],
+)
+def test_a_count_beside_a_word_naming_an_attribute_is_a_limit_not_its_value(question: str, count: int, expected: Any) -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, FLIGHTS, AIRLINES)
+    assert (plan.query.limit, plan.where) == (count, expected)
+    # the engine has no sort: the superlative stays in the search text, which ranks by it
+    assert "cheap" in plan.query.query
+
+
 def test_a_route_number_is_not_clamped_into_a_limit() -> None:
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("Does bus 62 run on Saturdays?", TRANSIT, ROUTES)
     assert plan.query.limit is None
