@@ -13,11 +13,12 @@ In order of trust:
    of the runner-up ("veggie" → vegetarian, "flats" → apartment, "lactose free" → dairy_free).
    Proper-name attributes are excluded: a name is never "similar" to another name.
 4. **Unknown proper names** for name-like attributes, when the question clearly names one: a
-   capitalised name after a cue ("by Agnès Varda", "at Anthropic", "from Villeneuve") or right
-   before the collection's item noun ("Fairphone phones"), kept as written. Which attribute:
-   places take "in"; otherwise the one whose known values the name is most similar to. A name
-   nothing ties to such an attribute (a title, a ship, a character: "What is Solaris about?")
-   stays in the search text: a filter on a value the collection does not know selects nothing.
+   capitalised name after a cue ("by Agnès Varda", "at Anthropic", "from Villeneuve"), right
+   before the collection's item noun ("Fairphone phones"), or listed with "or" after a value of
+   such an attribute ("by Greta Gerwig or Agnès Varda": the cue holds for the whole list), kept as
+   written. Which attribute: the listed value's; places take "in"; otherwise the one whose known
+   values the name is most similar to. A name nothing ties to such an attribute (a title, a
+   ship, a character: "What is Solaris about?") stays in the search text: a filter on a value the collection does not know selects nothing.
    So does one beside a known value of the attribute it would join, unless listed with it ("by
    Nolan or by Agnès Varda") or named by the attribute's word ("directed by"): the values of one
    attribute become ``in``, and a cue alone ("from", "at") does not make "from Kingsford Central"
@@ -62,6 +63,7 @@ with Keanu Reeves"), not to a name-like attribute, and an unknown value filters 
 _PARTICLES = word_set("name_particles")
 _BOOL_MODIFIERS = word_set("bool_modifiers")
 _GAP_WORDS = word_set("gap_words")
+_OR_WORDS = frozenset(["or", "nor"])
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,9 @@ class _Finder:
         return out
 
     # -- 4. unknown proper names -----------------------------------------------------------------------
-    def names(self) -> list[Mention]:
+    def names(self, earlier: Sequence[Mention] = ()) -> list[Mention]:
+        """Unknown names a cue, the item noun or a list ties to a name-like attribute; ``earlier``
+        are the values read before (a name listed after one of them with "or" is one more)."""
         candidates = [p for p in self.profile.strings() if p.name_like]
         if not candidates:
             return []
@@ -261,18 +265,44 @@ class _Finder:
             follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
             # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
             coined = not any(is_word(t.norm) for t in self.tokens[k:j])
-            named = cue in _NAME_CUES or (follows_item and (coined or k > 0))
+            listed = self._listed_after(k, j, [*earlier, *out])
+            named = cue in _NAME_CUES or listed is not None or (follows_item and (coined or k > 0))
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
             if not named or self._ambiguous_surname(text):
                 k = j
                 continue
-            attr = self._name_attribute(text, cue, candidates)
+            attr = listed or self._name_attribute(text, cue, candidates)
             if attr is not None:
                 out.append(self._known_alias(attr, text, span))
                 self.taken.claim(span)
             k = j
         return out
+
+    def _listed_after(self, k: int, j: int, earlier: Sequence[Mention]) -> AttrProfile | None:
+        """The name-like attribute of the value the name at tokens ``k..j`` is listed after ("by
+        Greta Gerwig or Agnès Varda", "by Luc Besson, Agnès Varda or Jacques Demy"): the cue before
+        a list's first item holds for the rest. A comma alone lists nothing unless the list goes
+        on to an "or" ("by Greta Gerwig, Lady Bird above all" names a film, not a director)."""
+        start = self.tokens[k].start
+        for m in earlier:
+            if not m.attr.name_like or m.span[1] > start:
+                continue
+            joined = re.fullmatch(r"\s*(,?)\s*(or|nor)?\s*", self.q[m.span[1] : start].casefold())
+            if joined is None or not (joined.group(1) or joined.group(2)):
+                continue
+            if joined.group(2) or self._list_goes_on_to_or(j):
+                return m.attr
+        return None
+
+    def _list_goes_on_to_or(self, j: int) -> bool:
+        """Only names (and the commas between them) from token ``j`` up to an "or"/"nor"."""
+        for tok in self.tokens[j:]:
+            if tok.norm in _OR_WORDS:
+                return True
+            if not (tok.text[:1].isupper() or tok.norm in _PARTICLES):
+                return False
+        return False
 
     def _names_attribute(self, tok: Token) -> bool:
         """"IMDb" in "an IMDb score of 8" names the attribute imdb_score, not a value."""
@@ -384,7 +414,7 @@ def find_mentions(
     reader: a number may be a known value of a string attribute ("route 62")."""
     finder = _Finder(question, tokens, profile, taken, similarity, profile.item_nouns)
     mentions = finder.known() + finder.numbered(numbers) + finder.booleans()
-    mentions += finder.names()
+    mentions += finder.names(mentions)
     mentions += finder.similar()
     return _untied_names(question, tokens, _negate(question, tokens, mentions, taken, profile.item_nouns), taken)
 

@@ -221,3 +221,22 @@ def test_unknown_names_without_a_known_value_are_kept_as_before() -> None:
     assert where("comedies by Agnès Varda or by Jacques Demy", MOVIES, DIRECTORS) == {
         "$and": [{"genre": {"$eq": "comedy"}}, {"director": {"$in": ["Agnès Varda", "Jacques Demy"]}}]
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the cue before the first name carries over the list: one attribute, one $in
+        ("films by Greta Gerwig or Agnès Varda", {"director": {"$in": ["Greta Gerwig", "Agnès Varda"]}}),
+        ("films by Agnès Varda or Jacques Demy", {"director": {"$in": ["Agnès Varda", "Jacques Demy"]}}),
+        ("dramas by Luc Besson, Agnès Varda or Jacques Demy",
+         {"$and": [{"genre": {"$eq": "drama"}}, {"director": {"$in": ["Luc Besson", "Agnès Varda", "Jacques Demy"]}}]}),
+        ("films not by Greta Gerwig or Agnès Varda", {"director": {"$nin": ["Greta Gerwig", "Agnès Varda"]}}),
+        # a name listed after something that is no value of a name-like attribute stays in the search text
+        ("Greta Gerwig films set in Sacramento or Berkeley", {"director": {"$eq": "Greta Gerwig"}}),
+        ("films by Greta Gerwig, Lady Bird above all", {"director": {"$eq": "Greta Gerwig"}}),
+    ],
+)  # fmt: skip
+def test_a_name_listed_after_a_value_with_or_joins_its_attribute(question: str, expected: Any) -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, MOVIES, DIRECTORS)
+    assert plan.where == expected
