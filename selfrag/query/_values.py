@@ -18,11 +18,14 @@ In order of trust:
    such an attribute ("by Greta Gerwig or Agnès Varda": the cue holds for the whole list), kept as
    written. Which attribute: the listed value's; places take "in"; otherwise the one whose known
    values the name is most similar to. A name nothing ties to such an attribute (a title, a
-   ship, a character: "What is Solaris about?") stays in the search text: a filter on a value the collection does not know selects nothing.
-   So does one beside a known value of the attribute it would join, unless listed with it ("by
-   Nolan or by Agnès Varda") or named by the attribute's word ("directed by"): the values of one
-   attribute become ``in``, and a cue alone ("from", "at") does not make "from Kingsford Central"
-   another route when the question names route R1.
+   ship, a character: "What is Solaris about?") stays in the search text: a filter on a value the
+   collection does not know selects nothing. So does one unlike every known value of the
+   attribute (words where the values are codes: "from Kingsford Central" is no route when the
+   routes are R1, 14 and 62) unless the attribute's word names it ("directed by"), and one beside
+   a known value of the attribute it would join, unless listed with it ("by Nolan or by Agnès
+   Varda") or named by the attribute's word: the values of one attribute become ``in``, and a
+   cue alone ("from", "at") does not make "from Kingsford Central" another route when the
+   question names route R1.
 
 Negation ("not", "except", "aren't", "other than", "non-", "no", "without") marks the mentions it
 governs, and carries over a list of values of the same attribute ("not in Paris or London").
@@ -273,6 +276,8 @@ class _Finder:
                 k = j
                 continue
             attr = listed or self._name_attribute(text, cue, candidates)
+            if attr is not None and _unlike_values(attr, text) and not _named_by_attribute(self.tokens, Mention(attr, text, span, "")):
+                attr = None  # "from Kingsford Central" where the routes are R1, 14 and 62: a place
             if attr is not None:
                 out.append(self._known_alias(attr, text, span))
                 self.taken.claim(span)
@@ -345,6 +350,14 @@ class _Finder:
             scores.append((float(sum(top) / len(top)), p))
         scores.sort(key=lambda x: -x[0])
         return scores[0][1] if scores[0][0] - scores[1][0] >= 0.03 else None
+
+
+def _unlike_values(attr: AttrProfile, text: str) -> bool:
+    """``text`` differs in kind from every known value of ``attr``: words where the values are all
+    codes with a digit ("Kingsford Central" for routes R1, 14 and 62), or a code where they are all
+    words. An attribute with no known values says nothing against a name."""
+    coded = any(c.isdigit() for c in text)
+    return bool(attr.values) and all(any(c.isdigit() for c in v) != coded for v in attr.values)
 
 
 def _plural(tok: Token) -> bool:

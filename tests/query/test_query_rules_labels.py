@@ -240,3 +240,20 @@ def test_unknown_names_without_a_known_value_are_kept_as_before() -> None:
 def test_a_name_listed_after_a_value_with_or_joins_its_attribute(question: str, expected: Any) -> None:
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, MOVIES, DIRECTORS)
     assert plan.where == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What time does the first bus leave Kingsford Central?", {"mode": {"$eq": "bus"}}),
+        ("When does the first bus leave from Kingsford Central?", {"mode": {"$eq": "bus"}}),
+        ("Which routes stop at Kingsford Central?", None),
+        ("buses from Kingsford Central to Millbrook", {"mode": {"$eq": "bus"}}),
+    ],
+)
+def test_a_name_unlike_every_known_value_of_an_attribute_stays_in_the_search_text(question: str, expected: Any) -> None:
+    # route's known values are codes (R1, 14, 62): a place name after a cue is where the bus goes, not a route
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, TRANSIT, ROUTES)
+    assert plan.where == expected
+    assert "Kingsford Central" in plan.query.query
+    assert "kept_unknown_value" not in [c.kind for c in plan.changes]
