@@ -13,11 +13,12 @@ In order of trust:
    of the runner-up ("veggie" → vegetarian, "flats" → apartment, "lactose free" → dairy_free).
    Proper-name attributes are excluded: a name is never "similar" to another name.
 4. **Unknown proper names** for name-like attributes, when the question clearly names one: a
-   capitalised name after a cue ("by Agnès Varda", "at Anthropic", "from Villeneuve"), right
-   before the collection's item noun ("Fairphone phones"), or listed with "or" after a value of
-   such an attribute ("by Greta Gerwig or Agnès Varda": the cue holds for the whole list), kept as
-   written. Which attribute: the listed value's; places take "in"; otherwise the one whose known
-   values the name is most similar to. A name nothing ties to such an attribute (a title, a
+   capitalised name after a cue ("by Agnès Varda", "at Anthropic", "from Villeneuve") or after
+   the attribute's own word ("route Kingsford Express", "director Agnès Varda"), right before the
+   collection's item noun ("Fairphone phones"), or listed with "or" after a value of such an
+   attribute ("by Greta Gerwig or Agnès Varda": the cue holds for the whole list), kept as
+   written. Which attribute: the one named or listed with; places take "in"; otherwise the one
+   whose known values the name is most similar to. A name nothing ties to such an attribute (a title, a
    ship, a character: "What is Solaris about?") stays in the search text: a filter on a value the
    collection does not know selects nothing. So does one unlike every known value of the
    attribute (words where the values are codes: "from Kingsford Central" is no route when the
@@ -269,13 +270,14 @@ class _Finder:
             # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
             coined = not any(is_word(t.norm) for t in self.tokens[k:j])
             listed = self._listed_after(k, j, [*earlier, *out])
-            named = cue in _NAME_CUES or listed is not None or (follows_item and (coined or k > 0))
+            titled = self._titled(k, candidates)
+            named = cue in _NAME_CUES or listed is not None or titled is not None or (follows_item and (coined or k > 0))
             span = self.span(k, j)
             text = self.q[span[0] : span[1]].strip(" .")
             if not named or self._ambiguous_surname(text):
                 k = j
                 continue
-            attr = listed or self._name_attribute(text, cue, candidates)
+            attr = listed or titled or self._name_attribute(text, cue, candidates)
             if attr is not None and _unlike_values(attr, text) and not _named_by_attribute(self.tokens, Mention(attr, text, span, "")):
                 attr = None  # "from Kingsford Central" where the routes are R1, 14 and 62: a place
             if attr is not None:
@@ -283,6 +285,18 @@ class _Finder:
                 self.taken.claim(span)
             k = j
         return out
+
+    def _titled(self, k: int, candidates: list[AttrProfile]) -> AttrProfile | None:
+        """The one attribute whose name is the word right before the name at token ``k``, written
+        in lower case ("route Kingsford Express", "director Agnès Varda"); capitalised, the word is
+        part of the name ("Route Kingsford Express")."""
+        if k == 0 or self.q[self.tokens[k - 1].end : self.tokens[k].start] != " ":
+            return None
+        word = self.tokens[k - 1]
+        if not word.text[:1].islower():
+            return None
+        hits = [p for p in candidates if term_match(forms(word.norm), p.name_terms)]
+        return hits[0] if len(hits) == 1 else None
 
     def _listed_after(self, k: int, j: int, earlier: Sequence[Mention]) -> AttrProfile | None:
         """The name-like attribute of the value the name at tokens ``k..j`` is listed after ("by

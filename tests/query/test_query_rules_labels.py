@@ -257,3 +257,23 @@ def test_a_name_unlike_every_known_value_of_an_attribute_stays_in_the_search_tex
     assert plan.where == expected
     assert "Kingsford Central" in plan.query.query
     assert "kept_unknown_value" not in [c.kind for c in plan.changes]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # shaped like the known values (a code), or named by the attribute's own word: still a value
+        ("timetables from N63", {"route": {"$eq": "N63"}}),
+        ("night buses on route Kingsford Express", {"$and": [{"mode": {"$eq": "bus"}}, {"route": {"$eq": "Kingsford Express"}}]}),
+    ],
+)
+def test_a_name_like_the_known_values_or_named_by_the_attribute_is_still_a_value(question: str, expected: Any) -> None:
+    assert where(question) == expected
+
+
+def test_the_attribute_word_right_before_a_name_names_its_attribute() -> None:
+    assert where("comedies with director Agnès Varda", MOVIES, DIRECTORS) == {
+        "$and": [{"genre": {"$eq": "comedy"}}, {"director": {"$eq": "Agnès Varda"}}]
+    }
+    # capitalised, the word is part of the name, which nothing ties to an attribute
+    assert where("Is Route Kingsford Express a bus?") == {"mode": {"$eq": "bus"}}
