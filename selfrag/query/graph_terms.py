@@ -44,6 +44,7 @@ from selfrag.lang.questions import (
 )
 from selfrag.lang.stopwords import DETERMINERS, FUNCTION_WORDS
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
+from selfrag.query._profile import SchemaProfile
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -534,8 +535,11 @@ def read_graph_terms(
             changes.append(Change(kind="resolved_date", detail=f"{date_attr.name}: from {span.start or '…'} to before {span.end or '…'}"))
     # A negation's own words ("apart from", "except") are no topic: it is held by a graph term or
     # the question gets no set answer (``_set_aside``).
+    # The collection's own words for its items ("the latest notices") name the kind of document, as
+    # "news" does: the search text keeps them, the topic does not.
+    items = SchemaProfile(schema.scalar_view(), {}).item_nouns
     not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
-                                        *NEGATION_PHRASES]))
+                                        *NEGATION_PHRASES, *items]))
     labels: set[str] = set()
     if context is not None:
         link = context.link

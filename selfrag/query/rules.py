@@ -10,7 +10,8 @@ known values (see ``_profile``): nothing here names a domain. In order:
    collection's own model (when given), and unknown proper names for name-like attributes;
 3. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
 4. the search text is the question minus the phrases consumed by conditions and the filler at
-   its ends ("show me", "recipes", "please"), and never empty.
+   its ends ("show me", "recipes", "please"), and never empty; a word for the collection's items
+   stays when the words before it qualify it ("latest fares") or only numbers follow it.
 
 It never invents a value: every condition is written in the question, which is also what makes
 it a yardstick for a model's filter (see :func:`~selfrag.query.validate.grounding`). Several
@@ -96,19 +97,34 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
 
 
 def _residual(tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
-    filler = frozenset(QUERY_STOP) | profile.item_nouns
-    terms = [profile.by_name[name].terms for name in used]
+    """The question's free words without the filler at their ends: stop words and negations, the
+    name of an attribute a condition is on ("rated", "salary"), and, before the rest, the words for
+    the collection's items and the other words of such an attribute ("recipes with chicken" →
+    "chicken").
 
-    def is_filler(t: Token) -> bool:
+    After the rest, a word for the items is what the rest qualifies and stays ("latest fares",
+    "How much are the fares", "return fares"); so does one before nothing but numbers ("fares in
+    2024"). Else the search text would be "latest", "much" or "2024", the question's one content
+    word lost.
+    """
+    words = [profile.by_name[name].terms for name in used]
+    names = [profile.by_name[name].name_terms for name in used]
+
+    def is_stop(t: Token) -> bool:
+        return bool(forms(t.norm) & QUERY_STOP) or t.norm in NEGATIONS or any(term_match(forms(t.norm), n) for n in names)
+
+    def names_items(t: Token) -> bool:
         f = forms(t.norm)
-        return bool(f & filler) or t.norm in NEGATIONS or any(term_match(f, ts) for ts in terms)
+        return bool(f & profile.item_nouns) or any(term_match(f, ts) for ts in words)
 
     kept = [t for t in tokens if taken.free((t.start, t.end)) and t.text not in "$€£¥%+<>=≤≥"]
     lo, hi = 0, len(kept)
-    while lo < hi and is_filler(kept[lo]):
+    while lo < hi and (is_stop(kept[lo]) or names_items(kept[lo])):
         lo += 1
-    while hi > lo and is_filler(kept[hi - 1]):
+    while hi > lo and is_stop(kept[hi - 1]):
         hi -= 1
+    if lo < hi and not any(t.norm.isalpha() for t in kept[lo:hi]):
+        lo = max((i for i in range(lo) if names_items(kept[i])), default=lo)
     return " ".join(t.text for t in kept[lo:hi])
 
 

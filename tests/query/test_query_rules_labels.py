@@ -277,3 +277,44 @@ def test_the_attribute_word_right_before_a_name_names_its_attribute() -> None:
     }
     # capitalised, the word is part of the name, which nothing ties to an attribute
     assert where("Is Route Kingsford Express a bus?") == {"mode": {"$eq": "bus"}}
+
+
+FARES = CollectionSchema(
+    description="Bus fares and timetables",
+    attributes=[AttributeInfo(name="route", type="string", description="Route name or number")],
+)
+FARES_DATED = CollectionSchema(
+    description=FARES.description,
+    attributes=[*FARES.attributes, AttributeInfo(name="published", type="date", description="Date the notice was published")],
+)
+FARES_BY_ROUTE = CollectionSchema(
+    description="Public transport notices",
+    attributes=[AttributeInfo(name="route", type="string", description="Route the fares apply to")],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "schema"),
+    [
+        # "fares" names the collection's items, yet it is all these questions ask about
+        ("What are the latest fares?", FARES),
+        ("How much are the fares?", FARES),
+        ("return fares", FARES),
+        ("fares in 2024", FARES),
+        # "fares" is a word of route's description, and route 14 is read
+        ("How much are the fares on route 14?", FARES_BY_ROUTE),
+    ],
+)
+def test_a_word_naming_the_items_is_searched_when_it_is_what_the_question_asks_about(question: str, schema: CollectionSchema) -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, schema, ROUTES)
+    assert "fares" in plan.query.query
+
+
+def test_the_latest_items_are_searched_for_by_their_word_and_still_listed_newest_first() -> None:
+    planner = SelfQueryPlanner(None, mode="rules", today=TODAY)
+    plan = planner.plan("the latest fares on route 14", FARES_DATED, ROUTES)
+    assert plan.where == {"route": {"$eq": "14"}}
+    assert "fares" in plan.query.query
+    # a word for the collection's items is no topic: "latest" still asks for the newest of them
+    notices = FARES_DATED.model_copy(update={"description": "Public transport notices"})
+    assert plan.latest and planner.plan("the latest notices on route 14", notices, ROUTES).latest
