@@ -24,8 +24,29 @@ class ReaderWindows(NamedTuple):
     """For each window and token, its character span in the passage (None outside the passage)."""
 
 
+_QUESTION_TOKENS = 64
+"""The most of a question a reader window holds (SQuAD's readers keep 64 tokens): the passage must
+keep more room in a window than the stride between windows, and the reader learnt on short questions."""
+_QUESTION_HEAD = 16
+"""Of a longer question, the tokens kept from its start; the rest from its end, where the ask usually
+stands ("I was reading about the museum and wondered, ... how heavy is Iron Bloom?")."""
+
+
+def shortened_question(tokenizer: Any, question: str, *, max_length: int, stride: int) -> str:
+    """``question`` as a reader window holds it: whole when short, else its start and its end."""
+    budget = min(_QUESTION_TOKENS, (max_length - stride - 3) // 2)  # 3: [CLS] and two [SEP]
+    found = tokenizer([question], return_offsets_mapping=True)["offset_mapping"][0]
+    offsets = [(int(a), int(b)) for a, b in found if b > a]  # the question's own tokens, not [CLS]/[SEP]
+    if len(offsets) <= budget:
+        return question
+    head = min(_QUESTION_HEAD, budget // 4)
+    tail = budget - head - 1  # one token for the ellipsis
+    return f"{question[: offsets[head - 1][1]]} … {question[offsets[-tail][0] :]}" if head else question[offsets[-budget][0] :]
+
+
 def reader_windows(tokenizer: Any, questions: Sequence[str], passages: Sequence[str], *, max_length: int,
                    stride: int) -> ReaderWindows:
+    questions = [shortened_question(tokenizer, q, max_length=max_length, stride=stride) for q in questions]
     enc = tokenizer(
         list(questions), list(passages), truncation="only_second", max_length=max_length, stride=stride,
         return_overflowing_tokens=True, return_offsets_mapping=True, padding=True, return_tensors="pt",

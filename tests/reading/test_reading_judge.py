@@ -91,6 +91,21 @@ def test_a_long_passage_is_read_in_overlapping_windows(tiny_judge_dir: Path, tok
         assert long[reading.start : reading.end].strip() == reading.answer
 
 
+def test_a_long_question_is_read_without_failing(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
+    # A question of 1,000+ characters (a user's preamble, then the ask) left the passage less room
+    # in a window than the stride between windows: the tokenizer refused it. The question keeps
+    # its start and its end (where the ask usually is), and the passage is read as ever.
+    judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
+    passage = "Iron Bloom is a steel sculpture. It weighs 410 kg and stands in Room 6."
+    question = "I was reading about the museum and its objects and wondered, " * 40 + "how heavy is Iron Bloom?"
+    windows = reader_windows(judge.tokenizer, [question], [passage], max_length=64, stride=16)
+    assert set(windows.example) == {0}
+    assert [o for o in windows.offsets[0] if o is not None][-1][1] == len(passage)  # the whole passage is seen
+    reading = judge.read(question, [passage])
+    if reading.kind == "span":
+        assert passage[reading.start : reading.end].strip() == reading.answer
+
+
 def test_critic_scores_are_probabilities_in_input_order(tiny_judge_dir: Path, tokenizer_dir: Path) -> None:
     judge = load_judge(tiny_judge_dir, base_dir=tokenizer_dir)
     a = judge.score("relevance", ["q one", "q two"], ["passage one", "passage two"])
