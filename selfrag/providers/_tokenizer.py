@@ -71,7 +71,15 @@ class WordPieceTokenizer:
                 self._tok.enable_padding(pad_id=self.pad_token_id, pad_token=self.pad_token)
             else:
                 self._tok.no_padding()
-            batch = self._tok.encode_batch(inputs)
+            try:
+                batch = self._tok.encode_batch(inputs)
+            except BaseException as exc:
+                # The library panics on some inputs (a pair leaving the text less room than the
+                # stride), as pyo3's PanicException: a BaseException, which no error handler above
+                # catches. It is an input this call cannot take, so it is said as one.
+                if type(exc).__name__ != "PanicException":
+                    raise
+                raise ValueError("the tokenizer refused this input") from exc
         encodings: list[Any] = []
         mapping: list[int] = []
         for i, encoding in enumerate(batch):

@@ -62,3 +62,14 @@ def test_reader_windows_and_critic_pairs(pair: tuple[object, WordPieceTokenizer]
     firsts = [f"support: {q}" for q in questions]
     kwargs = {"truncation": "longest_first", "max_length": 256, "padding": True, "return_tensors": "pt"}
     _same(hf(firsts, passages, **kwargs), mine(firsts, passages, **kwargs), ["input_ids", "token_type_ids", "attention_mask"])  # type: ignore[operator]
+
+
+def test_an_input_the_library_panics_on_is_an_ordinary_error(pair: tuple[object, WordPieceTokenizer]) -> None:
+    # The Rust library panics (pyo3's PanicException derives from BaseException, not Exception)
+    # when a pair leaves the truncated text less room than the stride. Nothing above catches a
+    # BaseException: the CLI printed a traceback and the HTTP service a plain-text 500.
+    _, ours = pair
+    with pytest.raises(ValueError, match="the tokenizer refused this input"):
+        ours(["word " * 45], ["passage text here " * 50], truncation="only_second", max_length=64, stride=16,
+             return_overflowing_tokens=True)
+    assert ours("still usable")["input_ids"]
