@@ -152,6 +152,16 @@ class AnswerNodes(Phase):
             verdicts.append(decided_verdict("reader", current["number"], ok, "verified" if ok else "unverified", reason,
                                             model=self._reader_name(), prompt_version="reader/v1"))
             current["verified"] = ok
+        if state["relaxations"]:
+            # Nothing matched every condition the question stated, so the search dropped some:
+            # each document found fails one of them (another product, another year), and an
+            # answer read from it answers another question, however well it reads.
+            dropped = "; ".join(r["detail"] for r in state["relaxations"])
+            verdicts.append(decided_verdict(
+                "conditions", current["number"], False, "unverified",
+                f"no document matched all the question's conditions; the search {dropped}: the answer is "
+                "from documents that are not what was asked about"))
+            current["verified"] = False
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:

@@ -86,6 +86,9 @@ def decide_outcome(state: SelfRagState) -> tuple[str, GeneratedAnswer | None, st
             return Outcome.ANSWERED.value, g, stop or "answered"
     if checked:
         best = max(checked, key=lambda g: g["probability"] or 0.0)
+        if state["relaxations"]:
+            dropped = "; ".join(r["detail"] for r in state["relaxations"])
+            return Outcome.UNVERIFIED.value, best, stop or f"no document matched all the question's conditions ({dropped})"
         return Outcome.UNVERIFIED.value, best, stop or "the reader's probability is below its threshold"
     if not gens:
         return Outcome.ABSTAINED.value, None, stop or "no relevant documents within the rewrite budget"

@@ -13,7 +13,7 @@ from typing import Any
 from graders import Combine, GraderConfig
 from selfrag.testing import ScriptedJudge, reading_of
 from tests.workflows.conftest import FAST, hits, sequence_search
-from workflows import RunOptions
+from workflows import Outcome, RunOptions
 
 CRITIC = GraderConfig(retry=FAST, combine=Combine.SIGNAL)
 THRESHOLDS = {"reader": 0.6, "relevance": 0.5, "support": 0.5, "usefulness": 0.5}
@@ -26,7 +26,7 @@ def _nothing_from(year: str) -> Any:
     return fn
 
 
-def _engine(make_engine: Any, asked: list[str], relevance: float) -> Any:
+def _engine(make_engine: Any, asked: list[str], relevance: float, missing: str = "1979") -> Any:
     def score(task: str, first: str, second: str) -> float:
         if task == "relevance":
             asked.append(first)
@@ -35,7 +35,7 @@ def _engine(make_engine: Any, asked: list[str], relevance: float) -> Any:
 
     judge = ScriptedJudge(score, lambda q, passages: reading_of("have a blast", passages), thresholds=THRESHOLDS)
     engine, _, _ = make_engine({}, judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
-                               extractive_only=True, rules_only_text=True, search_fn=_nothing_from("1979"),
+                               extractive_only=True, rules_only_text=True, search_fn=_nothing_from(missing),
                                options=RunOptions(max_rewrites=0))
     return engine
 
@@ -67,3 +67,18 @@ def test_a_rewritten_search_text_does_not_change_what_documents_must_address(mak
     result = engine.run("Which animated movie has toys that come alive?", collection="movies")
     assert result.trace.rewrites and result.trace.rewrites[0]["to"] != result.trace.rewrites[0]["from"]
     assert len(asked) == 2 and asked[0] == asked[1] and "animated" not in asked[1]
+
+
+def test_an_answer_found_only_by_dropping_conditions_is_never_signed(make_engine: Any) -> None:
+    # Bug (a new user's release notes, "What is the maximum message size in Tessera 3.2?"): no
+    # Tessera 3.2 exists, the search dropped `product == Tessera` to find anything, and Harborlight
+    # 3.2's figure was signed `answered`, reader, critic and all passing. Every document such a
+    # search returns fails a condition the question stated.
+    engine = _engine(make_engine, [], relevance=0.9, missing="animated")
+    result = engine.run("Which animated movie has toys that come alive?", collection="movies")
+    assert result.trace.relaxations
+    assert result.outcome is Outcome.UNVERIFIED and result.answer  # the best candidate is still shown
+    conditions = [v for v in result.trace.verdicts if v["kind"] == "conditions"]
+    assert conditions and not conditions[-1]["passed"] and conditions[-1]["model"] == "deterministic"
+    assert "genre eq 'animated'" in conditions[-1]["reason"] and "not what was asked" in conditions[-1]["reason"]
+    assert "dropped" in result.trace.stop_reason and "animated" in result.trace.stop_reason
