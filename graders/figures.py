@@ -11,6 +11,7 @@ the other way round; "2.1 million" by "2,100,000").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from selfrag.lang import MAGNITUDES
@@ -58,7 +59,11 @@ def figures(text: str) -> list[Figure]:
     return found
 
 
-def unsupported_figures(claim: str, passages: list[str]) -> list[str]:
-    """The figures of ``claim`` that none of ``passages`` states, as written in the claim."""
+def unsupported_figures(claim: str, passages: list[str], *, held: Sequence[Figure] = ()) -> list[str]:
+    """The figures of ``claim`` that none of ``passages`` states, as written in the claim.
+
+    ``held``: figures a search filter holds (the bound of "acquired after 1990"): the documents it
+    selected satisfy them without stating them, so a claim repeating one is not asked to.
+    """
     stated = [f for p in passages for f in figures(p)]
-    return [f.text for f in figures(claim) if not any(f.within(g) for g in stated)]
+    return [f.text for f in figures(claim) if not any(f.within(g) for g in [*stated, *held])]

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from graders.base import CaseInputs, Combine, StructuredGrader
-from graders.figures import unsupported_figures
+from graders.figures import Figure, unsupported_figures
 from graders.prompts import GROUNDEDNESS_V1
 from graders.registry import register
 from graders.verdicts import GradeResult, GroundednessGrade
@@ -90,12 +90,13 @@ class GroundednessGrader(StructuredGrader):
         return None if case.answer and case.documents else "a groundedness case needs an answer and documents"
 
     def grade(self, answer: str, documents: Sequence[Mapping[str, Any]], question: str | None = None, *,
-              short_answer: str | None = None) -> GradeResult:
+              short_answer: str | None = None, held: Sequence[Figure] = ()) -> GradeResult:
         """Grade ``answer`` against ``documents``; ``short_answer`` (the reader's) is judged with
-        ``question`` as one claim."""
+        ``question`` as one claim. ``held``: figures of the question a search filter holds, which
+        the documents need not state (``unsupported_figures``)."""
         fields = {"documents": fence_documents(documents), "answer": fence("answer", answer)}
         claims = answer_claims(answer, len(documents), question=question, short_answer=short_answer)
-        records = self._support(claims, documents) if self.config.combine is not Combine.LLM else []
+        records = self._support(claims, documents, held) if self.config.combine is not Combine.LLM else []
         # No claim at all (an empty answer) supports nothing.
         score = min((float(r["score"]) for r in records), default=0.0)  # type: ignore[arg-type]
         result = self._grade(fields, {}, score=None if self.config.combine is Combine.LLM else score)
@@ -104,7 +105,8 @@ class GroundednessGrader(StructuredGrader):
             result = dataclasses.replace(result, reason=f"claim not supported: {weakest['reason']} ({result.reason})")
         return dataclasses.replace(result, claims=tuple(records))
 
-    def _support(self, claims: list[Claim], documents: Sequence[Mapping[str, Any]]) -> list[dict[str, object]]:
+    def _support(self, claims: list[Claim], documents: Sequence[Mapping[str, Any]],
+                 held: Sequence[Figure] = ()) -> list[dict[str, object]]:
         """Per claim: the best support among its cited documents, the figure guard applied.
 
         A claim quoted word for word from a document it cites is stated there by construction
@@ -129,7 +131,7 @@ class GroundednessGrader(StructuredGrader):
         records: list[dict[str, object]] = []
         threshold = self.threshold
         for i, claim in enumerate(claims):
-            missing = unsupported_figures(claim.text, [texts[n - 1] for n in claim.cited])
+            missing = unsupported_figures(claim.text, [texts[n - 1] for n in claim.cited], held=held)
             if missing:
                 best, doc = 0.0, None
                 reason = f"{', '.join(missing)} is not stated by the cited document{'s' if len(claim.cited) > 1 else ''}"

@@ -7,13 +7,14 @@ from collections.abc import Callable
 from datetime import date
 
 from graders import Verdict
+from graders.figures import Figure, figures
 from selfrag.text import content_terms
 from workflows.components import Components
 from workflows.options import RunOptions
 from workflows.resources import Resource
 from workflows.state import SelfRagState
 
-__all__ = ["Phase", "decided_verdict", "filtered", "judged_text", "planned_text"]
+__all__ = ["Phase", "decided_verdict", "filter_held_figures", "filtered", "judged_text", "planned_text"]
 
 
 class Phase:
@@ -75,3 +76,26 @@ def decided_verdict(kind: str, generation: int, passed: bool, label: str, reason
     return Verdict(kind=kind, subject=None, passed=passed, label=label, reason=reason, llm_label=None, score=None,
                    failed=failed, error=None, attempts=0, prompt_version=prompt_version, model=model,
                    generation=generation, claims=claims or [])
+
+
+def filter_held_figures(state: SelfRagState) -> list[Figure]:
+    """The figures a filter holds (1990 of "acquired after 1990", the 4 of "room 4"): the values of
+    its conditions, while a filter holds the question's conditions (never once relaxed). The
+    documents it selected satisfy them without stating them."""
+    if not filtered(state):
+        return []
+    values: list[object] = []
+    for plan in state["resource_plans"]:
+        if plan["error"] is None and plan["filter"] is not None:
+            _values(plan["filter"], values)
+    return [f for v in values for f in figures(str(v))]
+
+
+def _values(node: object, out: list[object]) -> None:
+    """Every condition's value in a ``FilterNode`` dump (a list value's members too)."""
+    if isinstance(node, dict):
+        if "attribute" in node:
+            value = node.get("value")
+            out.extend(value if isinstance(value, list) else [value])
+        for argument in node.get("arguments") or []:
+            _values(argument, out)

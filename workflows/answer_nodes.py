@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from graders import GradeResult
 from selfrag.lang.questions import asks_yes_or_no
 from workflows import records as rec
-from workflows._phase import Phase, asks, decided_verdict, judged_text
+from workflows._phase import Phase, asks, decided_verdict, filter_held_figures, judged_text
 from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
@@ -138,6 +138,7 @@ class AnswerNodes(Phase):
         docs = state["relevant"]
         question, answer, short = state["standalone_question"], current["answer"], current["short_answer"]
         usefulness_question = judged_text(state)
+        held = filter_held_figures(state)
         if current["probability"] is not None:
             # The reader's own calibrated probability: an answer it is unsure of is shown, flagged.
             p = current["probability"]
@@ -165,11 +166,11 @@ class AnswerNodes(Phase):
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:
-                g_future = pool.submit(self.c.groundedness.grade, answer, docs, question, short_answer=short)
+                g_future = pool.submit(self.c.groundedness.grade, answer, docs, question, short_answer=short, held=held)
                 u_future = pool.submit(self.c.usefulness.grade, usefulness_question, answer, docs, short_answer=short)
                 grounded, useful = g_future.result(), u_future.result()
         else:
-            grounded = self.c.groundedness.grade(answer, docs, question, short_answer=short)
+            grounded = self.c.groundedness.grade(answer, docs, question, short_answer=short, held=held)
             useful = (self.c.usefulness.grade(usefulness_question, answer, docs, short_answer=short)
                       if grounded.passed else None)
         results: list[GradeResult | None] = [grounded, useful]

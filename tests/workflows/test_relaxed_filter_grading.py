@@ -82,3 +82,22 @@ def test_an_answer_found_only_by_dropping_conditions_is_never_signed(make_engine
     assert conditions and not conditions[-1]["passed"] and conditions[-1]["model"] == "deterministic"
     assert "genre eq 'animated'" in conditions[-1]["reason"] and "not what was asked" in conditions[-1]["reason"]
     assert "dropped" in result.trace.stop_reason and "animated" in result.trace.stop_reason
+
+
+def test_a_bound_the_filter_holds_need_not_be_stated_by_the_document(make_engine: Any) -> None:
+    # Bug (a new user's museum catalogue, "Which objects were acquired after 1990 and are in room
+    # 4?"): the claim the critic judges is "question + short answer", and the figure guard asked
+    # the cited document to state 1990, a bound the filter held and no document states: every
+    # question with a numeric condition ended `ungrounded`. A figure of the question not in its
+    # search text is the filter's; one in the search text is still the document's to state.
+    judge = ScriptedJudge(lambda task, first, second: 0.9, lambda q, passages: reading_of("have a blast", passages),
+                          thresholds=THRESHOLDS)
+    engine, _, _ = make_engine({}, judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                               extractive_only=True, rules_only_text=True, search_fn=lambda q, w, k: hits("toys"),
+                               options=RunOptions(max_rewrites=0))
+    result = engine.run("Which animated movie made after 1990 has toys that come alive?", collection="movies")
+    assert result.trace.plan["where"] is not None and "1990" in str(result.trace.plan["where"])
+    assert not result.trace.relaxations
+    grounded = [v for v in result.trace.verdicts if v["kind"] == "groundedness"]
+    assert grounded and grounded[-1]["passed"], grounded
+    assert result.outcome is Outcome.ANSWERED
