@@ -139,6 +139,8 @@ class Store:
                 # answered as things were when it looked).
                 client = cast(ClientAPI, _NothingStored())
                 return cls(client, embeddings, batch_size=settings.embeddings.batch_size, store=settings.store)
+            if use.write:
+                _embedded_store_exists(settings)  # a file where the folder should be: said as such
             lock = lock_store(path, use)
             try:
                 with chroma_errors(f"cannot open the Chroma database at {path}"):
@@ -241,7 +243,14 @@ def _embedded_store_exists(settings: Settings) -> bool:
     """Whether the selfrag home holds an embedded store (its Chroma folder), looking only."""
     path = settings.chroma_path
     try:
-        return check_home(settings.home) and path.is_dir()
+        if not check_home(settings.home):
+            return False
+        if path.exists() and not path.is_dir():
+            # Not "nothing stored": the store's folder was replaced (a restore gone wrong, a stray
+            # file). Readers would answer "no collections" as if the data had never been there.
+            raise StoreError(f"the Chroma store {path} is not a folder: it holds the collections; "
+                             f"restore the folder, or set SELFRAG_HOME to another home")
+        return path.exists()
     except OSError as exc:
         raise home_unusable(f"the selfrag home {settings.home}", exc) from exc
 

@@ -99,6 +99,33 @@ def test_a_damaged_checkpoint_file_is_a_store_error_and_is_kept(
     assert cli("ask", "Which movie has toys?", "-c", "movies").exit_code == 0  # without a thread, unaffected
 
 
+@pytest.mark.parametrize("args", [
+    ("collections", "list"),
+    ("collections", "list", "--json"),
+    ("ask", "Which movie has toys?", "-c", "movies"),
+    ("documents", "list", "-c", "movies"),
+    ("ingest", "--sample", "movies"),
+])
+def test_a_chroma_folder_replaced_by_a_file_is_a_store_error_not_an_empty_store(
+    cli: Cli, home: Path, args: tuple[str, ...]
+) -> None:
+    # A reader saw "no collections" (exit 0, `{"collections": []}`) and ask said "ingest into it
+    # first": an outage of the store looked like an empty one.
+    assert cli("ingest", "--sample", "movies").exit_code == 0
+    chroma = home / "chroma"
+    chroma.rename(home / "chroma.moved")
+    chroma.write_text("x", encoding="utf-8")
+    result = cli(*args)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    if "--json" in args:
+        error = json.loads(result.stdout)["error"]
+        assert error["code"] == "store_unavailable" and f"{chroma} is not a folder" in error["message"]
+    else:
+        line = result.stderr.strip().splitlines()[-1]
+        assert line.startswith("error[store_unavailable]: ") and f"{chroma} is not a folder" in line, line
+    assert chroma.read_text(encoding="utf-8") == "x"
+
+
 # -- a home that is not a directory --------------------------------------------------------------
 @pytest.mark.parametrize("args", [
     ("ask", "Which movie has toys?", "-c", "movies"),
