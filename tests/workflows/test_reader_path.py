@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any
 
 from graders import Combine, GraderConfig
-from selfrag.reading import Reading
+from selfrag.reading import Reading, sentence_spans
 from selfrag.testing import ScriptedJudge, reading_of
 from tests.workflows.conftest import DOCS, FAST, sequence_search
 from workflows import Outcome, RunOptions
@@ -209,13 +209,13 @@ def test_an_answer_read_from_the_metadata_line_quotes_the_document_s_own_text_to
     # animated; year: 1995) [1]": the span took the line's closing bracket, and the quote was the
     # metadata line alone, so the answer never said what the document is about.
     doc = {"id": "t", "text": "Toys come alive and have a blast doing so", "metadata": {"year": 1995, "genre": "animated"}}
-    text = "Toys come alive and have a blast doing so\n(genre: animated; year: 1995)"
-    at = text.index("1995)")
-    meta_at = text.index("(")
-    judge = ScriptedJudge(read=lambda q, passages: Reading("span", "1995)", 0, at, at + 5, ((meta_at, len(text)),), 0.0, 0.9))
+    text = "Toys come alive and have a blast doing so\ngenre: animated.\nyear: 1995."
+    at = text.index("1995.")
+    meta_at = text.index("year:")
+    judge = ScriptedJudge(read=lambda q, passages: Reading("span", "1995.", 0, at, at + 5, ((meta_at, len(text)),), 0.0, 0.9))
     out = read_answer(judge, "Which movie has toys?", [doc])
     assert out.short_answer == "1995"
-    assert out.answer == "1995. Toys come alive and have a blast doing so. (genre: animated; year: 1995) [1]"
+    assert out.answer == "1995. Toys come alive and have a blast doing so. year: 1995. [1]"
 
 
 def _read_with_rival(rival_probability: float) -> ScriptedJudge:
@@ -262,3 +262,25 @@ def test_quoted_lines_without_a_full_stop_are_not_glued_to_the_next_sentence() -
     judge = ScriptedJudge(read=lambda q, passages: Reading("no", "No", 0, -1, -1, (head, mode, sat), 0.0, 0.9))
     out = read_answer(judge, "Do buses run on Sundays?", [doc])
     assert out.answer == "No. Bus 62 timetable. Mode: bus. On Saturdays buses run every 20 minutes. [1]"
+
+
+def test_an_answer_from_the_metadata_is_one_field_never_parts_of_several() -> None:
+    # Bug (a new user's museum catalogue): read from "(artist: Edvard Saltholm; on_loan: False;
+    # room: 4; year_acquired: 1958; year_made: 1914)", one sentence to the reader, "When was Two
+    # Figures, Winter acquired?" was answered "4; year_acquired: 1958; year" (a span runs within a
+    # sentence, and the line was one). Each field is now a sentence of its own for the reader.
+    doc = {"id": "w", "text": "Two Figures, Winter is an oil on canvas by Edvard Saltholm.",
+           "metadata": {"artist": "Edvard Saltholm", "on_loan": False, "room": 4, "year_acquired": 1958, "year_made": 1914}}
+    seen: list[str] = []
+
+    def read(question: str, passages: list[str]) -> Reading:
+        seen.extend(passages)
+        return reading_of("1958", passages)
+
+    out = read_answer(ScriptedJudge(read=read), "When was Two Figures, Winter acquired?", [doc])
+    fields = ["artist: Edvard Saltholm", "on_loan: False", "room: 4", "year_acquired: 1958", "year_made: 1914"]
+    for passage in seen:
+        for s in sentence_spans(passage):
+            assert sum(f in passage[s.start : s.end] for f in fields) <= 1, passage[s.start : s.end]
+    assert out.short_answer == "1958"
+    assert out.answer == "1958. Two Figures, Winter is an oil on canvas by Edvard Saltholm. year_acquired: 1958. [1]"
