@@ -143,6 +143,15 @@ class AttributeInfo(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _range_not_empty(self, info: ValidationInfo) -> AttributeInfo:
+        # No value fits an empty range: every filter on the attribute would be dropped and every
+        # document refused. Schemas stored before this was checked still open (context "stored").
+        stored = isinstance(info.context, dict) and info.context.get(STORED)
+        if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum and not stored:
+            raise ValueError(f"minimum {self.minimum:g} of {self.name!r} is above its maximum {self.maximum:g}")
+        return self
+
+    @model_validator(mode="after")
     def _kind_known(self) -> AttributeInfo:
         # Guessed once, where the schema is declared: the stored schema then carries it, and a
         # schema stored before kinds existed gets the same guess when it is read.

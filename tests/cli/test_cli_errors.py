@@ -190,6 +190,10 @@ SCHEMAS = {
         {"attributes": [{"name": "ceo", "type": "string"}], "extractors": [{"attribute": "ceo", "pattern": "(?<=CEO )(\\w+)"}]},
         "extractor for 'ceo': lookbehind '(?<=' is not supported",
     ),
+    "empty_range": (
+        {"attributes": [{"name": "room", "type": "integer", "minimum": 10, "maximum": 1}]},
+        "attributes.0: minimum 10 of 'room' is above its maximum 1",
+    ),
 }
 
 
