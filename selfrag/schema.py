@@ -274,7 +274,9 @@ def load_schema_file(path: str | Path) -> CollectionSchema:
     except OSError as exc:
         raise SchemaError(f"cannot read schema file {p}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
-        raise SchemaError(f"schema file {p} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        # Some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough.
+        what = exc.msg.removesuffix(" at")
+        raise SchemaError(f"schema file {p} is not valid JSON: {what} at line {exc.lineno}, column {exc.colno}") from exc
     if isinstance(raw, dict) and isinstance(raw.get("graph"), str):
         # A link file next to the schema: read it now, so the stored schema is self-contained.
         raw = {**raw, "graph": load_graph_link(p.parent / raw["graph"]).model_dump(mode="json")}

@@ -211,6 +211,10 @@ def test_schema_file_that_is_not_json(cli: Cli, note: Path, tmp_path: Path, asse
     schema.write_text('{"attributes": [', encoding="utf-8")
     line = assert_one_line_error(cli("ingest", note, "-c", "docs", "--schema", schema), "schema_invalid")
     assert "is not valid JSON" in line
+    assert " at at " not in line and "line 1" in line
+    schema.write_text('{"description": "x", "attributes": [{"name": "a", "type": "strin', encoding="utf-8")
+    line = assert_one_line_error(cli("ingest", note, "-c", "docs", "--schema", schema), "schema_invalid")
+    assert " at at " not in line and "line 1" in line
 
 
 def test_missing_schema_file(cli: Cli, note: Path, tmp_path: Path, assert_one_line_error: Check) -> None:
