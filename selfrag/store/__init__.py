@@ -12,7 +12,7 @@ from selfrag.store.changes import CHANGES_KEY, ChangeEntry, ChangeLog, ChangeMar
 from selfrag.store.client import Store, chroma_settings, validate_collection_name
 from selfrag.store.collection import Collection
 from selfrag.store.lock import StoreLock, StoreUse, lock_store
-from selfrag.store.metadata import clean_metadata, coerce_value
+from selfrag.store.metadata import clean_metadata, coerce_attribute, coerce_value
 from selfrag.store.source import VERSION_KEY, ChromaChunkSource, ChunkSource, chunk_version, text_version
 from selfrag.store.types import (
     Chunk,
@@ -59,6 +59,7 @@ __all__ = [
     "chroma_settings",
     "chunk_version",
     "clean_metadata",
+    "coerce_attribute",
     "coerce_value",
     "lock_store",
     "open_backend",

@@ -13,11 +13,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from selfrag.schema import AttributeType, CollectionSchema
+from selfrag.schema import AttributeInfo, AttributeType, CollectionSchema
 from selfrag.store.types import MetadataValue
 from selfrag.values import coerce, coerce_list
 
-__all__ = ["clean_metadata", "coerce_value"]
+__all__ = ["clean_metadata", "coerce_attribute", "coerce_value"]
 
 
 def coerce_value(value: Any, type_: AttributeType) -> MetadataValue:
@@ -35,6 +35,24 @@ def coerce_value(value: Any, type_: AttributeType) -> MetadataValue:
     return coerced
 
 
+def coerce_attribute(value: Any, attr: AttributeInfo) -> MetadataValue:
+    """``value`` as a value of the scalar attribute ``attr``: coerced to its type (``coerce_value``)
+    and within its declared ``minimum``/``maximum``. The self-query drops a filter outside that
+    range as matching nothing, so a stored value there could never be found by one.
+
+    Raises:
+        ValueError: the value cannot be that type, or lies outside the range; the message names
+            the value and the bound.
+    """
+    coerced = coerce_value(value, attr.type)
+    if isinstance(coerced, (int, float)) and not isinstance(coerced, bool):
+        if attr.maximum is not None and coerced > attr.maximum:
+            raise ValueError(f"{coerced!r} is above its declared maximum {attr.maximum:g}")
+        if attr.minimum is not None and coerced < attr.minimum:
+            raise ValueError(f"{coerced!r} is below its declared minimum {attr.minimum:g}")
+    return coerced
+
+
 def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dict[str, MetadataValue]:
     """Return a copy of ``metadata`` that Chroma will store and schema filters will match.
 
@@ -42,7 +60,8 @@ def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dic
     scalar values, and containers become JSON text so nothing is lost. ``None`` is always dropped.
 
     Raises:
-        ValueError: a declared attribute's value cannot be coerced (message names the attribute), or
+        ValueError: a declared attribute's value cannot be coerced or lies outside the attribute's
+            declared range (the message names the attribute), or
             a key is one Chroma reserves (empty, or starting with ``#`` or ``$``).
     """
     cleaned: dict[str, MetadataValue] = {}
@@ -65,7 +84,7 @@ def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dic
                     cleaned[key] = items
                 continue
             try:
-                cleaned[key] = coerce_value(value, info.type)
+                cleaned[key] = coerce_attribute(value, info)
             except ValueError as exc:
                 raise ValueError(f"attribute {key!r}: {exc}") from None
         elif isinstance(value, (str, bool, int)):

@@ -34,6 +34,16 @@ def test_first_extractor_that_matches_wins_and_uncoercible_values_are_skipped() 
     assert extract("FYtwenty and year 2023") == {"year": 2023}  # 'twenty' is no integer: next extractor
 
 
+def test_an_extracted_value_outside_the_declared_range_is_skipped() -> None:
+    schema = CollectionSchema(
+        attributes=[AttributeInfo(name="room", type="integer", minimum=1, maximum=8)],
+        extractors=[RegexExtractor(attribute="room", pattern=r"[Rr]oom (\d+)")],
+    )
+    extract = MetadataExtractor(schema)
+    assert extract("Room 99, formerly room 4") == {}  # the first match is out of range: no value
+    assert extract("Room 4") == {"room": 4}
+
+
 def test_missing_group_is_refused_when_the_schema_is_declared() -> None:
     with pytest.raises(ValueError, match="extractor for 'year': pattern has no group 1"):
         RegexExtractor(attribute="year", pattern=r"\d{4}", group=1)

@@ -58,3 +58,16 @@ def test_clean_metadata_names_the_bad_attribute() -> None:
     schema = CollectionSchema(attributes=[AttributeInfo(name="year", type="integer")])
     with pytest.raises(ValueError, match="attribute 'year': 'unknown' is not a valid integer"):
         clean_metadata({"year": "unknown"}, schema)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [(99, "attribute 'room': 99 is above its declared maximum 8"), ("0", "attribute 'room': 0 is below its declared minimum 1")],
+)
+def test_clean_metadata_refuses_a_value_outside_the_declared_range(value: Any, message: str) -> None:
+    # A filter outside the declared range is dropped as matching nothing: a stored value there
+    # would be unreachable, so the document is refused, as a value of the wrong type is.
+    schema = CollectionSchema(attributes=[AttributeInfo(name="room", type="integer", minimum=1, maximum=8)])
+    with pytest.raises(ValueError, match=message):
+        clean_metadata({"room": value}, schema)
+    assert clean_metadata({"room": 8}, schema) == {"room": 8}
