@@ -17,7 +17,8 @@ In order of trust:
    the attribute's own word ("route Kingsford Express", "director Agnès Varda"), right before the
    collection's item noun ("Fairphone phones"), or listed with "or" after a value of such an
    attribute ("by Greta Gerwig or Agnès Varda": the cue holds for the whole list), kept as
-   written. Which attribute: the one named or listed with; places take "in"; otherwise the one
+   written. A capitalised word that a cue joins to a capitalised title before it is the title's
+   ("Harbour at Dusk" names no maker "Dusk"). Which attribute: the one named or listed with; places take "in"; otherwise the one
    whose known values the name is most similar to. A name nothing ties to such an attribute (a title, a
    ship, a character: "What is Solaris about?") stays in the search text: a filter on a value the
    collection does not know selects nothing. So does one unlike every known value of the
@@ -38,7 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from selfrag.lang import QUERY_STOP, UNITS, Token, forms, is_word, normalise, word_set
+from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, UNITS, Token, forms, is_word, normalise, word_set
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import asks_count
 from selfrag.query._match import KnownValues
@@ -260,6 +261,9 @@ class _Finder:
                 k += 1
                 continue
             cue = self.tokens[k - 1].norm if k > 0 else None
+            if self._continues_title(k):
+                k += 1  # "Harbour at Dusk": "Dusk" is the title's, not a maker after "at"
+                continue
             j = k + 1
             while j < len(self.tokens) and self.taken.free((self.tokens[j].start, self.tokens[j].end)) and (
                 self.tokens[j].text[:1].isupper() or (self.tokens[j].norm in _PARTICLES and j + 1 < len(self.tokens) and self.tokens[j + 1].text[:1].isupper())
@@ -285,6 +289,23 @@ class _Finder:
                 self.taken.claim(span)
             k = j
         return out
+
+    def _continues_title(self, k: int) -> bool:
+        """The capitalised word at token ``k`` goes on a capitalised title that one or two lower-case
+        function words join it to ("Harbour at Dusk", "Letters from Home", "Study of a Heron"): a
+        cue among them is the title's word, not one naming a maker or a place. The title's first
+        word is capitalised where no sentence starts and is read as no value ("Paintings by X" and
+        "Ada Brenn at X" are no titles)."""
+        i = k - 1
+        while i >= 0 and k - i <= 2 and self.tokens[i].text.islower() and self.tokens[i].norm in FUNCTION_WORDS:
+            i -= 1
+        if i == k - 1 or i < 0:
+            return False
+        head = self.tokens[i]
+        joined = all(self.q[a.end : b.start] == " " for a, b in zip(self.tokens[i:k], self.tokens[i + 1 : k + 1], strict=True))
+        sentence_start = i == 0 or self.q[self.tokens[i - 1].end : head.start].strip() in (".", "!", "?", ":", ";")
+        return (joined and head.text[:1].isupper() and not sentence_start and head.norm not in QUERY_STOP
+                and self.taken.free((self.tokens[i].start, self.tokens[k - 1].end)))  # fmt: skip
 
     def _titled(self, k: int, candidates: list[AttrProfile]) -> AttrProfile | None:
         """The one attribute whose name is the word right before the name at token ``k``, written

@@ -318,3 +318,43 @@ def test_the_latest_items_are_searched_for_by_their_word_and_still_listed_newest
     # a word for the collection's items is no topic: "latest" still asks for the newest of them
     notices = FARES_DATED.model_copy(update={"description": "Public transport notices"})
     assert plan.latest and planner.plan("the latest notices on route 14", notices, ROUTES).latest
+
+
+GALLERY = CollectionSchema(
+    description="Catalogue of objects in a city gallery",
+    attributes=[
+        AttributeInfo(name="artist", type="string", description="artist or maker of the object"),
+        AttributeInfo(name="year_made", type="integer", description="year the object was made", kind="year"),
+        AttributeInfo(name="medium", type="string", description="material or technique of the object"),
+        AttributeInfo(name="room", type="integer", description="gallery room where the object hangs", minimum=1, maximum=9),
+    ],
+)
+MAKERS = {"artist": ["Ada Brenn", "Oskar Vale"], "medium": ["oil on canvas", "watercolour on paper", "bronze"]}
+
+
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        ("What are the dimensions of Lighthouse at Noon?", "Lighthouse at Noon"),
+        ("Who painted Children in Winter?", "Children in Winter"),
+        ("When was Letters from Home made?", "Letters from Home"),
+        ("How big is Study of a Heron by Water?", "Study of a Heron by Water"),
+    ],
+)
+def test_a_cue_word_inside_a_capitalised_title_does_not_split_it(question: str, title: str) -> None:
+    # "at", "in", "from", "by" between two capitalised words of one title join them: "Noon" is no artist
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, GALLERY, MAKERS)
+    assert plan.where is None
+    assert title in plan.query.query
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("paintings by Ines Kola", "Ines Kola"),
+        ("Paintings by Ines Kola", "Ines Kola"),  # capitalised only as the first word: no title
+        ("Which paintings are by Ines Kola?", "Ines Kola"),
+    ],
+)
+def test_a_name_after_a_cue_outside_a_title_is_still_a_value(question: str, name: str) -> None:
+    assert where(question, GALLERY, MAKERS) == {"artist": {"$eq": name}}
