@@ -15,7 +15,7 @@ from selfrag.query._lexicon import CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._spans import Spans
-from selfrag.query._text import term_match
+from selfrag.query._text import plural, term_match
 
 __all__ = ["MAX_LIMIT", "asks_count", "read_limit"]
 
@@ -59,8 +59,7 @@ def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) ->
             return False
         if t.norm.isdigit() or t.lemma in UNITS or any(term_match(forms(t.norm), p.name_terms) for p in profile.numeric()):
             return False
-        plural = t.norm.isalpha() and t.norm not in QUERY_STOP and len(t.norm) > 3 and t.norm.endswith("s") and t.lemma != t.norm
-        if t.lemma in profile.item_nouns or plural:
+        if t.lemma in profile.item_nouns or plural(t):
             return True
         if taken.free((t.start, t.end)) and t.norm not in QUERY_STOP and not t.norm.isalpha():
             return False

@@ -3,9 +3,14 @@ read by the language layer, ``selfrag.lang``)."""
 
 from __future__ import annotations
 
-from selfrag.lang import QUERY_STOP
+from selfrag.lang import QUERY_STOP, Token
 
-__all__ = ["term_match"]
+__all__ = ["plural", "term_match"]
+
+
+def plural(tok: Token) -> bool:
+    """A plural noun: an inflected content word ending in "s" ("buses", "watercolours", "jobs")."""
+    return tok.norm.isalpha() and tok.norm not in QUERY_STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
 
 
 def term_match(word_forms: frozenset[str], terms: frozenset[str]) -> bool:

@@ -47,7 +47,7 @@ from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._text import term_match
+from selfrag.query._text import plural, term_match
 from selfrag.query.model import Scalar
 
 __all__ = ["Mention", "find_mentions"]
@@ -270,7 +270,7 @@ class _Finder:
             ) and self.q[self.tokens[j - 1].end : self.tokens[j].start] in (" ", "-", "'", "’", ". ", ".") and self.tokens[j].lemma not in self.items:
                 j += 1
             nxt = self.tokens[j] if j < len(self.tokens) else None
-            follows_item = nxt is not None and (nxt.lemma in self.items or _plural(nxt))
+            follows_item = nxt is not None and (nxt.lemma in self.items or plural(nxt))
             # Not an English word ("Fairphone", "Ottolenghi"): a name wherever it stands in a sentence.
             coined = not any(is_word(t.norm) for t in self.tokens[k:j])
             listed = self._listed_after(k, j, [*earlier, *out])
@@ -393,10 +393,6 @@ def _unlike_values(attr: AttrProfile, text: str) -> bool:
     words. An attribute with no known values says nothing against a name."""
     coded = any(c.isdigit() for c in text)
     return bool(attr.values) and all(any(c.isdigit() for c in v) != coded for v in attr.values)
-
-
-def _plural(tok: Token) -> bool:
-    return tok.norm.isalpha() and tok.norm not in QUERY_STOP and len(tok.norm) > 3 and tok.norm.endswith("s") and tok.lemma != tok.norm
 
 
 def _bool_term(f: frozenset[str], terms: frozenset[str]) -> bool:

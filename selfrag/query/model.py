@@ -91,5 +91,6 @@ class Change(BaseModel):
         "graph_term",
         "named_range",
         "latest_first",
+        "asked_property",
     ]
     detail: str

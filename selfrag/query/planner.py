@@ -37,7 +37,8 @@ from selfrag.query.graph_terms import (
     validate_relations,
     without_relation_wording,
 )
-from selfrag.query.model import Change, Operation, StructuredQuery
+from selfrag.query.model import Change, FilterNode, Operation, StructuredQuery
+from selfrag.query.relax import describe as describe_node
 from selfrag.query.rules import read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
@@ -69,6 +70,17 @@ class Plan:
     """Filters but no topic: return the newest matching documents rather than search."""
     asks: Asks = None
     """Filters that hold all the question asks: what it wants back (``selfrag.query.graph_terms.Asks``)."""
+
+
+def _without_asked(node: FilterNode | None, asked: Sequence[FilterNode], located: set[str]) -> FilterNode | None:
+    """A model's filter ``node`` without its top-level conditions on what a yes/no question asks
+    of the thing it names (``Reading.asked``, which the rules set aside): a model filters on the
+    property asked about as readily as a reader would. Attributes in ``located`` (the rules kept a
+    condition on them, one that locates the thing) stay."""
+    attributes = {c.attribute for n in asked for c in clauses(n)} - located
+    parts = [] if node is None else node.arguments if isinstance(node, Operation) and node.operator == "and" else [node]
+    kept = [p for p in parts if not {c.attribute for c in clauses(p)} <= attributes]
+    return None if not kept else kept[0] if len(kept) == 1 else Operation(operator="and", arguments=kept)
 
 
 class SelfQueryPlanner:
@@ -219,6 +231,12 @@ class SelfQueryPlanner:
         chosen, source, note = self._choose(question, llm, llm_error, rules, today)
         changes = list(chosen.changes) + ([note] if note else [])
         query = chosen.query
+        if reading.asked:
+            if source == "llm":
+                located = {c.attribute for c in clauses(rules.query.filter)}
+                query = query.model_copy(update={"filter": _without_asked(query.filter, reading.asked, located)})
+            changes.extend(Change(kind="asked_property", detail=f"{describe_node(n)}: what the question asks of "
+                                  f"{reading.subject!r}, searched, not filtered") for n in reading.asked)
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)

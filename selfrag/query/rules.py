@@ -8,8 +8,10 @@ known values (see ``_profile``): nothing here names a domain. In order:
 2. words naming a value become conditions on string and boolean attributes, negation applied
    (``_values``): known values, boolean attribute names, embedding similarity under the
    collection's own model (when given), and unknown proper names for name-like attributes;
-3. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
-4. the search text is the question minus the phrases consumed by conditions and the filler at
+3. in a yes/no question about one thing it names, the conditions after the name are what it asks
+   ("Is Portrait of Clara Vinter a watercolour?"): set aside and searched, never filtered (``_asked``);
+4. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
+5. the search text is the question minus the phrases consumed by conditions and the filler at
    its ends ("show me", "recipes", "please"), and never empty; a word for the collection's items
    stays when the words before it qualify it ("latest fares") or only numbers follow it.
 
@@ -29,6 +31,7 @@ from datetime import date
 from langchain_core.embeddings import Embeddings
 
 from selfrag.lang import QUERY_STOP, Token, forms, tokenize
+from selfrag.query._asked import named_subject
 from selfrag.query._lexicon import NEGATIONS
 from selfrag.query._limit import read_limit
 from selfrag.query._numbers import find_numbers
@@ -47,7 +50,7 @@ class Reading:
     """What the constructor read from one question: the structured query and the consumed spans."""
 
     def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str],
-                 residual: str = "") -> None:
+                 residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "") -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -57,6 +60,11 @@ class Reading:
         """What is left of the question once its conditions, its limit and the words naming the
         collection's items are taken out: "" when the filter holds all of it ("3 bedroom houses
         under 500k"), whereupon ``query.query`` searches the question as asked."""
+        self.asked = list(asked)
+        """Conditions a yes/no question asks of the one thing it names ("a watercolour" in "Is
+        Portrait of Clara Vinter a watercolour?"): set aside, their words searched (``_asked``)."""
+        self.subject = subject
+        """That thing's name as written, when conditions were set aside."""
 
 
 def _mention_nodes(mentions: list[Mention]) -> list[Found]:
@@ -144,6 +152,16 @@ def read_question(
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken)
     similarity = Similarity(embeddings) if embeddings is not None else None
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
+    subject = named_subject(question, tokens, taken, profile)
+    asked: list[Found] = []
+    if subject is not None:
+        # What a yes/no question asks of the thing it names is no filter: its words are searched.
+        asked = [f for f in numeric if f.span[0] >= subject.end] + _mention_nodes([m for m in mentions if m.span[0] >= subject.end])
+        numeric = [f for f in numeric if f.span[0] < subject.end]
+        mentions = [m for m in mentions if m.span[0] < subject.end]
+        for span in taken.in_order():
+            if span[0] >= subject.end:
+                taken.release(span)
     limit = read_limit(question, tokens, numbers, profile, taken)
     parts = _join(question, numeric + _mention_nodes(mentions))
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
@@ -151,7 +169,8 @@ def read_question(
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
     residual = _residual(tokens, taken, profile, used)
     text = residual or " ".join(question.split())
-    return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual)
+    return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
+                   [f.node for f in asked], subject.text if asked and subject is not None else "")
 
 
 def rule_based_query(
