@@ -30,7 +30,7 @@ from selfrag.query._spans import Spans
 from selfrag.query._text import term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
-__all__ = ["Found", "numeric_conditions"]
+__all__ = ["Found", "compared", "numeric_conditions"]
 
 _CUE_KEYS = sorted(CUES, key=lambda c: len(c.split()), reverse=True)
 _POSTFIX_KEYS = sorted(POSTFIX, key=lambda c: len(c.split()), reverse=True)
@@ -218,6 +218,21 @@ def _choose(reader: _Reader, n: Number, cue: str | None, start: int, end: int, v
     if len(scored) == 1 and cue is not None and CUES.get(cue) != "eq" and best > -1:
         return scored[0][1]
     return None
+
+
+def compared(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans, n: Number, attr: AttrProfile) -> bool:
+    """Whether ``n`` is written as a bound on ``attr``: an ordering cue before it, the attribute's
+    own words allowed between ("after version 5.0", "newer than 2.0"), or an ordering postfix
+    after it ("2.0 or later"). A string attribute cannot be ordered (Chroma compares strings by
+    equality only), so such a number is no value of it."""
+    reader = _Reader(question, tokens, profile, taken)
+    start = n.start
+    i = reader.index_before(start)
+    while i >= 0 and term_match(forms(tokens[i].norm), attr.terms):
+        start, i = tokens[i].start, i - 1
+    cue = reader.cue_before(start)
+    post = reader.postfix_after(n.end)
+    return n.plus or (cue is not None and CUES[cue[0]] != "eq") or (post is not None and post[0] != "eq")
 
 
 def numeric_conditions(

@@ -6,7 +6,8 @@ In order of trust:
    case, accents, inflection or derivation ("comedies", "contractor"), an abbreviation ("sci-fi"),
    a typo in a multi-word name, or a capitalised surname ("Nolan"). A number written alone is
    such a value only when it is exactly one ("route 62", "bus 14", "homes in 3121") and neither
-   a count of results ("show me 14 routes") nor a quantity ("14 minutes").
+   a count of results ("show me 14 routes") nor a quantity ("14 minutes"), nor written as a bound
+   ("after version 5.0", "2.0 or later": strings cannot be ordered, so it stays in the search text).
 2. **Boolean attributes** named by a word of their name ("with a pool" → has_pool, "pet friendly"
    → pets_allowed, "sponsor visas" → visa_sponsorship).
 3. **Embedding similarity** under the collection's own model, above a confidence floor and clear
@@ -44,6 +45,7 @@ from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import asks_count
 from selfrag.query._match import KnownValues
 from selfrag.query._numbers import Number
+from selfrag.query._numeric import compared
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
@@ -153,7 +155,8 @@ class _Finder:
             if not text[:1].isdigit() or not self.taken.free(span) or n.money or n.scaled or n.plus \
                     or n.unit in UNITS or asks_count(self.q, n, self.tokens, self.profile, self.taken):
                 continue
-            hits = [(p, m.value) for p, idx in self.indexes if (m := idx.exact(text)) is not None and m.how == "exact"]
+            hits = [(p, m.value) for p, idx in self.indexes if (m := idx.exact(text)) is not None and m.how == "exact"
+                    and not compared(self.q, self.tokens, self.profile, self.taken, n, p)]
             if len(hits) > 1:
                 # "platform 3" when platforms and routes both have a 3: the noun before says which.
                 before = [t for t in self.tokens if t.end <= n.start][-1:]

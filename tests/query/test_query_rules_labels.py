@@ -360,3 +360,44 @@ def test_a_cue_word_inside_a_capitalised_title_does_not_split_it(question: str, 
 )
 def test_a_name_after_a_cue_outside_a_title_is_still_a_value(question: str, name: str) -> None:
     assert where(question, GALLERY, MAKERS) == {"artist": {"$eq": name}}
+
+
+RELEASES = CollectionSchema(
+    description="Release notes of software products",
+    attributes=[
+        AttributeInfo(name="product", type="string", description="software product the release notes describe"),
+        AttributeInfo(name="version", type="string", description="version number of the release"),
+        AttributeInfo(name="release_year", type="integer", description="year the version was released", kind="year"),
+    ],
+)
+VERSIONS = {"product": ["Lumen", "Quire"], "version": ["1.4", "2.0", "2.1", "3.0"]}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What changed in Lumen after version 2.0?", {"product": {"$eq": "Lumen"}}),
+        ("Which Lumen releases are newer than 2.0?", {"product": {"$eq": "Lumen"}}),
+        ("What was removed before version 2.1?", None),
+        ("Quire changes since 1.4", {"product": {"$eq": "Quire"}}),
+        ("Lumen 2.0 or later", {"product": {"$eq": "Lumen"}}),
+        ("What changed in Lumen after version 2.0 released before 2023?",
+         {"$and": [{"product": {"$eq": "Lumen"}}, {"release_year": {"$lt": 2023}}]}),
+    ],
+)
+def test_a_comparison_on_a_string_attribute_is_no_equality(question: str, expected: Any) -> None:
+    # Chroma cannot order strings: "after version 2.0" is searched, never read as version == 2.0
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, RELEASES, VERSIONS)
+    assert plan.where == expected
+    assert "version" not in json.dumps(plan.where)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What changed in Lumen 2.0?", {"$and": [{"product": {"$eq": "Lumen"}}, {"version": {"$eq": "2.0"}}]}),
+        ("Lumen version 2.1 release notes", {"$and": [{"product": {"$eq": "Lumen"}}, {"version": {"$eq": "2.1"}}]}),
+    ],
+)
+def test_a_version_named_without_a_comparison_is_still_its_value(question: str, expected: Any) -> None:
+    assert where(question, RELEASES, VERSIONS) == expected
