@@ -104,7 +104,7 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
     return [node for _, node in out]
 
 
-def _residual(tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
+def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
     """The question's free words without the filler at their ends: stop words and negations, the
     name of an attribute a condition is on ("rated", "salary"), and, before the rest, the words for
     the collection's items and the other words of such an attribute ("recipes with chicken" →
@@ -133,7 +133,18 @@ def _residual(tokens: list[Token], taken: Spans, profile: SchemaProfile, used: s
         hi -= 1
     if lo < hi and not any(t.norm.isalpha() for t in kept[lo:hi]):
         lo = max((i for i in range(lo) if names_items(kept[i])), default=lo)
-    return " ".join(t.text for t in kept[lo:hi])
+    return _written(question, kept[lo:hi])
+
+
+def _written(question: str, words: list[Token]) -> str:
+    """``words`` as the question writes them: joined by a space, or by the punctuation alone that
+    joins them in the question ("2.0", "Wi-Fi", "1,500"), which the lexical index reads as one term."""
+    out = []
+    for prev, tok in zip([None, *words], words, strict=False):
+        gap = question[prev.end : tok.start] if prev is not None else ""
+        joined = prev is not None and gap != "" and not any(c.isspace() or c.isalnum() for c in gap)
+        out.append((gap if joined else " " if prev is not None else "") + tok.text)
+    return "".join(out)
 
 
 def read_question(
@@ -167,7 +178,7 @@ def read_question(
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
-    residual = _residual(tokens, taken, profile, used)
+    residual = _residual(question, tokens, taken, profile, used)
     text = residual or " ".join(question.split())
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "")

@@ -401,3 +401,17 @@ def test_a_comparison_on_a_string_attribute_is_no_equality(question: str, expect
 )
 def test_a_version_named_without_a_comparison_is_still_its_value(question: str, expected: Any) -> None:
     assert where(question, RELEASES, VERSIONS) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "searched"),
+    [
+        ("What changed in Lumen after version 2.0?", "after version 2.0"),
+        ("Is TLS 1.0 enabled by default in Lumen 2.1?", "TLS 1.0 enabled"),
+        ("Which Lumen releases support Wi-Fi?", "Wi-Fi"),
+    ],
+)
+def test_words_joined_by_punctuation_stay_joined_in_the_search_text(question: str, searched: str) -> None:
+    # "2.0" searched as "2 0" is two numbers to the lexical index, which keeps "2.0" whole
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, RELEASES, VERSIONS)
+    assert searched in plan.query.query
