@@ -17,7 +17,7 @@ from selfrag.query._profile import SchemaProfile
 from selfrag.query._spans import Spans
 from selfrag.query._text import plural, term_match
 
-__all__ = ["MAX_LIMIT", "asks_count", "read_limit"]
+__all__ = ["MAX_LIMIT", "asks_count", "label_before", "read_limit"]
 
 _LIMIT_VERBS = word_set("limit_verbs")
 _LIMIT_LEADS = word_set("limit_leads")
@@ -50,6 +50,13 @@ def _labels(before: list[Token], n: Number, question: str) -> bool:
     word = before[-1]
     superlative = word.norm.endswith("est") and word.lemma != word.norm
     return word.norm.isalpha() and not superlative and word.norm not in QUERY_STOP | _CUE_WORDS | _COUNT_MODIFIERS | _LIMIT_VERBS
+
+
+def label_before(question: str, tokens: list[Token], n: Number) -> Token | None:
+    """The noun written right before ``n`` that names the one thing it labels ("route" in "route
+    62"), or None (see ``_labels``)."""
+    before, _ = _window(tokens, n)
+    return before[-1] if _labels(before, n, question) else None
 
 
 def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) -> bool:

@@ -11,7 +11,8 @@ Which attribute a number is about is decided from the schema profile alone, by e
 
 A number whose evidence is tied or absent is left alone: a missed condition costs less than an
 invented one. So is a bare number that counts the collection's items, whatever word stands beside
-it ("the cheapest 3 flights" is a limit, read by ``_limit``, not ``price == 3``).
+it ("the cheapest 3 flights" is a limit, read by ``_limit``, not ``price == 3``), and one a noun
+before it labels as a string attribute's value ("route 14 fares" is route 14, not ``fares == 14``).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms
+from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms, normalise
 from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
-from selfrag.query._limit import asks_count
+from selfrag.query._limit import asks_count, label_before
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
@@ -397,9 +398,25 @@ def _unread(reader: _Reader, attr: AttrProfile, group: list[Number], kind: str, 
         return True
     if bare and not (last.year_like and attr.is_year) and not _adjacent(reader, attr, first.start, end):
         return True
+    plain = kind == "single" and cue is None and post is None and last.unit not in UNITS and not last.money and not last.scaled
+    if plain and _labels_a_string_value(reader, first):
+        return True
     unitless = (last.unit is None or last.unit not in UNITS) and not last.money
     return (cue in YEAR_ONLY_CUES and not attr.is_year and unitless
             and cue in ("in", "of", "during", "from", "through") and not _named_near(reader, attr, start, end))  # fmt: skip
+
+
+def _labels_a_string_value(reader: _Reader, n: Number) -> bool:
+    """A noun right before ``n`` labels one thing by it, and the label belongs to a string
+    attribute: the noun is that attribute's name ("route 14 fares") or ``n`` is one of its known
+    values ("bus 62 fares"). The number is then that value, or nothing, never a quantity of the
+    noun after it. Only the name counts, not a word of the description: "serves 4" is no label of
+    a course "served as" a main."""
+    word = label_before(reader.q, reader.tokens, n)
+    if word is None:
+        return False
+    text = normalise(reader.q[n.start : n.end])
+    return any(term_match(forms(word.norm), p.name_terms) or text in {normalise(v) for v in p.values} for p in reader.profile.strings())
 
 
 def _comparator(attr: AttrProfile, cue: str | None, post: tuple[Comparator, int] | None, negated: bool) -> Comparator:

@@ -415,3 +415,38 @@ def test_words_joined_by_punctuation_stay_joined_in_the_search_text(question: st
     # "2.0" searched as "2 0" is two numbers to the lexical index, which keeps "2.0" whole
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, RELEASES, VERSIONS)
     assert searched in plan.query.query
+
+
+FARE_TABLE = CollectionSchema(
+    description="Bus timetables",
+    attributes=[
+        AttributeInfo(name="route", type="string", description="Route name or number"),
+        AttributeInfo(name="fares", type="float", description="Adult fare in dollars"),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a noun before the number labels one thing: "route 14" is the route, "fares" what is asked of it
+        ("route 14 fares", {"route": {"$eq": "14"}}),
+        ("bus 62 fares", {"route": {"$eq": "62"}}),
+        ("route 99 fares", None),  # no known route: nothing, and 99 is no fare either
+        ("route 14 fares under 3 dollars", {"$and": [{"route": {"$eq": "14"}}, {"fares": {"$lt": 3.0}}]}),
+        # no label before it: the number is still the fares'
+        ("fares of 3 dollars on route 14", {"$and": [{"fares": {"$eq": 3.0}}, {"route": {"$eq": "14"}}]}),
+    ],
+)
+def test_a_number_labelled_by_the_noun_before_it_is_no_quantity_of_the_noun_after_it(question: str, expected: Any) -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, FARE_TABLE, ROUTES)
+    assert plan.where == expected
+
+
+def test_a_word_of_a_string_attribute_s_description_is_no_label() -> None:
+    # "serves" is a word of course's description ("served as"), not its name: 8 is still the servings
+    dishes = CollectionSchema(description="Recipes", attributes=[
+        AttributeInfo(name="course", type="string", description="Which course the dish is served as", allowed_values=["main", "side"]),
+        AttributeInfo(name="servings", type="integer", description="How many people the recipe serves", minimum=1),
+    ])
+    assert where("a main that serves 8 people", dishes, {}) == {"$and": [{"course": {"$eq": "main"}}, {"servings": {"$eq": 8}}]}
