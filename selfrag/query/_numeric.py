@@ -5,7 +5,9 @@ Which attribute a number is about is decided from the schema profile alone, by e
 
 1. its unit or the noun after it ("two hours" → the attribute stored in minutes, converted;
    "3 bedrooms" → the attribute named bedrooms; "$" or "k" → the money attribute);
-2. words near it that name an attribute or its kind ("rated", "paying", "built", "cals");
+2. words near it that name an attribute or its kind ("rated", "paying", "built", "cals"); between
+   attributes this leaves tied, a word near in meaning to the words only one of them has, under
+   the collection's embedding model ("bought" → the year "acquired", not the year "made");
 3. a four-digit year → the year attribute; a temporal cue ("since", "before") strengthens it;
 4. the declared bounds and type (8 cannot be a 1–5 star class; 2.5 cannot be a bedroom count).
 
@@ -22,11 +24,14 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms, normalise
+import numpy as np
+
+from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms, identifier_words, lemma, normalise
 from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
 from selfrag.query._limit import asks_count, label_before
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
+from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
 from selfrag.query._text import term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
@@ -68,12 +73,24 @@ def _range(p: AttrProfile, lo: float, hi: float, negated: bool = False) -> Filte
     return Operation(operator="not", arguments=[node]) if negated else node
 
 
+MEANING_FLOOR = 0.6
+"""Least cosine similarity between a word beside a number and a word only one of several tied
+attributes has in its name or description, for that word to choose it (all-MiniLM-L6-v2:
+"bought"–"acquired" 0.66, "created"–"made" 0.64; "bought"–"made" 0.42, "sold"–"acquired" 0.45)."""
+MEANING_MARGIN = 0.1
+"""How far the chosen attribute's closest word must lead every other tied attribute's."""
+
+
 class _Reader:
-    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> None:
+    def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
+                 similarity: Similarity | None = None) -> None:  # fmt: skip
         self.q = question
         self.tokens = tokens
         self.profile = profile
         self.taken = taken
+        self.sim = similarity
+        self.meant: dict[str, str] = {}
+        """The word that chose each attribute by meaning (``_by_meaning``): it names the attribute."""
 
     # -- positions -------------------------------------------------------------------------------
     def index_before(self, pos: int) -> int:
@@ -212,7 +229,7 @@ def _choose(reader: _Reader, n: Number, cue: str | None, start: int, end: int, v
     scored.sort(key=lambda x: -x[0])
     best = scored[0][0]
     if len(scored) > 1 and scored[1][0] == best:
-        return None
+        return _by_meaning(reader, [p for s, p in scored if s == best], start, end) if best > 0 else None
     if best > 0:
         return scored[0][1]
     # No evidence at all: only a lone plausible attribute, and only for a number with a cue.
@@ -237,15 +254,17 @@ def compared(question: str, tokens: list[Token], profile: SchemaProfile, taken: 
 
 
 def numeric_conditions(
-    question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, today: date, taken: Spans
+    question: str, tokens: list[Token], numbers: list[Number], profile: SchemaProfile, today: date, taken: Spans,
+    similarity: Similarity | None = None,
 ) -> list[Found]:
-    """Conditions from year phrases and numbers; the spans they consume are claimed in ``taken``."""
-    reader = _Reader(question, tokens, profile, taken)
+    """Conditions from year phrases and numbers; the spans they consume are claimed in ``taken``.
+    ``similarity`` (the collection's embedding model) tells apart attributes nothing else does."""
+    reader = _Reader(question, tokens, profile, taken, similarity)
     found: list[Found] = []
     years = profile.years()
     for phrase in find_year_phrases(question, today) if years else []:
         start, end = phrase.span
-        attr = years[0] if len(years) == 1 else _nearest(reader, years, start, end)
+        attr = years[0] if len(years) == 1 else _nearest(reader, years, start, end) or _by_meaning(reader, years, start, end)
         if attr is None or not reader.free((start, end)):
             continue
         cue = reader.cue_before(start)
@@ -334,6 +353,46 @@ def _tail(reader: _Reader, n: Number) -> int:
 def _between_cue(reader: _Reader, n: Number) -> bool:
     k = reader.index_before(n.start)
     return k >= 0 and reader.tokens[k].norm in ("between", "from")
+
+
+def _own_words(options: list[AttrProfile]) -> dict[str, list[str]]:
+    """The content words of each attribute's name and description that none of the others has
+    ("acquired", "museum" for year_acquired beside year_made: "year" and "object" tell nothing)."""
+    words = {p.name: {w for w in [*identifier_words(p.name), *normalise(p.attr.description).split()]
+                      if w.isalpha() and len(w) > 2 and w not in QUERY_STOP} for p in options}  # fmt: skip
+    return {name: sorted(w for w in ws if not any(lemma(w) in {lemma(x) for x in others}
+                                                  for other, others in words.items() if other != name))
+            for name, ws in words.items()}  # fmt: skip
+
+
+def _by_meaning(reader: _Reader, options: list[AttrProfile], start: int, end: int) -> AttrProfile | None:
+    """Of several attributes the evidence cannot tell apart, the one a word beside the phrase is
+    near in meaning to, under the collection's embedding model ("bought between 1950 and 1970":
+    "bought" is near "acquired", a word of year_acquired's description alone); None without the
+    model, or when no word is clearly nearer one of them (``MEANING_FLOOR``, ``MEANING_MARGIN``)."""
+    if reader.sim is None or len(options) < 2:
+        return None
+    near = [t.norm for t, _ in reader.near(start, end) if t.norm.isalpha() and len(t.norm) > 2 and t.norm not in QUERY_STOP
+            and t.norm not in NEGATIONS and t.lemma not in reader.profile.item_nouns]  # fmt: skip
+    own = _own_words(options)
+    columns = [w for p in options for w in own[p.name]]
+    if not near or not columns:
+        return None
+    sims = reader.sim.matrix(list(dict.fromkeys(near)), columns)
+    rows = list(dict.fromkeys(near))
+    best: list[tuple[float, str, AttrProfile]] = []
+    at = 0
+    for p in options:
+        width = len(own[p.name])
+        block = sims[:, at : at + width].max(axis=1) if width else np.zeros(len(rows))
+        best.append((float(block.max()), rows[int(block.argmax())], p))
+        at += width
+    best.sort(key=lambda x: -x[0])
+    (score, word, chosen), runner_up = best[0], best[1][0]
+    if score >= MEANING_FLOOR and score - runner_up >= MEANING_MARGIN:
+        reader.meant[chosen.name] = word
+        return chosen
+    return None
 
 
 def _nearest(reader: _Reader, options: list[AttrProfile], start: int, end: int) -> AttrProfile | None:
@@ -457,9 +516,10 @@ def _named_near(reader: _Reader, attr: AttrProfile, start: int, end: int) -> boo
 
 
 def _widen(reader: _Reader, attr: AttrProfile, start: int, end: int) -> tuple[int, int]:
-    """Swallow the words right next to a phrase that name its attribute ("rated", "calories")."""
+    """Swallow the words right next to a phrase that name its attribute ("rated", "calories", or
+    the word that chose it by meaning: "bought")."""
     i = reader.index_before(start)
-    while i >= 0 and (term_match(forms(reader.tokens[i].norm), attr.terms) or
+    while i >= 0 and (term_match(forms(reader.tokens[i].norm), attr.terms) or reader.tokens[i].norm == reader.meant.get(attr.name) or
                       forms(reader.tokens[i].norm) & DIMENSION_WORDS.get(attr.dimension or "", frozenset())):
         start = reader.tokens[i].start
         i -= 1

@@ -160,8 +160,8 @@ def read_question(
     tokens = tokenize(question)
     taken = Spans()
     numbers = find_numbers(question)
-    numeric = numeric_conditions(question, tokens, numbers, profile, today, taken)
     similarity = Similarity(embeddings) if embeddings is not None else None
+    numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
     subject = named_subject(question, tokens, taken, profile)
     asked: list[Found] = []
