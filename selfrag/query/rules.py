@@ -125,7 +125,15 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
         f = forms(t.norm)
         return bool(f & profile.item_nouns) or any(term_match(f, ts) for ts in words)
 
-    kept = [t for t in tokens if taken.free((t.start, t.end)) and t.text not in "$€£¥%+<>=≤≥"]
+    def modifies_condition(i: int) -> bool:
+        # An adverb right before a condition's words says how it holds ("highly rated", "newly
+        # built"): the filter holds it with them, and alone it is no topic ("highly film").
+        t, nxt = tokens[i], tokens[i + 1] if i + 1 < len(tokens) else None
+        return (nxt is not None and t.norm.isalpha() and len(t.norm) > 4 and t.norm.endswith("ly")
+                and (not taken.free((nxt.start, nxt.end)) or any(term_match(forms(nxt.norm), n) for n in names)))
+
+    kept = [t for i, t in enumerate(tokens)
+            if taken.free((t.start, t.end)) and t.text not in "$€£¥%+<>=≤≥" and not modifies_condition(i)]
     lo, hi = 0, len(kept)
     while lo < hi and (is_stop(kept[lo]) or names_items(kept[lo])):
         lo += 1
