@@ -23,6 +23,7 @@ from selfrag.errors import describe
 from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
 from selfrag.query.anchor import check_text
 from selfrag.text import content_terms
+from workflows._references import resolve_pronouns
 from workflows._text_step import TextStep
 from workflows.state import Turn
 
@@ -166,6 +167,15 @@ class Condenser(TextStep):
                 error = str(exc)
             except Exception as exc:  # noqa: BLE001 - the deterministic carry-over takes over
                 error = describe(exc, 200)
-        if not looks_like_follow_up(question):
-            return Condensed(question, "rules", error)
-        return Condensed(carry_over(previous, question, catalogue), "rules", error)
+        return Condensed(_by_rules(question, history, catalogue), "rules", error)
+
+
+def _by_rules(question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str:
+    """The follow-up with its pronouns resolved; else, for a follow-up that leans on the previous
+    question's slots, the carry-over; else the question as asked."""
+    resolved = resolve_pronouns(question, history, catalogue)
+    if resolved is not None:
+        return resolved
+    if not looks_like_follow_up(question):
+        return question
+    return carry_over(history[-1]["standalone_question"] or history[-1]["question"], question, catalogue)

@@ -69,6 +69,21 @@ def test_follow_up_falls_back_to_slot_carry_over_when_llm_drops_the_value(make_e
     assert second.trace.plan["condense"]["source"] == "rules"
 
 
+def test_a_thread_of_rule_condensed_follow_ups_asks_one_question_each(make_engine: Any, tmp_path: Any) -> None:
+    """Each follow-up becomes its own question with its pronoun resolved, never the previous
+    questions joined (the third turn once asked "Who directed Dream Maze — when was it released —
+    and what genre is it?" and was answered about the first)."""
+    saver = SqliteSaver(sqlite3.connect(str(tmp_path / "cp.sqlite"), check_same_thread=False))
+    engine, _, coll = make_engine(happy(), checkpointer=saver, rules_only_text=True, search_fn=sequence_search(["dream"]))
+    engine.run("Who directed Dream Maze?", collection="movies", thread_id="t")
+    second = engine.run("when was it released?", collection="movies", thread_id="t")
+    third = engine.run("and what genre is it?", collection="movies", thread_id="t")
+    assert (second.standalone_question, third.standalone_question) == (
+        "When was Dream Maze released?", "What genre is Dream Maze?")
+    assert [t["standalone_question"] for t in engine.history("t")][-1] == "What genre is Dream Maze?"
+    assert "directed" not in coll.searches[-1][0] and "Dream Maze" in coll.searches[-1][0]
+
+
 def test_self_queried_filter_is_relaxed_when_it_finds_nothing(make_engine: Any) -> None:
     engine, _, coll = make_engine(happy())
     result = engine.run("an animated movie from 1979 about men walking", collection="movies")

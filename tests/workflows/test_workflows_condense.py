@@ -155,3 +155,87 @@ def test_a_proposal_carrying_template_markup_is_rejected(proposal: str) -> None:
     out = Condenser(model).condense("and in 2024?", history(), CATALOGUE)
     assert (out.question, out.source) == ("What was Walmart's revenue in fiscal year 2024?", "rules")
     assert out.error is not None and "placeholder" in out.error
+
+
+def thread(*exchanges: tuple[str, str]) -> list[Turn]:
+    """Finished turns, each a standalone question and its answer."""
+    return [Turn(question=q, standalone_question=q, answer=a, outcome="answered") for q, a in exchanges]
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        # "it" is what the previous question named, and the follow-up stays its own question
+        ("Who made Iron Bloom?", "how heavy is it?", "How heavy is Iron Bloom?"),
+        ("How heavy is Iron Bloom?", "and when did the museum get it?", "When did the museum get Iron Bloom?"),
+        ("What's the max message size in Harborlight 3.2?", "what Java version does it need?",
+         "What Java version does Harborlight 3.2 need?"),
+        ("When did the Kestrel Bridge open?", "what is its length?", "What is Kestrel Bridge's length?"),
+        (WALMART_2023, "how many stores did it have?", "How many stores did Walmart have?"),
+        ("where is Lake Oru?", "and is it deep?", "Is Lake Oru deep?"),
+    ],
+)
+def test_a_pronoun_follow_up_names_what_the_previous_question_named(previous: str, follow_up: str, expected: str) -> None:
+    out = Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE)
+    assert (out.question, out.source) == (expected, "rules")
+
+
+def test_a_thread_of_follow_ups_never_joins_its_questions() -> None:
+    condenser = Condenser(None)
+    turns = thread(("Who made Iron Bloom?", "Ayo Okonkwo-Reyes. Iron Bloom is a sculpture by Ayo Okonkwo-Reyes [1]."))
+    for follow_up, expected in [("how heavy is it?", "How heavy is Iron Bloom?"),
+                                ("and when did the museum get it?", "When did the museum get Iron Bloom?")]:
+        out = condenser.condense(follow_up, turns, CATALOGUE)
+        assert out.question == expected
+        turns.append(Turn(question=follow_up, standalone_question=out.question, answer="An answer [1].", outcome="answered"))
+
+
+def test_a_pronoun_whose_antecedent_is_in_the_question_is_left_alone() -> None:
+    question = "Who made Signal Tower and how heavy is it?"
+    out = Condenser(None).condense(question, thread(("Who made Iron Bloom?", "An answer [1].")), CATALOGUE)
+    assert out.question == question
+
+
+MAKER = ("Who made Iron Bloom?", "Ayo Okonkwo-Reyes. Iron Bloom is a welded steel sculpture by Ayo Okonkwo-Reyes [1].")
+
+
+@pytest.mark.parametrize(
+    ("exchange", "follow_up", "expected"),
+    [
+        # after a "who" question a personal pronoun is the answer, and "it" still the thing asked about
+        (MAKER, "when was she born?", "When was Ayo Okonkwo-Reyes born?"),
+        (MAKER, "what is her best-known work?", "What is Ayo Okonkwo-Reyes's best-known work?"),
+        (MAKER, "who taught her?", "Who taught Ayo Okonkwo-Reyes?"),
+        (MAKER, "how heavy is it?", "How heavy is Iron Bloom?"),
+        (("Who wrote The Quiet Orbit?", "The Quiet Orbit was written by Mira Sol in 1988 [1]."),
+         "what else did she write?", "What else did Mira Sol write?"),
+        (("Who founded Kestrel Labs?", "Ana Ruiz. Kestrel Labs was founded by Ana Ruiz [2]."),
+         "where did they study?", "Where did Ana Ruiz study?"),
+        # a name the question asked about may be a person too
+        (("When was Inger Marsk born?", "1931 [1]."), "where did she study?", "Where did Inger Marsk study?"),
+        # "which" asks for a thing: "it" is the answer when the question named nothing else
+        (("Which sculpture is the heaviest?", "Iron Bloom. It weighs 410 kg [1]."), "who made it?", "Who made Iron Bloom?"),
+    ],
+)
+def test_a_personal_pronoun_names_the_person_the_thread_is_about(exchange: tuple[str, str], follow_up: str, expected: str) -> None:
+    assert Condenser(None).condense(follow_up, thread(exchange), CATALOGUE).question == expected
+
+
+def test_a_personal_pronoun_skips_a_thing_the_thread_called_it() -> None:
+    turns = thread(MAKER)
+    turns.append(Turn(question="how heavy is it?", standalone_question="How heavy is Iron Bloom?", answer="410 kg [1].",
+                      outcome="answered"))
+    assert Condenser(None).condense("when was she born?", turns, CATALOGUE).question == "When was Ayo Okonkwo-Reyes born?"
+
+
+@pytest.mark.parametrize(
+    ("exchange", "outcome", "follow_up"),
+    [
+        (MAKER, "abstained", "when was she born?"),  # nobody was named: "she" stays unknown
+        (("How heavy is Iron Bloom?", "410 kg [1]."), "answered", "when did they buy it?"),  # "they": the owners
+    ],
+)
+def test_a_pronoun_with_no_person_to_point_at_is_kept(exchange: tuple[str, str], outcome: str, follow_up: str) -> None:
+    turns = [Turn(question=exchange[0], standalone_question=exchange[0], answer=exchange[1], outcome=outcome)]
+    out = Condenser(None).condense(follow_up, turns, CATALOGUE).question
+    assert "she" in out.split() or "they" in out.split()

@@ -1,0 +1,215 @@
+"""What a follow-up's pronouns point at, read from the thread's earlier turns.
+
+"how heavy is it?" after "Who made Iron Bloom?" asks how heavy Iron Bloom is: the condensed
+question is the follow-up itself with its pronouns replaced by what they stand for, never the
+earlier questions joined to it. English's closed classes and capitalisation are all it reads:
+
+- a *name* is a run of capitalised words (joined by a hyphen, the particles of a name, "of", and
+  ended by a version number: "Ayo Okonkwo-Reyes", "Portrait of Clara Vinter", "Harborlight 3.2"),
+  or a known value of the collection written with a capital, however the question writes it; a
+  sentence's first word starts a name only if it is not an ordinary word standing alone;
+- a name right after a wh-determiner ("what Java version", "how much RAM") says what is asked,
+  so no pronoun points at it;
+- "it"/"its" is what the latest turn's standalone question named, else the answer to its "which"
+  question, and never a person: the answer to a "who" question, or a name the thread already
+  called "he" or "she";
+- "he", "she", "him", "her", "his" is the answer to a "who" question, else a name the thread
+  called by such a pronoun, else a name the question named that the thread never called "it";
+  "they"/"them"/"their" is read so only for someone known to be a person;
+- a turn with nothing of the right kind sends the search one turn further back (up to three);
+- a pronoun with an antecedent in its own question ("Who made X and how heavy is it?") is left.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, Token, is_word, tokenize, word_set
+from selfrag.lang.questions import AUXILIARIES, REQUEST_VERBS, WH_WORDS, wh_words
+from workflows.state import Turn
+
+__all__ = ["resolve_pronouns"]
+
+_CLOSED = QUERY_STOP | WH_WORDS | frozenset(AUXILIARIES) | REQUEST_VERBS
+# A name's own lower-case words ("Jan van Berg"); "of" joins titles and institutions ("Bank of
+# Sweden"), "and" never does here: "Iron Bloom and Signal Tower" are two.
+_PARTICLES = (word_set("name_particles") | {"of"}) - {"and"}
+_VERSION = re.compile(r" \d+(?:\.\d+)*\b")
+_WH_DETERMINERS = frozenset(["what", "which", "whose"])
+_CONJUNCTION_LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but|so)\s+)+", re.IGNORECASE)
+
+_NEUTER = frozenset(["it", "its"])
+_PERSONAL = frozenset(["he", "him", "his", "she", "her", "hers"])
+_PLURAL_PERSONAL = frozenset(["they", "them", "their", "theirs"])
+_POSSESSIVE = frozenset(["its", "his", "hers", "their", "theirs"])
+_ASKS_FOR_PERSON = frozenset(["who", "whom", "whose"])
+_SEARCHED_TURNS = 3
+_NO_ANSWER = frozenset(["abstained", "needs_clarification"])
+
+Kind = Literal["thing", "person", "unknown"]
+
+
+@dataclass(frozen=True)
+class _Name:
+    text: str
+    start: int
+    end: int
+
+
+def _capital(tok: Token) -> bool:
+    return tok.text[:1].isupper() and tok.norm not in _CLOSED
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    return not text[:at].strip() or text[:at].rstrip()[-1] in ".?!:"
+
+
+def _joins(text: str, toks: Sequence[Token], j: int) -> bool:
+    """Whether token ``j`` continues the name that token ``j - 1`` is part of."""
+    prev, tok = toks[j - 1], toks[j]
+    gap = text[prev.end : tok.start]
+    if prev.text.lower().endswith(("'s", "’s")):
+        return False  # a possessive ends its name: "Walmart's revenue"
+    if gap in (" ", "-") and _capital(tok):
+        return True
+    if gap in (". ", ".") and len(prev.text) == 1 and _capital(tok):
+        return True  # an initial: "J. R. Moss"
+    return (gap == " " and tok.norm in _PARTICLES and j + 1 < len(toks)
+            and text[tok.end : toks[j + 1].start] == " " and _capital(toks[j + 1]))
+
+
+def names(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[_Name]:
+    """The names of ``text``, in order (see the module docstring)."""
+    toks = tokenize(text)
+    out: list[_Name] = []
+    k = 0
+    while k < len(toks):
+        if not _capital(toks[k]):
+            k += 1
+            continue
+        j = k + 1
+        while j < len(toks) and _joins(text, toks, j):
+            j += 1
+        start, end = toks[k].start, toks[j - 1].end
+        alone = j == k + 1 and text[end:].strip()[:1] not in ("", ".", "?", "!")
+        if _sentence_start(text, start) and alone and is_word(toks[k].norm):
+            k = j  # "Describe the vase", "Bug fixes:": an ordinary word that opens a sentence
+            continue
+        if (version := _VERSION.match(text, end)) is not None:
+            end = version.end()
+        written = text[start:end]
+        if written.lower().endswith(("'s", "’s")):
+            written, end = written[:-2], end - 2
+        out.append(_Name(written, start, end))
+        k = j
+    for values in catalogue.values():
+        for value in values:
+            if len(value) > 2 and value[:1].isupper():
+                for m in re.finditer(r"\b" + re.escape(value) + r"\b", text, re.IGNORECASE):
+                    if not any(n.start < m.end() and m.start() < n.end for n in out):
+                        out.append(_Name(value, m.start(), m.end()))
+    return sorted(out, key=lambda n: n.start)
+
+
+def _asked(text: str, name: _Name) -> bool:
+    """Whether ``name`` stands right after a wh-determiner: it says what is asked ("what Java
+    version", "how much RAM"), and no pronoun points at it."""
+    before = re.findall(r"[A-Za-z]+", text[: name.start])[-2:]
+    low = [w.lower() for w in before]
+    return bool(low) and (low[-1] in _WH_DETERMINERS or low == ["how", "much"] or low == ["how", "many"])
+
+
+def subjects(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[_Name]:
+    """The names of ``text`` a pronoun may point at: all but those that say what is asked."""
+    return [n for n in names(text, catalogue) if not _asked(text, n)]
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+
+
+@dataclass(frozen=True)
+class _Said:
+    """What one turn offers a pronoun."""
+
+    named: list[tuple[str, Kind]]
+    """Its standalone question's names, in order, each with what the thread called it."""
+    answer: tuple[str, Kind] | None
+    """The answer's name, when the question asked for someone ("who": a person) or something ("which")."""
+    asked_who: bool
+
+
+def _said(turn: Turn, catalogue: Mapping[str, Sequence[str]]) -> _Said:
+    question = turn["standalone_question"] or turn["question"]
+    asked_as = _words(turn["question"])
+    named: list[tuple[str, Kind]] = []
+    for name in subjects(question, catalogue):
+        kind: Kind = "unknown"
+        if name.text.lower() not in turn["question"].lower():  # the turn's own pronoun stood for it
+            kind = "thing" if asked_as & _NEUTER else "person" if asked_as & _PERSONAL else "unknown"
+        named.append((name.text, kind))
+    asks = (wh_words(question) or [""])[0]
+    answer: tuple[str, Kind] | None = None
+    if (asks in _ASKS_FOR_PERSON or asks == "which") and turn["outcome"] not in _NO_ANSWER:
+        answered = [n for n in names(turn["answer"], {}) if n.text.lower() not in question.lower()]
+        if answered:
+            answer = (answered[0].text, "person" if asks in _ASKS_FOR_PERSON else "unknown")
+    return _Said(named, answer, asks in _ASKS_FOR_PERSON)
+
+
+def _antecedent(pronoun: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str | None:
+    """The name ``pronoun`` stands for, searching back from the latest turn."""
+    for depth, turn in enumerate(reversed(history[-_SEARCHED_TURNS:])):
+        said = _said(turn, catalogue)
+        offered = [*said.named, *([said.answer] if said.answer else [])]
+        if pronoun in _NEUTER:
+            wanted = [n for n, kind in offered if kind != "person"]
+        elif said.asked_who:
+            # After "Who made X?", "she" is whoever made X: the answer, or nobody known.
+            return said.answer[0] if said.answer else None
+        elif pronoun in _PERSONAL:
+            wanted = [n for n, kind in offered if kind == "person"] + [n for n, kind in offered if kind == "unknown"]
+        else:  # singular "they": only someone known to be a person
+            wanted = [n for n, kind in offered if kind == "person"]
+        if wanted:
+            return wanted[0]
+        if pronoun in _PLURAL_PERSONAL and depth == 0:
+            return None  # "they" is too often someone never named ("when did they buy it?")
+    return None
+
+
+def _possessive(text: str, tok: Token, toks: Sequence[Token], i: int) -> bool:
+    word = tok.text.lower()
+    if word != "her":
+        return word in _POSSESSIVE
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    # "her work", "her best work"; not "who taught her?", "did the museum give her the prize?"
+    return nxt is not None and nxt.norm not in FUNCTION_WORDS and text[tok.end : nxt.start].strip() == ""
+
+
+def resolve_pronouns(question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str | None:
+    """``question`` with each pronoun that points back into the thread replaced by the name it
+    stands for (a possessive by the name's possessive), a leading "and"/"but" dropped and the
+    first letter capitalised; None when no pronoun was resolved."""
+    toks = tokenize(question)
+    own = subjects(question, catalogue)
+    edits: list[tuple[int, int, str]] = []
+    for i, tok in enumerate(toks):
+        word = tok.text.lower()
+        if word not in _NEUTER | _PERSONAL | _PLURAL_PERSONAL:
+            continue
+        if any(n.start < tok.start for n in own):
+            continue  # its antecedent is in the question itself
+        name = _antecedent(word, history, catalogue)
+        if name is not None:
+            edits.append((tok.start, tok.end, f"{name}'s" if _possessive(question, tok, toks, i) else name))
+    if not edits:
+        return None
+    text = question
+    for start, end, name in reversed(edits):
+        text = text[:start] + name + text[end:]
+    text = _CONJUNCTION_LEAD.sub("", text).strip()
+    return text[:1].upper() + text[1:]
