@@ -3,12 +3,18 @@
 "and in 2022?" after "What was Walmart's revenue in 2023?" must become "What was Walmart's
 revenue in 2022?" before self-query and retrieval see it. The LLM proposes; the proposal must
 not be a template artefact or empty (``<question>``), must stay on the thread's words
-(``selfrag.query.anchor``), and must keep the follow-up's specifics (its numbers and known
-values), or it is rejected, and a
-deterministic slot carry-over takes over: the previous standalone question with the follow-up's
-values substituted for the values of the same kind (a year for a year, a known company for a
-known company), or, for a follow-up that is one qualifier ("and on saturdays?", "what about for
-cats?"), the previous question's qualifier opened by the same preposition replaced by it.
+(``selfrag.query.anchor``), must keep the follow-up's specifics (its numbers and known values)
+and most of what the rules below write, and may repeat the follow-up only where the rules found
+nothing to resolve, or it is rejected and the rules take over:
+
+- a follow-up with a pronoun stays its own question, the pronoun replaced by what it stands for
+  ("how heavy is it?" → "How heavy is Iron Bloom?": ``workflows._references``);
+- else a follow-up that leans on the previous question's slots changes them: the previous
+  standalone question with the follow-up's values substituted for the values of the same kind (a
+  year for a year, a known company for a known company), or, for a follow-up that is one
+  qualifier ("and on saturdays?", "what about for cats?"), the previous question's qualifier
+  opened by the same preposition replaced by it;
+- else the question stands as asked.
 """
 
 from __future__ import annotations
@@ -143,7 +149,7 @@ class Condenser(TextStep):
     def condense(self, question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> Condensed:
         if not history:
             return Condensed(question, "none")
-        previous = history[-1]["standalone_question"] or history[-1]["question"]
+        rules = _by_rules(question, history, catalogue)
         error = None
         if self.model is not None:
             lines = "\n".join(f"user: {t['standalone_question'] or t['question']}\nassistant: {t['answer'][:300]}" for t in history[-3:])
@@ -151,23 +157,25 @@ class Condenser(TextStep):
             try:
                 proposal = " ".join(self.ask("condense", msgs, max_tokens=64).split()).strip("\"'` ")
                 # Never a template artefact, never another subject: it must stay on the thread's words.
+                previous = history[-1]["standalone_question"] or history[-1]["question"]
                 check = check_text(proposal, f"{previous} {question}", embeddings=self.embeddings)
                 if not check.ok:
                     raise _Rejected(f"unusable proposal: {check.reason}")
                 wanted = _specifics(question, catalogue)
-                # A condensed follow-up must keep what the deterministic carry-over keeps (the
-                # previous question's subject), allowing for rewording.
-                expected = content_terms(carry_over(previous, question, catalogue))
+                # A condensed follow-up must keep what the rules keep (the subject a pronoun stands
+                # for, the previous question's slots), allowing for rewording; it may repeat the
+                # question only where the rules found nothing to resolve.
+                expected = content_terms(rules)
                 kept = len(expected & content_terms(proposal)) / max(1, len(expected))
                 if 3 <= len(proposal) <= 500 and wanted <= _specifics(proposal, catalogue) and kept >= 0.75:
-                    if not looks_like_follow_up(question) or proposal.lower() != question.lower():
+                    if proposal.lower() != question.lower() or rules == question:
                         return Condensed(proposal, "llm")
                 error = "proposal dropped the follow-up's specifics or did not resolve it"
             except _Rejected as exc:
                 error = str(exc)
             except Exception as exc:  # noqa: BLE001 - the deterministic carry-over takes over
                 error = describe(exc, 200)
-        return Condensed(_by_rules(question, history, catalogue), "rules", error)
+        return Condensed(rules, "rules", error)
 
 
 def _by_rules(question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str:

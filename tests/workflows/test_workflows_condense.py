@@ -239,3 +239,19 @@ def test_a_pronoun_with_no_person_to_point_at_is_kept(exchange: tuple[str, str],
     turns = [Turn(question=exchange[0], standalone_question=exchange[0], answer=exchange[1], outcome=outcome)]
     out = Condenser(None).condense(follow_up, turns, CATALOGUE).question
     assert "she" in out.split() or "they" in out.split()
+
+
+def test_a_proposal_that_resolves_a_pronoun_is_not_held_to_the_previous_question() -> None:
+    # It was measured against the previous question joined to the follow-up, so a right proposal
+    # that dropped the previous question's ask (message size) was rejected.
+    model = ScriptedChatModel.from_rules({"condense": "Which Java version does Harborlight 3.2 require?"})
+    turns = thread(("What's the max message size in Harborlight 3.2?", "16 MB [1]."))
+    out = Condenser(model).condense("what Java version does it need?", turns, CATALOGUE)
+    assert (out.question, out.source, out.error) == ("Which Java version does Harborlight 3.2 require?", "llm", None)
+
+
+def test_a_proposal_that_keeps_a_pronoun_unresolved_is_rejected() -> None:
+    model = ScriptedChatModel.from_rules({"condense": "What Java version does it need?"})
+    turns = thread(("What's the max message size in Harborlight 3.2?", "16 MB [1]."))
+    out = Condenser(model).condense("what Java version does it need?", turns, CATALOGUE)
+    assert (out.question, out.source) == ("What Java version does Harborlight 3.2 need?", "rules")
