@@ -31,13 +31,13 @@ from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, Token, is_word, tokenize, w
 from selfrag.lang.questions import AUXILIARIES, REQUEST_VERBS, WH_WORDS, wh_words
 from workflows.state import Turn
 
-__all__ = ["resolve_pronouns"]
+__all__ = ["names", "resolve_pronouns", "subjects"]
 
 _CLOSED = QUERY_STOP | WH_WORDS | frozenset(AUXILIARIES) | REQUEST_VERBS
 # A name's own lower-case words ("Jan van Berg"); "of" joins titles and institutions ("Bank of
 # Sweden"), "and" never does here: "Iron Bloom and Signal Tower" are two.
 _PARTICLES = (word_set("name_particles") | {"of"}) - {"and"}
-_VERSION = re.compile(r" \d+(?:\.\d+)*\b")
+_VERSION = re.compile(r" (?!\d{4}\b)\d+(?:\.\d+)*\b")  # "Harborlight 3.2", not "Costco 2024": a year qualifies
 _WH_DETERMINERS = frozenset(["what", "which", "whose"])
 _CONJUNCTION_LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but|so)\s+)+", re.IGNORECASE)
 
@@ -94,12 +94,12 @@ def names(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[_Name]:
         while j < len(toks) and _joins(text, toks, j):
             j += 1
         start, end = toks[k].start, toks[j - 1].end
-        alone = j == k + 1 and text[end:].strip()[:1] not in ("", ".", "?", "!")
+        if (version := _VERSION.match(text, end)) is not None:
+            end = version.end()
+        alone = j == k + 1 and version is None and text[end:].strip()[:1] not in ("", ".", "?", "!")
         if _sentence_start(text, start) and alone and is_word(toks[k].norm):
             k = j  # "Describe the vase", "Bug fixes:": an ordinary word that opens a sentence
             continue
-        if (version := _VERSION.match(text, end)) is not None:
-            end = version.end()
         written = text[start:end]
         if written.lower().endswith(("'s", "’s")):
             written, end = written[:-2], end - 2

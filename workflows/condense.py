@@ -29,7 +29,7 @@ from selfrag.errors import describe
 from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
 from selfrag.query.anchor import check_text
 from selfrag.text import content_terms
-from workflows._references import resolve_pronouns
+from workflows._references import names, resolve_pronouns, subjects
 from workflows._text_step import TextStep
 from workflows.state import Turn
 
@@ -90,6 +90,8 @@ def _replaceable(new: str, old_numbers: Sequence[str]) -> list[str]:
 
 def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[str]]) -> str:
     """The previous question with the follow-up's values substituted for same-kind values."""
+    if (renamed := _renamed(previous, follow_up, catalogue)) is not None:
+        return renamed
     result = previous
     changed = False
     new_numbers = _NUMBER.findall(follow_up)
@@ -137,6 +139,20 @@ def _rephrased(previous: str, follow_up: str) -> str | None:
     end = re.compile(r"\s+" + _PREP + r"|[?,;.!]").search(previous, opened[-1].end())
     stop = end.start() if end is not None else len(previous)
     return previous[:start] + body + previous[stop:]
+
+
+def _renamed(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[str]]) -> str | None:
+    """The previous question with the name it asked about replaced by the follow-up's, when the
+    follow-up is that one name ("what about Signal Tower?" after "How heavy is Iron Bloom?" →
+    "How heavy is Signal Tower?"); None otherwise."""
+    body = _LEAD.sub("", follow_up).strip().rstrip("?.! ").strip()
+    found = names(body, catalogue)
+    if len(found) != 1 or body[: found[0].start].strip().lower() not in ("", "the") or body[found[0].end :].strip():
+        return None
+    asked = subjects(previous, catalogue)
+    if not asked or asked[0].text.lower() == found[0].text.lower():
+        return None  # nothing to replace, or the same name again
+    return previous[: asked[0].start] + found[0].text + previous[asked[0].end :]
 
 
 def _specifics(text: str, catalogue: Mapping[str, Sequence[str]]) -> set[str]:

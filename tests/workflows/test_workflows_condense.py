@@ -255,3 +255,20 @@ def test_a_proposal_that_keeps_a_pronoun_unresolved_is_rejected() -> None:
     turns = thread(("What's the max message size in Harborlight 3.2?", "16 MB [1]."))
     out = Condenser(model).condense("what Java version does it need?", turns, CATALOGUE)
     assert (out.question, out.source) == ("What Java version does Harborlight 3.2 need?", "rules")
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        # a name alone takes the place of the name the previous question asked about, keeping its ask
+        ("How heavy is Iron Bloom?", "what about Signal Tower?", "How heavy is Signal Tower?"),
+        ("When did the museum get Iron Bloom?", "and Signal Tower?", "When did the museum get Signal Tower?"),
+        ("What's the max message size in Harborlight 3.2?", "how about Tessera 2.1?",
+         "What's the max message size in Tessera 2.1?"),
+        (WALMART_2023, "what about Target?", "What was Target's revenue in fiscal year 2023?"),
+        ("What Java version does Quillnote need?", "what about the Kestrel Bridge?", "What Java version does Kestrel Bridge need?"),
+    ],
+)
+def test_carry_over_puts_a_new_name_in_place_of_the_previous_one(previous: str, follow_up: str, expected: str) -> None:
+    assert carry_over(previous, follow_up, CATALOGUE) == expected
+    assert Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE).question == expected
