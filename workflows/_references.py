@@ -17,6 +17,11 @@ earlier questions joined to it. English's closed classes and capitalisation are 
   called by such a pronoun, else a name the question named that the thread never called "it";
   "they"/"them"/"their" is read so only for someone known to be a person;
 - a turn with nothing of the right kind sends the search one turn further back (up to three);
+- "those", "these", "them" (or "they", when no person is meant) stand for the set the latest
+  question asked about, conditions and all: "which of those is the oldest?" after "What's in
+  room 6?" is "Which of the ones in room 6 is the oldest?" (``workflows._sets``), so the
+  self-query plans the same filter; one such word per question, and never "those" with modifiers
+  of its own ("those from 1993");
 - a pronoun with an antecedent in its own question ("Who made X and how heavy is it?") is left.
 """
 
@@ -28,7 +33,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, Token, is_word, tokenize, word_set
-from selfrag.lang.questions import AUXILIARIES, REQUEST_VERBS, WH_WORDS, wh_words
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, REQUEST_VERBS, WH_WORDS, wh_words
+from workflows._sets import AskedSet, asked_set
 from workflows.state import Turn
 
 __all__ = ["names", "resolve_pronouns", "subjects"]
@@ -44,6 +50,12 @@ _CONJUNCTION_LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but|so)\s+)+", re.IG
 _NEUTER = frozenset(["it", "its"])
 _PERSONAL = frozenset(["he", "him", "his", "she", "her", "hers"])
 _PLURAL_PERSONAL = frozenset(["they", "them", "their", "theirs"])
+_DEMONSTRATIVE = frozenset(["those", "these"])
+_SET_REFERENCES = _DEMONSTRATIVE | {"they", "them"}
+"""What stands for the previous question's set ("which of those", "how many of them"); "their" is
+left, as "the ones in room 6's" says nothing."""
+_RELATIVES = frozenset(["that", "which", "who", "whose", "whom"])
+_PREPOSITIONS = frozenset(PREPOSITIONS)
 _POSSESSIVE = frozenset(["its", "his", "hers", "their", "theirs"])
 _ASKS_FOR_PERSON = frozenset(["who", "whom", "whose"])
 _SEARCHED_TURNS = 3
@@ -190,22 +202,66 @@ def _possessive(text: str, tok: Token, toks: Sequence[Token], i: int) -> bool:
     return nxt is not None and nxt.norm not in FUNCTION_WORDS and text[tok.end : nxt.start].strip() == ""
 
 
+def _set_edit(question: str, toks: Sequence[Token], i: int, asked: AskedSet) -> tuple[int, int, str]:
+    """The set phrase for the reference at token ``i``: "those"/"them" alone become "the ones in
+    room 6"; "those paintings" followed by more of the clause becomes "the paintings in room 6"
+    (at the question's end, "are those paintings?", the word is what is asked, not a noun)."""
+    tok = toks[i]
+    j = i + 1
+    while j < len(toks) and toks[j].norm not in _CLOSED and question[toks[j - 1].end : toks[j].start] == " ":
+        j += 1
+    if tok.text.lower() in _DEMONSTRATIVE and j > i + 1 and j < len(toks):
+        return tok.start, toks[j - 1].end, asked.phrase(question[toks[i + 1].start : toks[j - 1].end])
+    return tok.start, tok.end, asked.phrase()
+
+
+def _set_reference(toks: Sequence[Token]) -> int | None:
+    """The one token that stands for the previous question's set: "those", "these" or "them"
+    before "they" ("why did they buy them?"); never "those" with its own modifiers ("those from
+    1993", "those that …"), which names a set of its own."""
+    found = []
+    for i, tok in enumerate(toks):
+        word = tok.text.lower()
+        nxt = toks[i + 1].norm if i + 1 < len(toks) else ""
+        if word in _SET_REFERENCES and not (word in _DEMONSTRATIVE and (nxt in _PREPOSITIONS or nxt in _RELATIVES)):
+            found.append(i)
+    return next((i for i in found if toks[i].text.lower() != "they"), found[0] if found else None)
+
+
+def _thread_set(history: Sequence[Turn]) -> AskedSet | None:
+    """The set the thread is about: the latest question's, or, where that question was itself about
+    a set it referred to ("which of those is the oldest?"), the set it referred to."""
+    for turn in reversed(history):
+        if turn["standalone_question"] != turn["question"] and _set_reference(tokenize(turn["question"])) is not None:
+            continue
+        return asked_set(turn["standalone_question"] or turn["question"])
+    return None
+
+
 def resolve_pronouns(question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str | None:
     """``question`` with each pronoun that points back into the thread replaced by the name it
-    stands for (a possessive by the name's possessive), a leading "and"/"but" dropped and the
-    first letter capitalised; None when no pronoun was resolved."""
+    stands for (a possessive by the name's possessive) or, for "those", "these" and a "they" that
+    is no person, by the set the latest question asked about with its conditions
+    (``workflows._sets``); a leading "and"/"but" dropped and the first letter capitalised; None
+    when no pronoun was resolved."""
     toks = tokenize(question)
     own = subjects(question, catalogue)
+    asked = _thread_set(history)
+    the_set = _set_reference(toks)
     edits: list[tuple[int, int, str]] = []
     for i, tok in enumerate(toks):
         word = tok.text.lower()
-        if word not in _NEUTER | _PERSONAL | _PLURAL_PERSONAL:
+        if word not in _NEUTER | _PERSONAL | _PLURAL_PERSONAL | _DEMONSTRATIVE:
             continue
+        if edits and tok.start < edits[-1][1]:
+            continue  # inside the noun phrase of "those paintings"
         if any(n.start < tok.start for n in own):
             continue  # its antecedent is in the question itself
-        name = _antecedent(word, history, catalogue)
+        name = None if word in _DEMONSTRATIVE else _antecedent(word, history, catalogue)
         if name is not None:
             edits.append((tok.start, tok.end, f"{name}'s" if _possessive(question, tok, toks, i) else name))
+        elif asked is not None and i == the_set:
+            edits.append(_set_edit(question, toks, i, asked))
     if not edits:
         return None
     text = question

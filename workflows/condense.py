@@ -27,6 +27,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from selfrag.errors import describe
 from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
+from selfrag.lang.questions import PREPOSITIONS
 from selfrag.query.anchor import check_text
 from selfrag.text import content_terms
 from workflows._references import names, resolve_pronouns, subjects
@@ -116,11 +117,7 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
     return result if changed else f"{previous.rstrip(' ?')} — {follow_up.strip()}"
 
 
-# The prepositions of English grammar that open a qualifier ("on weekdays", "for cats", "during
-# the winter"): a closed class, as the follow-up words are.
-_PREPOSITIONS = ("in", "on", "at", "for", "from", "during", "before", "after", "by", "with", "without", "under",
-                 "over", "near", "since", "until", "between", "among", "per")
-_PREP = r"\b(?:" + "|".join(_PREPOSITIONS) + r")\b"
+_PREP = r"\b(?:" + "|".join(PREPOSITIONS) + r")\b"
 _LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but)\s+|(?:what|how) about\s+|same(?:\s+but)?\s+)+", re.IGNORECASE)
 
 

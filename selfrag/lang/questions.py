@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ANAPHORS", "AUXILIARIES", "EXISTENTIALS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all",
+__all__ = ["ANAPHORS", "AUXILIARIES", "EXISTENTIALS", "PREPOSITIONS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all",
            "asks_about_any", "asks_in_general", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
@@ -29,6 +29,11 @@ AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "co
 WH_WORDS = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"])
 REQUEST_VERBS = frozenset(["show", "list", "find", "give", "get", "fetch", "name", "tell", "display"])
 """Imperatives that open a request ("show me …", "list …"): they ask for things, not a fact."""
+
+PREPOSITIONS = ("in", "on", "at", "for", "from", "during", "before", "after", "by", "with", "without", "under",
+                "over", "near", "since", "until", "between", "among", "per")
+"""The prepositions that open a qualifier ("on weekdays", "for cats", "during the winter"), so a
+follow-up's phrase can replace the previous question's and a set keeps its conditions."""
 
 ANAPHORS = frozenset(["they", "them", "their", "theirs", "these", "those", "it", "its"])
 """Pronouns by which a second question points back at the first one's answer."""

@@ -84,6 +84,18 @@ def test_a_thread_of_rule_condensed_follow_ups_asks_one_question_each(make_engin
     assert "directed" not in coll.searches[-1][0] and "Dream Maze" in coll.searches[-1][0]
 
 
+def test_a_set_follow_up_keeps_the_previous_filter(make_engine: Any, tmp_path: Any) -> None:
+    """ "which of those …?" once searched with no filter and answered from anywhere."""
+    saver = SqliteSaver(sqlite3.connect(str(tmp_path / "cp.sqlite"), check_same_thread=False))
+    engine, _, coll = make_engine(happy(), checkpointer=saver, rules_only_text=True, search_fn=sequence_search(["toys"]))
+    first = engine.run("Which movies are from 1995?", collection="movies", thread_id="t")
+    second = engine.run("which of those is animated?", collection="movies", thread_id="t")
+    assert second.standalone_question == "Which of the movies that are from 1995 is animated?"
+    assert first.filter is not None and "1995" in json.dumps(first.filter)
+    assert second.filter is not None and "1995" in json.dumps(second.filter)
+    assert coll.searches[-1][1] is not None and "1995" in json.dumps(coll.searches[-1][1])
+
+
 def test_self_queried_filter_is_relaxed_when_it_finds_nothing(make_engine: Any) -> None:
     engine, _, coll = make_engine(happy())
     result = engine.run("an animated movie from 1979 about men walking", collection="movies")

@@ -272,3 +272,50 @@ def test_a_proposal_that_keeps_a_pronoun_unresolved_is_rejected() -> None:
 def test_carry_over_puts_a_new_name_in_place_of_the_previous_one(previous: str, follow_up: str, expected: str) -> None:
     assert carry_over(previous, follow_up, CATALOGUE) == expected
     assert Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE).question == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        # "those", "these" and "of them" are the previous question's set, with its conditions
+        ("What's in room 6?", "which of those is the oldest?", "Which of the ones in room 6 is the oldest?"),
+        ("What's in room 6?", "which of those paintings is the oldest?", "Which of the paintings in room 6 is the oldest?"),
+        ("Which objects were acquired after 1990?", "how many of them are on loan?",
+         "How many of the objects that were acquired after 1990 are on loan?"),
+        ("Which films from 1995 have dinosaurs?", "and are any of these animated?",
+         "Are any of the films from 1995 that have dinosaurs animated?"),
+        ("Show me flats in Leeds under £900", "which of these have a garden?", "Which of the flats in Leeds under £900 have a garden?"),
+        ("Are there chess clubs in Boston?", "do any of them meet on Sundays?", "Do any of the chess clubs in Boston meet on Sundays?"),
+        ("What clubs are there in Boston?", "where do they meet?", "Where do the clubs in Boston meet?"),
+        ("How many hotels in Rome allow pets?", "which of those have a pool?", "Which of the hotels in Rome that allow pets have a pool?"),
+        ("Which of the objects in room 6 are on loan?", "when were those made?", "When were the objects in room 6 made?"),
+    ],
+)
+def test_a_set_reference_carries_the_previous_questions_conditions(previous: str, follow_up: str, expected: str) -> None:
+    assert Condenser(None).condense(follow_up, thread((previous, "3 matching documents [1][2][3].")), CATALOGUE).question == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        # one set per question: "them" is the set, so "they" is someone else
+        ("Which objects were acquired after 1990?", "why did they buy them?",
+         "Why did they buy the objects that were acquired after 1990?"),
+        # "those" with its own modifiers names its own set
+        ("Which films from 1995 have dinosaurs?", "are there better ones than those from 1993?",
+         "are there better ones than those from 1993?"),
+    ],
+)
+def test_a_set_reference_is_read_once_and_not_where_the_question_defines_it(previous: str, follow_up: str, expected: str) -> None:
+    assert Condenser(None).condense(follow_up, thread((previous, "3 matching documents [1][2][3].")), CATALOGUE).question == expected
+
+
+def test_a_set_stays_the_same_over_a_thread_of_set_references() -> None:
+    condenser = Condenser(None)
+    turns = thread(("What's in room 6?", "3 matching documents [1][2][3]."))
+    for follow_up, expected in [("which of those is the oldest?", "Which of the ones in room 6 is the oldest?"),
+                                ("and are any of them on loan?", "Are any of the ones in room 6 on loan?"),
+                                ("how many of these were made before 1950?", "How many of the ones in room 6 were made before 1950?")]:
+        out = condenser.condense(follow_up, turns, CATALOGUE)
+        assert out.question == expected
+        turns.append(Turn(question=follow_up, standalone_question=out.question, answer="No [1].", outcome="answered"))
