@@ -37,7 +37,7 @@ from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, REQUEST_VERBS, WH_
 from workflows._sets import AskedSet, asked_set
 from workflows.state import Turn
 
-__all__ = ["names", "resolve_pronouns", "subjects"]
+__all__ = ["names", "own_question", "resolve_pronouns", "subjects"]
 
 _CLOSED = QUERY_STOP | WH_WORDS | frozenset(AUXILIARIES) | REQUEST_VERBS
 # A name's own lower-case words ("Jan van Berg"); "of" joins titles and institutions ("Bank of
@@ -202,6 +202,23 @@ def _possessive(text: str, tok: Token, toks: Sequence[Token], i: int) -> bool:
     return nxt is not None and nxt.norm not in FUNCTION_WORDS and text[tok.end : nxt.start].strip() == ""
 
 
+def _as_question(text: str) -> str:
+    text = _CONJUNCTION_LEAD.sub("", text).strip()
+    return text[:1].upper() + text[1:]
+
+
+def own_question(question: str, catalogue: Mapping[str, Sequence[str]]) -> str | None:
+    """``question`` as its own question ("and who painted Blue Loom?" → "Who painted Blue Loom?")
+    when, past a leading "and"/"but", it opens with a wh-word or an auxiliary and names something;
+    None for a fragment ("and Costco?", "what about Signal Tower?", "and how tall?") that leans on
+    the previous question."""
+    body = _CONJUNCTION_LEAD.sub("", question).strip()
+    first = (re.findall(r"[A-Za-z]+", body) or [""])[0].lower()
+    if not (first in WH_WORDS or first in AUXILIARIES) or re.match(r"(?:what|how)\s+about\b", body, re.IGNORECASE):
+        return None
+    return _as_question(body) if names(body, catalogue) else None
+
+
 def _set_edit(question: str, toks: Sequence[Token], i: int, asked: AskedSet) -> tuple[int, int, str]:
     """The set phrase for the reference at token ``i``: "those"/"them" alone become "the ones in
     room 6"; "those paintings" followed by more of the clause becomes "the paintings in room 6"
@@ -267,5 +284,4 @@ def resolve_pronouns(question: str, history: Sequence[Turn], catalogue: Mapping[
     text = question
     for start, end, name in reversed(edits):
         text = text[:start] + name + text[end:]
-    text = _CONJUNCTION_LEAD.sub("", text).strip()
-    return text[:1].upper() + text[1:]
+    return _as_question(text)

@@ -8,13 +8,17 @@ and most of what the rules below write, and may repeat the follow-up only where 
 nothing to resolve, or it is rejected and the rules take over:
 
 - a follow-up with a pronoun stays its own question, the pronoun replaced by what it stands for
-  ("how heavy is it?" → "How heavy is Iron Bloom?": ``workflows._references``);
-- else a follow-up that leans on the previous question's slots changes them: the previous
+  ("how heavy is it?" → "How heavy is Iron Bloom?"; "which of those is the oldest?" → "Which of
+  the ones in room 6 is the oldest?": ``workflows._references``);
+- else a question of its own stands as asked: a long one, or a short one that asks about a name
+  it gives ("and who painted Blue Loom?" → "Who painted Blue Loom?");
+- else a fragment that leans on the previous question's slots changes them: the previous
   standalone question with the follow-up's values substituted for the values of the same kind (a
   year for a year, a known company for a known company), or, for a follow-up that is one
   qualifier ("and on saturdays?", "what about for cats?"), the previous question's qualifier
-  opened by the same preposition replaced by it;
-- else the question stands as asked.
+  opened by the same preposition replaced by it, or, when it is one name alone ("what about
+  Signal Tower?"), the name the previous question asked about replaced by it; anything else is
+  appended to the previous question.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
 from selfrag.lang.questions import PREPOSITIONS
 from selfrag.query.anchor import check_text
 from selfrag.text import content_terms
-from workflows._references import names, resolve_pronouns, subjects
+from workflows._references import names, own_question, resolve_pronouns, subjects
 from workflows._text_step import TextStep
 from workflows.state import Turn
 
@@ -192,11 +196,14 @@ class Condenser(TextStep):
 
 
 def _by_rules(question: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str:
-    """The follow-up with its pronouns resolved; else, for a follow-up that leans on the previous
-    question's slots, the carry-over; else the question as asked."""
+    """The follow-up with its pronouns resolved; else the question as asked, when it is long or
+    asks about something it names; else, for a fragment that leans on the previous question's
+    slots, the carry-over."""
     resolved = resolve_pronouns(question, history, catalogue)
     if resolved is not None:
         return resolved
     if not looks_like_follow_up(question):
         return question
+    if (own := own_question(question, catalogue)) is not None:
+        return own  # short, but it asks about something it names itself
     return carry_over(history[-1]["standalone_question"] or history[-1]["question"], question, catalogue)

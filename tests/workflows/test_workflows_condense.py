@@ -319,3 +319,16 @@ def test_a_set_stays_the_same_over_a_thread_of_set_references() -> None:
         out = condenser.condense(follow_up, turns, CATALOGUE)
         assert out.question == expected
         turns.append(Turn(question=follow_up, standalone_question=out.question, answer="No [1].", outcome="answered"))
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        # a short question that names its own subject is its own question, not the previous one's tail
+        ("How heavy is Iron Bloom?", "who painted Blue Loom?", "Who painted Blue Loom?"),
+        ("Which movie has toys?", "and is Alien scary?", "Is Alien scary?"),
+        ("How heavy is Iron Bloom?", "and how tall?", "How heavy is Iron Bloom — and how tall?"),  # names nothing: appended
+    ],
+)
+def test_a_short_question_of_its_own_stands_alone(previous: str, follow_up: str, expected: str) -> None:
+    assert Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE).question == expected
