@@ -11,7 +11,7 @@ earlier questions joined to it. English's closed classes and capitalisation are 
 - a name right after a wh-determiner ("what Java version", "how much RAM") says what is asked,
   so no pronoun points at it;
 - "it"/"its" is what the latest turn's standalone question named, else the answer to its "which"
-  question, and never a person: the answer to a "who" question, or a name the thread already
+  (or "what movie") question, and never a person: the answer to a "who" question, or a name the thread already
   called "he" or "she";
 - "he", "she", "him", "her", "his" is the answer to a "who" question, else a name the thread
   called by such a pronoun, else a name the question named that the thread never called "it";
@@ -143,6 +143,15 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
 
 
+def _asks_for_one(question: str, asks: str) -> bool:
+    """Whether a question asks for one thing by name: "which", or "what" before a noun ("What movie
+    has dinosaurs?"), not "what" as a pronoun ("What is …", "What's …")."""
+    if asks == "which":
+        return True
+    after = re.search(r"\bwhat\s+([A-Za-z]+)", question, re.IGNORECASE)  # "What's" has none
+    return asks == "what" and after is not None and after.group(1).lower() not in _CLOSED
+
+
 @dataclass(frozen=True)
 class _Said:
     """What one turn offers a pronoun."""
@@ -150,7 +159,8 @@ class _Said:
     named: list[tuple[str, Kind]]
     """Its standalone question's names, in order, each with what the thread called it."""
     answer: tuple[str, Kind] | None
-    """The answer's name, when the question asked for someone ("who": a person) or something ("which")."""
+    """The answer's name, when the question asked for someone ("who": a person) or something
+    ("which", "what" before a noun)."""
     asked_who: bool
 
 
@@ -165,7 +175,7 @@ def _said(turn: Turn, catalogue: Mapping[str, Sequence[str]]) -> _Said:
         named.append((name.text, kind))
     asks = (wh_words(question) or [""])[0]
     answer: tuple[str, Kind] | None = None
-    if (asks in _ASKS_FOR_PERSON or asks == "which") and turn["outcome"] not in _NO_ANSWER:
+    if (asks in _ASKS_FOR_PERSON or _asks_for_one(question, asks)) and turn["outcome"] not in _NO_ANSWER:
         answered = [n for n in names(turn["answer"], {}) if n.text.lower() not in question.lower()]
         if answered:
             answer = (answered[0].text, "person" if asks in _ASKS_FOR_PERSON else "unknown")

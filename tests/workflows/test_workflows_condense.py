@@ -215,6 +215,8 @@ MAKER = ("Who made Iron Bloom?", "Ayo Okonkwo-Reyes. Iron Bloom is a welded stee
         (("When was Inger Marsk born?", "1931 [1]."), "where did she study?", "Where did Inger Marsk study?"),
         # "which" asks for a thing: "it" is the answer when the question named nothing else
         (("Which sculpture is the heaviest?", "Iron Bloom. It weighs 410 kg [1]."), "who made it?", "Who made Iron Bloom?"),
+        (("What movie has dinosaurs?", "Jurassic Park. Scientists bring back dinosaurs [1]."), "who directed it?",
+         "Who directed Jurassic Park?"),  # "what movie" asks for one as "which movie" does
     ],
 )
 def test_a_personal_pronoun_names_the_person_the_thread_is_about(exchange: tuple[str, str], follow_up: str, expected: str) -> None:
