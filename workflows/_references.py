@@ -6,23 +6,26 @@ earlier questions joined to it. English's closed classes and capitalisation are 
 
 - a *name* is a run of capitalised words (joined by a hyphen, the particles of a name, "of", and
   ended by a version number: "Ayo Okonkwo-Reyes", "Portrait of Clara Vinter", "Harborlight 3.2"),
-  or a known value of the collection written with a capital, however the question writes it; a
-  sentence's first word starts a name only if it is not an ordinary word standing alone;
+  or a known value of the collection written with a capital, however the text writes it; an
+  ordinary word that opens a sentence starts no name when it stands alone, nor ever when it
+  opens a question ("Describe Iron Bloom");
 - a name right after a wh-determiner ("what Java version", "how much RAM") says what is asked,
   so no pronoun points at it;
 - "it"/"its" is what the latest turn's standalone question named, else the answer to its "which"
-  (or "what movie") question, and never a person: the answer to a "who" question, or a name the thread already
-  called "he" or "she";
+  (or "what movie") question, and never a person: the answer to a "who" question, or a name the
+  thread already called "he" or "she";
 - "he", "she", "him", "her", "his" is the answer to a "who" question, else a name the thread
   called by such a pronoun, else a name the question named that the thread never called "it";
-  "they"/"them"/"their" is read so only for someone known to be a person;
+  "they"/"them" stand for a person only when the latest turn names one;
 - a turn with nothing of the right kind sends the search one turn further back (up to three);
-- "those", "these", "them" (or "they", when no person is meant) stand for the set the latest
-  question asked about, conditions and all: "which of those is the oldest?" after "What's in
-  room 6?" is "Which of the ones in room 6 is the oldest?" (``workflows._sets``), so the
-  self-query plans the same filter; one such word per question, and never "those" with modifiers
-  of its own ("those from 1993");
-- a pronoun with an antecedent in its own question ("Who made X and how heavy is it?") is left.
+- "those", "these", "them" (or "they", when no person is meant) stand for the set the thread's
+  latest set question asked about, conditions and all: "which of those is the oldest?" after
+  "What's in room 6?" is "Which of the ones in room 6 is the oldest?" (``workflows._sets``), so
+  the self-query plans the same filter; one such word per question, and never "those" with
+  modifiers of its own ("those from 1993");
+- a pronoun with an antecedent in its own question ("Who made X and how heavy is it?") is left,
+  and so is a dummy "it" that stands for the clause after it ("is it true that …", "how long
+  does it take to …").
 """
 
 from __future__ import annotations
@@ -93,11 +96,13 @@ def _joins(text: str, toks: Sequence[Token], j: int) -> bool:
             and text[tok.end : toks[j + 1].start] == " " and _capital(toks[j + 1]))
 
 
-def names(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[_Name]:
-    """The names of ``text``, in order (see the module docstring)."""
+def names(text: str, catalogue: Mapping[str, Sequence[str]], *, question: bool = False) -> list[_Name]:
+    """The names of ``text``, in order (see the module docstring). A ``question`` opens with a
+    wh-word, an auxiliary or an imperative's verb ("Describe Iron Bloom"), so an English word that
+    opens it starts no name."""
     toks = tokenize(text)
     out: list[_Name] = []
-    k = 0
+    k = 1 if question and toks and is_word(toks[0].norm) else 0
     while k < len(toks):
         if not _capital(toks[k]):
             k += 1
@@ -136,7 +141,7 @@ def _asked(text: str, name: _Name) -> bool:
 
 def subjects(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[_Name]:
     """The names of ``text`` a pronoun may point at: all but those that say what is asked."""
-    return [n for n in names(text, catalogue) if not _asked(text, n)]
+    return [n for n in names(text, catalogue, question=True) if not _asked(text, n)]
 
 
 def _words(text: str) -> set[str]:
@@ -284,6 +289,8 @@ def resolve_pronouns(question: str, history: Sequence[Turn], catalogue: Mapping[
             continue  # inside the noun phrase of "those paintings"
         if any(n.start < tok.start for n in own):
             continue  # its antecedent is in the question itself
+        if word == "it" and i + 2 < len(toks) and toks[i + 2].norm in ("to", "that"):
+            continue  # a dummy subject for the clause after it: "is it true that …", "does it take to …"
         name = None if word in _DEMONSTRATIVE else _antecedent(word, history, catalogue)
         if name is not None:
             edits.append((tok.start, tok.end, f"{name}'s" if _possessive(question, tok, toks, i) else name))

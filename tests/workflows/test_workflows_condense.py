@@ -334,3 +334,19 @@ def test_a_set_stays_the_same_over_a_thread_of_set_references() -> None:
 )
 def test_a_short_question_of_its_own_stands_alone(previous: str, follow_up: str, expected: str) -> None:
     assert Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE).question == expected
+
+
+@pytest.mark.parametrize(
+    ("exchange", "follow_up", "expected"),
+    [
+        # a dummy "it" stands for the clause after it, not for anything the thread named
+        (MAKER, "How long does it take to install Harborlight?", "How long does it take to install Harborlight?"),
+        (MAKER, "Is it true that Signal Tower is on loan?", "Is it true that Signal Tower is on loan?"),
+        (MAKER, "is it on loan to another museum?", "Is Iron Bloom on loan to another museum?"),
+        # an imperative's verb opens the question, it is no part of the name after it
+        (("Describe Iron Bloom", "A welded steel sculpture [1]."), "how heavy is it?", "How heavy is Iron Bloom?"),
+        (("Compare Harborlight 2.0 with Tessera 1.4", "An answer [1]."), "when was it released?", "When was Harborlight 2.0 released?"),
+    ],
+)
+def test_what_is_no_reference_or_no_name_is_left_out(exchange: tuple[str, str], follow_up: str, expected: str) -> None:
+    assert Condenser(None).condense(follow_up, thread(exchange), CATALOGUE).question == expected
