@@ -13,7 +13,8 @@ earlier questions joined to it. English's closed classes and capitalisation are 
   so no pronoun points at it;
 - "it"/"its" is what the latest turn's standalone question named, else the answer to its "which"
   (or "what movie") question, and never a person: the answer to a "who" question, or a name the
-  thread already called "he" or "she";
+  thread already called "he" or "she" (what a name is, the thread learns once: a name that took
+  the place of one called "it", "what about Signal Tower?", is a thing too);
 - "he", "she", "him", "her", "his" is the answer to a "who" question, else a name the thread
   called by such a pronoun, else a name the question named that the thread never called "it";
   "they"/"them" stand for a person only when the latest turn names one;
@@ -169,28 +170,47 @@ class _Said:
     asked_who: bool
 
 
-def _said(turn: Turn, catalogue: Mapping[str, Sequence[str]]) -> _Said:
-    question = turn["standalone_question"] or turn["question"]
-    asked_as = _words(turn["question"])
-    named: list[tuple[str, Kind]] = []
-    for name in subjects(question, catalogue):
-        kind: Kind = "unknown"
-        if name.text.lower() not in turn["question"].lower():  # the turn's own pronoun stood for it
-            kind = "thing" if asked_as & _NEUTER else "person" if asked_as & _PERSONAL else "unknown"
-        named.append((name.text, kind))
+def _answered(turn: Turn, question: str) -> tuple[str, Kind] | None:
+    """The answer's name, when the question asked for someone or something by name."""
     asks = (wh_words(question) or [""])[0]
-    answer: tuple[str, Kind] | None = None
-    if (asks in _ASKS_FOR_PERSON or _asks_for_one(question, asks)) and turn["outcome"] not in _NO_ANSWER:
-        answered = [n for n in names(turn["answer"], {}) if n.text.lower() not in question.lower()]
-        if answered:
-            answer = (answered[0].text, "person" if asks in _ASKS_FOR_PERSON else "unknown")
-    return _Said(named, answer, asks in _ASKS_FOR_PERSON)
+    if not (asks in _ASKS_FOR_PERSON or _asks_for_one(question, asks)) or turn["outcome"] in _NO_ANSWER:
+        return None
+    answered = [n for n in names(turn["answer"], {}) if n.text.lower() not in question.lower()]
+    return (answered[0].text, "person" if asks in _ASKS_FOR_PERSON else "unknown") if answered else None
+
+
+def _said_by_turn(history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> list[_Said]:
+    """What each turn offers a pronoun, oldest first. What a name is (a thing, a person) is learnt
+    over the whole thread: a turn's "it" or "she" that stood for it, a "who" question it answered,
+    or the name whose place it took ("what about Signal Tower?" after "How heavy is it?")."""
+    kinds: dict[str, Kind] = {}
+    out: list[_Said] = []
+    previous: tuple[str, list[_Name]] | None = None
+    for turn in history:
+        question = turn["standalone_question"] or turn["question"]
+        asked_as = _words(turn["question"])
+        found = subjects(question, catalogue)
+        for name in found:
+            key = name.text.lower()
+            if key not in turn["question"].lower():  # the turn's own pronoun stood for it
+                kind: Kind = "thing" if asked_as & _NEUTER else "person" if asked_as & _PERSONAL else "unknown"
+                kinds[key] = kind if kind != "unknown" else kinds.get(key, "unknown")
+            elif previous is not None and previous[1] and key not in kinds:
+                before, (old, *_) = previous
+                if question == before[: old.start] + name.text + before[old.end :]:
+                    kinds[key] = kinds.get(old.text.lower(), "unknown")
+        answer = _answered(turn, question)
+        if answer is not None and answer[1] == "person":
+            kinds[answer[0].lower()] = "person"
+        out.append(_Said([(n.text, kinds.get(n.text.lower(), "unknown")) for n in found], answer,
+                         (wh_words(question) or [""])[0] in _ASKS_FOR_PERSON))
+        previous = (question, found)
+    return out
 
 
 def _antecedent(pronoun: str, history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]]) -> str | None:
     """The name ``pronoun`` stands for, searching back from the latest turn."""
-    for depth, turn in enumerate(reversed(history[-_SEARCHED_TURNS:])):
-        said = _said(turn, catalogue)
+    for depth, said in enumerate(reversed(_said_by_turn(history, catalogue)[-_SEARCHED_TURNS:])):
         offered = [*said.named, *([said.answer] if said.answer else [])]
         if pronoun in _NEUTER:
             wanted = [n for n, kind in offered if kind != "person"]

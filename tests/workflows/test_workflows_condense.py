@@ -350,3 +350,14 @@ def test_a_short_question_of_its_own_stands_alone(previous: str, follow_up: str,
 )
 def test_what_is_no_reference_or_no_name_is_left_out(exchange: tuple[str, str], follow_up: str, expected: str) -> None:
     assert Condenser(None).condense(follow_up, thread(exchange), CATALOGUE).question == expected
+
+
+def test_a_name_put_in_place_of_a_thing_is_a_thing_too() -> None:
+    # "what about Signal Tower?" put Signal Tower where "it" (Iron Bloom) was: "she" is no sculpture
+    turns = thread(MAKER)
+    for question, standalone in [("how heavy is it?", "How heavy is Iron Bloom?"),
+                                 ("what about Signal Tower?", "How heavy is Signal Tower?")]:
+        turns.append(Turn(question=question, standalone_question=standalone, answer="180 kg [1].", outcome="answered"))
+    condenser = Condenser(None)
+    assert condenser.condense("when was she born?", turns, CATALOGUE).question == "When was Ayo Okonkwo-Reyes born?"
+    assert condenser.condense("who made it?", turns, CATALOGUE).question == "Who made Signal Tower?"
