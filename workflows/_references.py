@@ -4,13 +4,8 @@
 question is the follow-up itself with its pronouns replaced by what they stand for, never the
 earlier questions joined to it. English's closed classes and capitalisation are all it reads:
 
-- a *name* is a run of capitalised words (joined by a hyphen, the particles of a name, "of", and
-  ended by a version number: "Ayo Okonkwo-Reyes", "Portrait of Clara Vinter", "Harborlight 3.2"),
-  or a known value of the collection written with a capital, however the text writes it; an
-  ordinary word that opens a sentence starts no name when it stands alone, nor ever when it
-  opens a question ("Describe Iron Bloom");
-- a name right after a wh-determiner ("what Java version", "how much RAM") says what is asked,
-  so no pronoun points at it;
+- what a pronoun can stand for is a name (``workflows._names``: a capitalised run or a known
+  value, not one that says what is asked, as "Java" in "what Java version");
 - "it"/"its" is what the latest turn's standalone question named, else the answer to its "which"
   (or "what movie") question, and never a person: the answer to a "who" question, or a name the
   thread already called "he" or "she" (what a name is, the thread learns once: a name that took
@@ -36,19 +31,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, Token, is_word, tokenize, word_set
-from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, REQUEST_VERBS, WH_WORDS, wh_words
+from selfrag.lang import FUNCTION_WORDS, Token, tokenize
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, WH_WORDS, wh_words
+from workflows._names import CLOSED, Name, names, subjects
 from workflows._sets import AskedSet, asked_set
 from workflows.state import Turn
 
-__all__ = ["names", "own_question", "resolve_pronouns", "subjects"]
+__all__ = ["own_question", "resolve_pronouns"]
 
-_CLOSED = QUERY_STOP | WH_WORDS | frozenset(AUXILIARIES) | REQUEST_VERBS
-# A name's own lower-case words ("Jan van Berg"); "of" joins titles and institutions ("Bank of
-# Sweden"), "and" never does here: "Iron Bloom and Signal Tower" are two.
-_PARTICLES = (word_set("name_particles") | {"of"}) - {"and"}
-_VERSION = re.compile(r" (?!\d{4}\b)\d+(?:\.\d+)*\b")  # "Harborlight 3.2", not "Costco 2024": a year qualifies
-_WH_DETERMINERS = frozenset(["what", "which", "whose"])
 _CONJUNCTION_LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but|so)\s+)+", re.IGNORECASE)
 
 _NEUTER = frozenset(["it", "its"])
@@ -68,83 +58,6 @@ _NO_ANSWER = frozenset(["abstained", "needs_clarification"])
 Kind = Literal["thing", "person", "unknown"]
 
 
-@dataclass(frozen=True)
-class _Name:
-    text: str
-    start: int
-    end: int
-
-
-def _capital(tok: Token) -> bool:
-    return tok.text[:1].isupper() and tok.norm not in _CLOSED
-
-
-def _sentence_start(text: str, at: int) -> bool:
-    return not text[:at].strip() or text[:at].rstrip()[-1] in ".?!:"
-
-
-def _joins(text: str, toks: Sequence[Token], j: int) -> bool:
-    """Whether token ``j`` continues the name that token ``j - 1`` is part of."""
-    prev, tok = toks[j - 1], toks[j]
-    gap = text[prev.end : tok.start]
-    if prev.text.lower().endswith(("'s", "’s")):
-        return False  # a possessive ends its name: "Walmart's revenue"
-    if gap in (" ", "-") and _capital(tok):
-        return True
-    if gap in (". ", ".") and len(prev.text) == 1 and _capital(tok):
-        return True  # an initial: "J. R. Moss"
-    return (gap == " " and tok.norm in _PARTICLES and j + 1 < len(toks)
-            and text[tok.end : toks[j + 1].start] == " " and _capital(toks[j + 1]))
-
-
-def names(text: str, catalogue: Mapping[str, Sequence[str]], *, question: bool = False) -> list[_Name]:
-    """The names of ``text``, in order (see the module docstring). A ``question`` opens with a
-    wh-word, an auxiliary or an imperative's verb ("Describe Iron Bloom"), so an English word that
-    opens it starts no name."""
-    toks = tokenize(text)
-    out: list[_Name] = []
-    k = 1 if question and toks and is_word(toks[0].norm) else 0
-    while k < len(toks):
-        if not _capital(toks[k]):
-            k += 1
-            continue
-        j = k + 1
-        while j < len(toks) and _joins(text, toks, j):
-            j += 1
-        start, end = toks[k].start, toks[j - 1].end
-        if (version := _VERSION.match(text, end)) is not None:
-            end = version.end()
-        alone = j == k + 1 and version is None and text[end:].strip()[:1] not in ("", ".", "?", "!")
-        if _sentence_start(text, start) and alone and is_word(toks[k].norm):
-            k = j  # "Describe the vase", "Bug fixes:": an ordinary word that opens a sentence
-            continue
-        written = text[start:end]
-        if written.lower().endswith(("'s", "’s")):
-            written, end = written[:-2], end - 2
-        out.append(_Name(written, start, end))
-        k = j
-    for values in catalogue.values():
-        for value in values:
-            if len(value) > 2 and value[:1].isupper():
-                for m in re.finditer(r"\b" + re.escape(value) + r"\b", text, re.IGNORECASE):
-                    if not any(n.start < m.end() and m.start() < n.end for n in out):
-                        out.append(_Name(value, m.start(), m.end()))
-    return sorted(out, key=lambda n: n.start)
-
-
-def _asked(text: str, name: _Name) -> bool:
-    """Whether ``name`` stands right after a wh-determiner: it says what is asked ("what Java
-    version", "how much RAM"), and no pronoun points at it."""
-    before = re.findall(r"[A-Za-z]+", text[: name.start])[-2:]
-    low = [w.lower() for w in before]
-    return bool(low) and (low[-1] in _WH_DETERMINERS or low == ["how", "much"] or low == ["how", "many"])
-
-
-def subjects(text: str, catalogue: Mapping[str, Sequence[str]]) -> list[_Name]:
-    """The names of ``text`` a pronoun may point at: all but those that say what is asked."""
-    return [n for n in names(text, catalogue, question=True) if not _asked(text, n)]
-
-
 def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
 
@@ -155,7 +68,7 @@ def _asks_for_one(question: str, asks: str) -> bool:
     if asks == "which":
         return True
     after = re.search(r"\bwhat\s+([A-Za-z]+)", question, re.IGNORECASE)  # "What's" has none
-    return asks == "what" and after is not None and after.group(1).lower() not in _CLOSED
+    return asks == "what" and after is not None and after.group(1).lower() not in CLOSED
 
 
 @dataclass(frozen=True)
@@ -185,7 +98,7 @@ def _said_by_turn(history: Sequence[Turn], catalogue: Mapping[str, Sequence[str]
     or the name whose place it took ("what about Signal Tower?" after "How heavy is it?")."""
     kinds: dict[str, Kind] = {}
     out: list[_Said] = []
-    previous: tuple[str, list[_Name]] | None = None
+    previous: tuple[str, list[Name]] | None = None
     for turn in history:
         question = turn["standalone_question"] or turn["question"]
         asked_as = _words(turn["question"])
@@ -260,7 +173,7 @@ def _set_edit(question: str, toks: Sequence[Token], i: int, asked: AskedSet) -> 
     (at the question's end, "are those paintings?", the word is what is asked, not a noun)."""
     tok = toks[i]
     j = i + 1
-    while j < len(toks) and toks[j].norm not in _CLOSED and question[toks[j - 1].end : toks[j].start] == " ":
+    while j < len(toks) and toks[j].norm not in CLOSED and question[toks[j - 1].end : toks[j].start] == " ":
         j += 1
     if tok.text.lower() in _DEMONSTRATIVE and j > i + 1 and j < len(toks):
         return tok.start, toks[j - 1].end, asked.phrase(question[toks[i + 1].start : toks[j - 1].end])

@@ -34,7 +34,8 @@ from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
 from selfrag.lang.questions import PREPOSITIONS
 from selfrag.query.anchor import check_text
 from selfrag.text import content_terms
-from workflows._references import names, own_question, resolve_pronouns, subjects
+from workflows._names import names, subjects
+from workflows._references import own_question, resolve_pronouns
 from workflows._text_step import TextStep
 from workflows.state import Turn
 
