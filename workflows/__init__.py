@@ -2,7 +2,7 @@
 
 from workflows.components import Components
 from workflows.condense import Condenser
-from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine, ThreadInfo
+from workflows.engine import MAX_QUESTION_CHARS, NodeEvent, SelfRagEngine
 from workflows.extras import Extra, Extras, FinalState
 from workflows.generation import AnswerGenerator, Generation
 from workflows.graph import build_graph, mermaid
@@ -26,6 +26,7 @@ from workflows.rewrite import QueryRewriter
 from workflows.runnable import AnswerDeltaChunk, EngineRunnable, NodeChunk, RunnableInput, RunnableOutput
 from workflows.state import SelfRagState, Turn
 from workflows.summaries import NodeSummary
+from workflows.threads import ThreadInfo
 from workflows.tokens import AnswerDelta, AnswerFinal, AnswerStream
 
 __all__ = [

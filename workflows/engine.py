@@ -5,12 +5,14 @@ a checkpointer, the recursion limit derived from the budgets, LLM usage accounti
 node-by-node events, and turning the final state into a ``Result``. ``GraphRecursionError``
 never escapes: it becomes a ``budget_exhausted`` result.
 
-Turns of one thread run one at a time. A turn reads the thread's last checkpoint and writes the
-next one with its turn appended; two turns at once would both start from the same history and
-the later write would drop the earlier turn. So a turn holds its thread's lock (``turn_locks``:
-in-process, and across processes when the factory gives it a shared layer) from reading the
-history to the final checkpoint, and a turn that cannot get it within ``RunOptions.turn_wait_s``
-raises ``ThreadBusy`` without running.
+Turns of one thread run one at a time. A turn reads the thread (its last completed turn, and its
+newest checkpoint: ``workflows.threads``) and writes the next checkpoints, the last with its turn
+appended; two turns at once would both start from the same history and the later write would
+drop the earlier turn. So a turn holds its thread's lock (``turn_locks``: in-process, and across
+processes when the factory gives it a shared layer) from reading the history to the final
+checkpoint, and a turn that cannot get it within ``RunOptions.turn_wait_s`` raises ``ThreadBusy``
+without running. A turn that fails leaves the thread as it was: what it wrote before failing is
+an unfinished turn, which no reader and no later turn sees.
 
 A run without a thread may be given its conversation instead (``history``: a stateless client,
 such as an OpenAI-style chat, that sends the whole conversation each time); nothing is stored.
@@ -23,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +49,8 @@ from workflows.outcomes import Citation, Outcome, Result, Trace
 from workflows.records import GeneratedAnswer
 from workflows.resources import Resource, ResourceLike, resolve_resources
 from workflows.routing import decide_outcome
-from workflows.state import Turn, per_turn_reset, shown
+from workflows.state import Turn, kept_values, per_turn_reset, shown
+from workflows.threads import ThreadHead, ThreadInfo, read_thread
 from workflows.tokens import AnswerDelta
 from workflows.trace import UsageCounter
 
@@ -55,7 +58,7 @@ if TYPE_CHECKING:
     from workflows.retriever import EngineRetriever
     from workflows.runnable import EngineRunnable
 
-__all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine", "ThreadInfo"]
+__all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine"]
 
 MAX_QUESTION_CHARS = 4000
 
@@ -66,17 +69,6 @@ class NodeEvent:
 
     node: str
     update: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ThreadInfo:
-    """A stored conversation: the collection(s) of its last turn and its turns, oldest first."""
-
-    thread_id: str
-    collection: str | None
-    turns: list[Turn]
-    collections: list[str] = field(default_factory=list)
-    """Every collection its last turn targeted (``collection`` first)."""
 
 
 class SelfRagEngine:
@@ -222,28 +214,33 @@ class SelfRagEngine:
         self, question: str, collection: str, thread_id: str | None, opts: RunOptions, history: list[Turn] | None,
         extras: dict[str, Extra], callbacks: Callbacks,
     ) -> Iterator[NodeEvent | AnswerDelta | Result]:
-        if thread_id is not None and opts.request_key is not None:
+        head = self._head(thread_id) if thread_id is not None else None
+        if head is not None and opts.request_key is not None:
             # Inside the thread's turn lock: a retry waits for the turn it repeats, then finds it.
-            stored = next((t for t in reversed(self.history(thread_id)) if t.get("request_key") == opts.request_key), None)
+            stored = next((t for t in reversed(head.history) if t.get("request_key") == opts.request_key), None)
             if stored is not None:
-                yield self._replay(stored, thread_id, collection, [r.name for r in opts.resources] or [collection])
+                yield self._replay(stored, head.thread_id, collection, [r.name for r in opts.resources] or [collection])
                 return
-        graph = self._thread_graph if thread_id is not None and self._thread_graph is not None else self._graph
+        graph = self._thread_graph if head is not None and self._thread_graph is not None else self._graph
         counter = UsageCounter(opts.max_llm_calls, opts.max_llm_tokens)
         outages = OutageWatch()
         config: RunnableConfig = {
             "recursion_limit": recursion_limit_for(opts.max_rewrites, opts.max_generations, self.table),
             "callbacks": _with_handler(_with_handler(callbacks, counter), outages),
         }
-        if thread_id is not None:
-            config["configurable"] = {"thread_id": thread_id}
         collections = [r.name for r in opts.resources] or [collection]
-        if thread_id is not None and (known := self.thread(thread_id)) is not None:
-            # The thread's history holds answers from every collection it ever drew on: its readers
-            # must be allowed to read all of them, not only this turn's.
-            collections = list(dict.fromkeys([*known.collections, *collections]))
+        carried: dict[str, Any] = {}
+        if head is not None:
+            config["configurable"] = head.run_config()
+            # The thread's last completed turn, never what a failed turn left after it.
+            carried = kept_values(head.completed)
+            if (known := head.info()) is not None:
+                # The thread's history holds answers from every collection it ever drew on: its readers
+                # must be allowed to read all of them, not only this turn's.
+                collections = list(dict.fromkeys([*known.collections, *collections]))
         inputs: dict[str, Any] = {
             **per_turn_reset(),
+            **carried,
             "question": question,
             "collection": collection,
             "collections": collections,
@@ -253,8 +250,6 @@ class SelfRagEngine:
         if history:
             inputs["history"] = history
         state: dict[str, Any] = dict(inputs)
-        if thread_id is not None:
-            state["history"] = self.history(thread_id)
         start = time.perf_counter()
         try:
             with checkpoint_errors("running the graph"):
@@ -302,25 +297,17 @@ class SelfRagEngine:
 
     def history(self, thread_id: str) -> list[Turn]:
         """The turns of a thread so far (empty for an unknown thread)."""
-        if self._thread_graph is None:
-            return []
-        with checkpoint_errors("reading a thread"):
-            snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
-        return list(snapshot.values.get("history") or [])
+        return [] if self._thread_graph is None else self._head(thread_id).history
 
     def thread(self, thread_id: str) -> ThreadInfo | None:
-        """The stored conversation ``thread_id``, or None when nothing is stored under it."""
-        if self._thread_graph is None:
-            return None
+        """The stored conversation ``thread_id``, or None when no turn of it completed (a turn that
+        failed is not stored, so a thread whose turns all failed does not exist)."""
+        return None if self._thread_graph is None else self._head(thread_id).info()
+
+    def _head(self, thread_id: str) -> ThreadHead:
+        assert self._thread_graph is not None
         with checkpoint_errors("reading a thread"):
-            snapshot = self._thread_graph.get_state({"configurable": {"thread_id": thread_id}})
-        values = snapshot.values or {}
-        if not values:
-            return None
-        collection = values.get("collection")
-        # A checkpoint written before turns recorded their collections has only the first.
-        collections = list(values.get("collections") or ([collection] if collection else []))
-        return ThreadInfo(thread_id, collection, list(values.get("history") or []), collections)
+            return read_thread(self._thread_graph, thread_id)
 
     def forget(self, thread_id: str) -> None:
         """Delete every checkpoint of a thread (after its running turn, if any: a turn finishing

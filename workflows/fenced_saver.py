@@ -9,9 +9,13 @@ So the write itself is checked: each checkpoint of a thread is stored only if th
 checkpoint is still the one it follows (its parent), a compare-and-set done in one transaction under
 a transaction-level advisory lock of its own (``pg_advisory_xact_lock``; not the turn's session lock,
 which the writing turn holds on another connection). A turn whose parent is no longer the newest
-lost the race: ``ThreadConflict`` (409 ``thread_busy``), and nothing more of it is written. Its
-earlier checkpoints of the turn carry no turn in the history (only ``finalize`` appends one), so a
-lost turn leaves no trace in the conversation, and the turn that won is kept whole.
+lost the race: ``ThreadConflict`` (409 ``thread_busy``), and nothing more of it is written. The
+checkpoints it wrote before are an unfinished turn, which no reader and no later turn sees (a
+thread is its last completed turn: ``workflows.threads``), so a lost turn leaves no trace in the
+conversation, and the turn that won is kept whole. A turn always writes on top of the thread's
+newest checkpoint, a failed turn's included, and its run is pinned to the newest it read: so the
+thread's checkpoints stay one line, and a turn stored after another read the thread makes that
+other's first write fail here instead of being written over.
 """
 
 from __future__ import annotations

@@ -2,9 +2,11 @@
 
 No field has a reducer: nodes run one after another and each returns whole new values. Every
 field declares its per-turn policy in its annotation (``Annotated[..., Fresh(...)]``, ``Input``
-or ``Kept``), and ``per_turn_reset`` is derived from those declarations: a field added without
-one is an error at import, so nothing can silently carry over into a thread's next turn. Only
-``history`` (and the engine's inputs, set anew each turn) outlive a turn.
+or ``Kept(...)``), and ``per_turn_reset`` and ``kept_values`` are derived from those declarations:
+a field added without one is an error at import, so nothing can silently carry over into a
+thread's next turn. Only the ``Kept`` fields (``history``, a pending ``clarification``) and the
+engine's inputs, set anew each turn, outlive a turn; a turn's ``Kept`` values are always those of
+the thread's last completed turn (``workflows.threads``), never what a failed turn left.
 """
 
 from __future__ import annotations
@@ -33,13 +35,21 @@ from workflows.records import (
     Timing,
 )
 
-__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Shown", "Turn", "fresh_values", "per_turn_reset", "shown",
-           "turn_policies"]
+__all__ = ["Fresh", "Input", "Kept", "SelfRagState", "Shown", "Turn", "fresh_values", "kept_values", "per_turn_reset",
+           "shown", "turn_policies"]
 
 
 @dataclass(frozen=True)
 class Fresh:
     """Starts every turn at ``value`` (copied, so no turn shares a mutable default)."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Carried from one completed turn of a thread to the next by the checkpointer; ``value`` on
+    a thread's first turn (copied, as ``Fresh``'s)."""
 
     value: Any
 
@@ -51,8 +61,6 @@ class _Marker:
 
 Input = _Marker("input")
 """Set by the engine from the caller's arguments at the start of every turn."""
-Kept = _Marker("kept")
-"""Carried from one turn of a thread to the next by the checkpointer."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ class SelfRagState(TypedDict, total=False):
     max_rewrites: Annotated[int, Input]
     max_generations: Annotated[int, Input]
     # -- memory (finalize appends; persisted by the checkpointer per thread) ---------------------
-    history: Annotated[list[Turn], Kept]
+    history: Annotated[list[Turn], Kept([])]
     # -- condense ------------------------------------------------------------------------------
     standalone_question: Annotated[str, Fresh("")]
     resumed: Annotated[ResumedChoice | None, Fresh(None)]
@@ -109,7 +117,7 @@ class SelfRagState(TypedDict, total=False):
     # -- graph_resolve (it also adds its entity sets to the resource plans) --------------------
     no_match: Annotated[str | None, Fresh(None)]
     """Why no document can match (a relation reached no entity): the answer says it."""
-    clarification: Annotated[Clarification | None, Kept]
+    clarification: Annotated[Clarification | None, Kept(None)]
     """An ambiguous name the user must choose for; kept on the thread for the next turn."""
     # -- retrieve ------------------------------------------------------------------------------
     where: Annotated[dict[str, Any] | None, Fresh(None), Shown("filter", in_trace=False)]
@@ -144,12 +152,12 @@ class SelfRagState(TypedDict, total=False):
     timings: Annotated[list[Timing], Fresh([]), Shown("timings")]
 
 
-def turn_policies(state_type: type = SelfRagState) -> dict[str, Fresh | _Marker | None]:
+def turn_policies(state_type: type = SelfRagState) -> dict[str, Fresh | Kept | _Marker | None]:
     """Each state key and its declared per-turn policy (None: the key declares none)."""
     hints = get_type_hints(state_type, include_extras=True)
-    policies: dict[str, Fresh | _Marker | None] = {}
+    policies: dict[str, Fresh | Kept | _Marker | None] = {}
     for key, hint in hints.items():
-        found = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, (Fresh, _Marker))]
+        found = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, (Fresh, Kept, _Marker))]
         policies[key] = found[0] if found else None
     return policies
 
@@ -168,6 +176,7 @@ def fresh_values(state_type: type = SelfRagState) -> dict[str, Any]:
 
 
 _FRESH = fresh_values()
+_KEPT = {k: p.value for k, p in turn_policies().items() if isinstance(p, Kept)}
 
 
 def _shown_keys(state_type: type) -> dict[str, Shown]:
@@ -186,3 +195,11 @@ def shown(state: Mapping[str, Any], *, in_trace: bool) -> dict[str, Any]:
 def per_turn_reset() -> dict[str, Any]:
     """Values that start every turn fresh (a thread's checkpoint would otherwise carry them over)."""
     return copy.deepcopy(_FRESH)
+
+
+def kept_values(completed: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a thread's next turn carries: each ``Kept`` value of its last completed turn's state
+    (``completed``; None for a thread without one), or the key's first-turn value where that state
+    has none (a checkpoint written before the key existed)."""
+    values = completed or {}
+    return copy.deepcopy({k: values.get(k, first) for k, first in _KEPT.items()})

@@ -1,5 +1,6 @@
 """An outage is an error over every face: a coded 503 naming the dependency and the request, an SSE
-or chat-stream error event, a failure counted in the metrics, and never a turn stored."""
+or chat-stream error event, a failure counted in the metrics, and never a turn stored: the thread
+stays exactly as it was (a thread whose first turn failed does not exist)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import httpx
 import pytest
 from chromadb.api.models.Collection import Collection as ChromaCollection
 
+from selfrag.service import KeyFile
 from selfrag.testing import ScriptedChatModel
-from tests.service.conftest import Live
+from tests.service.conftest import MOVIES, PLOTS, Live
 
 Q = {"question": "Which movie has toys?", "collection": "movies"}
 
@@ -44,6 +46,28 @@ def test_a_model_down_mid_run_is_503_and_no_turn_is_stored(live: Live, monkeypat
         assert 'selfrag_runs_total{outcome="error:provider_unavailable"} 1.0' in metrics
 
 
+def test_a_failed_turn_on_another_collection_leaves_the_thread_to_the_keys_that_had_it(
+    make_live: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    keys, everything = KeyFile().add(key_id="all", tenant="ops", read=["*"], write=["*"])
+    keys, movies_only = keys.add(key_id="movies", tenant="ops", read=["movies"], write=[])
+    live = make_live(keys=keys)
+    live.store.create_collection("books", MOVIES).add(PLOTS)
+    with live.client(everything) as http, live.client(movies_only) as movies:
+        assert http.post("/v1/answers", json={**Q, "thread_id": "cx1"}).status_code == 200
+        _model_dies_before_generating(live, monkeypatch)
+        failed = http.post("/v1/answers", json={**Q, "collection": "books", "thread_id": "cx1"})
+        assert failed.status_code == 503, failed.text
+        monkeypatch.undo()
+        thread = movies.get("/v1/threads/cx1")
+        assert thread.status_code == 200, thread.text
+        assert (thread.json()["collection"], thread.json()["collections"]) == ("movies", ["movies"])
+        assert len(thread.json()["turns"]) == 1
+        follow = movies.post("/v1/answers", json={**Q, "question": "And which has dinosaurs?", "thread_id": "cx1"})
+        assert follow.status_code == 200, follow.text
+        assert follow.json()["collections"] == ["movies"]
+
+
 def test_a_model_down_mid_stream_is_an_error_event(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
     _model_dies_before_generating(live, monkeypatch)
     with live.client() as http, http.stream("POST", "/v1/answers/stream", json={**Q, "thread_id": "s"}) as reply:
@@ -55,7 +79,7 @@ def test_a_model_down_mid_stream_is_an_error_event(live: Live, monkeypatch: pyte
     error = json.loads(last.split("data: ", 1)[1])["error"]
     assert error["code"] == "provider_unavailable" and error["status"] == 503 and error["dependency"] == "model"
     with live.client() as http:
-        assert http.get("/v1/threads/s").json()["turns"] == []
+        assert http.get("/v1/threads/s").status_code == 404  # its first turn failed: no thread
 
 
 def test_a_model_down_is_a_503_in_openai_shape_and_a_stream_error_chunk(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,8 +110,7 @@ def test_chroma_down_on_the_per_resource_path_is_503_not_an_abstention(live: Liv
         error = reply.json()["error"]
         assert error["code"] == "store_unavailable" and error["dependency"] == "vector_store"
         assert "Chroma server cannot be reached" in error["message"]
-        thread = http.get("/v1/threads/r")
-        assert thread.status_code == 404 or thread.json()["turns"] == []
+        assert http.get("/v1/threads/r").status_code == 404
 
 
 @pytest.mark.parametrize("failure", [
@@ -124,5 +147,4 @@ def test_a_lexical_index_that_cannot_be_read_is_503_store_unavailable(live: Live
         assert error["code"] == "store_unavailable"
         assert error["message"].startswith(f"the lexical index {lexical / 'movies.sqlite3'} cannot be read or written")
         assert "unable to open" not in reply.text
-        thread = http.get("/v1/threads/x")
-        assert thread.status_code == 404 or thread.json()["turns"] == []
+        assert http.get("/v1/threads/x").status_code == 404

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from selfrag.errors import StoreError, ThreadConflict
+from selfrag.errors import ProviderError, StoreError, ThreadConflict
 from selfrag.locking import AdvisoryLocks, KeyedLocks
 from selfrag.settings import Settings
 from tests.pg import LocalPostgres, create_database, start_postgres
@@ -115,6 +115,60 @@ def test_a_postgres_restart_under_a_running_turn_loses_no_turn(make_engine: Any,
         # The slow turn is refused (or its write fails on a dead connection): never stored over B's.
         assert isinstance(out.get("error"), (ThreadConflict, StoreError)), out
         assert [t["question"] for t in b.history("t")] == [FIRST, "Which movie has dinosaurs?"]
+    finally:
+        close_checkpointer(saver_a)
+        close_checkpointer(saver_b)
+
+
+def _dies_while_down(down: threading.Event) -> dict[str, Any]:
+    def generate(messages: list[Any]) -> str:
+        if down.is_set():
+            raise ConnectionError("connection refused by the model server")
+        return "Toy Story [1]."
+
+    return happy(generate=generate)
+
+
+def test_a_turn_after_a_failed_one_is_stored_on_top_of_it(make_engine: Any, settings: Settings) -> None:
+    # The failed turn's checkpoints stay the thread's newest; the next turn writes on top of them
+    # (the compare-and-set sees one line), carrying the last completed turn's history.
+    saver = open_checkpointer(settings)
+    try:
+        down = threading.Event()
+        engine, _, _ = make_engine(_dies_while_down(down), checkpointer=saver)
+        engine.run(FIRST, collection="movies", thread_id="t")
+        down.set()
+        with pytest.raises(ProviderError):
+            engine.run("Which movie has toys?", collection="movies", thread_id="t")
+        assert [t["question"] for t in engine.history("t")] == [FIRST]
+        down.clear()
+        engine.run("Which movie has dinosaurs?", collection="movies", thread_id="t")
+        assert [t["question"] for t in engine.history("t")] == [FIRST, "Which movie has dinosaurs?"]
+    finally:
+        close_checkpointer(saver)
+
+
+def test_a_turn_cannot_write_over_a_turn_stored_after_it_read_the_thread(make_engine: Any, settings: Settings,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # B read the thread (its newest checkpoint a failed turn's), then A, whose lock was lost, stored
+    # a turn. B carries the history it read, so writing on A's turn would drop it: B's run is
+    # pinned to the checkpoint it read, and its first write fails the compare-and-set.
+    saver_a, saver_b = open_checkpointer(settings), open_checkpointer(settings)
+    try:
+        down = threading.Event()
+        a, _, _ = make_engine(_dies_while_down(down), checkpointer=saver_a, turn_locks=KeyedLocks())
+        b, _, _ = make_engine(happy(), checkpointer=saver_b, turn_locks=KeyedLocks())
+        a.run(FIRST, collection="movies", thread_id="t")
+        down.set()
+        with pytest.raises(ProviderError):
+            a.run("Which movie has toys?", collection="movies", thread_id="t")
+        down.clear()
+        read = b._head("t")
+        a.run("Which movie has dinosaurs?", collection="movies", thread_id="t")  # stored after B read
+        monkeypatch.setattr(b, "_head", lambda thread_id: read)
+        with pytest.raises(ThreadConflict):
+            b.run("Which movie has dreams?", collection="movies", thread_id="t")
+        assert [t["question"] for t in a.history("t")] == [FIRST, "Which movie has dinosaurs?"]
     finally:
         close_checkpointer(saver_a)
         close_checkpointer(saver_b)

@@ -28,7 +28,7 @@ def test_every_state_key_declares_what_a_new_turn_does_with_it() -> None:
     policies = turn_policies()
     assert set(policies) == set(SelfRagState.__annotations__)
     assert all(p is not None for p in policies.values()), [k for k, p in policies.items() if p is None]
-    assert policies["history"] is Kept and policies["question"] is Input
+    assert isinstance(policies["history"], Kept) and policies["question"] is Input
     assert set(per_turn_reset()) == {k for k, p in policies.items() if isinstance(p, Fresh)}
 
 
