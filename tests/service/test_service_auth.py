@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,49 @@ def test_without_a_valid_key_it_is_401(tenants: tuple[Live, dict[str, str]], hea
         assert reply.headers["www-authenticate"] == "Bearer"
         assert http.get("/v1/collections", headers=headers).status_code == 401
         assert http.get("/healthz").status_code == 200  # operations need no key
+
+
+# Bodies a caller without a valid key must learn nothing about: malformed, not JSON, schema-invalid.
+_BAD_BODIES = {
+    "malformed JSON": ('{"question": ', "application/json"),
+    "not JSON": ("question=hi", "application/x-www-form-urlencoded"),
+    "an unknown field": (json.dumps({"question": "hi", "collection": "acme-movies", "bogus": 1}), "application/json"),
+    "a wrong type": (json.dumps({"question": 5, "collection": "acme-movies", "max_rewrites": "x"}), "application/json"),
+    "an empty question": (json.dumps({"question": "", "model": "acme-movies", "collection": "acme-movies",
+                                      "messages": []}), "application/json"),
+}
+
+
+@pytest.mark.parametrize("path", ["/v1/answers", "/v1/answers/stream", "/v1/chat/completions", "/v1/collections",
+                                  "/v1/collections/acme-movies/documents"])
+@pytest.mark.parametrize("body", sorted(_BAD_BODIES))
+@pytest.mark.parametrize("header", [None, "Bearer nope"])
+def test_without_a_valid_key_a_bad_body_is_401_not_its_validation(
+    tenants: tuple[Live, dict[str, str]], path: str, body: str, header: str | None,
+) -> None:
+    live, _ = tenants
+    content, media_type = _BAD_BODIES[body]
+    headers = {"content-type": media_type, **({"Authorization": header} if header else {})}
+    with live.client() as http:
+        reply = http.post(path, content=content, headers=headers)
+    assert reply.status_code == 401, reply.text
+    assert reply.json()["error"]["code"] == "unauthenticated"
+    assert "bogus" not in reply.text and "question" not in reply.text
+
+
+def test_every_route_that_needs_a_key_checks_it_before_reading_the_body(tmp_path: Path) -> None:
+    from fastapi.routing import APIRoute
+
+    from selfrag.service import create_app
+    from selfrag.service.deps import AuthenticatedRoute, needs_principal
+
+    def flat(routes: list[Any]) -> list[Any]:  # an included router is one entry (FastAPI includes them lazily)
+        return [leaf for r in routes for leaf in (flat(r.original_router.routes) if hasattr(r, "original_router") else [r])]
+
+    routes = [r for r in flat(create_app(Settings(home=tmp_path)).routes) if isinstance(r, APIRoute)]
+    keyed = [r for r in routes if needs_principal(r.dependant)]
+    assert len(keyed) >= 15
+    assert [r.path for r in keyed if not isinstance(r, AuthenticatedRoute)] == []
 
 
 def test_a_key_only_sees_its_own_collections(tenants: tuple[Live, dict[str, str]]) -> None:

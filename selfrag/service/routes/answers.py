@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from selfrag.errors import DeadlineExceeded, SelfRagError
 from selfrag.service.context import Service
-from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentPrincipal, CurrentService
 from selfrag.service.events import EVENT_NAMES, STREAMED_NODES, node_event
 from selfrag.service.models import AnswerRequest, AnswerResponse
 from selfrag.service.problems import client_message, error_body, log_failure, status_for
@@ -26,7 +26,7 @@ from workflows import AnswerDelta, AnswerStream, NodeEvent, Result
 __all__ = ["router"]
 
 log = logging.getLogger("selfrag.service")
-router = APIRouter(prefix="/v1/answers", tags=["answers"])
+router = APIRouter(prefix="/v1/answers", tags=["answers"], route_class=AuthenticatedRoute)
 
 CLIENT_GONE = "client_disconnected"
 """The ``selfrag_runs`` label of a run whose client left before its answer."""

@@ -13,7 +13,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -39,7 +38,7 @@ from selfrag.service.chat import (
     error_type,
 )
 from selfrag.service.context import PreparedRun, Service
-from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentPrincipal, CurrentService
 from selfrag.service.models import AnswerRequest
 from selfrag.service.problems import client_message, error_body, error_for, log_failure, status_for
 from selfrag.service.request_id import current_request_id
@@ -61,8 +60,9 @@ def openai_shaped(response: JSONResponse) -> JSONResponse:
     return JSONResponse(body, status_code=response.status_code, headers=headers)
 
 
-class OpenAIErrorRoute(APIRoute):
-    """A route whose errors (auth, validation, the engine's) come in OpenAI's shape, same codes."""
+class OpenAIErrorRoute(AuthenticatedRoute):
+    """A route whose errors (auth, validation, the engine's) come in OpenAI's shape, same codes;
+    authenticated first, as every route."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()

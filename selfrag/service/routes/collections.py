@@ -33,7 +33,7 @@ from selfrag.ingest import (
 )
 from selfrag.service.auth import Principal
 from selfrag.service.context import Service
-from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentPrincipal, CurrentService
 from selfrag.service.models import (
     COLLECTION_PATTERN,
     DOCUMENT_ID_PATTERN,
@@ -50,7 +50,7 @@ from selfrag.store import Collection
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/collections", tags=["collections"])
+router = APIRouter(prefix="/v1/collections", tags=["collections"], route_class=AuthenticatedRoute)
 
 CollectionName = Annotated[str, PathParam(pattern=COLLECTION_PATTERN, description="Collection name")]
 MAX_UPLOAD_FILES = 100

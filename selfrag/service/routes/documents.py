@@ -12,13 +12,13 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
-from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentPrincipal, CurrentService
 from selfrag.service.models import COLLECTION_PATTERN
 from selfrag.service.routes._responses import errors
 
 __all__ = ["DocumentList", "DocumentSummary", "router"]
 
-router = APIRouter(prefix="/v1/collections", tags=["collections"])
+router = APIRouter(prefix="/v1/collections", tags=["collections"], route_class=AuthenticatedRoute)
 
 
 class DocumentSummary(BaseModel):

@@ -13,13 +13,13 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 
 from selfrag.errors import GraphNotFound
-from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentPrincipal, CurrentService
 from selfrag.service.models import GRAPH_PATTERN, GraphDetail, GraphIn, GraphList, GraphLoaded
 from selfrag.service.routes._responses import errors
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/graphs", tags=["graphs"])
+router = APIRouter(prefix="/v1/graphs", tags=["graphs"], route_class=AuthenticatedRoute)
 
 GraphName = Annotated[str, PathParam(pattern=GRAPH_PATTERN, description="Graph name (letters, digits, '_')")]
 

@@ -9,12 +9,12 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
 
-from selfrag.service.deps import CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentService
 from selfrag.service.problems import error_body
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["operations"])
+router = APIRouter(tags=["operations"], route_class=AuthenticatedRoute)
 
 
 @router.head("/healthz", summary="Healthz (HEAD)")

@@ -14,14 +14,14 @@ from fastapi import Path as PathParam
 from selfrag.errors import ThreadNotFound
 from selfrag.service.auth import Principal
 from selfrag.service.context import Service
-from selfrag.service.deps import CurrentPrincipal, CurrentService
+from selfrag.service.deps import AuthenticatedRoute, CurrentPrincipal, CurrentService
 from selfrag.service.models import THREAD_PATTERN, ThreadOut, TurnOut
 from selfrag.service.routes._responses import errors
 from workflows import ThreadInfo
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/threads", tags=["threads"])
+router = APIRouter(prefix="/v1/threads", tags=["threads"], route_class=AuthenticatedRoute)
 
 ThreadId = Annotated[str, PathParam(pattern=THREAD_PATTERN, description="Conversation id")]
 
