@@ -35,9 +35,10 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 
-from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy
+from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy, UsageError
 from selfrag.locking import KeyedLocks, Lease
 from selfrag.outages import OutageWatch
+from selfrag.storable import unstorable
 from workflows._aio import in_thread
 from workflows.checkpoints import checkpoint_errors
 from workflows.components import Components
@@ -165,7 +166,8 @@ class SelfRagEngine:
             callbacks: LangChain callbacks, or a parent run's callback manager.
 
         Raises:
-            InvalidQuestion, CollectionNotFound, UsageError: before any work.
+            InvalidQuestion, CollectionNotFound, UsageError: before any work (a thread id or
+                request key no store can hold is a ``UsageError``).
             ThreadBusy: another turn of ``thread_id`` ran for longer than ``turn_wait_s``.
         """
         question = self.check_question(question)
@@ -183,6 +185,9 @@ class SelfRagEngine:
             raise InvalidQuestion("give a thread_id (its stored history is used) or a history, not both")
         if self._thread_graph is None:
             raise InvalidQuestion("thread memory needs a checkpointer; this engine was built without one")
+        for what, text in (("the thread id", thread_id), ("the request key", opts.request_key)):
+            if text is not None and (bad := unstorable(text)) is not None:
+                raise UsageError(f"{what} contains {bad}, which cannot be stored: remove it")
         with self._turn(thread_id, opts.turn_wait_s):
             yield from self._stream(question, collection, thread_id, opts, None, run_extras_, callbacks)
 
@@ -348,13 +353,16 @@ class SelfRagEngine:
             name: How a message names it (``question 2`` of a file).
 
         Raises:
-            InvalidQuestion: it is empty, has no letter or digit in any script (nothing to search
-                for: "???" would otherwise be answered from whatever ranks first), or is longer
-                than ``MAX_QUESTION_CHARS``.
+            InvalidQuestion: it is empty, holds a character no store can hold (a NUL, a lone
+                surrogate: ``selfrag.storable``), has no letter or digit in any script (nothing to
+                search for: "???" would otherwise be answered from whatever ranks first), or is
+                longer than ``MAX_QUESTION_CHARS``.
         """
         q = " ".join((question or "").split())
         if not q:
             raise InvalidQuestion(f"{name} is empty")
+        if (bad := unstorable(q)) is not None:
+            raise InvalidQuestion(f"{name} contains {bad}, which cannot be stored: remove it")
         if not any(c.isalnum() for c in q):
             raise InvalidQuestion(f"{name} has no letters or digits")
         if len(q) > MAX_QUESTION_CHARS:

@@ -142,11 +142,14 @@ class Service:
 
         Raises:
             Forbidden: the key may not read the collection (checked before the name is looked up).
+            InvalidQuestion: the engine's check (``SelfRagEngine.check_question``), here rather than
+                in the run: a stream then gets a plain 400, not an error event after its start.
             CollectionNotFound, InvalidFilter, UsageError.
         """
         names = body.names()
         for name in names:  # every scope before any lookup: a forbidden name gets no answer at all
             principal.require_read(name)
+        self.engine.check_question(body.question)
         if body.thread_id is not None:
             # Continuing a thread reads its history, answers drawn from every collection it used.
             known = self.engine.thread(principal.thread_key(body.thread_id))

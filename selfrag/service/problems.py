@@ -98,13 +98,23 @@ def describe_validation(errors: list[Any]) -> str:
     return f"{loc}: {message}{more}"
 
 
+_QUESTION_CHECKS = ("string_unicode",)
+"""Checks of a question that the request's parsing makes first: text that is not Unicode (a lone
+surrogate, which ``SelfRagEngine.check_question`` refuses where no parser does: the chat face, the CLI)."""
+
+
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
     # A collection's attribute schema (body field "schema") has its own code, whichever check
-    # refused it: the CLI reports the same problems in a schema file as schema_invalid.
-    in_schema = bool(errors) and tuple(errors[0].get("loc", ()))[:2] == ("body", "schema")
-    return error_response(400, "schema_invalid" if in_schema else "invalid_request", describe_validation(errors))
+    # refused it: the CLI reports the same problems in a schema file as schema_invalid. A question
+    # that is not text is question_invalid, as the engine's own check says on every other route.
+    first = errors[0] if errors else {}
+    where = tuple(first.get("loc", ()))[:2]
+    code = ("schema_invalid" if where == ("body", "schema")
+            else "question_invalid" if where == ("body", "question") and first.get("type") in _QUESTION_CHECKS
+            else "invalid_request")
+    return error_response(400, code, describe_validation(errors))
 
 
 def _http_error(request: Request, exc: Exception) -> JSONResponse:

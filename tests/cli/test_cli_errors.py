@@ -257,3 +257,14 @@ def test_ask_with_the_model_server_down_is_a_one_line_error_not_an_abstention(
     monkeypatch.setenv("SELFRAG_DEBUG", "1")
     raised = cli("ask", "Which movie has toys?", "-c", "movies")
     assert isinstance(raised.exception.__cause__, ConnectionError)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("Which movie has \udcff dinosaurs?", "an unpaired surrogate (U+DCFF)"),  # a byte not UTF-8 in argv
+    ("Which movie has \u0000 dinosaurs?", "a NUL character"),  # from a --file of questions, an API client
+])
+def test_a_question_no_store_can_hold_is_a_question_error(cli: Cli, movies: None, question: str, named: str,
+                                                          assert_one_line_error: Check) -> None:
+    for command in ("ask", "plan"):
+        line = assert_one_line_error(cli(command, question, "-c", "movies"), "question_invalid")
+        assert line == f"error[question_invalid]: the question contains {named}, which cannot be stored: remove it"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -97,6 +98,32 @@ def test_invalid_bodies_are_400_with_a_code(live: Live, payload: dict[str, objec
     assert status == 400, body
     assert body["error"]["code"] == code  # type: ignore[index]
     assert "Traceback" not in body["error"]["message"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("question", [
+    "   ",
+    "Which movie has \u0000 dinosaurs?",  # Postgres cannot store it: it was a 503 on a thread, a 200 without
+    "Which \ud800 movie?",  # not text: no store can hold it either
+], ids=["blank", "nul", "surrogate"])
+def test_an_invalid_question_is_question_invalid_on_every_route_before_anything_runs(live: Live, question: str) -> None:
+    thread = f"bad-{len(question)}-{question[-1:].encode('utf-8', 'backslashreplace').hex()}"
+    chat = {"model": "movies", "messages": [{"role": "user", "content": question}], "thread_id": thread}
+    body = {"question": question, "collection": "movies", "thread_id": thread}
+    as_json = {"content-type": "application/json"}
+    with live.client() as http:
+        # json.dumps escapes a lone surrogate as JSON allows (\\ud800); httpx's json= cannot encode it.
+        replies = {
+            "answers": http.post("/v1/answers", content=json.dumps(body), headers=as_json),
+            "stream": http.post("/v1/answers/stream", content=json.dumps(body), headers=as_json),
+            "chat": http.post("/v1/chat/completions", content=json.dumps(chat), headers=as_json),
+            "chat stream": http.post("/v1/chat/completions", content=json.dumps({**chat, "stream": True}), headers=as_json),
+        }
+        for route, reply in replies.items():
+            assert reply.status_code == 400, (route, reply.text)  # a plain error, never a stream
+            error = reply.json()["error"]
+            assert error["code"] == "question_invalid", (route, error)
+            assert "\n" not in error["message"] and "Traceback" not in error["message"]
+        assert http.get(f"/v1/threads/{thread}").status_code == 404  # nothing stored, not even an empty thread
 
 
 def test_a_question_without_letters_or_digits_says_so(live: Live) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from selfrag.errors import CollectionNotFound, InvalidQuestion
+from selfrag.errors import CollectionNotFound, InvalidQuestion, UsageError
 from tests.workflows.conftest import grade, happy, relevant_if, sequence_search
 from workflows import NodeEvent, Outcome, Result, RunOptions, mermaid, recursion_limit_for
 
@@ -28,6 +28,33 @@ def test_bad_questions_are_usage_errors(make_engine: Any, question: str) -> None
     engine, model, _ = make_engine(happy())
     with pytest.raises(InvalidQuestion):
         engine.run(question, collection="movies")
+    assert model.calls == []
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("Which movie has \u0000 dinosaurs?", "a NUL character"),
+    ("Which movie has \ud800 dinosaurs?", "an unpaired surrogate (U+D800)"),
+])
+def test_a_question_no_store_can_hold_is_a_question_error(make_engine: Any, tmp_path: Any, question: str, named: str) -> None:
+    # Postgres refuses a NUL in text, and a lone surrogate has no UTF-8 at all: bad input, not an outage.
+    saver = SqliteSaver(sqlite3.connect(str(tmp_path / "cp.sqlite"), check_same_thread=False))
+    engine, model, _ = make_engine(happy(), checkpointer=saver)
+    for thread_id in (None, "t"):
+        with pytest.raises(InvalidQuestion) as info:
+            engine.run(question, collection="movies", thread_id=thread_id)
+        assert info.value.code == "question_invalid"
+        assert info.value.message == f"the question contains {named}, which cannot be stored: remove it"
+    assert model.calls == [] and engine.thread("t") is None
+
+
+@pytest.mark.parametrize("field", ["thread_id", "request_key"])
+def test_a_thread_id_or_request_key_no_store_can_hold_is_a_usage_error(make_engine: Any, tmp_path: Any, field: str) -> None:
+    saver = SqliteSaver(sqlite3.connect(str(tmp_path / "cp.sqlite"), check_same_thread=False))
+    engine, model, _ = make_engine(happy(), checkpointer=saver)
+    thread_id, key = ("t\u0000x", "k") if field == "thread_id" else ("t", "k\u0000x")
+    with pytest.raises(UsageError) as info:
+        engine.run("Which movie has toys?", collection="movies", thread_id=thread_id, options=RunOptions(request_key=key))
+    assert info.value.code == "usage_error" and "a NUL character" in info.value.message
     assert model.calls == []
 
 

@@ -127,3 +127,15 @@ def test_typed_records_round_trip_through_postgres(make_engine: Any, open_saver:
     stored = other._thread_graph.get_state({"configurable": {"thread_id": "typed"}}).values
     assert stored["graded"] == result.trace.documents and stored["verdicts"] == result.trace.verdicts
     assert stored["generations"] == result.trace.generations and stored["timings"] == result.trace.timings
+
+
+def test_a_question_postgres_cannot_hold_is_refused_as_bad_input(make_engine: Any, open_saver: Any) -> None:
+    # Postgres refuses a NUL in text: it was a 503 store_unavailable (an outage, retried forever)
+    # that left an empty thread behind.
+    from selfrag.errors import InvalidQuestion
+
+    engine, model, _ = make_engine(happy(), checkpointer=open_saver())
+    with pytest.raises(InvalidQuestion) as info:
+        engine.run("Which movie has \u0000 dinosaurs?", collection="movies", thread_id="nul1")
+    assert (info.value.code, info.value.status) == ("question_invalid", 400)
+    assert model.calls == [] and engine.thread("nul1") is None
