@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from selfrag.kg.data import EdgeRecord, NodeRecord
 from selfrag.schema import CollectionSchema
+from workflows import MAX_QUESTION_CHARS
 
 __all__ = [
     "COLLECTION_PATTERN",
@@ -64,7 +65,7 @@ class SearchOptions(_Strict):
 
 
 class AnswerRequest(_Strict):
-    question: str = Field(min_length=1, max_length=4000, description="The question, 1 to 4,000 characters.")
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question, 1 to 4,000 characters.")
     collection: str | None = Field(None, pattern=COLLECTION_PATTERN, description="The collection to answer from.")
     collections: list[Annotated[str, Field(pattern=COLLECTION_PATTERN)]] | None = Field(
         None, min_length=1, max_length=8,

@@ -98,9 +98,10 @@ def describe_validation(errors: list[Any]) -> str:
     return f"{loc}: {message}{more}"
 
 
-_QUESTION_CHECKS = ("string_unicode",)
-"""Checks of a question that the request's parsing makes first: text that is not Unicode (a lone
-surrogate, which ``SelfRagEngine.check_question`` refuses where no parser does: the chat face, the CLI)."""
+_QUESTION_CHECKS = ("string_too_short", "string_too_long", "string_unicode")
+"""Checks of a question that the request's parsing makes first: its length (as the schema states
+it), and text that is not Unicode (a lone surrogate, which ``SelfRagEngine.check_question``
+refuses where no parser does: the chat face, the CLI)."""
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -108,7 +109,7 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     errors = list(exc.errors())
     # A collection's attribute schema (body field "schema") has its own code, whichever check
     # refused it: the CLI reports the same problems in a schema file as schema_invalid. A question
-    # that is not text is question_invalid, as the engine's own check says on every other route.
+    # empty, too long or not text is question_invalid, as the engine's own check says on every route.
     first = errors[0] if errors else {}
     where = tuple(first.get("loc", ()))[:2]
     code = ("schema_invalid" if where == ("body", "schema")

@@ -44,7 +44,7 @@ from selfrag.service.problems import client_message, error_body, error_for, log_
 from selfrag.service.request_id import current_request_id
 from selfrag.service.routes._responses import errors
 from selfrag.service.routes.answers import CLIENT_GONE, final_result
-from workflows import AnswerDelta, AnswerFinal, AnswerStream, NodeEvent, Result
+from workflows import MAX_QUESTION_CHARS, AnswerDelta, AnswerFinal, AnswerStream, NodeEvent, Result
 
 __all__ = ["router"]
 
@@ -101,7 +101,7 @@ def _prepare(service: Service, body: ChatRequest, principal: Principal, started:
     question, history = conversation(body.messages)
     service.engine.check_question(question)  # 400 question_invalid rather than a validation error
     several = len(names) > 1
-    request = AnswerRequest(question=question[:4000], collection=None if several else names[0],
+    request = AnswerRequest(question=question[:MAX_QUESTION_CHARS], collection=None if several else names[0],
                             collections=names if several else None, thread_id=body.thread_id)
     prepared = service.prepare(request, principal, started=started)
     return dataclasses.replace(prepared, question=question, history=None if body.thread_id else history)
