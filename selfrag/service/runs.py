@@ -121,11 +121,20 @@ class Run:
         self._cancel = threading.Event()
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._ahead: tuple[str, Any] | None = None
         self._loop.run_in_executor(slots.executor, self._work)
 
     def cancel(self) -> None:
         """Ask the run to stop at the next node boundary."""
         self._cancel.set()
+
+    async def peek(self) -> Any:
+        """The run's first event, read ahead: ``events()`` still yields it first. None when the run
+        failed or ended before any (``events()`` then raises or ends, as it would have)."""
+        if self._ahead is None:
+            self._ahead = await self._next()
+        kind, payload = self._ahead
+        return payload if kind == "event" else None
 
     async def events(self) -> AsyncIterator[Any]:
         """The run's events as they come.
@@ -136,11 +145,10 @@ class Run:
         """
         try:
             while True:
-                remaining = self._deadline - time.monotonic()
-                try:
-                    kind, payload = await asyncio.wait_for(self._queue.get(), timeout=max(remaining, 0.0))
-                except TimeoutError:
-                    raise DeadlineExceeded("the run did not finish within the request's deadline; it was stopped") from None
+                if self._ahead is not None:
+                    (kind, payload), self._ahead = self._ahead, None
+                else:
+                    kind, payload = await self._next()
                 if kind == "event":
                     yield payload
                 elif kind == "error":
@@ -149,6 +157,13 @@ class Run:
                     return
         finally:
             self.cancel()  # the consumer left (finished, failed, disconnected): stop the worker too
+
+    async def _next(self) -> tuple[str, Any]:
+        """The worker's next message, or the deadline's error when it passes first."""
+        try:
+            return await asyncio.wait_for(self._queue.get(), timeout=max(self._deadline - time.monotonic(), 0.0))
+        except TimeoutError:
+            return "error", DeadlineExceeded("the run did not finish within the request's deadline; it was stopped")
 
     # -- the worker thread -------------------------------------------------------------------------
     def _work(self) -> None:

@@ -134,13 +134,21 @@ async def answer_stream(
 ) -> EventSourceResponse:
     """The same question, answered as a stream of Server-Sent Events. Disconnecting stops the run.
 
-    Everything that can be checked before the run (auth, scopes, collection, filter, capacity)
-    fails with a plain JSON error and status; failures after the stream began arrive as an
-    ``error`` event with the same ``code``/``message`` body.
+    Everything that can be checked before the run (auth, scopes, question, collection, filter,
+    capacity) fails with a plain JSON error and status; failures after the stream began arrive as
+    an ``error`` event with the same ``code``/``message`` body. A retried ``Idempotency-Key``'s
+    stored turn comes as the answer and ``result`` events, with the header ``Idempotent-Replayed: true``.
     """
     started = time.monotonic()
     prepared = await run_in_threadpool(service.prepare, body, principal, started=started, request_key=idempotency_key)
     run = await service.start(prepared, tokens=True)
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if prepared.options.request_key is not None:
+        # Whether it is a replay is known only once the run holds the thread's lock (a retry waits
+        # for the turn it repeats): the headers wait for the run's first event, the replay itself.
+        first = await run.peek()
+        if isinstance(first, Result) and first.replayed:
+            headers["Idempotent-Replayed"] = "true"
 
     async def stream() -> AsyncIterator[ServerSentEvent]:
         answer = AnswerStream()
@@ -183,7 +191,7 @@ async def answer_stream(
         finally:
             run.cancel()  # a disconnect cancels this generator: stop the engine at its next node
 
-    return EventSourceResponse(stream(), ping=15, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return EventSourceResponse(stream(), ping=15, headers=headers)
 
 
 def _json(data: dict[str, Any]) -> str:
