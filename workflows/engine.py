@@ -34,6 +34,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
+from langgraph.graph import END
 
 from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy, UsageError
 from selfrag.locking import KeyedLocks, Lease
@@ -97,6 +98,8 @@ class SelfRagEngine:
         self.today = today
         self.turn_locks = turn_locks if turn_locks is not None else KeyedLocks()
         """One turn per thread at a time; see the module docstring."""
+        self._closing = frozenset(spec.name for spec in self.table if spec.then == (END,))
+        """The nodes that complete a turn (they lead only to the end): its last boundary before it is stored."""
         self._graph = build_graph(components, today=today, table=self.table)
         self._thread_graph = (build_graph(components, checkpointer=checkpointer, today=today, table=self.table)
                               if checkpointer else None)
@@ -258,10 +261,16 @@ class SelfRagEngine:
         start = time.perf_counter()
         try:
             with checkpoint_errors("running the graph"):
-                for mode, chunk in graph.stream(inputs, config, context=opts, stream_mode=["updates", "custom"]):
+                for mode, chunk in graph.stream(inputs, config, context=opts, stream_mode=["updates", "custom", "tasks"]):
                     if mode == "custom":
                         if isinstance(chunk, AnswerDelta):
                             yield chunk
+                        continue
+                    if mode == "tasks":
+                        # A node that completes the turn is about to run (LangGraph reports a task
+                        # before it runs it): a run whose model never answered ends here, unstored.
+                        if isinstance(chunk, dict) and "input" in chunk and chunk["name"] in self._closing:
+                            _raise_if_model_down(counter)
                         continue
                     # A call that failed for a transport reason ends the run here, before the next
                     # node: whatever the node fell back to, the turn is never finalised or stored.
@@ -287,10 +296,7 @@ class SelfRagEngine:
             best = _best_so_far(state)
             state.update(outcome=Outcome.BUDGET_EXHAUSTED.value, answer=best["answer"] if best else "",
                          citations=best["citations"] if best else [])
-        if counter.model_unavailable:
-            # Every stage degrades gracefully when a call fails (rules, fail-closed grades,
-            # extractive answers), so a dead model would otherwise look like "nothing relevant".
-            raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
+        _raise_if_model_down(counter)  # a run that ended before completing its turn
         total_ms = (time.perf_counter() - start) * 1000
         result = self._result(state, thread_id, counter, total_ms, [r.name for r in opts.resources] or [collection],
                               judge=self.judge_label)
@@ -421,6 +427,15 @@ class SelfRagEngine:
             clarification=state.get("clarification") if asked else None,
             trace=trace,
         )
+
+
+def _raise_if_model_down(counter: UsageCounter) -> None:
+    """Every stage degrades gracefully when a call fails (rules, fail-closed grades, extractive
+    answers), so a dead model would otherwise look like "nothing relevant": a run whose every model
+    call failed is the model's outage. Checked before a node that completes the turn runs, so the
+    turn is not stored (``workflows.threads``), and at the end of a run that completed none."""
+    if counter.model_unavailable:
+        raise ProviderError(f"the chat model failed on all {counter.calls} calls of this run", detail=counter.last_error)
 
 
 def _best_so_far(state: dict[str, Any]) -> GeneratedAnswer | None:

@@ -123,6 +123,34 @@ def test_an_idempotent_retry_of_a_failed_turn_runs_it(tmp_path: Path) -> None:
     assert len(engine.history("t")) == 1
 
 
+def test_a_turn_whose_every_model_call_failed_is_not_stored(tmp_path: Path) -> None:
+    # Not a transport failure, so no stage stops the run: each falls back (rules, a fail-closed
+    # grade) and the run reaches finalize. A model that never answered is down, not wrong: the
+    # run is a 503, and its turn (an abstention built on the fallbacks) used to be stored all the same.
+    broken = {"down": False}
+
+    def reply(answer: Any) -> Any:
+        def call(messages: list[Any]) -> Any:
+            if broken["down"]:
+                raise ValueError("the model's reply could not be used")
+            return answer(messages) if callable(answer) else answer
+
+        return call
+
+    rules = {task: reply(answer) for task, answer in happy().items()}
+    components = Components.from_model(ScriptedChatModel.from_rules(rules),
+                                       FakeStore(FakeCollection("movies", SCHEMA, list(DOCS.values()))),
+                                       retry=FAST, self_query_mode="rules")
+    engine = SelfRagEngine(components, defaults=RunOptions(), checkpointer=_saver(tmp_path))
+    engine.run(FIRST, collection="movies", thread_id="t")
+    before = engine.thread("t")
+    broken["down"] = True
+    for thread_id in ("t", "new"):
+        with pytest.raises(ProviderError, match="failed on all"):
+            engine.run("Which movie has dinosaurs?", collection="movies", thread_id=thread_id)
+    assert engine.thread("t") == before and engine.thread("new") is None
+
+
 # -- a pending clarification (graph resolution, through the fake graph store) ----------------------
 @pytest.fixture
 def companies(tmp_path: Path) -> Iterator[tuple[Store, FakeGraphStore]]:
