@@ -50,7 +50,36 @@ def coerce_attribute(value: Any, attr: AttributeInfo) -> MetadataValue:
             raise ValueError(f"{coerced!r} is above its declared maximum {attr.maximum:g}")
         if attr.minimum is not None and coerced < attr.minimum:
             raise ValueError(f"{coerced!r} is below its declared minimum {attr.minimum:g}")
-    return coerced
+    return allowed_value(coerced, attr)
+
+
+def allowed_value(value: MetadataValue, attr: AttributeInfo) -> MetadataValue:
+    """``value`` spelled as one of ``attr``'s declared ``allowed_values`` (the same text up to case
+    and spacing, or the same number); ``value`` itself when none are declared.
+
+    The self-query only ever filters on a declared value, spelled as declared, and Chroma's
+    equality is exact: a stored "painting" beside the allowed "Painting", or a value never
+    declared, could be reached by no filter.
+
+    Raises:
+        ValueError: the value is not one of the allowed values.
+    """
+    allowed = attr.allowed_values
+    if not allowed or attr.type == "boolean" or isinstance(value, (bool, list)):
+        return value
+    if isinstance(value, str):
+        key = _folded(value)
+        for candidate in allowed:
+            if isinstance(candidate, str) and _folded(candidate) == key:
+                return candidate
+    elif any(coerce(candidate, attr.type) == value for candidate in allowed):
+        # A number declared as text ("2") is still that number, as the self-query reads it.
+        return value
+    raise ValueError(f"{value!r} is not one of its allowed values")
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dict[str, MetadataValue]:
@@ -81,7 +110,10 @@ def clean_metadata(metadata: Mapping[str, Any], schema: CollectionSchema) -> dic
                 if items is None:
                     raise ValueError(f"attribute {key!r}: {value!r} is not a list of strings")
                 if items:  # Chroma refuses an empty list: no mention is no value
-                    cleaned[key] = items
+                    try:
+                        cleaned[key] = [str(allowed_value(item, info)) for item in items]
+                    except ValueError as exc:
+                        raise ValueError(f"attribute {key!r}: {exc}") from None
                 continue
             try:
                 cleaned[key] = coerce_attribute(value, info)

@@ -129,3 +129,13 @@ def test_flags_and_groups_keep_their_python_meaning() -> None:
     assert extract("# Title only") == {"title": "Title only"}
     assert MetadataExtractor(schema.model_copy(update={"extractors": [
         RegexExtractor(attribute="title", pattern=r"^# (.+)$", flags=[])]}))("x\n# Not first line") == {}
+
+
+def test_an_extracted_value_not_among_the_allowed_values_is_skipped() -> None:
+    schema = CollectionSchema(
+        attributes=[AttributeInfo(name="medium", type="string", allowed_values=["Oil", "Watercolour"])],
+        extractors=[RegexExtractor(attribute="medium", pattern=r"[Mm]edium: (\w+)")],
+    )
+    extract = MetadataExtractor(schema)
+    assert extract("Medium: Gouache") == {}
+    assert extract("medium: oil") == {"medium": "Oil"}

@@ -71,3 +71,22 @@ def test_clean_metadata_refuses_a_value_outside_the_declared_range(value: Any, m
     with pytest.raises(ValueError, match=message):
         clean_metadata({"room": value}, schema)
     assert clean_metadata({"room": 8}, schema) == {"room": 8}
+
+
+def test_clean_metadata_keeps_a_value_to_its_allowed_values() -> None:
+    # The self-query maps a filter's value onto the declared allowed values and never filters on
+    # anything else, and Chroma's equality is exact: "painting" beside allowed "Painting", or a
+    # value not declared at all, would be stored where no filter could reach it.
+    schema = CollectionSchema(attributes=[
+        AttributeInfo(name="medium", type="string", allowed_values=["Painting", "Sculpture"]),
+        AttributeInfo(name="tags", type="string[]", allowed_values=["loan", "new"]),
+        AttributeInfo(name="floor", type="integer", allowed_values=[1, 2]),
+    ])
+    assert clean_metadata({"medium": " painting ", "tags": ["Loan"], "floor": "2"}, schema) == {
+        "medium": "Painting", "tags": ["loan"], "floor": 2}
+    with pytest.raises(ValueError, match="attribute 'medium': 'Print' is not one of its allowed values"):
+        clean_metadata({"medium": "Print"}, schema)
+    with pytest.raises(ValueError, match="attribute 'tags': 'old' is not one of its allowed values"):
+        clean_metadata({"tags": ["new", "old"]}, schema)
+    with pytest.raises(ValueError, match="attribute 'floor': 3 is not one of its allowed values"):
+        clean_metadata({"floor": 3}, schema)
