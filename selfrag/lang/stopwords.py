@@ -21,10 +21,12 @@ FUNCTION_WORDS = frozenset([
 
 DETERMINERS = frozenset([
     "all", "any", "some", "each", "every", "both", "either", "neither", "few", "more", "most", "other", "own",
-    "same", "such", "only", "also", "just", "very", "too", "once", "ours", "yours",
+    "same", "such", "only", "also", "just", "very", "too", "once", "ours", "yours", "still", "yet", "already",
+    "ever", "again", "now", "currently", "presently",
 ])  # fmt: skip
-"""Quantifiers and intensifiers: never a topic, but a search may still be found by them, so the
-lexical index keeps them."""
+"""Quantifiers, intensifiers and adverbs of time ("still", "currently"): never a topic nor an ask
+of their own ("Is X still on loan?" asks whether X is on loan), but a search may still be found by
+them, so the lexical index keeps them."""
 
 TASK_WORDS = frozenset(["document", "documents", "answer", "question", "according", "based"])
 """Words about the asking itself ("according to the documents"): no evidence for an answer."""

@@ -45,6 +45,10 @@ def plan(question: str, model: ScriptedChatModel | None = None) -> Any:
         ("Was Lighthouse at Noon made by Ada Brenn?", "Lighthouse at Noon", "Ada Brenn"),
         ("Was the Iron Gate acquired before 1960?", "Iron Gate", "1960"),
         ("Is Iron Gate bronze or oil on canvas?", "Iron Gate", "bronze"),
+        # an adverb of time or emphasis adds no ask of its own
+        ("Is Lighthouse at Noon still on loan?", "Lighthouse at Noon", "loan"),
+        ("Is Lighthouse at Noon currently in room 7?", "Lighthouse at Noon", "room 7"),
+        ("Was Lighthouse at Noon ever on loan?", "Lighthouse at Noon", "loan"),
     ],
 )
 def test_what_a_yes_no_question_asks_of_the_thing_it_names_is_searched_not_filtered(question: str, named: str, asked: str) -> None:
