@@ -17,8 +17,9 @@ nothing to resolve, or it is rejected and the rules take over:
   year for a year, a known company for a known company), or, for a follow-up that is one
   qualifier ("and on saturdays?", "what about for cats?"), the previous question's qualifier
   opened by the same preposition replaced by it, or, when it is one name alone ("what about
-  Signal Tower?"), the name the previous question asked about replaced by it; anything else is
-  appended to the previous question.
+  Signal Tower?"), the name the previous question asked about replaced by it, or, when it is a
+  question word alone or with its noun ("and how tall?"), the previous question's question word
+  replaced by it ("How tall is Iron Bloom?"); anything else is appended to the previous question.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from selfrag.errors import describe
 from selfrag.fencing import DATA_NOT_INSTRUCTIONS, fence
-from selfrag.lang.questions import PREPOSITIONS
+from selfrag.lang.questions import ANAPHORS, AUXILIARIES, PREPOSITIONS, WH_WORDS
 from selfrag.query.anchor import check_text
 from selfrag.text import content_terms
 from workflows._names import names, subjects
@@ -117,6 +118,8 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
                 result = re.sub(re.escape(old_value), literal, result, count=1, flags=re.IGNORECASE)
                 changed = True
                 break
+    if not changed and (reasked := _reasked(previous, follow_up)) is not None:
+        return reasked
     if not changed and (phrased := _rephrased(previous, follow_up)) is not None:
         return phrased
     return result if changed else f"{previous.rstrip(' ?')} — {follow_up.strip()}"
@@ -124,6 +127,40 @@ def carry_over(previous: str, follow_up: str, catalogue: Mapping[str, Sequence[s
 
 _PREP = r"\b(?:" + "|".join(PREPOSITIONS) + r")\b"
 _LEAD = re.compile(r"^\s*(?:(?:and|or|also|then|but)\s+|(?:what|how) about\s+|same(?:\s+but)?\s+)+", re.IGNORECASE)
+
+
+_WORD = re.compile(r"[\w'-]+")
+
+
+def _reasked(previous: str, follow_up: str) -> str | None:
+    """The previous question asking the follow-up's question word of the same thing, when the
+    follow-up is only a question word and at most two words after it ("and how tall?", "why?",
+    "and how many credits?"); None otherwise.
+
+    After a question word and its auxiliary ("How heavy is Iron Bloom?", "When did the service
+    stop?") the follow-up's words take the place of the previous ones: "How tall is Iron Bloom?".
+    After "Who" and a verb ("Who teaches Linear Algebra?") a question word with its noun asks it
+    of what follows the verb ("How many credits for Linear Algebra?"); a bare one ("and when?")
+    would need that verb rewritten, and is left to be appended. Appending would keep the first
+    ask, which is the one a reader answers.
+    """
+    body = _LEAD.sub("", follow_up).strip().rstrip("?.! ").strip()
+    asked = _WORD.findall(body)
+    if not asked or asked[0].lower() not in WH_WORDS or len(asked) > 3:
+        return None
+    if any(w.lower() in AUXILIARIES or w.lower() in ANAPHORS or w.lower() in WH_WORDS for w in asked[1:]):
+        return None  # more than a question word: a clause of its own
+    words = list(_WORD.finditer(previous))
+    if not words or words[0].group().lower() not in WH_WORDS:
+        return None
+    new = body[:1].upper() + body[1:]
+    tail = previous.rstrip(" ?")
+    aux = next((i for i, w in enumerate(words[:5]) if i and w.group().lower() in AUXILIARIES), None)
+    if aux is not None:
+        return f"{new} {tail[words[aux].start():]}?"
+    if words[0].group().lower() == "who" and len(words) > 2 and len(asked) > 1:
+        return f"{new} for {tail[words[2].start():]}?"
+    return None
 
 
 def _rephrased(previous: str, follow_up: str) -> str | None:

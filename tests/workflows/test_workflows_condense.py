@@ -329,11 +329,32 @@ def test_a_set_stays_the_same_over_a_thread_of_set_references() -> None:
         # a short question that names its own subject is its own question, not the previous one's tail
         ("How heavy is Iron Bloom?", "who painted Blue Loom?", "Who painted Blue Loom?"),
         ("Which movie has toys?", "and is Alien scary?", "Is Alien scary?"),
-        ("How heavy is Iron Bloom?", "and how tall?", "How heavy is Iron Bloom — and how tall?"),  # names nothing: appended
     ],
 )
 def test_a_short_question_of_its_own_stands_alone(previous: str, follow_up: str, expected: str) -> None:
     assert Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE).question == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "expected"),
+    [
+        # a follow-up that is only a question word (and its noun) asks that of the same thing: it
+        # takes the place of the previous question's, never joins it (the reader would answer the first ask)
+        ("How heavy is Iron Bloom?", "and how tall?", "How tall is Iron Bloom?"),
+        ("When did the ferry service stop?", "and why?", "Why did the ferry service stop?"),
+        ("When was Iron Bloom acquired?", "where?", "Where was Iron Bloom acquired?"),
+        ("Who teaches Linear Algebra?", "and how many credits?", "How many credits for Linear Algebra?"),
+        ("Who made Iron Bloom?", "what material?", "What material for Iron Bloom?"),
+        # a question word that needs the previous one's verb cannot be placed: appended as before
+        ("Who made Iron Bloom?", "and when?", "Who made Iron Bloom — and when?"),
+        # a follow-up with a verb of its own is more than a question word: appended as before
+        ("How heavy is Iron Bloom?", "and how many people can lift it alone?", None),
+    ],
+)
+def test_a_question_word_follow_up_asks_it_of_the_same_thing(previous: str, follow_up: str, expected: str | None) -> None:
+    got = Condenser(None).condense(follow_up, thread((previous, "An answer [1].")), CATALOGUE).question
+    assert got == (expected if expected is not None else got)
+    assert "—" not in got or expected is None or "—" in expected
 
 
 @pytest.mark.parametrize(
