@@ -14,6 +14,14 @@ checkpoint, and a turn that cannot get it within ``RunOptions.turn_wait_s`` rais
 without running. A turn that fails leaves the thread as it was: what it wrote before failing is
 an unfinished turn, which no reader and no later turn sees.
 
+A turn's answer says whether it was stored: its ``Result`` when the thread holds it, an error when
+it does not. A checkpoint failure alone cannot say: LangGraph writes checkpoints beside the run and
+reports a failed write only when the run ends (a write that lost its connection while the later
+ones, on fresh connections, stored the whole turn), and a commit may land while its connection dies
+before the reply. So after one the engine reads the thread afresh: when its last completed turn was
+stored by this run (``workflows.threads.TURN_ID``), that stored turn is the answer; otherwise, or
+when the thread cannot be read, the ``StoreError`` stands (a retry with the turn's request key is safe).
+
 A run without a thread may be given its conversation instead (``history``: a stateless client,
 such as an OpenAI-style chat, that sends the whole conversation each time); nothing is stored.
 ``extras`` (``workflows.extras``) add fields to the result; ``callbacks`` (LangChain handlers or
@@ -22,7 +30,9 @@ a parent run's manager) see the graph run and every model call, as children of t
 
 from __future__ import annotations
 
+import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
@@ -36,7 +46,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import GraphRecursionError
 from langgraph.graph import END
 
-from selfrag.errors import InvalidQuestion, ProviderError, ThreadBusy, UsageError
+from selfrag.errors import InvalidQuestion, ProviderError, StoreError, ThreadBusy, UsageError
 from selfrag.locking import KeyedLocks, Lease
 from selfrag.outages import OutageWatch
 from selfrag.storable import unstorable
@@ -52,7 +62,7 @@ from workflows.records import GeneratedAnswer
 from workflows.resources import Resource, ResourceLike, resolve_resources
 from workflows.routing import decide_outcome
 from workflows.state import Turn, kept_values, per_turn_reset, shown
-from workflows.threads import ThreadHead, ThreadInfo, read_thread
+from workflows.threads import TURN_ID, ThreadHead, ThreadInfo, read_thread
 from workflows.tokens import AnswerDelta
 from workflows.trace import UsageCounter
 
@@ -63,6 +73,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_QUESTION_CHARS", "NodeEvent", "SelfRagEngine"]
 
 MAX_QUESTION_CHARS = 4000
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -238,8 +250,10 @@ class SelfRagEngine:
         }
         collections = [r.name for r in opts.resources] or [collection]
         carried: dict[str, Any] = {}
+        turn_id = uuid.uuid4().hex
         if head is not None:
             config["configurable"] = head.run_config()
+            config["metadata"] = {TURN_ID: turn_id}  # in each of this run's checkpoints: see _stored_by
             # The thread's last completed turn, never what a failed turn left after it.
             carried = kept_values(head.completed)
             if (known := head.info()) is not None:
@@ -283,6 +297,13 @@ class SelfRagEngine:
                         yield NodeEvent(node, update)
                     if counter.refused is not None:
                         break  # the step that met the cap fell back without its calls: stop here
+        except StoreError as failure:
+            stored = self._stored_by(thread_id, turn_id) if head is not None and thread_id is not None else None
+            if failure.dependency != "checkpoints" or stored is None:
+                raise
+            _log.warning("a checkpoint write failed but the thread holds this run's turn, which is its answer: %s",
+                         failure.detail or failure.one_line())
+            state.update(stored)
         except GraphRecursionError:
             # Unreachable while recursion_limit_for() bounds the budgets; kept so it never reaches a user.
             state["stop_reason"] = "recursion limit reached"
@@ -319,6 +340,16 @@ class SelfRagEngine:
         assert self._thread_graph is not None
         with checkpoint_errors("reading a thread"):
             return read_thread(self._thread_graph, thread_id)
+
+    def _stored_by(self, thread_id: str, turn_id: str) -> dict[str, Any] | None:
+        """The thread's last completed turn when run ``turn_id`` stored it, else None (also when the
+        thread cannot be read: then nobody can tell). Read through the checkpointer's pool, which
+        replaces a dead connection by a new one."""
+        try:
+            head = self._head(thread_id)
+        except StoreError:
+            return None
+        return head.completed if head.completed_by == turn_id else None
 
     def forget(self, thread_id: str) -> None:
         """Delete every checkpoint of a thread (after its running turn, if any: a turn finishing

@@ -15,6 +15,10 @@ completed turn. So:
   which the Postgres compare-and-set (``workflows.fenced_saver``) checks as before. The run is
   pinned to the newest checkpoint read here: a turn stored meanwhile (by a turn whose lock was
   lost) makes this turn's first write fail the compare-and-set instead of being written over.
+
+Every checkpoint of a turn's run carries the run's id in its metadata (``TURN_ID``), so the
+thread says which run stored its last completed turn (``ThreadHead.completed_by``): after a
+checkpoint write failed without saying whether the turn was stored, the engine reads it to tell.
 """
 
 from __future__ import annotations
@@ -27,7 +31,11 @@ from langgraph.graph.state import CompiledStateGraph
 
 from workflows.state import Turn
 
-__all__ = ["ThreadHead", "ThreadInfo", "read_thread"]
+__all__ = ["TURN_ID", "ThreadHead", "ThreadInfo", "read_thread"]
+
+TURN_ID = "selfrag_turn_id"
+"""The checkpoint metadata key naming the run that wrote the checkpoint (the engine sets it in the
+run's ``metadata``, which LangGraph copies into each checkpoint's)."""
 
 _PAGE = 16
 """Checkpoints read at a time when the newest is an unfinished turn's (a turn writes about a dozen)."""
@@ -53,6 +61,8 @@ class ThreadHead:
     """The id of the thread's newest checkpoint, which the next turn's first write follows (None: nothing stored)."""
     completed: dict[str, Any] | None
     """The state of its last completed turn (None: no turn of it ever completed)."""
+    completed_by: str | None = None
+    """The id of the run that stored that turn (``TURN_ID``; None: none, or stored before runs were named)."""
 
     @property
     def history(self) -> list[Turn]:
@@ -87,7 +97,9 @@ def read_thread(graph: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -
             if newest is None:
                 newest = snapshot.config["configurable"]["checkpoint_id"]
             if not snapshot.tasks:  # nothing left to run: the graph reached its end
-                return ThreadHead(thread_id, newest, dict(snapshot.values))
+                # LangGraph's metadata, not our record: a checkpoint older than TURN_ID has none.
+                run = (snapshot.metadata or {}).get(TURN_ID)
+                return ThreadHead(thread_id, newest, dict(snapshot.values), run if isinstance(run, str) else None)
         if len(page) < limit:
             return ThreadHead(thread_id, newest, None)
         before, limit = page[-1].config, _PAGE
