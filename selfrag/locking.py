@@ -19,23 +19,31 @@ instance may then take it while the first still writes. So ``hold`` yields a ``L
 ``held()`` asks the shared layer whether the lock is still this holder's: a writer checks it just
 before it commits what the lock protects (the collection's catalogue record), and stops if not.
 Turns are protected by the checkpoint write itself instead (``workflows.fenced_saver``).
+
+``probe`` asks whether a new lock could be taken now, for readiness: an advisory lock needs a new
+Postgres connection, which a Postgres may refuse (``max_connections`` full, its postmaster frozen)
+while the connections already open, a pool's, still answer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from selfrag._flock import open_lock_file, try_lock
 from selfrag.errors import StoreError, describe
+
+if TYPE_CHECKING:
+    import psycopg
 
 __all__ = ["AdvisoryLocks", "FileLocks", "KeyedLocks", "Lease", "SharedLocks"]
 
@@ -63,6 +71,9 @@ class SharedLocks(Protocol):
     the block gets a ``Lease`` to re-check the lock before it commits."""
 
     def hold(self, key: str, deadline: float) -> AbstractContextManager[Lease]: ...
+
+    def probe(self, timeout_s: float) -> None:
+        """Return when a lock could be taken now; raise ``StoreError`` when the layer cannot be reached."""
 
 
 class KeyedLocks:
@@ -113,6 +124,15 @@ class KeyedLocks:
                 else:
                     del self._locks[key]
 
+    def probe(self, timeout_s: float) -> None:
+        """Whether the shared layer could give a lock now (``SharedLocks.probe``); in-process locks always can.
+
+        Raises:
+            StoreError: the shared layer cannot be reached.
+        """
+        if self.shared is not None:
+            self.shared.probe(timeout_s)
+
 
 class FileLocks:
     """An exclusive ``flock`` per key on a file of its own under ``directory`` (``selfrag._flock``).
@@ -143,6 +163,10 @@ class FileLocks:
         finally:
             os.close(fd)
 
+    def probe(self, timeout_s: float) -> None:
+        """Nothing to reach: the directory is the data directory, whose own checks (the SQLite
+        checkpoint store beside it) say whether it can be written."""
+
 
 class AdvisoryLocks:
     """A Postgres session advisory lock per key, each on a connection of its own.
@@ -168,13 +192,8 @@ class AdvisoryLocks:
 
         lock_id = self.key_id(key)
         where = _host_port(self.url)
-        try:
-            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout_s)
-        except psycopg.Error as exc:
-            # The address is for the log (``detail``), never for a client.
-            raise StoreError(f"the shared Postgres cannot be reached for a {self.namespace} lock; try again later",
-                             detail=f"{where}: {describe(exc, 300)}", dependency="checkpoints") from exc
-        with contextlib.closing(conn):  # closing the session releases its advisory locks
+        # Closing the session releases its advisory locks.
+        with contextlib.closing(self._connect(self.connect_timeout_s)) as conn:
             try:
                 while True:
                     row = conn.execute("SELECT pg_try_advisory_lock(%s)", (lock_id,)).fetchone()
@@ -200,6 +219,21 @@ class AdvisoryLocks:
                 return row is not None and row[0] > 0
 
             yield Lease(still_held)
+
+    def probe(self, timeout_s: float) -> None:
+        """Open and close a connection, as ``hold`` does first (libpq waits at least 2 s for one:
+        a caller that must answer sooner bounds its own wait)."""
+        self._connect(max(2, math.ceil(timeout_s))).close()
+
+    def _connect(self, timeout_s: int) -> psycopg.Connection[Any]:
+        import psycopg
+
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=timeout_s)
+        except psycopg.Error as exc:
+            # The address is for the log (``detail``), never for a client.
+            raise StoreError(f"the shared Postgres cannot be reached for a {self.namespace} lock; try again later",
+                             detail=f"{_host_port(self.url)}: {describe(exc, 300)}", dependency="checkpoints") from exc
 
 
 def _host_port(url: str) -> str:

@@ -375,11 +375,21 @@ class Service:
         try:
             with deadline_scope(time.monotonic() + READY_CHECK_S):
                 saver.get_tuple({"configurable": {"thread_id": "__readyz__", "checkpoint_ns": ""}})
-            return {"ok": True}
         except Exception as exc:  # any driver error means "not ready", never a 500
             # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
             log.warning("readiness: checkpoint store: %s", describe(exc, 500))
             return {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
+        try:
+            # A pooled read is not what a turn needs: each turn's lock opens a connection of its own
+            # (``selfrag.locking.AdvisoryLocks``), which a Postgres with its pooled connections still
+            # answering may refuse (max_connections full) or never accept (its postmaster frozen: this
+            # probe then outlives READY_CHECK_S and ``readiness`` reports it down).
+            self.engine.turn_locks.probe(READY_CHECK_S)
+        except StoreError as exc:
+            log.warning("readiness: turn locks: %s (%s)", exc.one_line(), exc.detail)
+            return {"ok": False, "error": "no new connection to the checkpoint store can be opened, and each turn's "
+                                          "lock needs one (the server log has the details)"}
+        return {"ok": True}
 
     def _graph_check(self) -> dict[str, Any]:
         graphs = self.engine.components.graphs
