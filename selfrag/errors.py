@@ -134,6 +134,15 @@ class SelfRagError(Exception):
         self.detail = detail
         """Internal diagnostics (a driver's or library's own text): for the server log only."""
 
+    @classmethod
+    def with_message(cls, message: str) -> SelfRagError:
+        """An error of this class carrying ``message`` as it is: another process's error (a server's,
+        by its code) whose message is already written. Classes that write theirs from a name
+        (``CollectionNotFound("x")``) would otherwise wrap it in their own wording again."""
+        error = cls.__new__(cls)
+        SelfRagError.__init__(error, message)
+        return error
+
     def one_line(self) -> str:
         """The message as a single line, for a CLI or a log."""
         return one_line(self.message)
@@ -152,11 +161,16 @@ class ConfigError(UsageError, code="config_invalid", status=500):
 
 
 class CollectionNotFound(UsageError, code="collection_not_found", status=404):
+    name: str = ""
+    """Empty in an error built ``with_message`` (a server's)."""
+
     def __init__(self, name: str) -> None:
         super().__init__(f"collection {name!r} does not exist (ingest into it first: selfrag ingest ... --collection {name})")
         self.name = name
 
     def for_http(self) -> str:
+        if not self.name:
+            return self.one_line()
         return f"collection {self.name!r} does not exist (create it with POST /v1/collections)"
 
 
@@ -253,17 +267,24 @@ class DeadlineExceeded(RuntimeFailure, code="deadline_exceeded", status=504):
 class GraphNotFound(UsageError, code="graph_not_found", status=404):
     """No knowledge graph of that name on the graph server (``selfrag kg list`` shows the loaded ones)."""
 
+    name: str = ""
+    """Empty in an error built ``with_message`` (a server's)."""
+
     def __init__(self, name: str) -> None:
         super().__init__(f"knowledge graph {name!r} does not exist (load it first: selfrag kg load {name} --nodes ... --edges ...)")
         self.name = name
 
     def for_http(self) -> str:
+        if not self.name:
+            return self.one_line()
         return f"knowledge graph {self.name!r} does not exist (load it with PUT /v1/graphs/{self.name})"
 
 
 class UnsupportedParameter(UsageError, code="unsupported_parameter"):
     """A chat-completion parameter that would change what the answer means (``n`` > 1, a required
     tool call, a JSON schema) and that this API cannot honour; ``param`` names it (OpenAI's ``param``)."""
+
+    param: str | None = None
 
     def __init__(self, message: str, *, param: str | None = None) -> None:
         super().__init__(message)

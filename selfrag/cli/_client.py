@@ -88,7 +88,7 @@ class Remote:
         error = body.get("error") if isinstance(body, dict) else None
         if isinstance(error, dict) and isinstance(error.get("code"), str):
             cls = _error_class(error["code"], response.status_code)
-            exc = cls(str(error.get("message") or error["code"]))
+            exc = cls.with_message(str(error.get("message") or error["code"]))
             exc.code = error["code"]  # the server's own code, also for classes shared by several codes
             raise exc
         raise (UsageError if response.is_client_error else RuntimeFailure)(
