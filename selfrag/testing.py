@@ -315,6 +315,12 @@ class FakeCollection:
     def count(self) -> int:
         return len(self.docs)
 
+    def count_documents(self, where: dict[str, Any] | None, *, cap: int = 10_000) -> int | None:
+        matching = [d for d in self.docs if matches_where(d.get("metadata", {}), where)]
+        if len(matching) > cap:
+            return None
+        return len({str(d.get("metadata", {}).get("doc_id") or d["id"]) for d in matching})
+
     def lexical_source(self) -> None:
         """None: a fake collection is searched dense only."""
         return None

@@ -15,6 +15,7 @@ from workflows._phase import Phase, asks, decided_verdict, filter_held_figures, 
 from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
+from workflows.resource_retrieval import plan_where
 from workflows.routing import decide_outcome
 from workflows.set_answers import (
     SET_REASONS,
@@ -93,8 +94,12 @@ class AnswerNodes(Phase):
         if asked is None:
             return None
         plan = next(p for p in state["resource_plans"] if p["error"] is None)
-        schema = self.c.store.get_collection(plan["resource"]).schema
+        collection = self.c.store.get_collection(plan["resource"])
+        schema = collection.schema
         date_attr = schema.date_attribute
+        # A listing shows one page; the count is of every document the same filter selects, so
+        # "N matching documents" is never the page's size signed as the count.
+        total = collection.count_documents(plan_where(plan)) if asked in ("documents", "entities_and_documents") else None
         if asked in ("entities", "entities_and_documents", "membership"):
             context = graph_context(schema, self.c.graphs)
             if context is None:
@@ -107,10 +112,10 @@ class AnswerNodes(Phase):
             if entities is None or asked == "entities":
                 return entities
             return entities_and_documents(entities, state["relevant"], date_attr.name if date_attr is not None else None,
-                                          plan["k"], shown=filter_attributes(plan["filter"]))
+                                          plan["k"], shown=filter_attributes(plan["filter"]), total=total)
         return document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
                                 yes_no=asks_yes_or_no(state["standalone_question"]),
-                                shown=filter_attributes(plan["filter"]))
+                                shown=filter_attributes(plan["filter"]), total=total)
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:

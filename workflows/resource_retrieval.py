@@ -32,7 +32,7 @@ from workflows import records as rec
 from workflows.resources import Resource, concurrently
 from workflows.retrieval import LATEST, RetrievalStage, Searched, to_document
 
-__all__ = ["Retrieved", "live", "merge_resources", "newest_hits", "search_resources", "search_text"]
+__all__ = ["Retrieved", "live", "merge_resources", "newest_hits", "plan_where", "search_resources", "search_text"]
 
 _FILTER: TypeAdapter[Any] = TypeAdapter(FilterNode)
 
@@ -62,13 +62,19 @@ def live(plans: Sequence[rec.ResourcePlan]) -> list[rec.ResourcePlan]:
     return [p for p in plans if p["error"] is None]
 
 
+def plan_where(plan: rec.ResourcePlan) -> dict[str, Any] | None:
+    """The Chroma filter of ``plan`` as it stands: its mandatory part and its (maybe relaxed) filter."""
+    node = None if plan["filter"] is None else _FILTER.validate_python(plan["filter"])
+    return and_where(plan["fixed"], to_where(node))
+
+
 def newest_hits(coll: SearchableCollection, resource: str, plan: rec.ResourcePlan, today: date) -> Searched:
     """A plan with filters and no topic: its newest matches, no vector search (no relaxation either:
     the filter is the whole question)."""
     date_attr = coll.schema.date_attribute
     assert date_attr is not None  # the planner sets ``latest`` only for a schema with a date
     node = None if plan["filter"] is None else _FILTER.validate_python(plan["filter"])
-    where = and_where(plan["fixed"], to_where(node))
+    where = plan_where(plan)
     hits = coll.newest(attribute=date_attr.name, where=where, k=plan["k"], today=today)
     return Searched(fuse([RankedList(LATEST, resource, hits)], "rrf"), where, node, [])
 

@@ -199,12 +199,15 @@ def _shown(value: Any) -> str:
 
 
 def document_listing(documents: Sequence[rec.Document], date_attribute: str | None, k: int, *,
-                     yes_no: bool = False, shown: Sequence[str] = (), first: int = 1) -> SetAnswer | None:
+                     yes_no: bool = False, shown: Sequence[str] = (), first: int = 1,
+                     total: int | None = None) -> SetAnswer | None:
     """The matching ``documents``, newest first by ``date_attribute`` when given, each by its first
     sentence and its values of the ``shown`` attributes (the ones the filter tested: why it
     matches); None when there is none. ``yes_no``: the question asked whether any exists ("Are
     there negative news about …?"), so the answer opens with "Yes". ``first``: the first citation's
-    number (after citations of another part of the answer)."""
+    number (after citations of another part of the answer). ``total``: how many documents match
+    in all (the store's count of the same filter), which the answer and its short answer give when
+    the listing is one page of more; None when unknown (then a full page says there may be more)."""
     docs = list(documents)
     if not docs:
         return None
@@ -238,8 +241,11 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
         lines.append(f"- {head}{detail} [{n}]")
         citations.append(rec.CitedDocument(number=n, id=d["id"], text=d["text"], metadata=d["metadata"],
                                            resource=d["resource"]))
-    count = f"{len(docs)} matching document{'s' if len(docs) != 1 else ''}"
-    if len(docs) >= k:  # a full page: the search stopped at its limit
+    matched = len(docs) if total is None else max(total, len(docs))
+    count = f"{matched} matching document{'s' if matched != 1 else ''}"
+    if total is not None and matched > len(docs):  # one page of more
+        head = f"{count}; the {len(docs)} newest" if date_attribute is not None else f"{count}; the first {len(docs)}"
+    elif total is None and len(docs) >= k:  # a full page, and no count: the search stopped at its limit
         head = f"the {len(docs)} newest matching documents" if date_attribute is not None else count
         head += " (there may be more)"
     else:
@@ -249,10 +255,10 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
 
 
 def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document], date_attribute: str | None, k: int,
-                           *, shown: Sequence[str] = ()) -> SetAnswer:
+                           *, shown: Sequence[str] = (), total: int | None = None) -> SetAnswer:
     """The ``entities`` answer, then the ``documents`` about them (the filter on those entities
     selected them), numbered after the graph's citations. The short answer is the entity set."""
-    listing = document_listing(documents, date_attribute, k, shown=shown, first=len(entities.citations) + 1)
+    listing = document_listing(documents, date_attribute, k, shown=shown, first=len(entities.citations) + 1, total=total)
     if listing is None:
         return SetAnswer(f"{entities.answer}\nNo document in the collection matches them.", entities.short_answer,
                          entities.citations, "graph_listing")

@@ -156,6 +156,20 @@ class Collection:
         with chroma_errors(f"cannot count collection {self.name!r}", collection=self.name):
             return self._chroma.count()
 
+    def count_documents(self, where: dict[str, Any] | None, *, cap: int = 10_000) -> int | None:
+        """How many documents (a ``doc_id``'s chunks are one) have a chunk matching ``where``; None
+        when more than ``cap`` chunks match.
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid filter.
+        """
+        where = _checked_where(where)
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            rows = self._chroma.get(where=cast(Any, where), include=["metadatas"], limit=cap + 1)
+        if len(rows["ids"]) > cap:
+            return None
+        return len({str((m or {}).get("doc_id") or i) for i, m in zip(rows["ids"], rows["metadatas"] or [], strict=False)})
+
     def add(self, chunks: Iterable[Chunk], *, progress: ProgressCallback | None = None) -> int:
         """Store chunks by id, embedding only those not already stored with the same text.
 

@@ -165,6 +165,11 @@ class SearchableCollection(Protocol):
         """How many chunks it holds."""
         ...
 
+    def count_documents(self, where: dict[str, Any] | None, *, cap: int = 10_000) -> int | None:
+        """How many documents have a chunk matching ``where``; None when more than ``cap`` chunks
+        match (counting them would read every match)."""
+        ...
+
     def lexical_source(self) -> ChunkSource | None:
         """What a lexical (BM25) index reads this collection through, or None: the collection is
         searched dense only (a store that cannot list its chunks or their changes)."""

@@ -64,3 +64,15 @@ def test_a_relaxed_filter_is_not_listed(engine: Any) -> None:
     result = run.run("chess clubs founded before 1700", collection="clubs")
     assert result.trace.relaxations
     assert all(g["strategy"] != "listing" for g in result.trace.generations)
+
+
+def test_a_listing_longer_than_its_page_says_how_many_match_in_all(engine: Any) -> None:
+    # Three rowing clubs, a page of two: "2 matching documents" was signed as the count, and the
+    # short answer a client reads said 2.
+    run, _ = engine
+    result = run.run("rowing clubs", collection="clubs", options=RunOptions(top_k=2))
+    assert result.outcome == "answered" and len(result.citations) == 2
+    assert result.answer.splitlines()[0] == "3 matching documents; the first 2:"
+    assert result.short_answer == "3 matching documents"
+    whole = run.run("rowing clubs", collection="clubs", options=RunOptions(top_k=3))
+    assert whole.answer.splitlines()[0] == "3 matching documents:" and whole.short_answer == "3 matching documents"
