@@ -11,12 +11,12 @@ the other way round; "2.1 million" by "2,100,000").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from selfrag.lang import MAGNITUDES
+from selfrag.lang import MAGNITUDES, UNITS
 
-__all__ = ["Figure", "figures", "unsupported_figures"]
+__all__ = ["Figure", "codes", "figures", "unnamed_codes", "unsupported_figures"]
 
 # A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
 _FIGURE = re.compile(
@@ -67,3 +67,45 @@ def unsupported_figures(claim: str, passages: list[str], *, held: Sequence[Figur
     """
     stated = [f for p in passages for f in figures(p)]
     return [f.text for f in figures(claim) if not any(f.within(g) for g in [*stated, *held])]
+
+
+# A code: capitals and a number written as one name ("CHEM 210", "SR-71", "MBIO330", "A320").
+_CODE = re.compile(r"\b(?P<letters>[A-Z]{2,6})(?P<sep>[ -]?)(?P<num>\d{1,5})\b|\b(?P<one>[A-Z])(?P<num1>\d{2,5})\b")
+_WRITTEN_CODE = re.compile(r"(?<![A-Za-z])(?P<letters>[A-Za-z]{1,8})[ -]?(?P<num>\d{1,5})(?!\d)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def codes(question: str) -> list[str]:
+    """The codes ``question`` names, as written: capitals and a number that name one thing (a
+    course, a part, a model). Not a year after capitals ("FY 2023"), nor a unit's or a currency's
+    letters ("USD 500", "20 KG")."""
+    found = []
+    for m in _CODE.finditer(question):
+        letters, num = (m.group("letters"), m.group("num")) if m.group("letters") else (m.group("one"), m.group("num1"))
+        if letters.casefold() in UNITS or (m.group("sep") == " " and _YEAR.fullmatch(num)):
+            continue
+        found.append(m.group(0))
+    return found
+
+
+def _key(letters: str, num: str) -> str:
+    return letters.casefold() + num.lstrip("0")
+
+
+def unnamed_codes(question: str, passages: Sequence[tuple[str, Mapping[str, object]]]) -> list[str]:
+    """The codes of ``question`` that none of ``passages`` (text and metadata) names, however it
+    spaces them ("ASTR 210", "astr-210", "ASTR210" are one code). A number alone is the figure
+    guard's: here the letters and the number must stand together, so "ASTR 210" never vouches for
+    "CHEM 210"."""
+    named: set[str] = set()
+    for text, metadata in passages:
+        values = [text, *(str(v) for value in metadata.values()
+                          for v in (value if isinstance(value, list) else [value]))]
+        for value in values:
+            named.update(_key(m.group("letters"), m.group("num")) for m in _WRITTEN_CODE.finditer(value))
+    missing = []
+    for code in codes(question):
+        m = _WRITTEN_CODE.search(code)
+        if m is not None and _key(m.group("letters"), m.group("num")) not in named:
+            missing.append(code)
+    return missing

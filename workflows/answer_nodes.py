@@ -9,6 +9,7 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 
 from graders import GradeResult
+from graders.figures import unnamed_codes
 from selfrag.lang.questions import asks_yes_or_no
 from workflows import records as rec
 from workflows._phase import Phase, asks, decided_verdict, filter_held_figures, judged_text
@@ -167,6 +168,17 @@ class AnswerNodes(Phase):
                 "conditions", current["number"], False, "unverified",
                 f"no document matched all the question's conditions; the search {dropped}: the answer is "
                 "from documents that are not what was asked about"))
+            current["verified"] = False
+        cited = {c["id"] for c in current["citations"]}
+        read = [(d["text"], d["metadata"]) for d in docs if d["id"] in cited or not cited]
+        if unnamed := unnamed_codes(question, read):
+            # "What are the prerequisites for CHEM 210?" answered from ASTR 330's "Prerequisites are
+            # ASTR 210 and MATH 220": a passage that never names the code asked about answers
+            # another question, however sure the reader is and whatever figure it shares.
+            verdicts.append(decided_verdict(
+                "names", current["number"], False, "unverified",
+                f"the question names {', '.join(unnamed)}, which the cited documents never name: the answer "
+                "is about something else"))
             current["verified"] = False
         useful: GradeResult | None
         if self.c.parallel_checks:
