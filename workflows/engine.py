@@ -62,7 +62,7 @@ from workflows.records import GeneratedAnswer
 from workflows.resources import Resource, ResourceLike, resolve_resources
 from workflows.routing import decide_outcome
 from workflows.state import Turn, kept_values, per_turn_reset, shown
-from workflows.threads import TURN_ID, ThreadHead, ThreadInfo, read_thread
+from workflows.threads import TURN_BASE, TURN_ID, ThreadHead, ThreadInfo, read_thread
 from workflows.tokens import AnswerDelta
 from workflows.trace import UsageCounter
 
@@ -253,7 +253,8 @@ class SelfRagEngine:
         turn_id = uuid.uuid4().hex
         if head is not None:
             config["configurable"] = head.run_config()
-            config["metadata"] = {TURN_ID: turn_id}  # in each of this run's checkpoints: see _stored_by
+            # In each of this run's checkpoints: see _stored_by, and workflows.fenced_saver for the base.
+            config["metadata"] = {TURN_ID: turn_id, **({} if head.newest is None else {TURN_BASE: head.newest})}
             # The thread's last completed turn, never what a failed turn left after it.
             carried = kept_values(head.completed)
             if (known := head.info()) is not None:

@@ -16,6 +16,14 @@ conversation, and the turn that won is kept whole. A turn always writes on top o
 newest checkpoint, a failed turn's included, and its run is pinned to the newest it read: so the
 thread's checkpoints stay one line, and a turn stored after another read the thread makes that
 other's first write fail here instead of being written over.
+
+A parent that is not the newest is not always another turn's doing: when one of the turn's own
+writes fails before its commit (its connection killed) and the run writes on, the next write
+follows a checkpoint that never landed. Every write of a thread run names its run and the
+checkpoint the run started from (``workflows.threads.TURN_ID``, ``TURN_BASE``), so the check tells
+the two apart: a newest checkpoint written by this run, or the one it started from, means nothing
+else wrote and this run's own write was lost, a ``StoreError`` (503 ``store_unavailable``, dependency
+``checkpoints``: send it again); any other newest is another turn's, ``ThreadConflict``.
 """
 
 from __future__ import annotations
@@ -24,14 +32,16 @@ import hashlib
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata
+from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata, get_checkpoint_metadata
 from langgraph.checkpoint.postgres import PostgresSaver, _internal
 
-from selfrag.errors import ThreadConflict
+from selfrag.errors import StoreError, ThreadConflict
+from workflows.threads import TURN_BASE, TURN_ID
 
 __all__ = ["FencedPostgresSaver"]
 
-_NEWEST = "SELECT checkpoint_id FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1"
+_NEWEST = (f"SELECT checkpoint_id, metadata ->> '{TURN_ID}' AS run FROM checkpoints "
+           "WHERE thread_id = %s AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1")
 
 
 def _write_lock_id(thread_id: str) -> int:
@@ -55,9 +65,25 @@ class FencedPostgresSaver(PostgresSaver):
             row = conn.execute(_NEWEST, (thread_id,)).fetchone()
             newest = None if row is None else row["checkpoint_id"]
             if newest != parent:
+                if _own_write_lost(get_checkpoint_metadata(config, metadata), newest, None if row is None else row["run"]):
+                    raise StoreError(
+                        "checkpoint store unavailable: an earlier checkpoint of this turn was not stored, "
+                        "so the turn cannot be; send it again",
+                        detail=f"thread {thread_id!r}: parent checkpoint {parent} missing, newest {newest}",
+                        dependency="checkpoints",
+                    )
                 raise ThreadConflict(
                     "another turn of this thread was stored while this one ran (its lock was lost); "
                     "nothing of this turn was stored: send it again"
                 )
             # The same connection, inside this transaction: the check and the write commit together.
             return PostgresSaver(conn, serde=self.serde).put(config, checkpoint, metadata, new_versions)
+
+
+def _own_write_lost(written: CheckpointMetadata, newest: str | None, newest_run: str | None) -> bool:
+    """Whether a write whose parent is not the newest found only its own run's work there: the newest
+    checkpoint is this run's, or the one the run started from (no run named: another's, as before)."""
+    run = written.get(TURN_ID)
+    if not isinstance(run, str):
+        return False
+    return newest_run == run or newest == written.get(TURN_BASE)

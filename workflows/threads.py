@@ -31,11 +31,16 @@ from langgraph.graph.state import CompiledStateGraph
 
 from workflows.state import Turn
 
-__all__ = ["TURN_ID", "ThreadHead", "ThreadInfo", "read_thread"]
+__all__ = ["TURN_BASE", "TURN_ID", "ThreadHead", "ThreadInfo", "read_thread"]
 
 TURN_ID = "selfrag_turn_id"
 """The checkpoint metadata key naming the run that wrote the checkpoint (the engine sets it in the
 run's ``metadata``, which LangGraph copies into each checkpoint's)."""
+
+TURN_BASE = "selfrag_turn_base"
+"""The checkpoint metadata key naming the checkpoint the run started from (the thread's newest when
+it was read; absent for a thread's first turn): the compare-and-set (``workflows.fenced_saver``)
+tells by it that a write found nothing newer than where its run began."""
 
 _PAGE = 16
 """Checkpoints read at a time when the newest is an unfinished turn's (a turn writes about a dozen)."""
