@@ -61,7 +61,7 @@ even when a dependency hangs."""
 CAPABILITIES: dict[str, tuple[str, ...]] = {
     "answers": ("store", "model", "embeddings"),
     "threads": ("checkpoints",),
-    "ingest": ("store", "embeddings"),
+    "ingest": ("store", "embeddings", "collection_locks"),
     "graph": ("graph",),
 }
 """What each kind of request needs. ``/readyz`` is 503 only when ``answers`` cannot work: with the
@@ -341,6 +341,8 @@ class Service:
             probes["checkpoints"] = self._checkpoint_check
         if self.engine.components.graphs is not None:
             probes["graph"] = self._graph_check
+        if self.locks.postgres_url is not None:
+            probes["collection_locks"] = self._collection_lock_check
         futures = {name: self._probes.submit(contextvars.copy_context().run, probe) for name, probe in probes.items()}
         ends = time.monotonic() + READY_CHECK_S
         checks: dict[str, Any] = {}
@@ -379,17 +381,16 @@ class Service:
             # The probe is unauthenticated: the driver's text (hosts, paths) stays in the log.
             log.warning("readiness: checkpoint store: %s", describe(exc, 500))
             return {"ok": False, "error": "the checkpoint store cannot be read (the server log has the details)"}
-        try:
-            # A pooled read is not what a turn needs: each turn's lock opens a connection of its own
-            # (``selfrag.locking.AdvisoryLocks``), which a Postgres with its pooled connections still
-            # answering may refuse (max_connections full) or never accept (its postmaster frozen: this
-            # probe then outlives READY_CHECK_S and ``readiness`` reports it down).
-            self.engine.turn_locks.probe(READY_CHECK_S)
-        except StoreError as exc:
-            log.warning("readiness: turn locks: %s (%s)", exc.one_line(), exc.detail)
-            return {"ok": False, "error": "no new connection to the checkpoint store can be opened, and each turn's "
-                                          "lock needs one (the server log has the details)"}
-        return {"ok": True}
+        # A pooled read is not what a turn needs: each turn's lock opens a connection of its own
+        # (``selfrag.locking.AdvisoryLocks``), which a Postgres with its pooled connections still
+        # answering may refuse (max_connections full) or never accept (its postmaster frozen: this
+        # probe then outlives READY_CHECK_S and ``readiness`` reports it down).
+        return _lock_check(self.engine.turn_locks.probe, "turn", "the checkpoint store")
+
+    def _collection_lock_check(self) -> dict[str, Any]:
+        # Each collection write (an ingest, creating or deleting a collection) holds the collection's
+        # lock on a Postgres connection of its own (``selfrag.service.locks``), as a turn does.
+        return _lock_check(self.locks.probe, "collection write", "the shared Postgres")
 
     def _graph_check(self) -> dict[str, Any]:
         graphs = self.engine.components.graphs
@@ -426,3 +427,15 @@ class Service:
         self.ingests.shutdown(wait=False, cancel_futures=True)
         self._probes.shutdown(wait=False, cancel_futures=True)
         self.graph_loads.shutdown(wait=False, cancel_futures=True)
+
+
+def _lock_check(probe: Callable[[float], None], writer: str, where: str) -> dict[str, Any]:
+    """Readiness of locks that each open a connection of their own (``KeyedLocks.probe``): whether
+    one could be taken now, within ``READY_CHECK_S``. The driver's text stays in the log."""
+    try:
+        probe(READY_CHECK_S)
+    except StoreError as exc:
+        log.warning("readiness: %s locks: %s (%s)", writer, exc.one_line(), exc.detail)
+        return {"ok": False, "error": f"no new connection to {where} can be opened, and each {writer}'s lock "
+                                      "needs one (the server log has the details)"}
+    return {"ok": True}

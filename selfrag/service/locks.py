@@ -44,3 +44,12 @@ class CollectionLocks:
 
         with self._locks.hold(collection, self.timeout_s, busy=busy) as lease:
             yield lease
+
+    def probe(self, timeout_s: float) -> None:
+        """Return when a write lock could be taken now (``KeyedLocks.probe``: with a Postgres, a new
+        connection opens, as each write's lock opens one), for readiness.
+
+        Raises:
+            StoreError: the shared Postgres cannot be reached.
+        """
+        self._locks.probe(timeout_s)
