@@ -8,13 +8,15 @@ from datetime import date
 
 from graders import Verdict
 from graders.figures import Figure, figures
+from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.text import content_terms
 from workflows.components import Components
 from workflows.options import RunOptions
 from workflows.resources import Resource
+from workflows.set_answers import asked_attribute, filter_values
 from workflows.state import SelfRagState
 
-__all__ = ["Phase", "decided_verdict", "filter_held_figures", "filtered", "judged_text", "planned_text"]
+__all__ = ["Phase", "asked_field", "decided_verdict", "filter_held_figures", "filtered", "judged_text", "planned_text"]
 
 
 class Phase:
@@ -28,6 +30,10 @@ class Phase:
     def resources(state: SelfRagState, opts: RunOptions) -> tuple[Resource, ...]:
         """The run's resources; a graph run without them (a test, a hand-built graph) asks its one collection."""
         return opts.resources or (Resource(state["collection"]),)
+
+    def field(self, state: SelfRagState) -> AttributeInfo | None:
+        """The attribute whose value the question asks of the one document its filter selects (``asked_field``)."""
+        return asked_field(state, lambda name: self.c.store.get_collection(name).schema)
 
 
 def filtered(state: SelfRagState) -> bool:
@@ -49,6 +55,17 @@ def asks(state: SelfRagState) -> str | None:
     live = [p for p in state["resource_plans"] if p["error"] is None]
     asked = live[0].get("asks") if len(live) == 1 else None
     return None if asked in ("documents", "entities_and_documents") and state["relaxations"] else asked
+
+
+def asked_field(state: SelfRagState, schema_of: Callable[[str], CollectionSchema]) -> AttributeInfo | None:
+    """The attribute whose value the question asks of what its filter selects (``asked_attribute``),
+    for a question on one resource whose filter was not relaxed; None otherwise. ``schema_of``:
+    a resource's schema by name."""
+    live = [p for p in state["resource_plans"] if p["error"] is None]
+    if len(live) != 1 or state["relaxations"] or live[0]["filter"] is None:
+        return None
+    return asked_attribute(state["standalone_question"], planned_text(state), schema_of(live[0]["resource"]),
+                           live[0]["filter"])
 
 
 def planned_text(state: SelfRagState) -> str:
@@ -87,15 +104,5 @@ def filter_held_figures(state: SelfRagState) -> list[Figure]:
     values: list[object] = []
     for plan in state["resource_plans"]:
         if plan["error"] is None and plan["filter"] is not None:
-            _values(plan["filter"], values)
+            filter_values(plan["filter"], values)
     return [f for v in values for f in figures(str(v))]
-
-
-def _values(node: object, out: list[object]) -> None:
-    """Every condition's value in a ``FilterNode`` dump (a list value's members too)."""
-    if isinstance(node, dict):
-        if "attribute" in node:
-            value = node.get("value")
-            out.extend(value if isinstance(value, list) else [value])
-        for argument in node.get("arguments") or []:
-            _values(argument, out)

@@ -25,6 +25,7 @@ from workflows.set_answers import (
     document_listing,
     entities_and_documents,
     entity_answer,
+    field_answer,
     filter_attributes,
     membership_answer,
 )
@@ -91,6 +92,15 @@ class AnswerNodes(Phase):
     def _set_answer(self, state: SelfRagState) -> SetAnswer | None:
         """The graph's entity set or the matching documents, when the question's filters hold all
         it asks for (``workflows.set_answers``); None for a question the reader or the model answers."""
+        field = self.field(state)
+        if field is not None:
+            plan = next(p for p in state["resource_plans"] if p["error"] is None)
+            selected = [d for d in state["relevant"] if d["resource"] == plan["resource"]]
+            # Only where the filter selects one document in the whole collection: of several,
+            # which one's value the question means is not said.
+            if selected and self.c.store.get_collection(plan["resource"]).count_documents(plan_where(plan)) == 1:
+                return field_answer(selected[0], field)
+            return None
         asked = asks(state)
         if asked is None:
             return None

@@ -10,6 +10,9 @@
   Both, the entity set first, then the documents about those entities.
 - ``membership``: "Does Brightcell Batteries supply Mercury Motors?". Yes or no, from the entity
   set of the relation the question names.
+- ``field``: "How many members does the Boston Knights Chess Club have?", "credits phil 230?". The
+  filter selects one document and the question names one of the schema's attributes and asks
+  nothing else (``asked_attribute``): the answer is that document's value of it.
 
 Both are checked by construction rather than by a model, and are signed with a verdict that says
 so: the entity set is what the parameterised graph query returned; every listed document passed
@@ -19,22 +22,28 @@ companies in Munich" would answer "Yes." at best.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from selfrag.lang.questions import AUXILIARIES
 from selfrag.reading import split_sentences
+from selfrag.schema import AttributeInfo, CollectionSchema
+from selfrag.text import content_terms
 from selfrag.values import date_number, date_text
 from workflows import records as rec
 
-__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "document_listing", "entities_and_documents", "entity_answer",
-           "filter_attributes", "graph_citation_id", "membership_answer"]
+__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
+           "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
     "listing": "every listed document passed the question's whole filter, unrelaxed, and is quoted as it is",
     "graph_listing": "the entity set the graph query returned, and every listed document passed the filter "
                      "on those entities, unrelaxed, and is quoted as it is",
+    "field": "the question's filter selects this one document, and the answer is its value of the attribute "
+             "the question names",
 }
 """Each set answer's ``GeneratedAnswer.strategy``, and why it needs no model's verdict (the trace's reason)."""
 SET_STRATEGIES = tuple(SET_REASONS)
@@ -264,3 +273,58 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
                          entities.citations, "graph_listing")
     return SetAnswer(f"{entities.answer}\n{listing.answer}", entities.short_answer,
                      [*entities.citations, *listing.citations], "graph_listing")
+
+
+_QUANTITY = frozenset(["many", "much", "value"])
+_NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much)\b)", re.IGNORECASE)
+
+
+def filter_values(node: object, out: list[object]) -> None:
+    """Every condition's value in a ``FilterNode`` dump (a list value's members too), into ``out``."""
+    if isinstance(node, Mapping):
+        if "attribute" in node:
+            value = node.get("value")
+            out.extend(value if isinstance(value, list) else [value])
+        for argument in node.get("arguments") or []:
+            filter_values(argument, out)
+
+
+def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
+                    filter_dump: Mapping[str, Any] | None) -> AttributeInfo | None:
+    """The one attribute whose value ``question`` asks, when the filter holds everything else: the
+    question names it by its name ("members", "yearly fee") and the search text (the question
+    without the filter's conditions) holds nothing but that name, the filter's values as written
+    and question words. None for a yes/no question, a why or how question (a reason or steps,
+    never a value), a flag, or a question naming no attribute or more than one."""
+    if filter_dump is None or _NOT_A_VALUE.search(question):
+        return None
+    first = question.split()[:1]
+    if first and first[0].lower().strip("¿¡") in AUXILIARIES:
+        return None
+    words = content_terms(question)
+    tested = set(filter_attributes(filter_dump))
+    named = [a for a in schema.attributes
+             if a.name not in tested and a.type != "boolean" and (own := content_terms(a.name.replace("_", " ")))
+             and own <= words]
+    if len(named) != 1:
+        return None
+    values: list[object] = []
+    filter_values(filter_dump, values)
+    left = (content_terms(search_text) - content_terms(named[0].name.replace("_", " "))
+            - content_terms(" ".join(map(str, values))) - _QUANTITY)
+    return named[0] if not left else None
+
+
+def field_answer(document: rec.Document, attribute: AttributeInfo) -> SetAnswer | None:
+    """``document``'s value of ``attribute`` as the answer, with the document's first sentence and
+    its marker; None when the document has no such value."""
+    value = document["metadata"].get(attribute.name)
+    if value is None or value == "" or value == []:
+        return None
+    shown = date_text(number) if attribute.type == "date" and (number := date_number(value)) is not None else _shown(value)
+    sentences = split_sentences(" ".join(str(document["text"]).split()))
+    head = (sentences[0] if sentences else str(document["text"])[:200]).rstrip(".")
+    answer = f"{shown}. {head} ({attribute.name}: {shown}) [1]"
+    citation = rec.CitedDocument(number=1, id=document["id"], text=document["text"], metadata=document["metadata"],
+                                 resource=document["resource"])
+    return SetAnswer(answer, shown, [citation], "field")

@@ -76,3 +76,39 @@ def test_a_listing_longer_than_its_page_says_how_many_match_in_all(engine: Any) 
     assert result.short_answer == "3 matching documents"
     whole = run.run("rowing clubs", collection="clubs", options=RunOptions(top_k=3))
     assert whole.answer.splitlines()[0] == "3 matching documents:" and whole.short_answer == "3 matching documents"
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many members does the Boston Knights Chess Club have?", "85"),
+        ("Who is the president of the Boston Knights Chess Club?", "Maria Lopez"),
+        ("members boston knights chess club?", "85"),
+    ],
+)
+def test_an_attribute_of_the_one_document_the_filter_selects_is_read_from_its_record(
+        engine: Any, question: str, value: str) -> None:
+    # A new user's course catalogue: "credits phil 230?" was answered "Yes: 1 matching document",
+    # and "How many credits is Coral Reef Ecology?" "Credits.": the record the filter selected
+    # holds the value the question names.
+    run, model = engine
+    result = run.run(question, collection="clubs")
+    assert result.outcome == "answered", result.trace.stop_reason
+    assert result.short_answer == value and result.answer.startswith(f"{value}.")
+    assert [c.metadata["name"] for c in result.citations] == ["Boston Knights Chess Club"]
+    assert result.trace.generations[-1]["strategy"] == "field"
+    assert model.calls_for("generate") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Why does the Boston Knights Chess Club have so many members?",  # asks something else of it
+        "How many members do chess clubs have?",  # several records
+        "Does the Boston Knights Chess Club accept juniors?",  # yes or no: not a value
+    ],
+)
+def test_no_record_value_answers_what_it_does_not_hold(engine: Any, question: str) -> None:
+    run, _ = engine
+    result = run.run(question, collection="clubs")
+    assert all(g["strategy"] != "field" for g in result.trace.generations)
