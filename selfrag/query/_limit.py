@@ -2,7 +2,9 @@
 
 A limit is a count of the collection's items, asked for: a number led by a word that asks for
 results ("top", "show me") or followed by the items it counts ("5 recipes"). A number that
-measures something ("3 bedrooms") was read by ``_numeric`` already and is not free here. A
+measures something ("3 bedrooms") was read by ``_numeric`` already and is not free here. A bound
+("fewer than 50 places", "at least 3", "20 or more", "10+") is never a count, whether or not an
+attribute took it: it says which items, not how many to show. A
 number that labels one thing is no count either: it follows the noun it labels ("route 62",
 "platform 3", "room 12"), and the plural that may come later in the sentence belongs to another
 phrase ("route 62 on weekdays", "at 6 on Sundays").
@@ -11,13 +13,13 @@ phrase ("route 62 on weekdays", "at 6 on Sundays").
 from __future__ import annotations
 
 from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, UNITS, Token, forms, word_set
-from selfrag.query._lexicon import CUES
+from selfrag.query._lexicon import CUES, POSTFIX, YEAR_ONLY_CUES
 from selfrag.query._numbers import Number
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._spans import Spans
 from selfrag.query._text import plural, term_match
 
-__all__ = ["MAX_LIMIT", "asks_count", "label_before", "read_limit"]
+__all__ = ["MAX_LIMIT", "asks_count", "bound_cue", "label_before", "read_limit"]
 
 _LIMIT_VERBS = word_set("limit_verbs")
 _LIMIT_LEADS = word_set("limit_leads")
@@ -73,6 +75,27 @@ def _counts_results(after: list[Token], profile: SchemaProfile, taken: Spans) ->
     return False
 
 
+_ORDERING_CUES = sorted((c.split() for c, comp in CUES.items() if comp != "eq" and c not in YEAR_ONLY_CUES), key=len, reverse=True)
+_ORDERING_POSTFIX = sorted((p.split() for p, comp in POSTFIX.items() if comp != "eq"), key=len, reverse=True)
+
+
+def bound_cue(question: str, tokens: list[Token], n: Number) -> tuple[int, int] | None:
+    """The span of ``n`` with the words that make it a bound on something: an ordering cue
+    before it ("fewer than 50", "at least a 100"), an ordering phrase after it and its noun ("20
+    places or more"), or a plus ("10+"); None for a plain number. Cues that order years only
+    ("after", "since") are left out: "from 5 recipes" bounds nothing."""
+    before = [t for t in tokens if t.end <= n.start]
+    if before and before[-1].norm in ("a", "an", "the"):
+        before = before[:-1]
+    words = [t.norm for t in before]
+    start = next((before[-len(c)].start for c in _ORDERING_CUES if len(c) <= len(words) and words[-len(c):] == c), None)
+    after = [t for t in tokens if t.start >= n.stop]
+    end = next((after[len(p) - 1].end for p in _ORDERING_POSTFIX if [t.norm for t in after[: len(p)]] == p), None)
+    if start is None and end is None and not n.plus:
+        return None
+    return (n.start if start is None else start, n.stop if end is None else end)
+
+
 def _window(tokens: list[Token], n: Number) -> tuple[list[Token], list[Token]]:
     """The three words before the number and the four after it."""
     return [t for t in tokens if t.end <= n.start][-3:], [t for t in tokens if t.start >= n.end][:4]
@@ -81,6 +104,8 @@ def _window(tokens: list[Token], n: Number) -> tuple[list[Token], list[Token]]:
 def asks_count(question: str, n: Number, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> bool:
     """Whether the free number ``n`` asks for that many results."""
     if n.money or n.scaled or n.year_like or not n.value.is_integer() or not 0 < n.value <= MAX_LIMIT:
+        return False
+    if bound_cue(question, tokens, n) is not None:
         return False
     before, after = _window(tokens, n)
     return _led(before) or (not _labels(before, n, question) and _counts_results(after, profile, taken))

@@ -33,7 +33,7 @@ from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._text import term_match
+from selfrag.query._text import plural, term_match
 from selfrag.query.model import Comparator, Comparison, FilterNode, Operation
 
 __all__ = ["Found", "compared", "numeric_conditions"]
@@ -170,11 +170,29 @@ class _Reader:
         return out
 
 
+def _counted(reader: _Reader, n: Number) -> Token | None:
+    """The plural noun right after ``n`` when it is no unit: what the number counts ("50
+    places", "3 ports")."""
+    if n.unit is None or n.unit in UNITS:
+        return None
+    k = reader.index_after(n.end)
+    tok = reader.tokens[k] if k < len(reader.tokens) else None
+    return tok if tok is not None and plural(tok) and tok.lemma == n.unit else None
+
+
 def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start: int, end: int) -> float | None:
     """How strongly the number at ``start..end`` is about ``p``; None rules ``p`` out."""
     unit = UNITS.get(n.unit or "")
     unit_forms = forms(n.unit) if n.unit else frozenset()
     score = 0.0
+    counted = _counted(reader, n)
+    if counted is not None and not term_match(forms(counted.norm), p.terms):
+        # A number of things no word of ``p`` names is no measure in a unit ("fewer than 3 ports"
+        # is no price, no rating) and fits an attribute that counts ("fewer than 50 places").
+        if p.dimension is not None and not forms(counted.norm) & DIMENSION_WORDS.get(p.dimension, frozenset()):
+            return None
+        if p.attr.kind == "count":
+            score += 2
     if n.money:
         if p.dimension != "money":
             return None

@@ -69,15 +69,26 @@ class AttrProfile:
         return self.dimension == "year"
 
     def fits(self, value: float) -> bool:
-        """Whether a stored value could equal ``value`` (declared bounds; whole numbers for integers)."""
+        """Whether a stored value could equal ``value`` (declared bounds and allowed values; whole
+        numbers for integers)."""
         a = self.attr
         if a.type == "integer" and not float(value).is_integer():
             return False
-        return (a.minimum is None or value >= a.minimum) and (a.maximum is None or value <= a.maximum)
+        allowed = self._allowed_numbers()
+        return self.in_range(value) and (not allowed or value in allowed)
 
     def in_range(self, value: float) -> bool:
+        """Whether ``value`` lies within the declared bounds, or between the least and greatest
+        allowed value: a bound outside them is about something else ("fewer than 50 places" is no
+        course level when levels are 100 to 400)."""
         a = self.attr
-        return (a.minimum is None or value >= a.minimum) and (a.maximum is None or value <= a.maximum)
+        allowed = self._allowed_numbers()
+        lo = a.minimum if a.minimum is not None else min(allowed) if allowed else None
+        hi = a.maximum if a.maximum is not None else max(allowed) if allowed else None
+        return (lo is None or value >= lo) and (hi is None or value <= hi)
+
+    def _allowed_numbers(self) -> list[float]:
+        return [float(v) for v in self.attr.allowed_values or () if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
 class SchemaProfile:
@@ -93,7 +104,10 @@ class SchemaProfile:
         self.attributes: list[AttrProfile] = []
         for a in schema.attributes:
             words = texts[a.name]
-            name_terms = frozenset().union(*(forms(w) for w in identifier_words(a.name) if w not in _GENERIC and w not in QUERY_STOP))
+            named = [w for w in identifier_words(a.name) if w not in QUERY_STOP]
+            # "noise_level" is about noise; an attribute named "level" alone is about its level.
+            named = [w for w in named if w not in _GENERIC] or named
+            name_terms = frozenset().union(*(forms(w) for w in named))
             content = [w for w in words if w not in QUERY_STOP and w not in _GENERIC and lemma(w) not in shared and len(w) > 1]
             terms = name_terms.union(*(forms(w) for w in content)) if content else name_terms
             values = [v for v in (a.allowed_values or catalogue.get(a.name, [])) if isinstance(v, str)]

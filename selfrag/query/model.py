@@ -92,5 +92,6 @@ class Change(BaseModel):
         "named_range",
         "latest_first",
         "asked_property",
+        "unread_bound",
     ]
     detail: str

@@ -237,6 +237,9 @@ class SelfQueryPlanner:
                 query = query.model_copy(update={"filter": _without_asked(query.filter, reading.asked, located)})
             changes.extend(Change(kind="asked_property", detail=f"{describe_node(n)}: what the question asks of "
                                   f"{reading.subject!r}, searched, not filtered") for n in reading.asked)
+        if source == "rules":
+            changes.extend(Change(kind="unread_bound", detail=f"{phrase!r}: no attribute it bounds; not filtered")
+                           for phrase in reading.unread)
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)
@@ -275,9 +278,10 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
-        if any(c.kind in ("negation_not_held", "ambiguous_coordination") for c in changes):
-            # The question negates something no filter holds, or joins two conditions with an "and"
-            # that may mean either: what the filters select is no answer.
+        if any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound") for c in changes):
+            # The question negates something no filter holds, joins two conditions with an "and"
+            # that may mean either, or bounds something no attribute holds: what the filters
+            # select is no answer.
             asks = None
         if asks in ("documents", "entities_and_documents") and source != "rules":
             # What is left of the question (its topic) was read against the rules' filter; the

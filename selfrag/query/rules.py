@@ -11,6 +11,7 @@ known values (see ``_profile``): nothing here names a domain. In order:
 3. in a yes/no question about one thing it names, the conditions after the name are what it asks
    ("Is Portrait of Clara Vinter a watercolour?"): set aside and searched, never filtered (``_asked``);
 4. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
+   a bound never does ("fewer than 50 places"): one no attribute fits is left out, and recorded;
 5. the search text is the question minus the phrases consumed by conditions and the filler at
    its ends ("show me", "recipes", "please"), and never empty; a word for the collection's items
    stays when the words before it qualify it ("latest fares") or only numbers follow it.
@@ -33,7 +34,7 @@ from langchain_core.embeddings import Embeddings
 from selfrag.lang import QUERY_STOP, Token, forms, tokenize
 from selfrag.query._asked import named_subject
 from selfrag.query._lexicon import NEGATIONS
-from selfrag.query._limit import read_limit
+from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._numbers import find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
@@ -50,7 +51,8 @@ class Reading:
     """What the constructor read from one question: the structured query and the consumed spans."""
 
     def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str],
-                 residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "") -> None:
+                 residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "",
+                 unread: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -65,6 +67,9 @@ class Reading:
         Portrait of Clara Vinter a watercolour?"): set aside, their words searched (``_asked``)."""
         self.subject = subject
         """That thing's name as written, when conditions were set aside."""
+        self.unread = list(unread)
+        """Bounds written in the question that no attribute fits ("fewer than 3 ports" over
+        prices and ratings): not filtered, and no limit either."""
 
 
 def _mention_nodes(mentions: list[Mention]) -> list[Found]:
@@ -170,6 +175,8 @@ def read_question(
     numbers = find_numbers(question)
     similarity = Similarity(embeddings) if embeddings is not None else None
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
+    unread = [question[b[0] : b[1]] for n in numbers if taken.free((n.start, n.end))
+              and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
     subject = named_subject(question, tokens, taken, profile)
     asked: list[Found] = []
@@ -189,7 +196,7 @@ def read_question(
     residual = _residual(question, tokens, taken, profile, used)
     text = residual or " ".join(question.split())
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
-                   [f.node for f in asked], subject.text if asked and subject is not None else "")
+                   [f.node for f in asked], subject.text if asked and subject is not None else "", unread)
 
 
 def rule_based_query(

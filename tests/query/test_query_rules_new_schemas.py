@@ -1,0 +1,90 @@
+"""The rule-based constructor on two schemas a new user wrote (``schemas/``): a university course
+catalogue (codes, levels 100–400, capacities, a ``string[]`` of topics) and incident postmortems
+(service, severity and year filled by extractors). Each case is a misreading the user's probe
+found, once signed ``answered`` by the deterministic set answer."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner, read_question, to_where
+from selfrag.schema import CollectionSchema
+
+TODAY = date(2026, 3, 1)
+HERE = Path(__file__).parent / "schemas"
+COURSES = CollectionSchema.model_validate(json.loads((HERE / "courses.schema.json").read_text()))
+POSTMORTEMS = CollectionSchema.model_validate(json.loads((HERE / "postmortems.schema.json").read_text()))
+COURSE_VALUES = {
+    "code": ["ASTR 110", "ASTR 330", "ASTR 450", "ECON 101", "ECON 201", "LING 101", "LING 215", "PHIL 100",
+             "PHIL 230", "PHIL 340", "PHIL 420", "MBIO 310", "MUSC 270"],
+    "title": ["Our Place in the Cosmos", "Introduction to Language", "Phonetics Laboratory", "Thinking Clearly",
+              "Ethics of Technology", "Philosophy of Language", "Principles of Economics", "Fisheries Science"],
+    "instructor": ["Priya Okonkwo", "Tomasz Wierzbicki", "Hannelore Brandt", "Aroha Ngata", "Mirela Stanescu",
+                   "Jonas Eklund", "Rafael Domínguez", "Ines Carvalho", "Lucien Abara"],
+}  # fmt: skip
+SERVICES = {"service": ["accounts", "comments", "database", "dns", "email", "images", "operations", "payments", "search"]}
+
+
+def read(question: str, schema: CollectionSchema = COURSES, values: dict[str, list[str]] = COURSE_VALUES) -> tuple[Any, int | None]:
+    q = read_question(question, schema, values, today=TODAY).query
+    return to_where(q.filter), q.limit
+
+
+def AND(*parts: dict[str, Any]) -> dict[str, Any]:
+    return {"$and": list(parts)}
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        # A comparative bound is a condition, never a count of results, whatever noun follows it:
+        # "places" names no attribute; capacity is the one count it fits (level holds 100–400 only).
+        ("Show me Philosophy courses with fewer than 50 places.", AND({"department": {"$eq": "Philosophy"}}, {"capacity": {"$lt": 50}})),
+        ("Show me courses taught by Tomasz Wierzbicki with fewer than 20 places.",
+         AND({"instructor": {"$eq": "Tomasz Wierzbicki"}}, {"capacity": {"$lt": 20}})),
+        ("Philosophy courses with at most 45 seats", AND({"department": {"$eq": "Philosophy"}}, {"capacity": {"$lte": 45}})),
+        ("Show me courses with fewer than 30 students.", {"capacity": {"$lt": 30}}),
+        # "N-level" and "level N": the word is the attribute's name, the number its value.
+        ("Which 100-level courses are taught by Priya Okonkwo?", AND({"level": {"$eq": 100}}, {"instructor": {"$eq": "Priya Okonkwo"}})),
+        ("Show me 200-level courses.", {"level": {"$eq": 200}}),
+        ("Which Linguistics courses are 400-level?", AND({"department": {"$eq": "Linguistics"}}, {"level": {"$eq": 400}})),
+        ("Show me 300-level Marine Biology courses.", AND({"level": {"$eq": 300}}, {"department": {"$eq": "Marine Biology"}})),
+        ("Which 300-level courses are not offered in Autumn?", AND({"level": {"$eq": 300}}, {"term": {"$ne": "Autumn"}})),
+        ("Show me courses at level 400 with more than 15 places.", AND({"level": {"$eq": 400}}, {"capacity": {"$gt": 15}})),
+    ],
+)
+def test_bounds_are_conditions_not_limits(question: str, where: dict[str, Any]) -> None:
+    assert read(question) == (where, None)
+
+
+@pytest.mark.parametrize(
+    ("question", "where", "limit"),
+    [
+        ("Show me the top 5 Philosophy courses", {"department": {"$eq": "Philosophy"}}, 5),
+        ("show me 10 courses", None, 10),
+        ("List 3 Linguistics courses with more than 20 places", AND({"department": {"$eq": "Linguistics"}}, {"capacity": {"$gt": 20}}), 3),
+    ],
+)
+def test_stated_counts_stay_limits(question: str, where: dict[str, Any] | None, limit: int) -> None:
+    assert read(question) == (where, limit)
+
+
+def test_a_bound_no_attribute_fits_is_dropped_with_a_record() -> None:
+    """Nothing in a schema of prices and ratings counts ports: the bound is no filter, no limit,
+    and the plan says so, so its matches are never signed as the answer."""
+    schema = CollectionSchema.model_validate({"description": "Laptops for sale", "attributes": [
+        {"name": "brand", "type": "string", "description": "The maker"},
+        {"name": "price", "type": "float", "description": "Price in US dollars", "minimum": 0},
+        {"name": "rating", "type": "float", "description": "Average rating from 1 to 5 stars", "minimum": 1, "maximum": 5},
+    ]})  # fmt: skip
+    question = "Show me Lenovo laptops with fewer than 3 ports."
+    assert read(question, schema, {"brand": ["Lenovo", "Dell"]}) == ({"brand": {"$eq": "Lenovo"}}, None)
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, schema, {"brand": ["Lenovo", "Dell"]})
+    assert plan.where == {"brand": {"$eq": "Lenovo"}}
+    assert [c.detail for c in plan.changes if c.kind == "unread_bound"] == ["'fewer than 3 ports': no attribute it bounds; not filtered"]
+    assert plan.asks is None
