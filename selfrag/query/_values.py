@@ -40,8 +40,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, UNITS, Token, forms, is_word, normalise, word_set
-from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
+from selfrag.lang import (
+    DETERMINERS,
+    FILLER,
+    FUNCTION_WORDS,
+    NUMBER_WORDS,
+    QUERY_STOP,
+    UNITS,
+    Token,
+    forms,
+    is_word,
+    normalise,
+    word_set,
+)
+from selfrag.query._lexicon import CUES, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import asks_count
 from selfrag.query._match import KnownValues
 from selfrag.query._numbers import Number
@@ -71,6 +83,13 @@ _PARTICLES = word_set("name_particles")
 _BOOL_MODIFIERS = word_set("bool_modifiers")
 _GAP_WORDS = word_set("gap_words")
 _OR_WORDS = frozenset(["or", "nor"])
+_CUE_WORDS = frozenset(w for cue in CUES for w in cue.split())
+_REQUEST_LEADS = frozenset(["please", "pls", "can", "could", "would", "will", "you", "i", "we", "want", "wanna", "need",
+                            "like", "id", "i'd", "to", "let", "lets", "let's", "us", "and", "then", "now", "also",
+                            "just", "quickly", "kindly"])  # fmt: skip
+"""Words that may come before the verb opening a request ("Could you please search ...", "I'd like to find ...")."""
+_VERB_OBJECTS = frozenset(["for", "through", "me", "us", "about"])
+"""Words after a request word that make it a verb ("search for", "find me", "look through")."""
 
 
 @dataclass(frozen=True)
@@ -111,10 +130,13 @@ class _Finder:
             for n in range(min(longest + 1, len(self.tokens) - i), 0, -1):
                 toks = self.tokens[i : i + n]
                 span = self.span(i, i + n)
-                if not self.taken.free(span) or all(self.light(t) for t in toks) or self.q[span[0]:span[1]].count(",") :
+                if not self.taken.free(span) or self.q[span[0]:span[1]].count(","):
                     continue
                 text = self.q[span[0] : span[1]]
-                hit = self._lookup(text, n, span)
+                if all(self.light(t) for t in toks):
+                    hit = self._filler_value(i, span) if n == 1 else None
+                else:
+                    hit = self._lookup(text, n, span)
                 if hit:
                     i += n
                     break
@@ -143,6 +165,21 @@ class _Finder:
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
         return None
+
+    def _filler_value(self, i: int, span: tuple[int, int]) -> Mention | None:
+        """A request word that is, exactly, a known value ("search" of a service, "watch" of a
+        category), where a value stands: a modifier or a noun ("search incidents", "the search
+        service", "affecting search"), not the verb opening a request ("Search for ...", "I want
+        to search incidents"), nor one followed by what a verb takes ("... search for", "find me")."""
+        tok = self.tokens[i]
+        if tok.norm not in FILLER or tok.norm in FUNCTION_WORDS | DETERMINERS | _CUE_WORDS or tok.norm in NUMBER_WORDS:
+            return None
+        nxt = self.tokens[i + 1].norm if i + 1 < len(self.tokens) else None
+        if nxt in _VERB_OBJECTS or all(t.norm in _REQUEST_LEADS for t in self.tokens[:i]):
+            return None
+        hits = [Mention(p, m.value, span, m.how) for p, idx in self.indexes
+                if (m := idx.exact(self.q[span[0] : span[1]])) is not None and m.how == "exact"]
+        return hits[0] if len(hits) == 1 else None
 
     def numbered(self, numbers: Sequence[Number]) -> list[Mention]:
         """Numbers that are known values ("route 62"). ``known`` passes over numbers, which are

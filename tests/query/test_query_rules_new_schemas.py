@@ -88,3 +88,39 @@ def test_a_bound_no_attribute_fits_is_dropped_with_a_record() -> None:
     assert plan.where == {"brand": {"$eq": "Lenovo"}}
     assert [c.detail for c in plan.changes if c.kind == "unread_bound"] == ["'fewer than 3 ports': no attribute it bounds; not filtered"]
     assert plan.asks is None
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        # "search" is a request word ("search for ...") and a known service: where a value stands it is the value.
+        ("Show me search incidents before 2025.", AND({"service": {"$eq": "search"}}, {"year": {"$lt": 2025}})),
+        ("List search incidents.", {"service": {"$eq": "search"}}),
+        ("How many search incidents were there?", {"service": {"$eq": "search"}}),
+        ("Show me incidents of the search service.", {"service": {"$eq": "search"}}),
+        ("Show me incidents in 2025 affecting search.", AND({"year": {"$eq": 2025}}, {"service": {"$eq": "search"}})),
+        ("List incidents that were not search incidents", {"service": {"$ne": "search"}}),
+        # The verb opening a request is no value.
+        ("Search for database incidents", {"service": {"$eq": "database"}}),
+        ("Search incidents in 2024", {"year": {"$eq": 2024}}),
+        ("Can you please search for incidents in 2024?", {"year": {"$eq": 2024}}),
+        ("I want to search through the email incidents", {"service": {"$eq": "email"}}),
+    ],
+)
+def test_a_known_value_that_is_a_request_word(question: str, where: dict[str, Any]) -> None:
+    assert read(question, POSTMORTEMS, SERVICES)[0] == where
+
+
+def test_any_filler_word_that_is_a_known_value() -> None:
+    """Not a rule for "search": a shop's category "watch" ("watch" is a request word too)."""
+    schema = CollectionSchema.model_validate({"description": "Products of a shop", "attributes": [
+        {"name": "category", "type": "string", "description": "Product category"},
+        {"name": "price", "type": "float", "description": "Price in euros"},
+    ]})  # fmt: skip
+    values = {"category": ["watch", "ring", "bracelet"]}
+    assert read("Show me watch straps under 50 euros", schema, values)[0] == AND(
+        {"category": {"$eq": "watch"}}, {"price": {"$lt": 50.0}})
+    assert read("Which watch models cost less than 100 euros?", schema, values)[0] == AND(
+        {"category": {"$eq": "watch"}}, {"price": {"$lt": 100.0}})
+    assert read("Watch out for rings under 50 euros", schema, values)[0] == AND(
+        {"category": {"$eq": "ring"}}, {"price": {"$lt": 50.0}})
