@@ -18,6 +18,8 @@ length, area, weight, energy, percent
             a measure in a unit of that dimension ("in km", "sq ft", "kcal", "%")
 name        proper names: people, companies ("author", "president")
 place       places ("city where it meets")
+identifier  a value names one document ("code" of a course, "isbn"): a yes/no question about
+            the thing it names asks of that one document (see ``selfrag.query._asked``)
 category    one of a few values (``allowed_values``)
 flag        true or false (``boolean``)
 =========== ======================================================================
@@ -35,7 +37,7 @@ __all__ = ["KINDS", "AttributeKind", "guess_kind", "measure_dimension"]
 
 AttributeKind = Literal[
     "year", "date", "money", "duration", "score", "count", "length", "area", "weight", "energy", "percent",
-    "name", "place", "category", "flag",
+    "name", "place", "identifier", "category", "flag",
 ]  # fmt: skip
 KINDS: tuple[str, ...] = get_args(AttributeKind)
 
@@ -51,6 +53,7 @@ _COUNTING = word_set("counting_words")
 _SCORE = word_set("score_words")
 _NAME = word_set("name_words")
 _PLACE = word_set("place_words")
+_IDENTIFIER = word_set("identifier_words")
 _NOUN_MEASURES: dict[str, AttributeKind] = {
     w: cast(AttributeKind, k) for w, k in word_map("noun_measures").items() if k in get_args(AttributeKind)
 }
@@ -132,6 +135,9 @@ def guess_kind(
         return "place", None
     if allowed_values:
         return "category", None
+    if name_words and name_words[-1] in _IDENTIFIER:
+        # Its name says so ("code", "course_code", "isbn"); a code of something else names a place first ("country_code").
+        return "identifier", None
     if lemmas & _NAME:
         return "name", None
     return None, None

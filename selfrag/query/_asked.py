@@ -12,7 +12,10 @@ conditions read after that name are set aside. A predicate with words of its own
 else, which the conditions locate: "Is TLS 1.0 enabled by default in Harborlight 2.1?" asks
 whether TLS 1.0 is enabled, in the release the filter names. Values before the name locate the thing and stay
 ("Is Ada Brenn's Lighthouse on loan?" keeps the artist). A subject that is itself a value ("Did
-Ada Brenn paint …?") names documents, not one thing, and nothing is set aside. Nor is it where
+Ada Brenn paint …?") names documents, not one thing, and nothing is set aside, unless its
+attribute identifies one document (kind ``identifier``: a course code, an ISBN): "Is PHIL 340
+cross-listed with Linguistics?" asks of that one course, whatever words its predicate has, and
+every condition after the code is set aside; the code stays, as a filter. Nor is it where
 the predicate asks whether some exist, by a quantifier ("Does North Hall have any watercolours?")
 or by a plural or the collection's item noun ("Does North Hall show objects made before 1900?"):
 there the conditions describe what is looked for, and the documents that match answer it.
@@ -20,6 +23,7 @@ there the conditions describe what is looked for, and the documents that match a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from selfrag.lang import FUNCTION_WORDS, QUERY_STOP, Token, forms
@@ -62,16 +66,21 @@ def _attribute_or_function_word(tok: Token, profile: SchemaProfile) -> bool:
     return tok.norm in QUERY_STOP or tok.norm in NEGATIONS or any(term_match(f, p.terms) for p in profile.attributes)
 
 
-def named_subject(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile) -> Subject | None:
+def named_subject(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile,
+                  identifying: Sequence[tuple[int, int]] = ()) -> Subject | None:
     """The name a yes/no question asks about, when what follows it asks whether that one thing has
     a property (see the module docstring); None for any other question. ``taken``: what the value
-    readers claimed."""
+    readers claimed; ``identifying``: the spans of values that name one document each."""
     if not tokens or tokens[0].norm not in AUXILIARIES:
         return None
     i = 1
     while i < len(tokens) and tokens[i].text.islower() and tokens[i].norm in _DETERMINERS:
         i += 1
-    while i < len(tokens) and _capitalised(tokens[i]) and not _free(taken, tokens[i]):
+    starts = {span[0]: span for span in identifying}
+    while i < len(tokens) and (tokens[i].start in starts or (_capitalised(tokens[i]) and not _free(taken, tokens[i]))):
+        if tokens[i].start in starts:  # "Is PHIL 340 ...": one document, all that follows is asked of it
+            start, end = starts[tokens[i].start]
+            return Subject(question[start:end], end)
         i += 1  # values that locate the thing ("Ada Brenn's Lighthouse")
     first, last = i, None
     j = i

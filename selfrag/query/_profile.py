@@ -119,7 +119,7 @@ class SchemaProfile:
                 if not a.allowed_values:
                     capitalised = [v for v in values if v[:1].isupper() or v[:1].isdigit()]
                     by_values = len(values) >= 2 and len(capitalised) >= 0.7 * len(values)
-                    profile.name_like = a.kind in ("name", "place") or (a.kind is None and by_values)
+                    profile.name_like = a.kind in ("name", "place") or (a.kind in (None, "identifier") and by_values)
             self.attributes.append(profile)
         self.by_name = {p.name: p for p in self.attributes}
 

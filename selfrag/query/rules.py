@@ -9,7 +9,8 @@ known values (see ``_profile``): nothing here names a domain. In order:
    (``_values``): known values, boolean attribute names, embedding similarity under the
    collection's own model (when given), and unknown proper names for name-like attributes;
 3. in a yes/no question about one thing it names, the conditions after the name are what it asks
-   ("Is Portrait of Clara Vinter a watercolour?"): set aside and searched, never filtered (``_asked``);
+   ("Is Portrait of Clara Vinter a watercolour?", "Is PHIL 340 taught online?" where the code
+   identifies one course): set aside and searched, never filtered (``_asked``);
 4. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
    a bound never does ("fewer than 50 places"): one no attribute fits is left out, and recorded;
 5. the search text is the question minus the phrases consumed by conditions and the filler at
@@ -178,7 +179,8 @@ def read_question(
     unread = [question[b[0] : b[1]] for n in numbers if taken.free((n.start, n.end))
               and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
-    subject = named_subject(question, tokens, taken, profile)
+    identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
+    subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
     if subject is not None:
         # What a yes/no question asks of the thing it names is no filter: its words are searched.

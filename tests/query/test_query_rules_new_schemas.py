@@ -124,3 +124,47 @@ def test_any_filler_word_that_is_a_known_value() -> None:
         {"category": {"$eq": "watch"}}, {"price": {"$lt": 100.0}})
     assert read("Watch out for rings under 50 euros", schema, values)[0] == AND(
         {"category": {"$eq": "ring"}}, {"price": {"$lt": 50.0}})
+
+
+def plan(question: str, schema: CollectionSchema = COURSES, values: dict[str, list[str]] = COURSE_VALUES) -> Any:
+    return SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, schema, values)
+
+
+def test_a_code_attribute_identifies_one_document() -> None:
+    assert COURSES.attribute("code").kind == "identifier"  # type: ignore[union-attr]
+    assert COURSES.attribute("title").kind is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        # The subject is a known value of an attribute that identifies one document: what the
+        # question asks of it is searched, never filtered (a filter would hide it when the answer is no).
+        ("Is PHIL 340 cross-listed with Linguistics?", "Linguistics"),
+        ("Is LING 101 taught fully online?", "online"),
+        ("Is ECON 201 taught online?", "online"),
+        ("Does PHIL 340 have more than 40 places?", "40 places"),
+        ("Is PHIL 340 a 300-level course?", "300-level"),
+        ("Is PHIL 340 taught by Jonas Eklund in Spring?", "Jonas Eklund"),
+    ],
+)
+def test_a_yes_no_question_about_an_identified_thing_filters_only_the_identifier(question: str, asked: str) -> None:
+    p = plan(question)
+    code = question.split()[1] + " " + question.split()[2]
+    assert p.where == {"code": {"$eq": code}}
+    assert asked in p.query.query
+    assert "asked_property" in [c.kind for c in p.changes]
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        # values that name many documents still filter what follows them
+        ("Is Mirela Stanescu teaching online courses?", AND({"instructor": {"$eq": "Mirela Stanescu"}}, {"online": {"$eq": True}})),
+        ("Are any Philosophy courses taught online?", AND({"department": {"$eq": "Philosophy"}}, {"online": {"$eq": True}})),
+        # an identifier that is not the subject is a condition like any other
+        ("Which courses taught online does LING 101 lead to?", AND({"online": {"$eq": True}}, {"code": {"$eq": "LING 101"}})),
+    ],
+)
+def test_values_that_name_many_documents_keep_their_conditions(question: str, where: dict[str, Any]) -> None:
+    assert plan(question).where == where
