@@ -15,7 +15,9 @@ repaired, never passed on, and every repair is recorded:
 Satisfiability is decided exactly, by trying every value that matters: the constants the filter
 mentions, values just beside them and between them, the declared bounds and allowed values, one
 value nobody mentioned, and the attribute being absent (Chroma's ``$ne``/``$nin`` select records
-without the attribute; ``$eq`` and the ordering operators do not).
+without the attribute; ``$eq`` and the ordering operators do not). Validation first writes a
+negation of a number or a flag so that it needs the attribute (``_present``), so absence is judged
+on the operators the store will be asked.
 """
 
 from __future__ import annotations

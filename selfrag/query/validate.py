@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from selfrag.query._grounding import grounding
 from selfrag.query._numbers import find_numbers
+from selfrag.query._present import held_where_present
 from selfrag.query._repair import Repairer
 from selfrag.query._satisfy import make_satisfiable
 from selfrag.query._where import parse_where
@@ -142,6 +143,9 @@ def validate_query(
     if raw_filter is not None:
         node = Repairer(schema, catalogue, today, changes).node(raw_filter)
         # A filter that cannot select anything is never passed on (see _satisfy).
+        # Only documents that have a number or a flag can be "not" a value of it (see _present);
+        # satisfiability is then judged on what the store will be asked.
+        node = held_where_present(node, schema) if node is not None else None
         node = make_satisfiable(node, schema, changes, question=question)
         if node is None:
             changes.append(Change(kind="empty_filter", detail="no usable condition left; searching without a filter"))

@@ -168,3 +168,36 @@ def test_a_yes_no_question_about_an_identified_thing_filters_only_the_identifier
 )
 def test_values_that_name_many_documents_keep_their_conditions(question: str, where: dict[str, Any]) -> None:
     assert plan(question).where == where
+
+
+@pytest.mark.parametrize(
+    ("question", "schema", "values", "where"),
+    [
+        # A negation holds only for documents that have the attribute (Chroma's $ne/$nin also
+        # select documents without it: the on-call policy has no year).
+        ("List the incidents that were not in 2025.", POSTMORTEMS, SERVICES, {"$or": [{"year": {"$lt": 2025}}, {"year": {"$gt": 2025}}]}),
+        ("List incidents not from 2023 or 2025", POSTMORTEMS, SERVICES,
+         {"$and": [{"year": {"$nin": [2023, 2025]}}, {"$or": [{"year": {"$lt": 2023}}, {"year": {"$gte": 2023}}]}]}),
+        ("Which courses aren't taught online?", COURSES, COURSE_VALUES, {"online": {"$eq": False}}),
+        ("Philosophy courses that are not 100-level", COURSES, COURSE_VALUES,
+         AND({"department": {"$eq": "Philosophy"}}, {"level": {"$gt": 100}})),  # below 100 is no level
+        # strings stay $ne: the catalogue need not hold every value (see selfrag.query._present)
+        ("Which courses are not offered in Autumn?", COURSES, COURSE_VALUES, {"term": {"$ne": "Autumn"}}),
+    ],
+)
+def test_a_negation_holds_only_where_the_attribute_is(question: str, schema: CollectionSchema, values: dict[str, list[str]],
+                                                      where: dict[str, Any]) -> None:
+    assert plan(question, schema, values).where == where
+
+
+def test_a_negated_filter_in_chroma_leaves_out_documents_without_the_attribute(tmp_path: Path) -> None:
+    import chromadb
+    from chromadb.config import Settings
+
+    client = chromadb.PersistentClient(path=str(tmp_path), settings=Settings(anonymized_telemetry=False))
+    col = client.get_or_create_collection("postmortems", embedding_function=None)
+    col.add(ids=["pm-01", "pm-05", "pm-12"], embeddings=[[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]],
+            metadatas=[{"service": "search", "year": 2024}, {"service": "payments", "year": 2025}, {"service": "operations"}])
+    for question in ("List the incidents that were not in 2025.", "List incidents not from 2023 or 2025"):
+        where = plan(question, POSTMORTEMS, SERVICES).where
+        assert sorted(col.get(where=where)["ids"]) == ["pm-01"], question
