@@ -26,6 +26,8 @@ _ALIASES = {
     ">": "gt", ">=": "gte", "<": "lt", "<=": "lte", "not in": "nin", "not_in": "nin", "notin": "nin",
 }  # fmt: skip
 _ORDERING = frozenset({"gt", "gte", "lt", "lte"})
+_MEMBERSHIP = frozenset({"contains", "not_contains"})
+"""Tests of a list's elements: for ``string[]`` attributes, which take no other comparator."""
 _YEAR_RANGE_MAX = 50
 
 
@@ -132,6 +134,9 @@ class Repairer:
         comp = self._comparator(raw_comp)
         if comp is None:
             self._note("dropped_clause", f"{attr.name}: unknown comparator {_short(raw_comp)}")
+            return None
+        if (comp in _MEMBERSHIP) != (attr.type == "string[]"):
+            self._note("dropped_clause", f"{attr.name}: '{comp}' does not apply to a {attr.type}")
             return None
         if attr.type in ("string", "boolean") and comp in _ORDERING:
             self._note("dropped_clause", f"{attr.name}: '{comp}' needs a number but {attr.name} is a {attr.type}")

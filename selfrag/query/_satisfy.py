@@ -14,7 +14,7 @@ repaired, never passed on, and every repair is recorded:
 
 Satisfiability is decided exactly, by trying every value that matters: the constants the filter
 mentions, values just beside them and between them, the declared bounds and allowed values, one
-value nobody mentioned, and the attribute being absent (Chroma's ``$ne``/``$nin`` select records
+value nobody mentioned, and the attribute being absent (Chroma's ``$ne``/``$nin``/``$not_contains`` select records
 without the attribute; ``$eq`` and the ordering operators do not). Validation first writes a
 negation of a number or a flag so that it needs the attribute (``_present``), so absence is judged
 on the operators the store will be asked.
@@ -56,6 +56,11 @@ def _domain(attr: AttributeInfo | None, consts: Sequence[Scalar]) -> list[object
         return [*values, _ABSENT]
     if attr.type == "boolean":
         return [True, False, _ABSENT]
+    if attr.type == "string[]":
+        # Lists holding each set of the mentioned strings (with another one: never empty), and none at all.
+        strings = list(dict.fromkeys(c for c in consts if isinstance(c, str)))[:8]
+        subsets = itertools.chain.from_iterable(itertools.combinations(strings, k) for k in range(len(strings) + 1))
+        return [*([*subset, _OTHER] for subset in subsets), _ABSENT]
     numbers = sorted({float(c) for c in consts if isinstance(c, (int, float)) and not isinstance(c, bool)})
     lo, hi = attr.minimum, attr.maximum
     points = set(numbers)
@@ -78,7 +83,10 @@ def _domain(attr: AttributeInfo | None, consts: Sequence[Scalar]) -> list[object
 def _holds(c: Comparison, value: object) -> bool:
     op, target = c.comparator, c.value
     if value is _ABSENT:
-        return op in ("ne", "nin")
+        return op in ("ne", "nin", "not_contains")
+    if op in ("contains", "not_contains"):
+        hit = isinstance(value, list) and target in value
+        return hit if op == "contains" else not hit
     if op in ("in", "nin"):
         items = target if isinstance(target, list) else [target]
         hit = any(_same(value, t) for t in items)

@@ -29,11 +29,13 @@ _OPS: dict[str, Comparator] = {
     "$eq": "eq", "$ne": "ne", "$gt": "gt", "$gte": "gte", "$lt": "lt", "$lte": "lte", "$in": "in", "$nin": "nin",
 }  # fmt: skip
 _ORDERING = {"gt", "gte", "lt", "lte"}
+_MEMBERSHIP: dict[str, Comparator] = {"$contains": "contains", "$not_contains": "not_contains"}
+"""Tests of a list attribute's elements (``string[]``): the only operators it takes."""
 
 
 def _scalar(attr: AttributeInfo, op: str, value: Any) -> Scalar:
     if attr.type == "string[]":
-        raise InvalidFilter(f"where: {attr.name} is a list attribute; a caller's filter cannot test it")
+        raise InvalidFilter(f"where: {attr.name} is a list attribute: test it with $contains or $not_contains")
     if attr.type == "date":
         number = date_number(value)
         if number is None:
@@ -58,9 +60,16 @@ def _field(attr: AttributeInfo, expr: Any) -> Comparison:
     if len(expr) != 1:
         raise InvalidFilter(f"where: {attr.name} needs exactly one operator, got {sorted(expr) or 'none'}")
     ((op, operand),) = expr.items()
+    if op in _MEMBERSHIP:
+        if attr.type != "string[]":
+            raise InvalidFilter(f"where: {op} tests the elements of a list (string[]) attribute; {attr.name} is {attr.type}")
+        if not isinstance(operand, str):
+            raise InvalidFilter(f"where: {op} on {attr.name} needs one string, got {operand!r}")
+        return Comparison(attribute=attr.name, comparator=_MEMBERSHIP[op], value=operand)
     comparator = _OPS.get(op)
     if comparator is None:
-        raise InvalidFilter(f"where: unsupported operator {op!r} on {attr.name} (use one of {', '.join(_OPS)})")
+        ops = list(_MEMBERSHIP) if attr.type == "string[]" else list(_OPS)
+        raise InvalidFilter(f"where: unsupported operator {op!r} on {attr.name} (use one of {', '.join(ops)})")
     if comparator in _ORDERING and attr.type in ("string", "boolean"):
         raise InvalidFilter(f"where: {op} needs a number but {attr.name} is {attr.type}")  # dates order as numbers
     if comparator in ("in", "nin"):
@@ -98,7 +107,9 @@ def parse_where(where: dict[str, Any], schema: CollectionSchema) -> FilterNode:
     """Read a Chroma ``where`` clause, checked against ``schema``.
 
     Accepts the operators Chroma supports for metadata (``$eq``, ``$ne``, ``$gt``, ``$gte``,
-    ``$lt``, ``$lte``, ``$in``, ``$nin``), the shorthand ``{"attr": value}``, and ``$and``/``$or``.
+    ``$lt``, ``$lte``, ``$in``, ``$nin``; ``$contains`` and ``$not_contains`` with one string, on
+    ``string[]`` attributes, which take no other), the shorthand ``{"attr": value}``, and
+    ``$and``/``$or``.
 
     Raises:
         InvalidFilter: an unknown attribute, a value of the wrong type, an unsupported operator,

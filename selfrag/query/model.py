@@ -15,7 +15,9 @@ from selfrag.kg.records import RelationCondition
 
 __all__ = ["Change", "Comparator", "Comparison", "FilterNode", "Operation", "Operator", "Scalar", "StructuredQuery"]
 
-Comparator = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin"]
+Comparator = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains", "not_contains"]
+"""``contains``/``not_contains`` test the elements of a list (``string[]``) attribute; validation
+keeps them on no other attribute, and the self-query's scalar view has none."""
 Operator = Literal["and", "or", "not"]
 Scalar = str | int | float | bool
 

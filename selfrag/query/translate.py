@@ -20,6 +20,7 @@ __all__ = ["and_where", "push_not", "to_where"]
 
 _NEGATED: dict[Comparator, Comparator] = {
     "eq": "ne", "ne": "eq", "gt": "lte", "lte": "gt", "gte": "lt", "lt": "gte", "in": "nin", "nin": "in",
+    "contains": "not_contains", "not_contains": "contains",
 }  # fmt: skip
 
 

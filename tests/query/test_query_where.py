@@ -8,6 +8,7 @@ import pytest
 
 from selfrag.errors import InvalidFilter
 from selfrag.query import Comparison, Operation, parse_where, to_where
+from selfrag.schema import CollectionSchema
 
 
 def test_shorthand_and_operators(schema):
@@ -56,3 +57,69 @@ def test_problems_raise_invalid_filter(schema, where: dict[str, Any], message: s
     assert message in str(info.value)
     assert "\n" not in info.value.one_line()
     assert info.value.code == "filter_invalid"
+
+
+# -- list attributes: $contains and $not_contains, on string[] only ------------------------------
+COURSES = CollectionSchema.model_validate({"description": "Courses", "attributes": [
+    {"name": "department", "type": "string"},
+    {"name": "capacity", "type": "integer"},
+    {"name": "topics", "type": "string[]", "description": "Topics the course covers"},
+]})  # fmt: skip
+
+
+@pytest.mark.parametrize("op", ["$contains", "$not_contains"])
+def test_a_list_attribute_is_tested_by_membership(op: str) -> None:
+    where = {"topics": {op: "coral reefs"}}
+    node = parse_where(where, COURSES)
+    assert node == Comparison(attribute="topics", comparator=op[1:], value="coral reefs")
+    assert to_where(node) == where
+    assert to_where(parse_where({"$and": [{"department": "Marine Biology"}, where]}, COURSES)) == {
+        "$and": [{"department": {"$eq": "Marine Biology"}}, where]}
+
+
+def test_not_over_contains_is_not_contains() -> None:
+    node = Operation(operator="not", arguments=[Comparison(attribute="topics", comparator="contains", value="stars")])
+    assert to_where(node) == {"topics": {"$not_contains": "stars"}}
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ({"department": {"$contains": "Music"}}, "$contains tests the elements of a list (string[]) attribute; department is string"),
+        ({"capacity": {"$not_contains": 3}}, "$not_contains tests the elements of a list (string[]) attribute; capacity is integer"),
+        ({"topics": {"$eq": "stars"}}, "topics is a list attribute: test it with $contains or $not_contains"),
+        ({"topics": "stars"}, "topics is a list attribute: test it with $contains or $not_contains"),
+        ({"topics": {"$contains": ["stars", "planets"]}}, "$contains on topics needs one string"),
+        ({"topics": {"$contains": 3}}, "$contains on topics needs one string"),
+    ],
+)
+def test_membership_is_refused_elsewhere_with_a_clear_message(where: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidFilter) as err:
+        parse_where(where, COURSES)
+    assert message in str(err.value)
+
+
+def test_a_callers_contains_filter_selects_in_chroma(tmp_path: Any) -> None:
+    import chromadb
+    from chromadb.config import Settings
+
+    from selfrag.query import SelfQueryPlanner
+
+    client = chromadb.PersistentClient(path=str(tmp_path), settings=Settings(anonymized_telemetry=False))
+    col = client.get_or_create_collection("courses", embedding_function=None)
+    col.add(ids=["mbio-330", "astr-110"], embeddings=[[1.0, 0.0], [0.0, 1.0]],
+            metadatas=[{"department": "Marine Biology", "topics": ["coral reefs", "fieldwork"]},
+                       {"department": "Astronomy", "topics": ["stars", "planets"]}])
+    planner = SelfQueryPlanner(None, mode="rules")
+    for op, ids in (("$contains", ["mbio-330"]), ("$not_contains", ["astr-110"])):
+        plan = planner.plan("which courses are there?", COURSES, {}, mandatory_where={"topics": {op: "coral reefs"}})
+        assert col.get(where=plan.where)["ids"] == ids
+
+
+def test_membership_is_judged_satisfiable_like_chroma() -> None:
+    from selfrag.query._satisfy import satisfiable
+
+    stars = Comparison(attribute="topics", comparator="contains", value="stars")
+    assert satisfiable(stars, COURSES)
+    assert satisfiable(Operation(operator="and", arguments=[stars, Comparison(attribute="topics", comparator="contains", value="reefs")]), COURSES)
+    assert not satisfiable(Operation(operator="and", arguments=[stars, Comparison(attribute="topics", comparator="not_contains", value="stars")]), COURSES)

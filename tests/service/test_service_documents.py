@@ -67,3 +67,18 @@ def test_citations_never_carry_a_server_path(live: Live) -> None:
         answer = http.post("/v1/answers", json={"question": "Which animal has stripes?", "collection": "notes"}).json()
     [citation] = answer["citations"]
     assert citation["metadata"]["source"] == "zebras.md" and not str(citation["metadata"]).count("/tmp")
+
+
+def test_a_list_attribute_is_filtered_by_membership_over_http(live: Live) -> None:
+    schema = {"attributes": [{"name": "topics", "type": "string[]", "description": "Topics the course covers"}]}
+    docs = [{"id": "mbio-330", "text": "Coral Reef Ecology studies reef systems.", "metadata": {"topics": ["coral reefs", "fieldwork"]}},
+            {"id": "astr-110", "text": "Our Place in the Cosmos surveys modern astronomy.", "metadata": {"topics": ["stars"]}}]
+    with live.client() as http:
+        assert http.post("/v1/collections", json={"name": "courses", "schema": schema}).status_code == 201
+        assert http.post("/v1/collections/courses/documents", json={"documents": docs}).status_code == 201
+        body = {"question": "Which courses cover coral reefs?", "collection": "courses", "include_trace": True}
+        reply = http.post("/v1/answers", json={**body, "filter": {"topics": {"$contains": "coral reefs"}}})
+        assert reply.status_code == 200, reply.text
+        assert {d["id"] for d in reply.json()["trace"]["documents"]} == {"mbio-330"}
+        wrong = http.post("/v1/answers", json={**body, "filter": {"topics": {"$eq": "coral reefs"}}})
+        assert wrong.status_code == 422 and "test it with $contains" in wrong.json()["error"]["message"]
