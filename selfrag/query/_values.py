@@ -170,13 +170,16 @@ class _Finder:
         """A request word that is, exactly, a known value ("search" of a service, "watch" of a
         category), where a value stands: a modifier or a noun ("search incidents", "the search
         service", "affecting search"), not the verb opening a request ("Search for ...", "I want
-        to search incidents"), nor one followed by what a verb takes ("... search for", "find me")."""
+        to search incidents"), nor one followed by what a verb takes ("... search for", "find me"),
+        nor one that leads a count ("the top 5" where "top" is a garment)."""
         tok = self.tokens[i]
         if tok.norm not in FILLER or tok.norm in FUNCTION_WORDS | DETERMINERS | _CUE_WORDS or tok.norm in NUMBER_WORDS:
             return None
         nxt = self.tokens[i + 1].norm if i + 1 < len(self.tokens) else None
         if nxt in _VERB_OBJECTS or all(t.norm in _REQUEST_LEADS for t in self.tokens[:i]):
             return None
+        if nxt is not None and (nxt.isdigit() or nxt in NUMBER_WORDS):
+            return None  # "the top 5", "best three": it asks for a number of results
         hits = [Mention(p, m.value, span, m.how) for p, idx in self.indexes
                 if (m := idx.exact(self.q[span[0] : span[1]])) is not None and m.how == "exact"]
         return hits[0] if len(hits) == 1 else None

@@ -124,6 +124,9 @@ def test_any_filler_word_that_is_a_known_value() -> None:
         {"category": {"$eq": "watch"}}, {"price": {"$lt": 100.0}})
     assert read("Watch out for rings under 50 euros", schema, values)[0] == AND(
         {"category": {"$eq": "ring"}}, {"price": {"$lt": 50.0}})
+    clothes = {"category": ["top", "dress", "skirt"]}
+    assert read("Show me the top 5 dresses", schema, clothes) == ({"category": {"$eq": "dress"}}, 5)
+    assert read("Show me a top under 30 euros", schema, clothes)[0] == AND({"category": {"$eq": "top"}}, {"price": {"$lt": 30.0}})
 
 
 def plan(question: str, schema: CollectionSchema = COURSES, values: dict[str, list[str]] = COURSE_VALUES) -> Any:
