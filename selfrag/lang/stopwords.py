@@ -20,7 +20,8 @@ FUNCTION_WORDS = frozenset([
 """Articles, prepositions, conjunctions, pronouns, auxiliaries and the two plain negations."""
 
 DETERMINERS = frozenset([
-    "all", "any", "some", "each", "every", "both", "either", "neither", "few", "more", "most", "other", "own",
+    "all", "any", "some", "each", "every", "both", "either", "neither", "few", "many", "much", "more", "most",
+    "other", "own",
     "same", "such", "only", "also", "just", "very", "too", "once", "ours", "yours", "still", "yet", "already",
     "ever", "again", "now", "currently", "presently",
 ])  # fmt: skip

@@ -165,6 +165,10 @@ def asks_for(question: str, terms: Sequence[GraphTerm], *, labels: Sequence[str]
         # "Are there chess clubs in Boston?": yes when one matches. "Are Boston's chess clubs
         # old?" asks about them in general, which the ones that match do not answer.
         return "documents"
+    if wh == ["how"] and re.search(r"\bhow\s+many\b", question, re.IGNORECASE):
+        # "How many search incidents were there?": nothing but the filter is left, so what it
+        # selects is counted (a figure of the documents' own, "how many people …", leaves words).
+        return "documents"
     return None
 
 

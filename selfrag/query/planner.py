@@ -44,6 +44,7 @@ from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
 from selfrag.schema import CollectionSchema
+from selfrag.text import content_terms
 
 __all__ = ["Plan", "SelfQueryPlanner"]
 
@@ -288,7 +289,7 @@ class SelfQueryPlanner:
             # model's filter may hold less of it ("layoffs" dropped), so its matches are no answer.
             asks = None
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
-                and not rules.changes:
+                and not rules.changes and not _names_unfiltered(question, schema, query.filter):
             # Any schema: the rules' filter holds the whole question, nothing left to search for
             # ("3 bedroom houses under 500k"), and validation repaired nothing in it.
             asks = asks_for(question, ())
@@ -323,3 +324,14 @@ class SelfQueryPlanner:
             detail = f"rule-based filter better grounded in the question ({rs}/{rt} conditions supported vs model's {ls}/{lt})"
             return rules, "rules", Change(kind="fallback", detail=detail)
         return llm, "llm", None
+
+
+def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode) -> bool:
+    """Whether ``question`` names, by its name, an attribute its filter does not test ("How many
+    members do rowing clubs have?", "credits phil 230?"): it asks that attribute's values, which
+    the documents the filter selects do not answer by being selected. A flag named is a condition
+    the filter would hold, not a value asked."""
+    tested = {c.attribute for c in clauses(node)}
+    words = content_terms(question)
+    return any(a.name not in tested and a.type != "boolean" and (own := content_terms(a.name.replace("_", " ")))
+               and own <= words for a in schema.attributes)

@@ -112,3 +112,21 @@ def test_no_record_value_answers_what_it_does_not_hold(engine: Any, question: st
     run, _ = engine
     result = run.run(question, collection="clubs")
     assert all(g["strategy"] != "field" for g in result.trace.generations)
+
+
+def test_a_how_many_question_its_filter_holds_is_answered_with_the_count(engine: Any) -> None:
+    # A new user's postmortems: "How many search incidents were there?" was read by the reader out
+    # of one incident's text ("410,000 searches"); the filter held the whole question.
+    run, model = engine
+    result = run.run("How many rowing clubs are there?", collection="clubs", options=RunOptions(top_k=2))
+    assert result.outcome == "answered" and result.short_answer == "3 matching documents"
+    assert result.trace.generations[-1]["strategy"] == "listing"
+    assert model.calls_for("generate") == []
+
+
+@pytest.mark.parametrize("question", ["How many members do rowing clubs have?", "members of rowing clubs?"])
+def test_a_question_naming_an_attribute_of_several_records_is_no_listing(engine: Any, question: str) -> None:
+    # It asks their values, not whether any exist nor how many there are.
+    run, _ = engine
+    result = run.run(question, collection="clubs")
+    assert all(g["strategy"] not in ("listing", "field") for g in result.trace.generations)

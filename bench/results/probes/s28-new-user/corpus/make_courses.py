@@ -1,4 +1,5 @@
 import json
+
 C = [
  ("ASTR 110","Our Place in the Cosmos","Astronomy",3,100,"Autumn","Priya Okonkwo",180,False,["stars","planets","cosmology"],
   "ASTR 110 Our Place in the Cosmos is a survey of modern astronomy for students with no science background. It has no prerequisites. Students attend two lectures a week and four evening sessions at the Wexley Observatory. Assessment is a midterm test worth 30 percent, a final exam worth 50 percent and an observing log worth 20 percent."),
