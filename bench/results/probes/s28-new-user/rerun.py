@@ -1,21 +1,54 @@
-import json, subprocess, os, time, sys
-home="/tmp/s28/rerun/home"
-env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SELFRAG_HOME=home)
-S="/work/main/.venv/bin/selfrag"; P="/tmp/s28/probe"
-def sh(cmd): return subprocess.run(cmd,capture_output=True,text=True,env=env)
-if not os.path.exists(home):
-    print(sh([S,"ingest",f"{P}/corpus/courses/courses.jsonl","--collection","courses","--schema",f"{P}/corpus/courses.schema.json"]).stderr[-300:])
-    print(sh([S,"ingest",f"{P}/corpus/postmortems","--collection","postmortems","--schema",f"{P}/corpus/postmortems.schema.json"]).stderr[-300:])
-qs=[json.loads(l) for l in open(f"{P}/questions.jsonl")]
-for f in ("extra_results","extra2_results","extra3_results"):
-    for i,l in enumerate(open(f"{P}/out/{f}.jsonl")):
-        r=json.loads(l); res=r.get("result") or {}
-        qs.append(dict(id=f"{f}-{i}", question=r["question"], collection=res.get("collection") or r.get("collection") or "courses", expected=r.get("expected","?"), kind="extra"))
-out=open("/tmp/s28/rerun/results.jsonl","w")
-for r in qs:
-    cmd=[S,"ask",r["question"],"-c",r["collection"],"--json"]
-    if r.get("thread"): cmd+=["--thread","re-"+r["thread"]]
-    p=sh(cmd)
-    try: res=json.loads(p.stdout)
-    except Exception: res={"_raw":p.stdout[-300:],"err":p.stderr[-300:]}
-    out.write(json.dumps(dict(id=r["id"],kind=r.get("kind"),q=r["question"],expected=r.get("expected"),outcome=res.get("outcome"),short=res.get("short_answer"),answer=(res.get("answer") or "")[:300],stop=res.get("stop_reason")),ensure_ascii=False)+"\n"); out.flush()
+"""Ask the probe's questions again through the CLI, in a fresh home: `RERUN.md`.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python bench/results/probes/s28-new-user/rerun.py OUT.jsonl
+
+Ingests the two corpora beside this script, then asks every question of `questions.jsonl` (in its
+thread, when it has one) and the report's extra filter questions (`extra_questions.jsonl`), one
+line of outcome, short answer, answer and stop reason each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SELFRAG = str(Path(sys.executable).with_name("selfrag"))
+
+
+def main() -> None:
+    out_path = Path(sys.argv[1])
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SELFRAG_HOME=tempfile.mkdtemp())
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([SELFRAG, *args], capture_output=True, text=True, env=env, check=False)
+
+    corpus = HERE / "corpus"
+    run("ingest", str(corpus / "courses" / "courses.jsonl"), "--collection", "courses",
+        "--schema", str(corpus / "courses.schema.json"))
+    run("ingest", str(corpus / "postmortems"), "--collection", "postmortems", "--schema", str(corpus / "postmortems.schema.json"))
+    questions = [json.loads(line) for name in ("questions.jsonl", "extra_questions.jsonl")
+                 for line in (HERE / name).read_text().splitlines() if line.strip()]
+    with out_path.open("w") as out:
+        for q in questions:
+            args = ["ask", q["question"], "-c", q["collection"], "--json"]
+            if q.get("thread"):
+                args += ["--thread", "re-" + q["thread"]]
+            done = run(*args)
+            try:
+                result = json.loads(done.stdout)
+            except ValueError:
+                result = {"error": done.stderr[-300:]}
+            out.write(json.dumps({"id": q["id"], "kind": q.get("kind"), "q": q["question"], "expected": q.get("expected"),
+                                  "outcome": result.get("outcome"), "short": result.get("short_answer"),
+                                  "answer": (result.get("answer") or "")[:300], "stop": result.get("stop_reason")},
+                                 ensure_ascii=False) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()
