@@ -18,6 +18,7 @@ from selfrag.kg.schema import GraphLink, load_graph_link
 from selfrag.kinds import AttributeKind, guess_kind
 from selfrag.lang import UNITS, lemma
 from selfrag.patterns import MAX_PATTERN_CHARS, CompiledPattern, PatternFlag, compile_pattern
+from selfrag.text import content_terms
 
 __all__ = [
     "RESERVED_KEYS",
@@ -248,6 +249,12 @@ class CollectionSchema(BaseModel):
             if a.name == name:
                 return a
         return None
+
+    def named_in(self, text: str) -> list[AttributeInfo]:
+        """The attributes ``text`` names by their own name ("members", "yearly fee" for
+        ``yearly_fee``): every word of the name stands in it, however inflected."""
+        words = content_terms(text)
+        return [a for a in self.attributes if (own := content_terms(a.name.replace("_", " "))) and own <= words]
 
     @property
     def names(self) -> list[str]:

@@ -275,7 +275,7 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
                      [*entities.citations, *listing.citations], "graph_listing")
 
 
-_QUANTITY = frozenset(["many", "much", "value"])
+_QUANTITY = frozenset(["value"])  # "the value of its capacity"; "many", "much" are stop words
 _NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much)\b)", re.IGNORECASE)
 
 
@@ -301,11 +301,8 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     first = question.split()[:1]
     if first and first[0].lower().strip("¿¡") in AUXILIARIES:
         return None
-    words = content_terms(question)
     tested = set(filter_attributes(filter_dump))
-    named = [a for a in schema.attributes
-             if a.name not in tested and a.type != "boolean" and (own := content_terms(a.name.replace("_", " ")))
-             and own <= words]
+    named = [a for a in schema.named_in(question) if a.name not in tested and a.type != "boolean"]
     if len(named) != 1:
         return None
     values: list[object] = []

@@ -44,7 +44,6 @@ from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
 from selfrag.schema import CollectionSchema
-from selfrag.text import content_terms
 
 __all__ = ["Plan", "SelfQueryPlanner"]
 
@@ -332,6 +331,4 @@ def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode)
     the documents the filter selects do not answer by being selected. A flag named is a condition
     the filter would hold, not a value asked."""
     tested = {c.attribute for c in clauses(node)}
-    words = content_terms(question)
-    return any(a.name not in tested and a.type != "boolean" and (own := content_terms(a.name.replace("_", " ")))
-               and own <= words for a in schema.attributes)
+    return any(a.name not in tested and a.type != "boolean" for a in schema.named_in(question))
