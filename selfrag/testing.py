@@ -321,6 +321,11 @@ class FakeCollection:
             return None
         return len({str(d.get("metadata", {}).get("doc_id") or d["id"]) for d in matching})
 
+    def matching(self, where: dict[str, Any] | None, *, cap: int = 1_000) -> list[Chunk] | None:
+        found = [Chunk(d["id"], d["text"], dict(d.get("metadata", {})))
+                 for d in self.docs if matches_where(d.get("metadata", {}), where)]
+        return None if len(found) > cap else found
+
     def lexical_source(self) -> None:
         """None: a fake collection is searched dense only."""
         return None

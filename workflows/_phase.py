@@ -10,13 +10,15 @@ from graders import Verdict
 from graders.figures import Figure, figures
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.text import content_terms
+from workflows import records as rec
 from workflows.components import Components
 from workflows.options import RunOptions
 from workflows.resources import Resource
 from workflows.set_answers import asked_attribute, filter_values
 from workflows.state import SelfRagState
 
-__all__ = ["Phase", "asked_field", "decided_verdict", "filter_held_figures", "filtered", "judged_text", "planned_text"]
+__all__ = ["Phase", "asked_field", "decided_verdict", "filter_held_figures", "filtered", "judged_text", "planned_text",
+           "ranking", "whole_ranking"]
 
 
 class Phase:
@@ -55,6 +57,19 @@ def asks(state: SelfRagState) -> str | None:
     live = [p for p in state["resource_plans"] if p["error"] is None]
     asked = live[0].get("asks") if len(live) == 1 else None
     return None if asked in ("documents", "entities_and_documents") and state["relaxations"] else asked
+
+
+def ranking(state: SelfRagState) -> rec.RankingRecord | None:
+    """The superlative the question asks (``ResourcePlan.ranking``), for a question on one resource."""
+    live = [p for p in state["resource_plans"] if p["error"] is None]
+    return live[0].get("ranking") if len(live) == 1 else None
+
+
+def whole_ranking(state: SelfRagState) -> rec.RankingRecord | None:
+    """The ranking that is the whole answer: its filter and superlative hold all the question asks,
+    and no search relaxed the filter (a dropped condition would rank other documents)."""
+    found = ranking(state)
+    return found if found is not None and found["whole"] and not state["relaxations"] else None
 
 
 def asked_field(state: SelfRagState, schema_of: Callable[[str], CollectionSchema]) -> AttributeInfo | None:

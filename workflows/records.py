@@ -27,6 +27,7 @@ __all__ = [
     "GraphTermRecord",
     "LatestRecord",
     "PlanRecord",
+    "RankingRecord",
     "Relaxation",
     "RerankRecord",
     "ResourcePlan",
@@ -250,6 +251,19 @@ class ResourcePlan(TypedDict):
     """Its filters hold all the question asks, which wants back ``entities`` (the graph's answer),
     ``documents`` (the matches themselves), both (``entities_and_documents``) or ``membership``
     (yes or no, from the graph); None: a fact the reader finds. Absent in older traces."""
+    ranking: NotRequired[RankingRecord | None]
+    """A superlative over one numeric attribute (``selfrag.query.Ranking``): the matches ranked by
+    it are the answer when ``whole``; a passage alone never is. Absent in older traces."""
+
+
+class RankingRecord(TypedDict):
+    """``selfrag.query.Ranking`` as plain JSON."""
+
+    attribute: str
+    highest: bool
+    n: int
+    phrase: str
+    whole: bool
 
 
 class SpeculationRecord(TypedDict):

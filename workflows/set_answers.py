@@ -13,6 +13,10 @@
 - ``field``: "How many members does the Boston Knights Chess Club have?", "credits phil 230?". The
   filter selects one document and the question names one of the schema's attributes and asks
   nothing else (``asked_attribute``): the answer is that document's value of it.
+- ``ranking``: "Which hotel in Rome is the cheapest?", "the 3 clubs with the most members". Every
+  document the filter selects (``SearchableCollection.matching``), ranked by its stored value of
+  the attribute the superlative names (``selfrag.query.Ranking``); ties share a place, and
+  documents without a value are counted, not ranked.
 
 Both are checked by construction rather than by a model, and are signed with a verdict that says
 so: the entity set is what the parameterised graph query returned; every listed document passed
@@ -35,7 +39,8 @@ from selfrag.values import date_number, date_text
 from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
-           "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer"]
+           "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
+           "ranked_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -44,6 +49,8 @@ SET_REASONS = {
                      "on those entities, unrelaxed, and is quoted as it is",
     "field": "the question's filter selects this one document, and the answer is its value of the attribute "
              "the question names",
+    "ranking": "every document the question's filter selects, unrelaxed, was ranked by its stored value of the "
+               "attribute the superlative names, in code",
 }
 """Each set answer's ``GeneratedAnswer.strategy``, and why it needs no model's verdict (the trace's reason)."""
 SET_STRATEGIES = tuple(SET_REASONS)
@@ -325,3 +332,72 @@ def field_answer(document: rec.Document, attribute: AttributeInfo) -> SetAnswer 
     citation = rec.CitedDocument(number=1, id=document["id"], text=document["text"], metadata=document["metadata"],
                                  resource=document["resource"])
     return SetAnswer(answer, shown, [citation], "field")
+
+
+_LABEL_NAMES = ("name", "title")
+"""Attribute names that, by convention, hold what a record is called."""
+
+
+def _label_attribute(schema: CollectionSchema) -> str | None:
+    """The attribute a record is called by: one named ``name`` or ``title``, else the first identifier."""
+    for a in schema.attributes:
+        if a.type == "string" and a.name.lower() in _LABEL_NAMES:
+            return a.name
+    return next((a.name for a in schema.attributes if a.type == "string" and a.kind == "identifier"), None)
+
+
+def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema, ranking: Mapping[str, Any]) -> SetAnswer | None:
+    """The documents of ``chunks`` (every chunk the filter selects: ``SearchableCollection.matching``)
+    ranked by their stored value of ``ranking["attribute"]``, the first ``ranking["n"]`` places
+    (ties share one and are all shown); None when no document has a value.
+
+    A document is one ``doc_id``: its chunks carry the same metadata, and its first chunk's first
+    sentence names it when no ``name``/``title`` attribute does."""
+    attribute = str(ranking["attribute"])
+    highest = bool(ranking["highest"])
+    n = max(1, int(ranking.get("n") or 1))
+    first: dict[str, Any] = {}
+    for c in chunks:
+        key = str(c.metadata.get("doc_id") or c.id)
+        if key not in first or int(c.metadata.get("chunk_index") or 0) < int(first[key].metadata.get("chunk_index") or 0):
+            first[key] = c
+    docs = list(first.values())
+    valued = [d for d in docs if isinstance(d.metadata.get(attribute), (int, float))
+              and not isinstance(d.metadata.get(attribute), bool)]
+    if not valued:
+        return None
+    valued.sort(key=lambda d: (-float(d.metadata[attribute]) if highest else float(d.metadata[attribute]), str(d.id)))
+    # The first n places; a tie at the last place keeps every document of that value.
+    cut = float(valued[min(n, len(valued)) - 1].metadata[attribute])
+    shown = [d for d in valued if (float(d.metadata[attribute]) >= cut if highest else float(d.metadata[attribute]) <= cut)]
+    label = _label_attribute(schema)
+    most = "highest" if highest else "lowest"
+
+    def called(d: Any) -> str:
+        if label is not None and d.metadata.get(label) not in (None, ""):
+            return str(d.metadata[label])
+        sentences = split_sentences(" ".join(str(d.text).split()))
+        return (sentences[0] if sentences else str(d.text)[:200]).rstrip(".")
+
+    def value(d: Any) -> str:
+        return f"{attribute}: {_shown(d.metadata[attribute])}"
+
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
+                 for i, d in enumerate(shown, 1)]
+    of = f"of {len(docs)} matching document{'s' if len(docs) != 1 else ''}"
+    unvalued = len(docs) - len(valued)
+    missing = (f" ({unvalued} of them state{'s' if unvalued == 1 else ''} no {attribute} and "
+               f"{'is' if unvalued == 1 else 'are'} not ranked)") if unvalued else ""
+    if len(shown) == 1:
+        d = shown[0]
+        sentences = split_sentences(" ".join(str(d.text).split()))
+        head = (sentences[0] if sentences else str(d.text)[:200]).rstrip(".")
+        about = "" if head == called(d) else f" {head}."
+        answer = f"{called(d)}: the {most} {attribute} ({_shown(d.metadata[attribute])}) {of}{missing}.{about} [1]"
+        return SetAnswer(answer, f"{called(d)} ({value(d)})", citations, "ranking")
+    tied = n == 1 or len(shown) > n
+    lead = (f"{len(shown)} share the {most} {attribute}" if n == 1 and tied
+            else f"The {len(shown)} with the {most} {attribute}")
+    lines = [f"- {called(d)} ({value(d)}) [{i}]" for i, d in enumerate(shown, 1)]
+    answer = f"{lead}, {of}{missing}:\n" + "\n".join(lines)
+    return SetAnswer(answer, "; ".join(f"{called(d)} ({value(d)})" for d in shown), citations, "ranking")

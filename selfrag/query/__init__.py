@@ -34,7 +34,7 @@ from selfrag.query.model import (
     Scalar,
     StructuredQuery,
 )
-from selfrag.query.planner import Plan, SelfQueryPlanner
+from selfrag.query.planner import Plan, Ranking, SelfQueryPlanner
 from selfrag.query.profiles import build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
 from selfrag.query.rules import Reading, read_question, rule_based_query
@@ -53,6 +53,7 @@ __all__ = [
     "Operation",
     "Operator",
     "Plan",
+    "Ranking",
     "Reading",
     "Scalar",
     "SelfQueryPlanner",

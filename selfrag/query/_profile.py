@@ -126,10 +126,16 @@ class SchemaProfile:
     @staticmethod
     def _item_nouns(schema: CollectionSchema, shared: set[str]) -> frozenset[str]:
         nouns: set[str] = set(ITEM_WORDS)
-        for tok in tokenize(schema.description):
+        tokens = tokenize(schema.description)
+        for i, tok in enumerate(tokens):
             # Plural nouns of the collection's description name its items ("Homes for sale", "recipes").
             if tok.norm.isalpha() and tok.lemma != tok.norm and tok.norm.endswith("s") and tok.norm not in QUERY_STOP:
                 nouns |= forms(tok.norm)
+                if i == 1 and tokens[0].norm.isalpha() and tokens[0].norm not in QUERY_STOP \
+                        and schema.description[tokens[0].end : tok.start] == " ":
+                    # A description opening with a noun before its plural ("Job postings", "Hotel
+                    # listings") names the items by that noun too: "Which job pays most?"
+                    nouns |= forms(tokens[0].norm)
         for w in shared:
             if w.isalpha() and w not in QUERY_STOP and len(w) > 2:
                 nouns |= forms(w)

@@ -156,7 +156,10 @@ class _Finder:
                 return Mention(p, m.value, span, m.how)
         if n >= 2:
             for p, idx in self.indexes:
-                m = idx.abbreviation(text) or idx.typo(text) or (idx.part(text) if p.name_like else None)
+                # A part of a name names it only written as a name: "chess club" in lower case is
+                # a kind of club, not the "Boston Knights Chess Club" it is part of.
+                m = idx.abbreviation(text) or idx.typo(text) or (
+                    idx.part(text) if p.name_like and any(w[:1].isupper() for w in text.split()) else None)
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
         if n == 1 and text[:1].isupper() and len(text) >= 3:

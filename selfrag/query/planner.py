@@ -45,7 +45,7 @@ from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
 from selfrag.schema import CollectionSchema
 
-__all__ = ["Plan", "SelfQueryPlanner"]
+__all__ = ["Plan", "Ranking", "SelfQueryPlanner"]
 
 Mode = Literal["auto", "llm", "rules"]
 
@@ -70,6 +70,26 @@ class Plan:
     """Filters but no topic: return the newest matching documents rather than search."""
     asks: Asks = None
     """Filters that hold all the question asks: what it wants back (``selfrag.query.graph_terms.Asks``)."""
+    ranking: Ranking | None = None
+    """A superlative over one numeric attribute ("the cheapest", "the most members"): what the
+    filter selects ranked by it, which no passage states."""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What a superlative asks: the documents the filter selects ranked by one numeric attribute."""
+
+    attribute: str
+    highest: bool
+    """The largest value first (max); else the smallest."""
+    n: int
+    """How many are asked for ("the 3 cheapest"); 1 for "the cheapest"."""
+    phrase: str
+    """The superlative as written ("cheapest", "highest guest score")."""
+    whole: bool
+    """The filter and the ranking hold all the question asks (nothing left to search for, nothing
+    repaired, read by the rules): the ranking is the answer. Otherwise it is only why an answer
+    read from a passage cannot be signed."""
 
 
 def _without_asked(node: FilterNode | None, asked: Sequence[FilterNode], located: set[str]) -> FilterNode | None:
@@ -292,13 +312,27 @@ class SelfQueryPlanner:
             # Any schema: the rules' filter holds the whole question, nothing left to search for
             # ("3 bedroom houses under 500k"), and validation repaired nothing in it.
             asks = asks_for(question, ())
+        ranking: Ranking | None = None
+        if reading.extreme is not None:
+            # A ranking, never a listing: the matching documents unranked would answer "which is
+            # the cheapest" with all of them.
+            whole = (source == "rules" and not terms and not reading.residual and not rules.changes
+                     and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
+                                 for c in changes)
+                     and not _names_unfiltered(question, schema, query.filter, ranked=reading.extreme.attribute))
+            ranking = Ranking(attribute=reading.extreme.attribute, highest=reading.extreme.highest,
+                              n=query.limit or 1, phrase=reading.extreme.phrase, whole=whole)
+            asks = None
+            changes.append(Change(kind="ranking", detail=f"{reading.extreme.phrase!r}: "
+                                  f"{'highest' if ranking.highest else 'lowest'} {ranking.attribute} first"
+                                  + ("" if whole else "; the question asks more than the filter and the ranking hold")))
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":
             changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
-                    latest=latest, asks=asks)
+                    latest=latest, asks=asks, ranking=ranking)
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date
@@ -325,10 +359,11 @@ class SelfQueryPlanner:
         return llm, "llm", None
 
 
-def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode) -> bool:
+def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode | None, *, ranked: str | None = None) -> bool:
     """Whether ``question`` names, by its name, an attribute its filter does not test ("How many
     members do rowing clubs have?", "credits phil 230?"): it asks that attribute's values, which
     the documents the filter selects do not answer by being selected. A flag named is a condition
-    the filter would hold, not a value asked."""
-    tested = {c.attribute for c in clauses(node)}
+    the filter would hold, not a value asked; ``ranked``, the attribute a superlative ranks by, is
+    held by the ranking."""
+    tested = {c.attribute for c in clauses(node)} | ({ranked} if ranked else set())
     return any(a.name not in tested and a.type != "boolean" for a in schema.named_in(question))

@@ -170,6 +170,21 @@ class Collection:
             return None
         return len({str((m or {}).get("doc_id") or i) for i, m in zip(rows["ids"], rows["metadatas"] or [], strict=False)})
 
+    def matching(self, where: dict[str, Any] | None, *, cap: int = 1_000) -> list[Chunk] | None:
+        """Every chunk matching ``where``, or None when more than ``cap`` do.
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid filter.
+            StoreError: Chroma failed.
+        """
+        where = _checked_where(where)
+        with chroma_errors(f"cannot query collection {self.name!r}", collection=self.name):
+            rows = self._chroma.get(where=cast(Any, where), include=["documents", "metadatas"], limit=cap + 1)
+        if len(rows["ids"]) > cap:
+            return None
+        return [Chunk(i, doc or "", _scalars(meta, self._dates))
+                for i, doc, meta in zip(rows["ids"], rows["documents"] or [], rows["metadatas"] or [], strict=False)]
+
     def add(self, chunks: Iterable[Chunk], *, progress: ProgressCallback | None = None) -> int:
         """Store chunks by id, embedding only those not already stored with the same text.
 

@@ -170,6 +170,15 @@ class SearchableCollection(Protocol):
         match (counting them would read every match)."""
         ...
 
+    def matching(self, where: dict[str, Any] | None, *, cap: int = 1_000) -> list[Chunk] | None:
+        """Every chunk matching ``where`` (the whole collection when None), in no order; None when
+        more than ``cap`` match (ranking them would read every match).
+
+        Raises:
+            InvalidFilter: ``where`` is not a valid filter.
+        """
+        ...
+
     def lexical_source(self) -> ChunkSource | None:
         """What a lexical (BM25) index reads this collection through, or None: the collection is
         searched dense only (a store that cannot list its chunks or their changes)."""

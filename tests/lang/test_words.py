@@ -73,6 +73,15 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
             return (check["attribute"] in json.dumps(where)), True
         if "limit" in check:
             return query.limit, check["limit"]
+        if "extreme" in check:
+            # "attribute max" where the check names the attribute, else "kind max"
+            reading = read_question(_fill(check["question"], word, None), GEAR, KNOWN, today=TODAY).extreme
+            want = _fill(check["extreme"], word, op).replace("$", "")  # the entry itself, no operator
+            if reading is None:
+                return None, want
+            named = GEAR.attribute(reading.attribute)
+            head = reading.attribute if want.split()[0] in GEAR.names else named.kind if named else None
+            return f"{head} {'max' if reading.highest else 'min'}", want
         return where, json.loads(_fill(check["expect"], word, op))
     if "guess" in check:
         type_, name, description = (_fill(x, word, op) for x in check["guess"])

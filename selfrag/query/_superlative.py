@@ -1,0 +1,115 @@
+"""A superlative over one numeric attribute: "Which hotel is the cheapest?", "the club with the most
+members", "the 3 lightest touchscreen laptops".
+
+Which document has the largest value is a fact about all the documents the filter selects, never
+about one of them: a reader shown four hotels' texts picks the one that reads best, and a passage
+saying "a bargain at 85 euros" does not say no other hotel is cheaper. So the superlative is read
+here, as a ranking the engine computes from the stored values (``workflows.set_answers``), and a
+question that has one is never answered from a passage alone.
+
+The attribute is the one the question names right after the superlative ("the highest guest
+score", "the most members", "the longest battery life"), or, for a superlative that names its own
+measure ("cheapest", "lightest", "newest", "most expensive", "best rated"), the one attribute of
+that kind (``selfrag.kinds``). Two attributes of that kind (a price and a deposit) leave the
+question unread: which one it ranks by is not said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from selfrag.lang import Token, forms, word_map
+from selfrag.query._profile import AttrProfile, SchemaProfile
+from selfrag.query._spans import Spans
+from selfrag.query._text import term_match
+
+__all__ = ["Superlative", "read_superlative"]
+
+_GENERIC = word_map("superlatives")
+"""Superlatives that rank by the attribute named after them: max or min."""
+_OWN: dict[str, tuple[frozenset[str], bool]] = {
+    w: (frozenset(v.split()[:-1]), v.split()[-1] == "max") for w, v in word_map("superlative_measures").items()
+}
+"""Superlatives that name their own measure: the kinds they rank by, and whether the largest wins."""
+_ADJECTIVES = word_map("measure_adjectives")
+"""Adjectives naming a measure after a superlative ("most expensive", "best rated")."""
+_RANK = {"best": True, "top": True, "worst": False}
+"""Before a measure adjective only ("best rated", "top rated"): "the best price" is the lowest."""
+_WINDOW = 3
+"""How many words after the superlative may name its attribute ("the highest average guest score")."""
+
+
+@dataclass(frozen=True)
+class Superlative:
+    attribute: str
+    highest: bool
+    """The largest value wins (max); else the smallest."""
+    phrase: str
+    """The words read, as written ("the cheapest", "most members")."""
+    span: tuple[int, int]
+
+
+def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, Token] | None:
+    """The one numeric attribute a word right after the superlative names (its name's words),
+    and the last word of the name as written ("distance to center km")."""
+    hits: dict[str, tuple[AttrProfile, Token]] = {}
+    after = rest[:_WINDOW]
+    for tok in after:
+        for p in numeric:
+            if p.name_terms and term_match(forms(tok.norm), p.name_terms) and p.name not in hits:
+                hits[p.name] = (p, tok)
+        if hits:
+            break  # the first word naming an attribute settles it ("highest score per guest")
+    if len(hits) != 1:
+        return None
+    attr, last = next(iter(hits.values()))
+    for tok in rest[rest.index(last) + 1 :]:  # the name's other words ("guest score")
+        if not (term_match(forms(tok.norm), attr.name_terms) or tok.norm in attr.name.lower().split("_")):
+            break
+        last = tok
+    return attr, last
+
+
+def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> AttrProfile | None:
+    found = [p for p in numeric if p.attr.kind in kinds]
+    return found[0] if len(found) == 1 else None
+
+
+def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> Superlative | None:
+    """The first superlative in ``question`` over one numeric attribute of ``profile``, its words
+    claimed in ``taken`` (so the search text no longer holds them); None when there is none or its
+    attribute is not said. Words already read as a condition ("at most 150") are not superlatives."""
+    numeric = profile.numeric()
+    if not numeric:
+        return None
+    for i, tok in enumerate(tokens):
+        if not taken.free((tok.start, tok.end)):
+            continue
+        word = tok.norm
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        found: tuple[AttrProfile, bool, Token] | None = None
+        if nxt is not None and (word in _GENERIC or word in _RANK) and nxt.norm in _ADJECTIVES \
+                and taken.free((nxt.start, nxt.end)):
+            # "the most expensive", "the best rated": the adjective names the measure
+            attr = _of_kind(frozenset({_ADJECTIVES[nxt.norm]}), numeric)
+            highest = _RANK[word] if word in _RANK else _GENERIC[word] == "max"
+            if attr is not None:
+                found = (attr, highest, nxt)
+        elif word in _GENERIC:
+            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
+            if named is not None:
+                found = (named[0], _GENERIC[word] == "max", named[1])
+        elif word in _OWN:
+            kinds, highest = _OWN[word]
+            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
+            if named is not None and named[0].attr.kind in kinds:
+                found = (named[0], highest, named[1])  # "the longest battery life"
+            elif named is None and (attr := _of_kind(kinds, numeric)) is not None:
+                found = (attr, highest, tok)
+        if found is None:
+            continue
+        attr, highest, last = found
+        span = (tok.start, last.end)
+        taken.claim(span)
+        return Superlative(attr.name, highest, question[span[0] : span[1]], span)
+    return None

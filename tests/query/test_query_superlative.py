@@ -1,0 +1,113 @@
+"""Superlatives read as rankings (``selfrag.query._superlative``): the attribute the question names
+after the superlative, or the one attribute of the kind a superlative names by itself; never a
+bound ("at most 150"), never an attribute the question leaves unsaid."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner, read_question, to_where
+from selfrag.schema import AttributeInfo as A
+from selfrag.schema import CollectionSchema
+
+TODAY = date(2025, 6, 1)
+SETS = Path(__file__).resolve().parents[2] / "eval" / "sets"
+HOTELS = CollectionSchema.model_validate(json.loads((SETS / "hotels" / "schema.json").read_text()))
+CLUBS = CollectionSchema.model_validate(json.loads((SETS / "clubs" / "schema.json").read_text()))
+CLUB_NAMES = [json.loads(line)["metadata"]["name"] for line in (SETS / "clubs" / "records.jsonl").read_text().splitlines()]
+CLUB_VALUES = {"name": CLUB_NAMES, "activity": ["chess", "rowing", "hiking", "tennis"], "city": ["Boston", "Denver"]}
+HOTEL_VALUES = {"city": ["Rome", "Vienna"], "chain": ["Hilton", "Ibis"]}
+LAPTOPS = CollectionSchema(description="Laptops", attributes=[
+    A(name="model", type="string", kind="identifier"),
+    A(name="price_usd", type="float", description="Price in US dollars"),
+    A(name="weight_kg", type="float", description="Weight in kilograms"),
+    A(name="battery_hours", type="float", description="Battery life in hours"),
+    A(name="release_year", type="integer", description="Year it was released"),
+])  # fmt: skip
+
+
+def extreme(question: str, schema: CollectionSchema = HOTELS, values: dict[str, list[str]] = HOTEL_VALUES) -> tuple[str, bool] | None:
+    found = read_question(question, schema.scalar_view(), values, today=TODAY).extreme
+    return None if found is None else (found.attribute, found.highest)
+
+
+@pytest.mark.parametrize(("question", "schema", "values", "expected"), [
+    ("Which hotel is the cheapest?", HOTELS, HOTEL_VALUES, ("price_per_night", False)),
+    ("the most expensive hotel in Vienna", HOTELS, HOTEL_VALUES, ("price_per_night", True)),
+    ("Which Rome hotel has the highest guest score?", HOTELS, HOTEL_VALUES, ("guest_score", True)),
+    ("the hotel closest to the center in Rome", HOTELS, HOTEL_VALUES, ("distance_to_center_km", False)),
+    ("Which club has the fewest members?", CLUBS, CLUB_VALUES, ("members", False)),
+    ("the oldest hiking club", CLUBS, CLUB_VALUES, ("founded", False)),
+    ("Which laptop has the longest battery life?", LAPTOPS, {}, ("battery_hours", True)),
+    ("the lightest laptop", LAPTOPS, {}, ("weight_kg", False)),
+    ("the newest laptop", LAPTOPS, {}, ("release_year", True)),
+])  # fmt: skip
+def test_a_superlative_ranks_by_the_attribute_it_names(question: str, schema: CollectionSchema,
+                                                       values: dict[str, list[str]], expected: tuple[str, bool]) -> None:
+    assert extreme(question, schema, values) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "hotels at most 150 euros",         # a bound, read as a condition
+    "the best hotel in Rome",           # "best" by what is not said
+    "the best rated hotel in Rome",     # two scores (stars, guest score): which one is not said
+    "the best price in Rome",           # "best" ranks by a measure adjective only: the best price is the lowest
+    "the largest hotel in Rome",        # largest by what is not said
+])  # fmt: skip
+def test_no_ranking_where_the_attribute_is_not_said(question: str) -> None:
+    assert extreme(question) is None
+
+
+def test_the_superlative_and_its_attribute_are_not_searched_for() -> None:
+    reading = read_question("Which hotel in Rome has the lowest price per night?", HOTELS.scalar_view(), HOTEL_VALUES,
+                            today=TODAY)
+    assert to_where(reading.query.filter) == {"city": {"$eq": "Rome"}}
+    assert reading.residual == ""
+
+
+def test_the_plan_ranks_whole_only_when_nothing_else_is_asked() -> None:
+    planner = SelfQueryPlanner(None, mode="rules", today=TODAY)
+    whole = planner.plan("the 3 cheapest hotels in Rome", HOTELS, HOTEL_VALUES)
+    assert whole.ranking is not None and whole.ranking.whole
+    assert (whole.ranking.attribute, whole.ranking.highest, whole.ranking.n) == ("price_per_night", False, 3)
+    assert whole.asks is None  # a ranking, never the matches unranked
+    topic = planner.plan("the cheapest hotel near the beach in Rome", HOTELS, HOTEL_VALUES)
+    assert topic.ranking is not None and not topic.ranking.whole
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    # "chess club" is part of one club's name ("Boston Knights Chess Club"), written as a common
+    # noun: it filtered that one club, and "Is there a chess club in Denver?" contradicted itself.
+    ("Which chess club has the most members?", {"activity": {"$eq": "chess"}}),
+    ("Is there a chess club in Denver?", {"$and": [{"activity": {"$eq": "chess"}}, {"city": {"$eq": "Denver"}}]}),
+    # written as a name, a part of one still names it
+    ("When does Boston Knights meet?", {"name": {"$eq": "Boston Knights Chess Club"}}),
+])  # fmt: skip
+def test_part_of_a_name_names_it_only_written_as_a_name(question: str, where: dict[str, object]) -> None:
+    assert to_where(read_question(question, CLUBS.scalar_view(), CLUB_VALUES, today=TODAY).query.filter) == where
+
+
+def test_best_rated_ranks_by_the_one_score() -> None:
+    clubs = read_question("the 3 best rated choir clubs", CLUBS.scalar_view(), CLUB_VALUES, today=TODAY)
+    assert clubs.extreme is not None and (clubs.extreme.attribute, clubs.extreme.highest) == ("review_score", True)
+    assert clubs.query.limit == 3
+
+
+def test_every_word_of_the_attributes_name_is_the_ranking_s() -> None:
+    reading = read_question("Which hotel has the lowest distance to center km?", HOTELS.scalar_view(), HOTEL_VALUES,
+                            today=TODAY)
+    assert reading.extreme is not None and reading.extreme.attribute == "distance_to_center_km"
+    assert reading.residual == ""
+
+
+def test_the_noun_before_the_descriptions_plural_names_the_items() -> None:
+    # "Job postings with the employer, ...": "Which job" was left to search, so the ranking was
+    # not the whole question and the reader answered, flagged.
+    jobs = CollectionSchema.model_validate(json.loads((SETS / "jobs" / "schema.json").read_text()))
+    reading = read_question("Which job has the highest salary?", jobs.scalar_view(), {}, today=TODAY)
+    assert reading.extreme is not None and reading.extreme.attribute == "salary_usd"
+    assert reading.residual == ""

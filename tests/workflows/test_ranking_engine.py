@@ -1,0 +1,81 @@
+"""Superlatives through the engine, in a real Chroma: "the chess club with the most members" is
+every chess club ranked by its stored member count, in code, and signed; a ranking the filter does
+not hold whole (a topic left, a relaxed filter) is never a passage's answer signed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval.plan_sets import load_plan_set
+from selfrag.ingest import ingest_paths
+from selfrag.retry import RetryPolicy
+from selfrag.store import Store
+from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
+from workflows import Components, RunOptions, SelfRagEngine
+
+CLUBS = Path(__file__).resolve().parents[2] / "eval" / "sets" / "clubs"
+
+
+@pytest.fixture
+def engine(chroma_client: Any) -> tuple[SelfRagEngine, ScriptedChatModel]:
+    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
+    plan_set = load_plan_set(CLUBS)
+    ingest_paths(store.create_collection("clubs", plan_set.schema_), [CLUBS / "records.jsonl"])
+    # The model's answer names the smallest chess club and every grader passes it: what a passage
+    # about one club would be signed as, were the ranking left to a reader.
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"),
+                                          "generate": "Chicago Gambit Society [1].",
+                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
+    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
+                                       self_query_mode="rules", parallel_checks=False)
+    return SelfRagEngine(components, defaults=RunOptions(top_k=2), today=lambda: plan_set.today), model
+
+
+def test_the_most_is_the_largest_stored_value_among_every_match(engine: Any) -> None:
+    run, model = engine
+    # Three chess clubs and a page of two: the ranking reads every match, not the page.
+    result = run.run("Which chess club has the most members?", collection="clubs")
+    assert result.outcome == "answered"
+    assert result.trace.generations[-1]["strategy"] == "ranking"
+    assert result.short_answer == "Boston Knights Chess Club (members: 85)"
+    assert result.answer.startswith("Boston Knights Chess Club: the highest members (85) of 3 matching documents.")
+    assert [c.id for c in result.citations] == ["boston-knights"]
+    assert model.calls_for("generate") == []
+
+
+def test_a_superlative_naming_its_own_measure_ranks_by_the_one_attribute_of_that_kind(engine: Any) -> None:
+    run, _ = engine
+    oldest = run.run("the oldest hiking club", collection="clubs")
+    assert oldest.outcome == "answered" and oldest.short_answer == "Cascade Trail Club (founded: 1906)"
+    cheapest = run.run("the 2 cheapest rowing clubs", collection="clubs")
+    assert cheapest.outcome == "answered"
+    assert [c.id for c in cheapest.citations] == ["emerald-rowers", "portland-rowing"]
+    assert cheapest.answer.splitlines()[0] == "The 2 with the lowest yearly_fee, of 3 matching documents:"
+
+
+def test_documents_tied_for_first_are_all_named(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("Which club has the lowest yearly fee?", collection="clubs")
+    assert result.outcome == "answered"
+    assert sorted(c.id for c in result.citations) == ["boston-cyclists", "chicago-gambit"]
+    assert result.answer.startswith("2 share the lowest yearly_fee, of 30 matching documents:")
+
+
+def test_a_superlative_with_a_topic_beyond_the_filter_is_never_a_passage_signed(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("Which chess club with a grandmaster coach has the most members?", collection="clubs")
+    assert all(g["strategy"] != "ranking" for g in result.trace.generations)
+    assert result.outcome != "answered"
+    ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
+    assert ranking and not ranking[-1]["passed"] and "highest members" in ranking[-1]["reason"]
+
+
+def test_a_relaxed_filter_is_not_ranked(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("Which chess club founded before 1700 has the most members?", collection="clubs")
+    assert result.trace.relaxations
+    assert all(g["strategy"] != "ranking" for g in result.trace.generations)
+    assert result.outcome != "answered"
