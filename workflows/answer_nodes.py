@@ -193,10 +193,11 @@ class AnswerNodes(Phase):
         if (ranked := ranking(state)) is not None:
             # "Which hotel is the cheapest?": a passage says what one hotel costs, never that no
             # other costs less. Only the ranking of every match (``ranked_answer``) shows that.
+            by = ranked["attribute"] or " or ".join(ranked.get("candidates") or []) + ": which one is not said"
             verdicts.append(decided_verdict(
                 "ranking", current["number"], False, "unverified",
                 f"the question asks for the {ranked['phrase']} ({'highest' if ranked['highest'] else 'lowest'} "
-                f"{ranked['attribute']}), which no one passage shows; the matches could not be ranked as asked"))
+                f"{by}), which no one passage shows; the matches could not be ranked as asked"))
             current["verified"] = False
         cited = {c["id"] for c in current["citations"]}
         read = [(d["text"], d["metadata"]) for d in docs if d["id"] in cited or not cited]

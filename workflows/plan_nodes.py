@@ -197,7 +197,7 @@ class PlanNodes(Phase):
             latest=plan.latest, graph_terms=terms, asks=plan.asks,
             ranking=None if plan.ranking is None else rec.RankingRecord(
                 attribute=plan.ranking.attribute, highest=plan.ranking.highest, n=plan.ranking.n,
-                phrase=plan.ranking.phrase, whole=plan.ranking.whole),
+                phrase=plan.ranking.phrase, whole=plan.ranking.whole, candidates=list(plan.ranking.candidates)),
         )
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),

@@ -260,10 +260,12 @@ class RankingRecord(TypedDict):
     """``selfrag.query.Ranking`` as plain JSON."""
 
     attribute: str
+    """"" when the measure fits several attributes (``candidates``)."""
     highest: bool
     n: int
     phrase: str
     whole: bool
+    candidates: NotRequired[list[str]]
 
 
 class SpeculationRecord(TypedDict):

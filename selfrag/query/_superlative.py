@@ -47,6 +47,9 @@ class Superlative:
     phrase: str
     """The words read, as written ("the cheapest", "most members")."""
     span: tuple[int, int]
+    candidates: tuple[str, ...] = ()
+    """When the measure it names fits several attributes ("best rated" over stars and a guest
+    score): those, and ``attribute`` is "". No ranking then; only the reason none is signed."""
 
 
 def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, Token] | None:
@@ -70,15 +73,16 @@ def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, 
     return attr, last
 
 
-def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> AttrProfile | None:
-    found = [p for p in numeric if p.attr.kind in kinds]
-    return found[0] if len(found) == 1 else None
+def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProfile]:
+    return [p for p in numeric if p.attr.kind in kinds]
 
 
 def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> Superlative | None:
     """The first superlative in ``question`` over one numeric attribute of ``profile``, its words
     claimed in ``taken`` (so the search text no longer holds them); None when there is none or its
-    attribute is not said. Words already read as a condition ("at most 150") are not superlatives."""
+    attribute is not said. One whose measure fits several attributes comes back with them as
+    ``candidates``, its words left to search. Words already read as a condition ("at most 150")
+    are not superlatives."""
     numeric = profile.numeric()
     if not numeric:
         return None
@@ -88,13 +92,15 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         word = tok.norm
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         found: tuple[AttrProfile, bool, Token] | None = None
+        several: list[AttrProfile] = []
         if nxt is not None and (word in _GENERIC or word in _RANK) and nxt.norm in _ADJECTIVES \
                 and taken.free((nxt.start, nxt.end)):
             # "the most expensive", "the best rated": the adjective names the measure
-            attr = _of_kind(frozenset({_ADJECTIVES[nxt.norm]}), numeric)
+            fits = _of_kind(frozenset({_ADJECTIVES[nxt.norm]}), numeric)
             highest = _RANK[word] if word in _RANK else _GENERIC[word] == "max"
-            if attr is not None:
-                found = (attr, highest, nxt)
+            if len(fits) == 1:
+                found = (fits[0], highest, nxt)
+            several = fits
         elif word in _GENERIC:
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
             if named is not None:
@@ -104,9 +110,16 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
             if named is not None and named[0].attr.kind in kinds:
                 found = (named[0], highest, named[1])  # "the longest battery life"
-            elif named is None and (attr := _of_kind(kinds, numeric)) is not None:
-                found = (attr, highest, tok)
+            elif named is None:
+                fits = _of_kind(kinds, numeric)
+                if len(fits) == 1:
+                    found = (fits[0], highest, tok)
+                several = fits
         if found is None:
+            if len(several) > 1:
+                last = nxt if nxt is not None and nxt.norm in _ADJECTIVES else tok
+                return Superlative("", highest, question[tok.start : last.end], (tok.start, last.end),
+                                   tuple(p.name for p in several))
             continue
         attr, highest, last = found
         span = (tok.start, last.end)

@@ -86,6 +86,9 @@ class Ranking:
     """How many are asked for ("the 3 cheapest"); 1 for "the cheapest"."""
     phrase: str
     """The superlative as written ("cheapest", "highest guest score")."""
+    candidates: tuple[str, ...]
+    """When its measure fits several attributes ("best rated": stars, guest_score): those, and
+    ``attribute`` is "" (no ranking; an answer read from a passage is not signed)."""
     whole: bool
     """The filter and the ranking hold all the question asks (nothing left to search for, nothing
     repaired, read by the rules): the ranking is the answer. Otherwise it is only why an answer
@@ -320,11 +323,14 @@ class SelfQueryPlanner:
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
                                  for c in changes)
                      and not _names_unfiltered(question, schema, query.filter, ranked=reading.extreme.attribute))
+            whole = whole and bool(reading.extreme.attribute)
             ranking = Ranking(attribute=reading.extreme.attribute, highest=reading.extreme.highest,
-                              n=query.limit or 1, phrase=reading.extreme.phrase, whole=whole)
+                              n=query.limit or 1, phrase=reading.extreme.phrase,
+                              candidates=reading.extreme.candidates, whole=whole)
             asks = None
+            by = ranking.attribute or " or ".join(ranking.candidates) + " (which one is not said)"
             changes.append(Change(kind="ranking", detail=f"{reading.extreme.phrase!r}: "
-                                  f"{'highest' if ranking.highest else 'lowest'} {ranking.attribute} first"
+                                  f"{'highest' if ranking.highest else 'lowest'} {by} first"
                                   + ("" if whole else "; the question asks more than the filter and the ranking hold")))
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":

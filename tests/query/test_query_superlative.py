@@ -32,7 +32,7 @@ LAPTOPS = CollectionSchema(description="Laptops", attributes=[
 
 def extreme(question: str, schema: CollectionSchema = HOTELS, values: dict[str, list[str]] = HOTEL_VALUES) -> tuple[str, bool] | None:
     found = read_question(question, schema.scalar_view(), values, today=TODAY).extreme
-    return None if found is None else (found.attribute, found.highest)
+    return None if found is None or not found.attribute else (found.attribute, found.highest)
 
 
 @pytest.mark.parametrize(("question", "schema", "values", "expected"), [
@@ -111,3 +111,12 @@ def test_the_noun_before_the_descriptions_plural_names_the_items() -> None:
     reading = read_question("Which job has the highest salary?", jobs.scalar_view(), {}, today=TODAY)
     assert reading.extreme is not None and reading.extreme.attribute == "salary_usd"
     assert reading.residual == ""
+
+
+def test_a_measure_that_fits_several_attributes_is_no_ranking_but_is_recorded() -> None:
+    # Hotels have stars and a guest score: "best rated" by which is not said, and a passage's
+    # "highly rated" hotel must not be signed as the best rated.
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("the best rated hotel in Rome", HOTELS, HOTEL_VALUES)
+    assert plan.ranking is not None and plan.ranking.attribute == "" and not plan.ranking.whole
+    assert set(plan.ranking.candidates) == {"stars", "guest_score"}
+    assert "rated" in plan.query.query  # its words still searched

@@ -79,3 +79,19 @@ def test_a_relaxed_filter_is_not_ranked(engine: Any) -> None:
     assert result.trace.relaxations
     assert all(g["strategy"] != "ranking" for g in result.trace.generations)
     assert result.outcome != "answered"
+
+
+def test_a_superlative_whose_measure_fits_two_attributes_is_not_signed(chroma_client: Any) -> None:
+    hotels = CLUBS.parent / "hotels"
+    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
+    plan_set = load_plan_set(hotels)
+    ingest_paths(store.create_collection("hotels", plan_set.schema_), [hotels / "records.jsonl"])
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Hotel Hassler [1].",
+                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
+    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
+                                       self_query_mode="rules", parallel_checks=False)
+    run = SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: plan_set.today)
+    result = run.run("the best rated hotel in Rome", collection="hotels")
+    assert result.outcome != "answered"
+    ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
+    assert ranking and "stars or guest_score: which one is not said" in ranking[-1]["reason"]
