@@ -18,7 +18,7 @@ from workflows.set_answers import asked_attribute, filter_values
 from workflows.state import SelfRagState
 
 __all__ = ["Phase", "asked_field", "decided_verdict", "filter_held_figures", "filtered", "judged_text", "planned_text",
-           "ranking", "whole_ranking"]
+           "computation", "whole_computation"]
 
 
 class Phase:
@@ -59,16 +59,16 @@ def asks(state: SelfRagState) -> str | None:
     return None if asked in ("documents", "entities_and_documents") and state["relaxations"] else asked
 
 
-def ranking(state: SelfRagState) -> rec.RankingRecord | None:
-    """The superlative the question asks (``ResourcePlan.ranking``), for a question on one resource."""
+def computation(state: SelfRagState) -> rec.ComputationRecord | None:
+    """The superlative or aggregate the question asks (``ResourcePlan.computed``), for a question on one resource."""
     live = [p for p in state["resource_plans"] if p["error"] is None]
-    return live[0].get("ranking") if len(live) == 1 else None
+    return live[0].get("computed") if len(live) == 1 else None
 
 
-def whole_ranking(state: SelfRagState) -> rec.RankingRecord | None:
-    """The ranking that is the whole answer: its filter and superlative hold all the question asks,
-    and no search relaxed the filter (a dropped condition would rank other documents)."""
-    found = ranking(state)
+def whole_computation(state: SelfRagState) -> rec.ComputationRecord | None:
+    """The computation that is the whole answer: its filter and it hold all the question asks, and
+    no search relaxed the filter (a dropped condition would compute over other documents)."""
+    found = computation(state)
     return found if found is not None and found["whole"] and not state["relaxations"] else None
 
 

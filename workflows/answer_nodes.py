@@ -12,7 +12,15 @@ from graders import GradeResult
 from graders.figures import unnamed_codes
 from selfrag.lang.questions import asks_yes_or_no
 from workflows import records as rec
-from workflows._phase import Phase, asks, decided_verdict, filter_held_figures, judged_text, ranking, whole_ranking
+from workflows._phase import (
+    Phase,
+    asks,
+    computation,
+    decided_verdict,
+    filter_held_figures,
+    judged_text,
+    whole_computation,
+)
 from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
@@ -22,6 +30,7 @@ from workflows.set_answers import (
     SET_REASONS,
     SET_STRATEGIES,
     SetAnswer,
+    aggregate_answer,
     document_listing,
     entities_and_documents,
     entity_answer,
@@ -33,11 +42,11 @@ from workflows.set_answers import (
 from workflows.state import SelfRagState, Turn
 from workflows.tokens import AnswerDelta
 
-__all__ = ["RANK_CAP", "RIVAL_PROBABILITY", "AnswerNodes"]
+__all__ = ["COMPUTE_CAP", "RIVAL_PROBABILITY", "AnswerNodes"]
 
-RANK_CAP = 1_000
-"""The most chunks a superlative ranks ("the cheapest" of more is left to the reader, unsigned):
-every match is read, with its text, to rank them."""
+COMPUTE_CAP = 1_000
+"""The most chunks a superlative ranks or an aggregate sums ("the cheapest" of more is left to the
+reader, unsigned): every match is read, with its text."""
 
 RIVAL_PROBABILITY = 0.5
 """An answer is not signed while another document's answer that says otherwise has at least this
@@ -97,12 +106,16 @@ class AnswerNodes(Phase):
     def _set_answer(self, state: SelfRagState) -> SetAnswer | None:
         """The graph's entity set or the matching documents, when the question's filters hold all
         it asks for (``workflows.set_answers``); None for a question the reader or the model answers."""
-        ranked = whole_ranking(state)
-        if ranked is not None:
+        computed = whole_computation(state)
+        if computed is not None:
             plan = next(p for p in state["resource_plans"] if p["error"] is None)
             collection = self.c.store.get_collection(plan["resource"])
-            chunks = collection.matching(plan_where(plan), cap=RANK_CAP)
-            return None if chunks is None else ranked_answer(chunks, plan["resource"], collection.schema, ranked)
+            chunks = collection.matching(plan_where(plan), cap=COMPUTE_CAP)
+            if chunks is None:
+                return None
+            if computed["op"] == "rank":
+                return ranked_answer(chunks, plan["resource"], collection.schema, computed, page=plan["k"])
+            return aggregate_answer(chunks, plan["resource"], computed)
         field = self.field(state)
         if field is not None:
             plan = next(p for p in state["resource_plans"] if p["error"] is None)
@@ -190,14 +203,17 @@ class AnswerNodes(Phase):
                 f"no document matched all the question's conditions; the search {dropped}: the answer is "
                 "from documents that are not what was asked about"))
             current["verified"] = False
-        if (ranked := ranking(state)) is not None:
-            # "Which hotel is the cheapest?": a passage says what one hotel costs, never that no
-            # other costs less. Only the ranking of every match (``ranked_answer``) shows that.
-            by = ranked["attribute"] or " or ".join(ranked.get("candidates") or []) + ": which one is not said"
+        if (computed := computation(state)) is not None:
+            # "Which hotel is the cheapest?", "the average price": a passage says what one hotel
+            # costs, never that no other costs less nor what they cost on average. Only every
+            # match's stored value (``ranked_answer``, ``aggregate_answer``) shows that.
+            by = computed["attribute"] or " or ".join(computed.get("candidates") or []) + ": which one is not said"
+            what = (f"{'highest' if computed['highest'] else 'lowest'} {by}" if computed["op"] == "rank"
+                    else f"the {computed['op']} of {by}")
             verdicts.append(decided_verdict(
-                "ranking", current["number"], False, "unverified",
-                f"the question asks for the {ranked['phrase']} ({'highest' if ranked['highest'] else 'lowest'} "
-                f"{by}), which no one passage shows; the matches could not be ranked as asked"))
+                "ranking" if computed["op"] == "rank" else "aggregate", current["number"], False, "unverified",
+                f"the question asks for the {computed['phrase']} ({what}), which no one passage shows; the matches "
+                "could not be computed over as asked"))
             current["verified"] = False
         cited = {c["id"] for c in current["citations"]}
         read = [(d["text"], d["metadata"]) for d in docs if d["id"] in cited or not cited]

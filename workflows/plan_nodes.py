@@ -195,9 +195,10 @@ class PlanNodes(Phase):
             filter=None if node is None else _FILTER.dump_python(node, mode="json"),
             k=plan.query.limit or k, source=plan.source, error=None, error_code=None, resolutions=[],
             latest=plan.latest, graph_terms=terms, asks=plan.asks,
-            ranking=None if plan.ranking is None else rec.RankingRecord(
-                attribute=plan.ranking.attribute, highest=plan.ranking.highest, n=plan.ranking.n,
-                phrase=plan.ranking.phrase, whole=plan.ranking.whole, candidates=list(plan.ranking.candidates)),
+            computed=None if plan.computed is None else rec.ComputationRecord(
+                op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
+                n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,
+                candidates=list(plan.computed.candidates)),
         )
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),

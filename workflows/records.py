@@ -17,6 +17,7 @@ from graders.verdicts import Verdict
 __all__ = [
     "CitedDocument",
     "Clarification",
+    "ComputationRecord",
     "CondenseRecord",
     "Document",
     "EntityChoiceRecord",
@@ -27,7 +28,6 @@ __all__ = [
     "GraphTermRecord",
     "LatestRecord",
     "PlanRecord",
-    "RankingRecord",
     "Relaxation",
     "RerankRecord",
     "ResourcePlan",
@@ -251,14 +251,17 @@ class ResourcePlan(TypedDict):
     """Its filters hold all the question asks, which wants back ``entities`` (the graph's answer),
     ``documents`` (the matches themselves), both (``entities_and_documents``) or ``membership``
     (yes or no, from the graph); None: a fact the reader finds. Absent in older traces."""
-    ranking: NotRequired[RankingRecord | None]
-    """A superlative over one numeric attribute (``selfrag.query.Ranking``): the matches ranked by
-    it are the answer when ``whole``; a passage alone never is. Absent in older traces."""
+    computed: NotRequired[ComputationRecord | None]
+    """A superlative or an aggregate over one numeric attribute (``selfrag.query.Computation``):
+    computed from the matches, it is the answer when ``whole``; a passage alone never is. Absent
+    in older traces."""
 
 
-class RankingRecord(TypedDict):
-    """``selfrag.query.Ranking`` as plain JSON."""
+class ComputationRecord(TypedDict):
+    """``selfrag.query.Computation`` as plain JSON."""
 
+    op: str
+    """``rank``, ``average`` or ``total``."""
     attribute: str
     """"" when the measure fits several attributes (``candidates``)."""
     highest: bool

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from selfrag.text import content_terms
 from workflows import records as rec
-from workflows._phase import Phase, asks, filtered, judged_text, planned_text, whole_ranking
+from workflows._phase import Phase, asks, filtered, judged_text, planned_text, whole_computation
 from workflows.options import RunOptions
 from workflows.resource_retrieval import Retrieved, live, search_resources, search_text
 from workflows.rewrite import normalise_query
@@ -95,7 +95,7 @@ class SearchNodes(Phase):
         # search text, the question minus those conditions (``judged_text``).
         results = self.c.relevance.grade_many(judged_text(state), todo, concurrency=runtime.context.grade_concurrency)
         if (filtered(state) and (len(content_terms(planned_text(state))) < 2 or asks(state) is not None
-                                 or self.field(state) is not None)) or whole_ranking(state) is not None:
+                                 or self.field(state) is not None)) or whole_computation(state) is not None:
             # The self-query turned the whole question into its filter ("a science fiction film rated
             # above 8.5"): every document the filter selected is an answer, whatever its text says.
             results = [

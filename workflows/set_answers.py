@@ -17,6 +17,8 @@
   document the filter selects (``SearchableCollection.matching``), ranked by its stored value of
   the attribute the superlative names (``selfrag.query.Ranking``); ties share a place, and
   documents without a value are counted, not ranked.
+- ``average`` and ``total``: "What is the average yearly fee of chess clubs?", "How many members
+  do chess clubs have in total?". The mean or the sum of every matching document's stored value.
 
 Both are checked by construction rather than by a model, and are signed with a verdict that says
 so: the entity set is what the parameterised graph query returned; every listed document passed
@@ -40,7 +42,7 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "ranked_answer"]
+           "aggregate_answer", "ranked_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -51,6 +53,10 @@ SET_REASONS = {
              "the question names",
     "ranking": "every document the question's filter selects, unrelaxed, was ranked by its stored value of the "
                "attribute the superlative names, in code",
+    "average": "the mean, computed in code, of the stored values of every document the question's filter selects, "
+               "unrelaxed",
+    "total": "the sum, computed in code, of the stored values of every document the question's filter selects, "
+             "unrelaxed",
 }
 """Each set answer's ``GeneratedAnswer.strategy``, and why it needs no model's verdict (the trace's reason)."""
 SET_STRATEGIES = tuple(SET_REASONS)
@@ -346,24 +352,72 @@ def _label_attribute(schema: CollectionSchema) -> str | None:
     return next((a.name for a in schema.attributes if a.type == "string" and a.kind == "identifier"), None)
 
 
-def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema, ranking: Mapping[str, Any]) -> SetAnswer | None:
-    """The documents of ``chunks`` (every chunk the filter selects: ``SearchableCollection.matching``)
-    ranked by their stored value of ``ranking["attribute"]``, the first ``ranking["n"]`` places
-    (ties share one and are all shown); None when no document has a value.
-
-    A document is one ``doc_id``: its chunks carry the same metadata, and its first chunk's first
-    sentence names it when no ``name``/``title`` attribute does."""
-    attribute = str(ranking["attribute"])
-    highest = bool(ranking["highest"])
-    n = max(1, int(ranking.get("n") or 1))
+def _documents(chunks: Sequence[Any]) -> list[Any]:
+    """One chunk a document (its first): a document's chunks carry the same metadata."""
     first: dict[str, Any] = {}
     for c in chunks:
         key = str(c.metadata.get("doc_id") or c.id)
         if key not in first or int(c.metadata.get("chunk_index") or 0) < int(first[key].metadata.get("chunk_index") or 0):
             first[key] = c
-    docs = list(first.values())
-    valued = [d for d in docs if isinstance(d.metadata.get(attribute), (int, float))
-              and not isinstance(d.metadata.get(attribute), bool)]
+    return list(first.values())
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _figure(value: float) -> str:
+    """A computed figure as written: whole numbers without a point, others to two decimals."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+AGGREGATE_SHOWN = 10
+"""Up to this many documents, an aggregate lists each one's value; beyond, it cites them only."""
+
+
+def aggregate_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str, Any]) -> SetAnswer | None:
+    """The mean (``average``) or the sum (``total``) of ``computed["attribute"]`` over the documents
+    of ``chunks`` (every chunk the filter selects), each cited; None when no document has a value."""
+    attribute, op = str(computed["attribute"]), str(computed["op"])
+    docs = _documents(chunks)
+    valued = sorted((d for d in docs if _number(d.metadata.get(attribute))), key=lambda d: str(d.id))
+    if not valued:
+        return None
+    values = [float(d.metadata[attribute]) for d in valued]
+    figure = _figure(sum(values) / len(values) if op == "average" else sum(values))
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
+                 for i, d in enumerate(valued, 1)]
+    unvalued = len(docs) - len(valued)
+    missing = (f" ({unvalued} more state{'s' if unvalued == 1 else ''} no {attribute} and "
+               f"{'is' if unvalued == 1 else 'are'} left out)") if unvalued else ""
+    of = f"{len(valued)} matching document{'s' if len(valued) != 1 else ''}{missing}"
+    head = f"{figure}: the {'mean' if op == 'average' else 'sum'} of {attribute} over {of}"
+    if len(valued) <= AGGREGATE_SHOWN:
+        def name(d: Any) -> str:
+            sentences = split_sentences(" ".join(str(d.text).split()))
+            return (sentences[0] if sentences else str(d.text)[:200]).rstrip(".")
+
+        lines = [f"- {name(d)} ({attribute}: {_shown(d.metadata[attribute])}) [{i}]" for i, d in enumerate(valued, 1)]
+        answer = f"{head}:\n" + "\n".join(lines)
+    else:
+        answer = f"{head}. " + " ".join(f"[{c['number']}]" for c in citations)
+    return SetAnswer(answer, figure, citations, op)
+
+
+def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema, ranking: Mapping[str, Any],
+                  page: int) -> SetAnswer | None:
+    """The documents of ``chunks`` (every chunk the filter selects: ``SearchableCollection.matching``)
+    ranked by their stored value of ``ranking["attribute"]``, the first ``ranking["n"]`` places, or
+    ``page`` of them when ``n`` is 0 ("the cheapest hotels"); ties share one and are all shown.
+    None when no document has a value.
+
+    A document is one ``doc_id``: its chunks carry the same metadata, and its first chunk's first
+    sentence names it when no ``name``/``title`` attribute does."""
+    attribute = str(ranking["attribute"])
+    highest = bool(ranking["highest"])
+    n = max(1, int(ranking.get("n") or page))
+    docs = _documents(chunks)
+    valued = [d for d in docs if _number(d.metadata.get(attribute))]
     if not valued:
         return None
     valued.sort(key=lambda d: (-float(d.metadata[attribute]) if highest else float(d.metadata[attribute]), str(d.id)))
@@ -395,8 +449,7 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
         about = "" if head == called(d) else f" {head}."
         answer = f"{called(d)}: the {most} {attribute} ({_shown(d.metadata[attribute])}) {of}{missing}.{about} [1]"
         return SetAnswer(answer, f"{called(d)} ({value(d)})", citations, "ranking")
-    tied = n == 1 or len(shown) > n
-    lead = (f"{len(shown)} share the {most} {attribute}" if n == 1 and tied
+    lead = (f"{len(shown)} share the {most} {attribute}" if n == 1
             else f"The {len(shown)} with the {most} {attribute}")
     lines = [f"- {called(d)} ({value(d)}) [{i}]" for i, d in enumerate(shown, 1)]
     answer = f"{lead}, {of}{missing}:\n" + "\n".join(lines)

@@ -34,7 +34,7 @@ from selfrag.query.model import (
     Scalar,
     StructuredQuery,
 )
-from selfrag.query.planner import Plan, Ranking, SelfQueryPlanner
+from selfrag.query.planner import Computation, Plan, SelfQueryPlanner
 from selfrag.query.profiles import build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
 from selfrag.query.rules import Reading, read_question, rule_based_query
@@ -42,6 +42,7 @@ from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
 __all__ = [
+    "Computation",
     "MAX_FILTER_VALUES",
     "Change",
     "Comparator",
@@ -53,7 +54,6 @@ __all__ = [
     "Operation",
     "Operator",
     "Plan",
-    "Ranking",
     "Reading",
     "Scalar",
     "SelfQueryPlanner",

@@ -95,6 +95,6 @@ class Change(BaseModel):
         "latest_first",
         "asked_property",
         "unread_bound",
-        "ranking",
+        "computed",
     ]
     detail: str

@@ -13,7 +13,7 @@ caller's mandatory filter is always ANDed in, never replaced.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Literal
 
@@ -45,7 +45,7 @@ from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
 from selfrag.schema import CollectionSchema
 
-__all__ = ["Plan", "Ranking", "SelfQueryPlanner"]
+__all__ = ["Computation", "Plan", "SelfQueryPlanner"]
 
 Mode = Literal["auto", "llm", "rules"]
 
@@ -70,28 +70,31 @@ class Plan:
     """Filters but no topic: return the newest matching documents rather than search."""
     asks: Asks = None
     """Filters that hold all the question asks: what it wants back (``selfrag.query.graph_terms.Asks``)."""
-    ranking: Ranking | None = None
-    """A superlative over one numeric attribute ("the cheapest", "the most members"): what the
-    filter selects ranked by it, which no passage states."""
+    computed: Computation | None = None
+    """A superlative or an aggregate over one numeric attribute ("the cheapest", "the average
+    price"): computed from what the filter selects, which no passage states."""
 
 
 @dataclass(frozen=True)
-class Ranking:
-    """What a superlative asks: the documents the filter selects ranked by one numeric attribute."""
+class Computation:
+    """What a superlative or an aggregate asks of the documents the filter selects: them ranked by
+    one numeric attribute (``rank``), or its mean (``average``) or sum (``total``)."""
 
+    op: Literal["rank", "average", "total"]
     attribute: str
     highest: bool
-    """The largest value first (max); else the smallest."""
+    """For a ranking: the largest value first (max); else the smallest."""
     n: int
-    """How many are asked for ("the 3 cheapest"); 1 for "the cheapest"."""
+    """How many are asked for ("the 3 cheapest"); 1 for "the cheapest"; 0 for a page of them
+    ("the cheapest hotels": the run's ``top_k``)."""
     phrase: str
-    """The superlative as written ("cheapest", "highest guest score")."""
+    """The words as written ("cheapest", "highest guest score", "average price")."""
     candidates: tuple[str, ...]
     """When its measure fits several attributes ("best rated": stars, guest_score): those, and
     ``attribute`` is "" (no ranking; an answer read from a passage is not signed)."""
     whole: bool
-    """The filter and the ranking hold all the question asks (nothing left to search for, nothing
-    repaired, read by the rules): the ranking is the answer. Otherwise it is only why an answer
+    """The filter and the computation hold all the question asks (nothing left to search for,
+    nothing repaired, read by the rules): the computation is the answer. Otherwise it is only why an answer
     read from a passage cannot be signed."""
 
 
@@ -315,30 +318,39 @@ class SelfQueryPlanner:
             # Any schema: the rules' filter holds the whole question, nothing left to search for
             # ("3 bedroom houses under 500k"), and validation repaired nothing in it.
             asks = asks_for(question, ())
-        ranking: Ranking | None = None
-        if reading.extreme is not None:
-            # A ranking, never a listing: the matching documents unranked would answer "which is
-            # the cheapest" with all of them.
+        computed: Computation | None = None
+        if reading.extreme is not None or reading.aggregate is not None:
+            # A ranking or an aggregate, never a listing: the matching documents as they come
+            # would answer "which is the cheapest" or "the average price" with all of them.
             whole = (source == "rules" and not terms and not reading.residual and not rules.changes
+                     and (reading.extreme is None or reading.aggregate is None)
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
-                                 for c in changes)
-                     and not _names_unfiltered(question, schema, query.filter, ranked=reading.extreme.attribute))
-            whole = whole and bool(reading.extreme.attribute)
-            ranking = Ranking(attribute=reading.extreme.attribute, highest=reading.extreme.highest,
-                              n=query.limit or 1, phrase=reading.extreme.phrase,
-                              candidates=reading.extreme.candidates, whole=whole)
+                                 for c in changes))
+            if reading.extreme is not None:
+                e = reading.extreme
+                computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
+                                       n=query.limit or (0 if e.several else 1), phrase=e.phrase,
+                                       candidates=e.candidates, whole=whole and bool(e.attribute))
+            elif reading.aggregate is not None:
+                a = reading.aggregate
+                computed = Computation(op=a.op, attribute=a.attribute, highest=False, n=0, phrase=a.phrase,
+                                       candidates=(), whole=whole and query.limit is None)
+            assert computed is not None
+            computed = replace(computed, whole=computed.whole and not _names_unfiltered(
+                question, schema, query.filter, ranked=computed.attribute))
             asks = None
-            by = ranking.attribute or " or ".join(ranking.candidates) + " (which one is not said)"
-            changes.append(Change(kind="ranking", detail=f"{reading.extreme.phrase!r}: "
-                                  f"{'highest' if ranking.highest else 'lowest'} {by} first"
-                                  + ("" if whole else "; the question asks more than the filter and the ranking hold")))
+            by = computed.attribute or " or ".join(computed.candidates) + " (which one is not said)"
+            what = (f"{'highest' if computed.highest else 'lowest'} {by} first" if computed.op == "rank"
+                    else f"the {computed.op} of {by}")
+            changes.append(Change(kind="computed", detail=f"{computed.phrase!r}: {what}"
+                                  + ("" if computed.whole else "; the question asks more than the filter and this hold")))
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":
             changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
-                    latest=latest, asks=asks, ranking=ranking)
+                    latest=latest, asks=asks, computed=computed)
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date
@@ -369,7 +381,7 @@ def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode 
     """Whether ``question`` names, by its name, an attribute its filter does not test ("How many
     members do rowing clubs have?", "credits phil 230?"): it asks that attribute's values, which
     the documents the filter selects do not answer by being selected. A flag named is a condition
-    the filter would hold, not a value asked; ``ranked``, the attribute a superlative ranks by, is
-    held by the ranking."""
+    the filter would hold, not a value asked; ``ranked``, the attribute a superlative ranks by or
+    an aggregate sums, is held by that computation."""
     tested = {c.attribute for c in clauses(node)} | ({ranked} if ranked else set())
     return any(a.name not in tested and a.type != "boolean" for a in schema.named_in(question))

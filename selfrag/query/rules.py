@@ -13,8 +13,8 @@ known values (see ``_profile``): nothing here names a domain. In order:
    identifies one course): set aside and searched, never filtered (``_asked``);
 4. a requested number of results becomes the limit ("show me 5", "three dramas", "top 3": ``_limit``);
    a bound never does ("fewer than 50 places"): one no attribute fits is left out, and recorded;
-   a superlative over a numeric attribute ("the cheapest", "the most members") is a ranking the
-   engine computes, not words to search (``_superlative``);
+   a superlative or an aggregate over a numeric attribute ("the cheapest", "the most members",
+   "the average price") is computed by the engine, not words to search (``_computed``);
 5. the search text is the question minus the phrases consumed by conditions and the filler at
    its ends ("show me", "recipes", "please"), and never empty; a word for the collection's items
    stays when the words before it qualify it ("latest fares") or only numbers follow it.
@@ -36,6 +36,7 @@ from langchain_core.embeddings import Embeddings
 
 from selfrag.lang import QUERY_STOP, Token, forms, tokenize
 from selfrag.query._asked import named_subject
+from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative
 from selfrag.query._lexicon import NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._numbers import find_numbers
@@ -43,7 +44,6 @@ from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
-from selfrag.query._superlative import Superlative, read_superlative
 from selfrag.query._text import term_match
 from selfrag.query._values import Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
@@ -56,7 +56,8 @@ class Reading:
 
     def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str],
                  residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "",
-                 unread: Sequence[str] = (), extreme: Superlative | None = None) -> None:
+                 unread: Sequence[str] = (), extreme: Superlative | None = None,
+                 aggregate: Aggregate | None = None) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -76,7 +77,10 @@ class Reading:
         prices and ratings): not filtered, and no limit either."""
         self.extreme = extreme
         """A superlative over one numeric attribute ("the cheapest", "the most members"): a ranking
-        of what the filter selects, its words no longer searched (``_superlative``)."""
+        of what the filter selects, its words no longer searched (``_computed``)."""
+        self.aggregate = aggregate
+        """An aggregate over one numeric attribute ("the average price", "members in total"):
+        computed over what the filter selects, its words no longer searched (``_computed``)."""
 
 
 def _mention_nodes(mentions: list[Mention]) -> list[Found]:
@@ -198,6 +202,7 @@ def read_question(
                 taken.release(span)
     limit = read_limit(question, tokens, numbers, profile, taken)
     extreme = read_superlative(question, tokens, profile, taken)
+    aggregate = read_aggregate(question, tokens, profile, taken)
     parts = _join(question, numeric + _mention_nodes(mentions))
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}
@@ -205,7 +210,7 @@ def read_question(
     residual = _residual(question, tokens, taken, profile, used)
     text = residual or " ".join(question.split())
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
-                   [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme)
+                   [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate)
 
 
 def rule_based_query(

@@ -73,6 +73,10 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
             return (check["attribute"] in json.dumps(where)), True
         if "limit" in check:
             return query.limit, check["limit"]
+        if "aggregate" in check:
+            found = read_question(_fill(check["question"], word, None), GEAR, KNOWN, today=TODAY).aggregate
+            want = _fill(check["aggregate"], word, op).replace("$", "")
+            return (None if found is None else f"{found.attribute} {found.op}"), want
         if "extreme" in check:
             # "attribute max" where the check names the attribute, else "kind max"
             reading = read_question(_fill(check["question"], word, None), GEAR, KNOWN, today=TODAY).extreme

@@ -1,4 +1,4 @@
-"""Superlatives read as rankings (``selfrag.query._superlative``): the attribute the question names
+"""Superlatives read as rankings (``selfrag.query._computed``): the attribute the question names
 after the superlative, or the one attribute of the kind a superlative names by itself; never a
 bound ("at most 150"), never an attribute the question leaves unsaid."""
 
@@ -72,11 +72,11 @@ def test_the_superlative_and_its_attribute_are_not_searched_for() -> None:
 def test_the_plan_ranks_whole_only_when_nothing_else_is_asked() -> None:
     planner = SelfQueryPlanner(None, mode="rules", today=TODAY)
     whole = planner.plan("the 3 cheapest hotels in Rome", HOTELS, HOTEL_VALUES)
-    assert whole.ranking is not None and whole.ranking.whole
-    assert (whole.ranking.attribute, whole.ranking.highest, whole.ranking.n) == ("price_per_night", False, 3)
+    assert whole.computed is not None and whole.computed.whole
+    assert (whole.computed.attribute, whole.computed.highest, whole.computed.n) == ("price_per_night", False, 3)
     assert whole.asks is None  # a ranking, never the matches unranked
     topic = planner.plan("the cheapest hotel near the beach in Rome", HOTELS, HOTEL_VALUES)
-    assert topic.ranking is not None and not topic.ranking.whole
+    assert topic.computed is not None and not topic.computed.whole
 
 
 @pytest.mark.parametrize(("question", "where"), [
@@ -117,6 +117,35 @@ def test_a_measure_that_fits_several_attributes_is_no_ranking_but_is_recorded() 
     # Hotels have stars and a guest score: "best rated" by which is not said, and a passage's
     # "highly rated" hotel must not be signed as the best rated.
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("the best rated hotel in Rome", HOTELS, HOTEL_VALUES)
-    assert plan.ranking is not None and plan.ranking.attribute == "" and not plan.ranking.whole
-    assert set(plan.ranking.candidates) == {"stars", "guest_score"}
+    assert plan.computed is not None and plan.computed.attribute == "" and not plan.computed.whole
+    assert set(plan.computed.candidates) == {"stars", "guest_score"}
     assert "rated" in plan.query.query  # its words still searched
+
+
+def aggregate(question: str, schema: CollectionSchema = CLUBS, values: dict[str, list[str]] = CLUB_VALUES) -> tuple[str, str] | None:
+    found = read_question(question, schema.scalar_view(), values, today=TODAY).aggregate
+    return None if found is None else (found.attribute, found.op)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the average yearly fee of chess clubs?", ("yearly_fee", "average")),
+    ("How many members do chess clubs have in total?", ("members", "total")),
+    ("How many members do the rowing clubs have altogether?", ("members", "total")),
+    ("the mean review score of hiking clubs", ("review_score", "average")),
+])  # fmt: skip
+def test_an_aggregate_is_of_the_attribute_the_question_names(question: str, expected: tuple[str, str]) -> None:
+    assert aggregate(question) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "What does Boston Knights mean to its members?",  # "mean" as a verb
+    "What is the total founded of chess clubs?",      # years do not add up
+    "What is the average of chess clubs?",            # of what is not said
+])  # fmt: skip
+def test_no_aggregate_where_it_would_mean_nothing(question: str) -> None:
+    assert aggregate(question) is None
+
+
+def test_a_word_of_the_attributes_own_name_is_no_aggregate() -> None:
+    recipes = CollectionSchema.model_validate(json.loads((SETS / "recipes" / "schema.json").read_text()))
+    assert read_question("the total minutes of the carbonara", recipes.scalar_view(), {}, today=TODAY).aggregate is None

@@ -95,3 +95,35 @@ def test_a_superlative_whose_measure_fits_two_attributes_is_not_signed(chroma_cl
     assert result.outcome != "answered"
     ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
     assert ranking and "stars or guest_score: which one is not said" in ranking[-1]["reason"]
+
+
+def test_items_named_in_the_plural_ask_for_a_ranked_page(engine: Any) -> None:
+    # "top rated Japanese recipes" was answered with the one first: the plural asks for several.
+    run, _ = engine
+    result = run.run("the cheapest rowing clubs", collection="clubs")
+    assert result.outcome == "answered"
+    assert [c.id for c in result.citations] == ["emerald-rowers", "portland-rowing"]  # the page (top_k 2)
+
+
+def test_an_average_is_computed_over_every_match_and_signed(engine: Any) -> None:
+    # "$45 a year" (one club's fee) was read as the average at reader probability 0.81.
+    run, model = engine
+    result = run.run("What is the average yearly fee of chess clubs?", collection="clubs")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "average"
+    assert result.short_answer == "55"  # (120 + 0 + 45) / 3
+    assert sorted(c.id for c in result.citations) == ["boston-knights", "chicago-gambit", "denver-chess"]
+    assert model.calls_for("generate") == []
+
+
+def test_a_total_sums_every_match(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("How many members do chess clubs have in total?", collection="clubs")
+    assert result.outcome == "answered" and result.short_answer == "170"  # 85 + 27 + 58
+    assert result.answer.startswith("170: the sum of members over 3 matching documents:")
+
+
+def test_an_aggregate_with_a_topic_beyond_the_filter_is_never_a_passage_signed(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("What is the average yearly fee of chess clubs with a grandmaster coach?", collection="clubs")
+    assert result.outcome != "answered"
+    assert [v for v in result.trace.verdicts if v["kind"] == "aggregate"]

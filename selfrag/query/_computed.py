@@ -1,5 +1,7 @@
-"""A superlative over one numeric attribute: "Which hotel is the cheapest?", "the club with the most
-members", "the 3 lightest touchscreen laptops".
+"""What is computed over one numeric attribute of every document the filter selects: a superlative
+("Which hotel is the cheapest?", "the club with the most members", "the 3 lightest touchscreen
+laptops") or an aggregate ("the average price per night", "How many members do chess clubs have
+in total?").
 
 Which document has the largest value is a fact about all the documents the filter selects, never
 about one of them: a reader shown four hotels' texts picks the one that reads best, and a passage
@@ -17,13 +19,14 @@ question unread: which one it ranks by is not said.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, cast
 
 from selfrag.lang import Token, forms, word_map
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
 from selfrag.query._text import term_match
 
-__all__ = ["Superlative", "read_superlative"]
+__all__ = ["Aggregate", "Superlative", "read_aggregate", "read_superlative"]
 
 _GENERIC = word_map("superlatives")
 """Superlatives that rank by the attribute named after them: max or min."""
@@ -33,6 +36,10 @@ _OWN: dict[str, tuple[frozenset[str], bool]] = {
 """Superlatives that name their own measure: the kinds they rank by, and whether the largest wins."""
 _ADJECTIVES = word_map("measure_adjectives")
 """Adjectives naming a measure after a superlative ("most expensive", "best rated")."""
+_AGGREGATES = word_map("aggregates")
+"""Words asking for the mean (average) or the sum (total) of an attribute."""
+_SUMMABLE = frozenset({"count", "money", "duration", "length", "area", "weight", "energy"})
+"""Kinds whose values add up: a total of years or of scores means nothing."""
 _RANK = {"best": True, "top": True, "worst": False}
 """Before a measure adjective only ("best rated", "top rated"): "the best price" is the lowest."""
 _WINDOW = 3
@@ -47,6 +54,9 @@ class Superlative:
     phrase: str
     """The words read, as written ("the cheapest", "most members")."""
     span: tuple[int, int]
+    several: bool = False
+    """The question names the items in the plural ("the cheapest hotels"): it asks for a ranked
+    page of them, not the one first."""
     candidates: tuple[str, ...] = ()
     """When the measure it names fits several attributes ("best rated" over stars and a guest
     score): those, and ``attribute`` is "". No ranking then; only the reason none is signed."""
@@ -71,6 +81,16 @@ def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, 
             break
         last = tok
     return attr, last
+
+
+def _name_start(rest: list[Token], named: tuple[AttrProfile, Token]) -> Token:
+    """The first word of the attribute's name as ``_named`` found it (the words before ``named[1]``
+    that belong to the name too: "review score")."""
+    attr, last = named
+    start = rest.index(last)
+    while start > 0 and term_match(forms(rest[start - 1].norm), attr.name_terms):
+        start -= 1
+    return rest[start]
 
 
 def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProfile]:
@@ -119,10 +139,61 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             if len(several) > 1:
                 last = nxt if nxt is not None and nxt.norm in _ADJECTIVES else tok
                 return Superlative("", highest, question[tok.start : last.end], (tok.start, last.end),
-                                   tuple(p.name for p in several))
+                                   candidates=tuple(p.name for p in several))
             continue
         attr, highest, last = found
         span = (tok.start, last.end)
         taken.claim(span)
-        return Superlative(attr.name, highest, question[span[0] : span[1]], span)
+        plural = any(t.norm != t.lemma and t.norm.endswith("s") and forms(t.norm) & profile.item_nouns for t in tokens)
+        return Superlative(attr.name, highest, question[span[0] : span[1]], span, several=plural)
+    return None
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    attribute: str
+    op: Literal["average", "total"]
+    phrase: str
+    """The words read, as written ("average price per night", "total")."""
+    span: tuple[int, int]
+
+
+def read_aggregate(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> Aggregate | None:
+    """The first aggregate in ``question`` over one numeric attribute of ``profile``: the attribute
+    named right after its word ("the average price per night", "the total members"), or, after
+    what it sums ("How many members do chess clubs have in total?"), the one numeric attribute the
+    question names. A word that is part of the attribute's own name ("total_minutes") is no
+    aggregate, and a total is only of a kind that adds up (counts, money, durations, measures)."""
+    numeric = profile.numeric()
+    for i, tok in enumerate(tokens):
+        if tok.norm not in _AGGREGATES or not taken.free((tok.start, tok.end)):
+            continue
+        op = cast(Literal["average", "total"], _AGGREGATES[tok.norm])
+        rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
+        named = _named(rest, numeric)
+        if named is not None and tok.norm == "mean" and rest[0] is not named[1] and rest[0] is not _name_start(rest, named):
+            named = None  # "mean" names its attribute right after it; else it is the verb ("mean to its members")
+        first, last = tok, tok
+        if named is not None:
+            attr, last = named
+        elif tok.norm != "mean":  # "mean" alone is a verb ("what does it mean")
+            before = [(p, t) for t in tokens[:i] if taken.free((t.start, t.end)) for p in numeric
+                      if p.name_terms and term_match(forms(t.norm), p.name_terms)]
+            if len({p.name for p, _ in before}) != 1:
+                continue
+            attr, first = before[0]
+            first, last = before[0][1], tok
+        else:
+            continue
+        if tok.norm in attr.name.lower().split("_"):
+            continue  # "the total minutes" of an attribute named total_minutes is its value
+        if op == "total" and attr.attr.kind not in _SUMMABLE:
+            continue
+        span = (first.start, last.end)
+        if first is tok:
+            taken.claim(span)  # "average price per night": one run of words
+        else:
+            taken.claim((first.start, first.end))  # "members ... in total": the name and the word
+            taken.claim((tok.start, tok.end))
+        return Aggregate(attr.name, op, question[span[0] : span[1]], span)
     return None
