@@ -3,13 +3,16 @@
 For each set, questions are written from its schema alone, the same template for every set: for
 each numeric attribute and each direction, "Which <item> has the highest <attribute's words>?",
 and the same within one value of the set's first attribute with allowed values ("Which <value>
-<item> has the lowest <attribute's words>?"). The right answer is computed here from ``records.jsonl``
-directly (the records with the largest or smallest value, ties included), not by the engine.
+<item> has the lowest <attribute's words>?"); and, within that value, "What is the average
+<attribute's words> of <value> <items>?" and, for kinds that add up, "What is the total …?". The
+right answer is computed here from ``records.jsonl`` directly (winners with ties, or the mean and
+the sum, to two decimals), not by the engine.
 
 Every question runs through the real offline engine (trained reader-critic, MiniLM embeddings,
 rules self-query) in a fresh home. An answer is right when the documents it cites are exactly the
 winners, or, with no citation of them, when its text names a winner's ``name``/``title`` (the
-reader's answer, which names a record rather than citing a ranking). Reported: outcomes, how many
+reader's answer, which names a record rather than citing a ranking); an aggregate is right when
+the first figure of its short answer is the one computed here. Reported: outcomes, how many
 are answered right and answered wrong, and the strategy that answered.
 
     python bench/superlatives.py --out bench/results/superlatives/superlatives.json
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -43,6 +47,7 @@ def _label(meta: dict[str, Any]) -> str | None:
 
 def questions(folder: Path, item: tuple[str, str]) -> list[dict[str, Any]]:
     """The template's questions over one set, each with its winners computed from the records."""
+    from selfrag.kinds import guess_kind  # whether a total means anything: the kind the engine guesses
     schema = json.loads((folder / "schema.json").read_text())
     records = [json.loads(line) for line in (folder / "records.jsonl").read_text().splitlines() if line.strip()]
     numeric = [a["name"] for a in schema["attributes"] if a["type"] in ("integer", "float")]
@@ -67,6 +72,20 @@ def questions(folder: Path, item: tuple[str, str]) -> list[dict[str, Any]]:
                 winners = sorted(r["id"] for r in valued if float(r["metadata"][attribute]) == best)
                 out.append({"question": question, "attribute": attribute, "highest": highest, "winners": winners,
                             "labels": [lbl for r in valued if r["id"] in winners and (lbl := _label(r["metadata"]))]})
+        if group is None:
+            continue
+        value = Counter(str(r["metadata"].get(group)) for r in records if r["metadata"].get(group)).most_common(1)[0][0]
+        values = [float(r["metadata"][attribute]) for r in records
+                  if str(r["metadata"].get(group)) == value and isinstance(r["metadata"].get(attribute), (int, float))]
+        declared = next(a for a in schema["attributes"] if a["name"] == attribute)
+        kind = declared.get("kind") or guess_kind(declared["type"], attribute, declared.get("description", ""))[0]
+        if values:
+            out.append({"question": f"What is the average {words} of {value} {item[1]}?", "attribute": attribute,
+                        "figure": sum(values) / len(values)})
+            if kind in ("count", "money", "duration", "length", "area", "weight", "energy") \
+                    and "total" not in attribute.split("_"):  # "the total total minutes" is no question
+                out.append({"question": f"What is the total {words} of {value} {item[1]}?", "attribute": attribute,
+                            "figure": sum(values)})
     return out
 
 
@@ -104,8 +123,12 @@ def main() -> None:
                     gens = result.trace.generations
                     strategy = gens[-1]["strategy"] if gens else None
                     cited = sorted({str(c.metadata.get("doc_id") or c.id) for c in result.citations})
-                    named = any(label.casefold() in result.answer.casefold() for label in case["labels"])
-                    right = cited == case["winners"] if set(cited) & set(case["winners"]) else named
+                    if "figure" in case:  # an aggregate: the figure, to two decimals
+                        got = re.search(r"-?\d[\d,]*(?:\.\d+)?", result.short_answer or result.answer)
+                        right = got is not None and abs(float(got.group().replace(",", "")) - case["figure"]) < 0.01
+                    else:
+                        named = any(label.casefold() in result.answer.casefold() for label in case["labels"])
+                        right = cited == case["winners"] if set(cited) & set(case["winners"]) else named
                     cases.append({"set": name, **case, "outcome": str(result.outcome), "strategy": strategy,
                                   "cited": cited, "right": right, "answer": result.answer})
                     print(f"{name:<8} {str(result.outcome):<12} {strategy or '-':<10} {'RIGHT' if right else 'WRONG'} "

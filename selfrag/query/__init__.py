@@ -42,11 +42,11 @@ from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
 __all__ = [
-    "Computation",
     "MAX_FILTER_VALUES",
     "Change",
     "Comparator",
     "Comparison",
+    "Computation",
     "EntityChoice",
     "FilterNode",
     "GraphReading",

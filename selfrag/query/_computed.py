@@ -41,6 +41,8 @@ _AGGREGATES = word_map("aggregates")
 _SUMMABLE = frozenset({"count", "money", "duration", "length", "area", "weight", "energy"})
 """Kinds whose values add up: a total of years or of scores means nothing."""
 _RANK = {"best": True, "top": True, "worst": False}
+_QUANTIFIERS = frozenset({"most", "least", "fewest"})
+"""Superlatives that are also quantifiers ("most members attend"): superlatives after "the" only."""
 """Before a measure adjective only ("best rated", "top rated"): "the best price" is the lowest."""
 _WINDOW = 3
 """How many words after the superlative may name its attribute ("the highest average guest score")."""
@@ -121,7 +123,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             if len(fits) == 1:
                 found = (fits[0], highest, nxt)
             several = fits
-        elif word in _GENERIC:
+        elif word in _GENERIC and (word not in _QUANTIFIERS or (i > 0 and tokens[i - 1].norm == "the")):
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
             if named is not None:
                 found = (named[0], _GENERIC[word] == "max", named[1])

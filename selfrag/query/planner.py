@@ -24,6 +24,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
+from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -322,7 +323,10 @@ class SelfQueryPlanner:
         if reading.extreme is not None or reading.aggregate is not None:
             # A ranking or an aggregate, never a listing: the matching documents as they come
             # would answer "which is the cheapest" or "the average price" with all of them.
+            # Never a yes/no question: "Is the Ibis the cheapest hotel in Rome?" ranks the one
+            # hotel its name selects, and "the lowest of 1" answers nothing asked.
             whole = (source == "rules" and not terms and not reading.residual and not rules.changes
+                     and not asks_yes_or_no(question)
                      and (reading.extreme is None or reading.aggregate is None)
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
                                  for c in changes))

@@ -149,3 +149,21 @@ def test_no_aggregate_where_it_would_mean_nothing(question: str) -> None:
 def test_a_word_of_the_attributes_own_name_is_no_aggregate() -> None:
     recipes = CollectionSchema.model_validate(json.loads((SETS / "recipes" / "schema.json").read_text()))
     assert read_question("the total minutes of the carbonara", recipes.scalar_view(), {}, today=TODAY).aggregate is None
+
+
+@pytest.mark.parametrize("question", [
+    "Which club do most members attend?",  # "most members" as a quantifier: the superlative takes "the"
+    "What do least members want?",
+])  # fmt: skip
+def test_most_without_the_is_a_quantifier(question: str) -> None:
+    assert extreme(question, CLUBS, CLUB_VALUES) is None
+
+
+@pytest.mark.parametrize("question", [
+    "Is Ibis Roma Centro the cheapest hotel in Rome?",
+    "Is the average price per night of Rome hotels above 200?",
+])  # fmt: skip
+def test_a_yes_no_question_is_never_answered_by_the_computation(question: str) -> None:
+    # The ranking of the one hotel its name filters says "the lowest of 1", whatever the others cost.
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, HOTELS, {**HOTEL_VALUES, "name": ["Ibis Roma Centro"]})
+    assert plan.computed is not None and not plan.computed.whole
