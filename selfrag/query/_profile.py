@@ -131,11 +131,13 @@ class SchemaProfile:
             # Plural nouns of the collection's description name its items ("Homes for sale", "recipes").
             if tok.norm.isalpha() and tok.lemma != tok.norm and tok.norm.endswith("s") and tok.norm not in QUERY_STOP:
                 nouns |= forms(tok.norm)
-                if i == 1 and tokens[0].norm.isalpha() and tokens[0].norm not in QUERY_STOP \
-                        and schema.description[tokens[0].end : tok.start] == " ":
-                    # A description opening with a noun before its plural ("Job postings", "Hotel
-                    # listings") names the items by that noun too: "Which job pays most?"
-                    nouns |= forms(tokens[0].norm)
+                lead = tokens[:i]
+                if 1 <= i <= 2 and all(t.norm.isalpha() and t.norm not in QUERY_STOP for t in lead) \
+                        and all(schema.description[a.end : b.start] == " " for a, b in zip(lead, tokens[1 : i + 1], strict=True)):
+                    # A description opening with nouns before its plural ("Job postings", "Laptop
+                    # spec sheets") names the items by them too: "Which job pays most?"
+                    for t in lead:
+                        nouns |= forms(t.norm)
         for w in shared:
             if w.isalpha() and w not in QUERY_STOP and len(w) > 2:
                 nouns |= forms(w)

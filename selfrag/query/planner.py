@@ -24,7 +24,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang.questions import asks_yes_or_no
+from selfrag.lang.questions import asks_yes_or_no, is_request
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -315,9 +315,13 @@ class SelfQueryPlanner:
             # model's filter may hold less of it ("layoffs" dropped), so its matches are no answer.
             asks = None
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
-                and not rules.changes and not _names_unfiltered(question, schema, query.filter):
+                and not rules.changes and not _names_unfiltered(question, schema, query.filter) \
+                and (is_request(question) or not reading.leftover):
             # Any schema: the rules' filter holds the whole question, nothing left to search for
-            # ("3 bedroom houses under 500k"), and validation repaired nothing in it.
+            # ("3 bedroom houses under 500k"), and validation repaired nothing in it. A question
+            # (not a request) with a word of its own left, even one a search drops ("What is the
+            # Duo 14 good for?", "What did the 2019 trial show?"), asks about what the filter
+            # selects, not for it.
             asks = asks_for(question, ())
         computed: Computation | None = None
         if reading.extreme is not None or reading.aggregate is not None:

@@ -1,0 +1,52 @@
+"""A question about the thing its filter names is no request for the matching documents: "What is
+the Ostrava Duo 14 good for?" filters the model, and the words left ("good for") are filler to a
+search but the whole question to a person. A new user's probe (laptop spec sheets, clinical trial
+summaries) found 20 such questions answered with "1 matching document" and its first sentence,
+signed. The listing is for requests, existence questions and counts whose every other word is a
+function word or the collection's word for its items."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner
+from selfrag.schema import CollectionSchema
+
+TODAY = date(2026, 6, 1)
+HERE = Path(__file__).parent / "schemas"
+LAPTOPS = CollectionSchema.model_validate(json.loads((HERE / "laptops.schema.json").read_text()))
+TRIALS = CollectionSchema.model_validate(json.loads((HERE / "trials.schema.json").read_text()))
+LAPTOP_VALUES = {"model": ["ZX-14", "ZX-16", "Slate 13", "Aero 14", "Aero 14 Pro", "Duo 14", "Volt 17", "Scout 16"],
+                 "brand": ["Korvane", "Lumetra", "Brisk", "Halden", "Ostrava"], "cpu": ["R7 7840U", "i5-1335U"]}
+TRIAL_VALUES = {"condition": ["chronic migraine", "rheumatoid arthritis", "heart failure"]}
+PLANNER = SelfQueryPlanner(None, mode="rules", today=TODAY)
+
+
+@pytest.mark.parametrize(("question", "schema", "values"), [
+    ("What is the Ostrava Duo 14 good for?", LAPTOPS, LAPTOP_VALUES),
+    ("What is the Lumetra Aero 14 made of?", LAPTOPS, LAPTOP_VALUES),
+    ("What is the Brisk Volt 17 best for?", LAPTOPS, LAPTOP_VALUES),
+    ("Is the Korvane ZX-16 good?", LAPTOPS, LAPTOP_VALUES),
+    ("What did the 2019 trial show?", TRIALS, TRIAL_VALUES),
+    ("What did the trial in chronic migraine from 2022 find?", TRIALS, TRIAL_VALUES),
+    ("What are phase 3 trials good for?", TRIALS, TRIAL_VALUES),
+])  # fmt: skip
+def test_words_beyond_the_filter_ask_about_the_thing_not_for_the_documents(
+        question: str, schema: CollectionSchema, values: dict[str, list[str]]) -> None:
+    assert PLANNER.plan(question, schema, values).asks is None
+
+
+@pytest.mark.parametrize(("question", "schema", "values"), [
+    ("Show me good Brisk laptops", LAPTOPS, LAPTOP_VALUES),          # a request: its filler is filler
+    ("What Halden laptops are there?", LAPTOPS, LAPTOP_VALUES),
+    ("Are there touchscreen laptops from Lumetra?", LAPTOPS, LAPTOP_VALUES),
+    ("How many phase 3 trials are there?", TRIALS, TRIAL_VALUES),
+    ("What trials were in 2019?", TRIALS, TRIAL_VALUES),
+])  # fmt: skip
+def test_requests_existence_and_counts_are_still_listed(question: str, schema: CollectionSchema,
+                                                       values: dict[str, list[str]]) -> None:
+    assert PLANNER.plan(question, schema, values).asks == "documents"
