@@ -57,5 +57,8 @@ def recall(question: str, history: Sequence[Turn]) -> str | None:
     if asks_question:
         parts.append(f"You asked: {_quote(turn['question'])}.")
     if asks_answer:
-        parts.append(f"I answered: {_quote(turn['answer'])}")
+        # The answer as it was given: one that ended flagged is recalled flagged, or the quote
+        # would pass for a checked answer under this turn's own outcome.
+        flag = "" if turn.get("outcome") in ("answered", None) else f" ({turn['outcome']}, not checked)"
+        parts.append(f"I answered{flag}: {_quote(turn['answer'])}")
     return " ".join(parts)

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 
 from selfrag.deadline import deadline_scope
 from selfrag.errors import (
-    CollectionNotFound,
     GraphUnavailable,
     InvalidFilter,
     Overloaded,
@@ -156,10 +155,9 @@ class Service:
             for name in known.collections if known is not None else ():
                 principal.require_read(name)
         for name in names:  # a collection linked (before scopes were checked at creation) to a graph the key may not read
-            try:
-                link = self.store.get_collection(name).schema.graph
-            except CollectionNotFound:
-                continue  # one collection: 404 below; several: recorded in the trace
+            # A name the request gives that names no collection is a 404, one name or several: an
+            # answer from the others would pass for one from all it named.
+            link = self.store.get_collection(name).schema.graph
             if link is not None:
                 principal.require_graph(link.graph)
         resources: tuple[Resource, ...] = ()

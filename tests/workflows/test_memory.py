@@ -53,3 +53,11 @@ def test_the_engine_answers_from_memory_without_retrieval_or_model(make_engine: 
     assert result.trace.path == ["condense", "finalize"]
     assert (len(model.calls), len(coll.searches)) == (calls, searches)  # no model call, no search
     assert [t["question"] for t in engine.history("t")][-1] == "What did I just ask you?"  # the turn is kept
+
+
+def test_an_answer_recalled_keeps_the_flag_it_was_given() -> None:
+    # "What was your last answer?" quoted an ungrounded answer under the outcome `answered`: the
+    # quote is true, but it read as a checked answer.
+    turns = [{"question": "How long does the Tern T2 last?", "standalone_question": "How long does the Tern T2 last?",
+              "answer": "16 hours [1].", "outcome": "ungrounded"}]
+    assert recall("What was your last answer?", turns) == "I answered (ungrounded, not checked): “16 hours [1].”"  # type: ignore[arg-type]
