@@ -39,7 +39,7 @@ from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative
 from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
-from selfrag.query._numbers import find_numbers
+from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._similar import Similarity
@@ -168,6 +168,21 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     return _written(question, kept[lo:hi])
 
 
+def _outside_names(question: str, numbers: list[Number], profile: SchemaProfile) -> list[Number]:
+    """``numbers`` less those inside a known value written in the question ("Aero 14 price?",
+    "zx-14 price?", "How much does the Volt 17 weigh?"): the number is part of the name, not a
+    price or a weight, and the value is read as the name it is (``_values``)."""
+    spans: list[tuple[int, int]] = []
+    for p in profile.strings():
+        for value in p.values:
+            # A name of letters and digits; a value that is a number ("62" of a route) is read as one.
+            if any(c.isdigit() for c in value) and any(c.isalpha() for c in value) \
+                    and (parts := re.findall(r"[^\W_]+", value)):
+                pattern = r"(?<![^\W_])" + r"[\s\-_./]*".join(map(re.escape, parts)) + r"(?![^\W_])"
+                spans += [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
+    return [n for n in numbers if not any(s <= n.start and n.end <= e for s, e in spans)]
+
+
 def _written(question: str, words: list[Token]) -> str:
     """``words`` as the question writes them: joined by a space, or by the punctuation alone that
     joins them in the question ("2.0", "Wi-Fi", "1,500"), which the lexical index reads as one term."""
@@ -191,7 +206,7 @@ def read_question(
     profile = SchemaProfile(schema, catalogue)
     tokens = tokenize(question)
     taken = Spans()
-    numbers = find_numbers(question)
+    numbers = _outside_names(question, find_numbers(question), profile)
     similarity = Similarity(embeddings) if embeddings is not None else None
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
     unread = [question[b[0] : b[1]] for n in numbers if taken.free((n.start, n.end))

@@ -204,3 +204,29 @@ def test_a_negated_filter_in_chroma_leaves_out_documents_without_the_attribute(t
     for question in ("List the incidents that were not in 2025.", "List incidents not from 2023 or 2025"):
         where = plan(question, POSTMORTEMS, SERVICES).where
         assert sorted(col.get(where=where)["ids"]) == ["pm-01"], question
+
+
+LAPTOPS = CollectionSchema.model_validate(json.loads((HERE / "laptops.schema.json").read_text()))
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    # a new user's probe: both were read as weight_kg == 1.45
+    ("laptops lighter than 1.45 kg", {"weight_kg": {"$lt": 1.45}}),
+    ("laptops heavier than 1.45 kg", {"weight_kg": {"$gt": 1.45}}),
+])  # fmt: skip
+def test_a_comparative_of_a_measure_is_a_bound(question: str, where: dict[str, Any]) -> None:
+    assert read(question, LAPTOPS, {})[0] == where
+
+
+LAPTOP_MODELS = {"model": ["ZX-14", "ZX-16", "Slate 13", "Aero 14", "Aero 14 Pro", "Volt 17"]}
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    # the number is part of the model's name, not a price or a weight
+    ("Aero 14 price?", {"model": {"$eq": "Aero 14"}}),
+    ("zx-14 price?", {"model": {"$eq": "ZX-14"}}),
+    ("How much does the Volt 17 weigh?", {"model": {"$eq": "Volt 17"}}),
+    ("Aero laptops under 14 kg", {"weight_kg": {"$lt": 14.0}}),  # a number no name holds still bounds
+])  # fmt: skip
+def test_a_number_inside_a_known_name_is_the_name(question: str, where: dict[str, Any]) -> None:
+    assert read(question, LAPTOPS, LAPTOP_MODELS)[0] == where
