@@ -146,7 +146,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         attr, highest, last = found
         span = (tok.start, last.end)
         taken.claim(span)
-        plural = any(t.norm != t.lemma and t.norm.endswith("s") and forms(t.norm) & profile.item_nouns for t in tokens)
+        # The items in the plural ("the cheapest hotels"), not a plural attribute ("the highest calories")
+        plural = any(t.norm != t.lemma and t.norm.endswith("s") and forms(t.norm) & profile.item_nouns
+                     and not (span[0] <= t.start < span[1])
+                     and not any(term_match(forms(t.norm), p.name_terms) for p in profile.attributes) for t in tokens)
         return Superlative(attr.name, highest, question[span[0] : span[1]], span, several=plural)
     return None
 

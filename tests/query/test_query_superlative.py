@@ -167,3 +167,11 @@ def test_a_yes_no_question_is_never_answered_by_the_computation(question: str) -
     # The ranking of the one hotel its name filters says "the lowest of 1", whatever the others cost.
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan(question, HOTELS, {**HOTEL_VALUES, "name": ["Ibis Roma Centro"]})
     assert plan.computed is not None and not plan.computed.whole
+
+
+def test_a_plural_attribute_is_not_a_plural_of_the_items() -> None:
+    # "calories" is a plural noun of the recipes' description: "the highest calories" asked for
+    # the one recipe, and got a page of four (bench/superlatives.py).
+    recipes = CollectionSchema.model_validate(json.loads((SETS / "recipes" / "schema.json").read_text()))
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("Which recipe has the highest calories?", recipes, {})
+    assert plan.computed is not None and plan.computed.n == 1
