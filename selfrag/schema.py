@@ -252,9 +252,16 @@ class CollectionSchema(BaseModel):
 
     def named_in(self, text: str) -> list[AttributeInfo]:
         """The attributes ``text`` names by their own name ("members", "yearly fee" for
-        ``yearly_fee``): every word of the name stands in it, however inflected."""
+        ``yearly_fee``): every word of the name stands in it, however inflected, but a unit
+        ("price" names ``price_usd``, "battery" ``battery_hours``: nobody asks for the usd)."""
         words = content_terms(text)
-        return [a for a in self.attributes if (own := content_terms(a.name.replace("_", " "))) and own <= words]
+        named = []
+        for a in self.attributes:
+            own = content_terms(a.name.replace("_", " "))
+            core = {w for w in own if w not in UNITS} or own
+            if own and core <= words:
+                named.append(a)
+        return named
 
     @property
     def names(self) -> list[str]:

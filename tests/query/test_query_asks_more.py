@@ -50,3 +50,15 @@ def test_words_beyond_the_filter_ask_about_the_thing_not_for_the_documents(
 def test_requests_existence_and_counts_are_still_listed(question: str, schema: CollectionSchema,
                                                        values: dict[str, list[str]]) -> None:
     assert PLANNER.plan(question, schema, values).asks == "documents"
+
+
+def test_an_attribute_is_named_without_its_unit() -> None:
+    # "price of the Aero 14" asked price_usd by name, but "usd" is not written: the reader read the
+    # weight (flagged) where the record's own value answers it.
+    from workflows.set_answers import asked_attribute
+
+    assert [a.name for a in LAPTOPS.named_in("price of the Aero 14")] == ["price_usd"]
+    assert [a.name for a in LAPTOPS.named_in("battery of the Aero 14")] == ["battery_hours"]
+    attribute = asked_attribute("price of the Aero 14", "price", LAPTOPS,
+                                {"attribute": "model", "comparator": "eq", "value": "Aero 14"})
+    assert attribute is not None and attribute.name == "price_usd"
