@@ -34,7 +34,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.lang import DETERMINERS, FUNCTION_WORDS, QUERY_STOP, Token, forms, tokenize
+from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_STOP, Token, forms, tokenize
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative
 from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
@@ -53,6 +53,8 @@ __all__ = ["Reading", "read_question", "rule_based_query"]
 
 _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", "anything", "something", "everything"})
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
+_DROPPED = FILLER | ITEM_WORDS
+"""Words a search drops ("good", "made", "show", "result") that may be all a question asks."""
 
 
 class Reading:
@@ -83,9 +85,9 @@ class Reading:
         """A superlative over one numeric attribute ("the cheapest", "the most members"): a ranking
         of what the filter selects, its words no longer searched (``_computed``)."""
         self.leftover = list(leftover)
-        """Every word of the question no condition took that is not a function word, a quantifier
-        or the collection's own word for its items ("good" in "What is the Duo 14 good for?"):
-        filler to a search, but to a listing the question itself."""
+        """The words of the question no condition took that a search drops as filler or as a
+        generic word for results ("good" in "What is the Duo 14 good for?", "show", "result"):
+        nothing to search for, but to a listing the question itself."""
         self.aggregate = aggregate
         """An aggregate over one numeric attribute ("the average price", "members in total"):
         computed over what the filter selects, its words no longer searched (``_computed``)."""
@@ -231,10 +233,10 @@ def read_question(
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
     residual = _residual(question, tokens, taken, profile, used)
-    generic = frozenset().union(*(forms(w) for w in ITEM_WORDS))
-    own_items = profile.item_nouns - generic
+    # The words the search text drops as filler or as a generic word for results: any other word
+    # left is in ``residual`` already.
     leftover = [t.text for t in tokens if taken.free((t.start, t.end)) and t.norm.isalpha()
-                and t.norm not in _PLAIN and not forms(t.norm) & own_items]
+                and t.norm not in _PLAIN and forms(t.norm) & _DROPPED]
     text = residual or " ".join(question.split())
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate, leftover)

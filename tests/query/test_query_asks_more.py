@@ -62,3 +62,12 @@ def test_an_attribute_is_named_without_its_unit() -> None:
     attribute = asked_attribute("price of the Aero 14", "price", LAPTOPS,
                                 {"attribute": "model", "comparator": "eq", "value": "Aero 14"})
     assert attribute is not None and attribute.name == "price_usd"
+
+
+def test_a_what_question_the_filter_holds_whole_is_still_listed() -> None:
+    # The demo's question: every word is a condition, the attribute's word or a word for the items.
+    movies = CollectionSchema.model_validate(json.loads(
+        (Path(__file__).resolve().parents[2] / "selfrag" / "samples" / "movies" / "schema.json").read_text()))
+    plan = PLANNER.plan("What's a highly rated (above 8.5) science fiction film?", movies,
+                        {"genre": ["science fiction", "drama", "animation"]})
+    assert plan.asks == "documents"
