@@ -42,7 +42,7 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "ranked_answer"]
+           "aggregate_answer", "first_sentence", "ranked_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -73,6 +73,16 @@ class SetAnswer:
     strategy: str
     """``graph`` (the entity set), ``listing`` (the matching documents) or ``graph_listing`` (both):
     ``SET_REASONS``."""
+
+
+def first_sentence(text: str) -> str:
+    """What names a document in a set answer: its first sentence, or its heading when it opens with
+    one ("# Adrexin trial ADX-101" above "Drug: Adrexin" lines), on one line, without a final stop.
+    Split before the lines are joined: joined, a heading and the "Field: value" lines under it
+    read as one sentence."""
+    sentences = split_sentences(text)
+    first = sentences[0] if sentences else text[:200]
+    return " ".join(first.lstrip("#").split()).rstrip(".")
 
 
 def _join(names: Sequence[str]) -> str:
@@ -251,8 +261,7 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
     lines: list[str] = []
     citations: list[rec.CitedDocument] = []
     for n, d in enumerate(docs, first):
-        sentences = split_sentences(" ".join(str(d["text"]).split()))
-        head = (sentences[0] if sentences else str(d["text"])[:200]).rstrip(".")
+        head = first_sentence(str(d["text"]))
         when = d["metadata"].get(date_attribute) if date_attribute is not None else None
         if when is not None and (number := date_number(when)) is not None:
             when = date_text(number)  # stored as YYYYMMDD for range filters; shown as a date
@@ -332,8 +341,7 @@ def field_answer(document: rec.Document, attribute: AttributeInfo) -> SetAnswer 
     if value is None or value == "" or value == []:
         return None
     shown = date_text(number) if attribute.type == "date" and (number := date_number(value)) is not None else _shown(value)
-    sentences = split_sentences(" ".join(str(document["text"]).split()))
-    head = (sentences[0] if sentences else str(document["text"])[:200]).rstrip(".")
+    head = first_sentence(str(document["text"]))
     answer = f"{shown}. {head} ({attribute.name}: {shown}) [1]"
     citation = rec.CitedDocument(number=1, id=document["id"], text=document["text"], metadata=document["metadata"],
                                  resource=document["resource"])
@@ -393,11 +401,7 @@ def aggregate_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str
     of = f"{len(valued)} matching document{'s' if len(valued) != 1 else ''}{missing}"
     head = f"{figure}: the {'mean' if op == 'average' else 'sum'} of {attribute} over {of}"
     if len(valued) <= AGGREGATE_SHOWN:
-        def name(d: Any) -> str:
-            sentences = split_sentences(" ".join(str(d.text).split()))
-            return (sentences[0] if sentences else str(d.text)[:200]).rstrip(".")
-
-        lines = [f"- {name(d)} ({attribute}: {_shown(d.metadata[attribute])}) [{i}]" for i, d in enumerate(valued, 1)]
+        lines = [f"- {first_sentence(str(d.text))} ({attribute}: {_shown(d.metadata[attribute])}) [{i}]" for i, d in enumerate(valued, 1)]
         answer = f"{head}:\n" + "\n".join(lines)
     else:
         answer = f"{head}. " + " ".join(f"[{c['number']}]" for c in citations)
@@ -430,8 +434,7 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     def called(d: Any) -> str:
         if label is not None and d.metadata.get(label) not in (None, ""):
             return str(d.metadata[label])
-        sentences = split_sentences(" ".join(str(d.text).split()))
-        return (sentences[0] if sentences else str(d.text)[:200]).rstrip(".")
+        return first_sentence(str(d.text))
 
     def value(d: Any) -> str:
         return f"{attribute}: {_shown(d.metadata[attribute])}"
@@ -444,8 +447,7 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
                f"{'is' if unvalued == 1 else 'are'} not ranked)") if unvalued else ""
     if len(shown) == 1:
         d = shown[0]
-        sentences = split_sentences(" ".join(str(d.text).split()))
-        head = (sentences[0] if sentences else str(d.text)[:200]).rstrip(".")
+        head = first_sentence(str(d.text))
         about = "" if head == called(d) else f" {head}."
         answer = f"{called(d)}: the {most} {attribute} ({_shown(d.metadata[attribute])}) {of}{missing}.{about} [1]"
         return SetAnswer(answer, f"{called(d)} ({value(d)})", citations, "ranking")

@@ -127,3 +127,12 @@ def test_an_aggregate_with_a_topic_beyond_the_filter_is_never_a_passage_signed(e
     result = run.run("What is the average yearly fee of chess clubs with a grandmaster coach?", collection="clubs")
     assert result.outcome != "answered"
     assert [v for v in result.trace.verdicts if v["kind"] == "aggregate"]
+
+
+def test_a_document_is_named_by_its_heading_not_its_heading_and_fields_run_together() -> None:
+    from workflows.set_answers import first_sentence
+
+    text = "# Adrexin trial ADX-101\n\nDrug: Adrexin\nPhase: 1\n\nThis is the summary of ADX-101. It enrolled 48 adults."
+    assert first_sentence(text) == "Adrexin trial ADX-101"
+    assert first_sentence("Boston Knights Chess Club is a chess club in Boston.  It has 85 members.") == \
+        "Boston Knights Chess Club is a chess club in Boston"
