@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from selfrag.errors import SchemaError
 from selfrag.kg.schema import GraphLink, load_graph_link
 from selfrag.kinds import AttributeKind, guess_kind
-from selfrag.lang import UNITS, lemma
+from selfrag.lang import UNITS, lemma, word_set
 from selfrag.patterns import MAX_PATTERN_CHARS, CompiledPattern, PatternFlag, compile_pattern
 from selfrag.text import content_terms
 
@@ -47,6 +47,8 @@ RESERVED_KEYS: frozenset[str] = frozenset({"doc_id", "doc_hash", "source", "chun
 document free to re-ingest, where it came from, and its place in the document. Input metadata may
 not set them (a ``doc_id`` would let one document impersonate another) and no schema may declare them."""
 
+_GENERIC_NAME_WORDS = word_set("generic_name_words")
+"""Words of attribute names that say nothing on their own ("total", "number", "count")."""
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 STORED = "stored"
@@ -258,7 +260,9 @@ class CollectionSchema(BaseModel):
         named = []
         for a in self.attributes:
             own = content_terms(a.name.replace("_", " "))
-            core = {w for w in own if w not in UNITS} or own
+            core = {w for w in own if w not in UNITS}
+            if not core or core <= _GENERIC_NAME_WORDS:
+                core = own  # "total_minutes" is not named by "total" alone
             if own and core <= words:
                 named.append(a)
         return named

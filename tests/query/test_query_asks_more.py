@@ -71,3 +71,11 @@ def test_a_what_question_the_filter_holds_whole_is_still_listed() -> None:
     plan = PLANNER.plan("What's a highly rated (above 8.5) science fiction film?", movies,
                         {"genre": ["science fiction", "drama", "animation"]})
     assert plan.asks == "documents"
+
+
+def test_a_generic_word_alone_names_no_attribute() -> None:
+    # "total_minutes" less its unit is "total": it named the attribute in "the total calories of
+    # Italian recipes", whose total was then not computed (bench/superlatives.py).
+    recipes = CollectionSchema.model_validate(json.loads(
+        (Path(__file__).resolve().parents[2] / "eval" / "sets" / "recipes" / "schema.json").read_text()))
+    assert [a.name for a in recipes.named_in("What is the total calories of italian recipes?")] == ["calories"]
