@@ -53,8 +53,8 @@ __all__ = ["Reading", "read_question", "rule_based_query"]
 
 _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", "anything", "something", "everything"})
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
-_DROPPED = FILLER | ITEM_WORDS
-"""Words a search drops ("good", "made", "show", "result") that may be all a question asks."""
+_DROPPED = FILLER | ITEM_WORDS | NEGATIONS
+"""Words a search drops ("good", "made", "show", "result", "lacks") that may be all a question asks."""
 
 
 class Reading:

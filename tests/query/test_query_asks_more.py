@@ -79,3 +79,12 @@ def test_a_generic_word_alone_names_no_attribute() -> None:
     recipes = CollectionSchema.model_validate(json.loads(
         (Path(__file__).resolve().parents[2] / "eval" / "sets" / "recipes" / "schema.json").read_text()))
     assert [a.name for a in recipes.named_in("What is the total calories of italian recipes?")] == ["calories"]
+
+
+@pytest.mark.parametrize("question", [
+    "What is in the Aero 14 Pro that the Aero 14 lacks?",  # a negation no filter holds
+    "alternatives to the Brisk Volt 17",                 # a request for other laptops than the one it names
+])  # fmt: skip
+def test_what_the_filter_does_not_hold_is_no_listing(question: str) -> None:
+    # Both were answered with the laptops the filter named ("1 matching document: Volt 17"), signed.
+    assert PLANNER.plan(question, LAPTOPS, LAPTOP_VALUES).asks is None
