@@ -78,8 +78,10 @@ def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, 
     if len(hits) != 1:
         return None
     attr, last = next(iter(hits.values()))
-    for tok in rest[rest.index(last) + 1 :]:  # the name's other words ("guest score")
-        if not (term_match(forms(tok.norm), attr.name_terms) or tok.norm in attr.name.lower().split("_")):
+    for tok in rest[rest.index(last) + 1 :]:
+        # the name's other words ("guest score"), and its description's ("battery life" of
+        # battery_hours, "battery life in hours")
+        if not (term_match(forms(tok.norm), attr.terms) or tok.norm in attr.name.lower().split("_")):
             break
         last = tok
     return attr, last

@@ -175,3 +175,11 @@ def test_a_plural_attribute_is_not_a_plural_of_the_items() -> None:
     recipes = CollectionSchema.model_validate(json.loads((SETS / "recipes" / "schema.json").read_text()))
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("Which recipe has the highest calories?", recipes, {})
     assert plan.computed is not None and plan.computed.n == 1
+
+
+def test_the_attributes_description_words_after_its_name_are_its_own() -> None:
+    # "the longest battery life": "life" is the description's word ("Battery life in hours"), and
+    # left in the search text it kept the ranking from being the whole question.
+    reading = read_question("Which laptop has the longest battery life?", LAPTOPS.scalar_view(), {}, today=TODAY)
+    assert reading.extreme is not None and reading.extreme.attribute == "battery_hours"
+    assert reading.residual == ""
