@@ -13,7 +13,10 @@ The attribute is the one the question names right after the superlative ("the hi
 score", "the most members", "the longest battery life"), or, for a superlative that names its own
 measure ("cheapest", "lightest", "newest", "most expensive", "best rated"), the one attribute of
 that kind (``selfrag.kinds``). Two attributes of that kind (a price and a deposit) leave the
-question unread: which one it ranks by is not said.
+question unranked: which one it ranks by is not said. An aggregate is of the attribute named right
+after its word ("the average yearly fee") or, after what it sums ("members in total"), of the one
+the question names. The planner decides whether the computation is the whole answer
+(``selfrag.query.Computation``): never for a yes/no question or a topic left to search.
 """
 
 from __future__ import annotations
@@ -41,9 +44,9 @@ _AGGREGATES = word_map("aggregates")
 _SUMMABLE = frozenset({"count", "money", "duration", "length", "area", "weight", "energy"})
 """Kinds whose values add up: a total of years or of scores means nothing."""
 _RANK = {"best": True, "top": True, "worst": False}
+"""Before a measure adjective only ("best rated", "top rated"): "the best price" is the lowest."""
 _QUANTIFIERS = frozenset({"most", "least", "fewest"})
 """Superlatives that are also quantifiers ("most members attend"): superlatives after "the" only."""
-"""Before a measure adjective only ("best rated", "top rated"): "the best price" is the lowest."""
 _WINDOW = 3
 """How many words after the superlative may name its attribute ("the highest average guest score")."""
 
