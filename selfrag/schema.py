@@ -48,6 +48,8 @@ document free to re-ingest, where it came from, and its place in the document. I
 not set them (a ``doc_id`` would let one document impersonate another) and no schema may declare them."""
 
 _GENERIC_NAME_WORDS = word_set("generic_name_words")
+_LABEL_NAMES = ("name", "title")
+"""Attribute names that, by convention, hold what a record is called."""
 """Words of attribute names that say nothing on their own ("total", "number", "count")."""
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
@@ -245,6 +247,19 @@ class CollectionSchema(BaseModel):
         """What each attribute's values mean, as the self-query reads them ("founded: year,
         yearly_fee: money in dollar"); shown when a collection is created, so a wrong guess is seen."""
         return ", ".join(f"{a.name}: {a.kind or 'unknown'}" + (f" in {a.unit}" if a.unit else "") for a in self.attributes)
+
+    @property
+    def label_attribute(self) -> str | None:
+        """The attribute a record is called by: one named ``name`` or ``title``, else the first
+        identifier, else the one attribute holding a proper name ("site": "The inspected site's
+        name"). With two names (a club's and its president's) which one calls it is not said."""
+        for a in self.attributes:
+            if a.type == "string" and a.name.lower() in _LABEL_NAMES:
+                return a.name
+        if (first := next((a for a in self.attributes if a.type == "string" and a.kind == "identifier"), None)) is not None:
+            return first.name
+        names = [a.name for a in self.attributes if a.type == "string" and a.kind == "name"]
+        return names[0] if len(names) == 1 else None
 
     def attribute(self, name: str) -> AttributeInfo | None:
         for a in self.attributes:

@@ -348,18 +348,6 @@ def field_answer(document: rec.Document, attribute: AttributeInfo) -> SetAnswer 
     return SetAnswer(answer, shown, [citation], "field")
 
 
-_LABEL_NAMES = ("name", "title")
-"""Attribute names that, by convention, hold what a record is called."""
-
-
-def _label_attribute(schema: CollectionSchema) -> str | None:
-    """The attribute a record is called by: one named ``name`` or ``title``, else the first identifier."""
-    for a in schema.attributes:
-        if a.type == "string" and a.name.lower() in _LABEL_NAMES:
-            return a.name
-    return next((a.name for a in schema.attributes if a.type == "string" and a.kind == "identifier"), None)
-
-
 def _documents(chunks: Sequence[Any]) -> list[Any]:
     """One chunk a document (its first): a document's chunks carry the same metadata."""
     first: dict[str, Any] = {}
@@ -421,15 +409,27 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     highest = bool(ranking["highest"])
     n = max(1, int(ranking.get("n") or page))
     docs = _documents(chunks)
-    valued = [d for d in docs if _number(d.metadata.get(attribute))]
+    info = schema.attribute(attribute)
+
+    def key(d: Any) -> float | None:
+        # A date (read back as ISO text) ranks by its YYYYMMDD number.
+        v = d.metadata.get(attribute)
+        if info is not None and info.type == "date":
+            return None if (number := date_number(v)) is None else float(number)
+        return float(v) if _number(v) else None
+
+    valued = sorted(((k, d) for d in docs if (k := key(d)) is not None),
+                    key=lambda kd: (-kd[0] if highest else kd[0], str(kd[1].id)))
     if not valued:
         return None
-    valued.sort(key=lambda d: (-float(d.metadata[attribute]) if highest else float(d.metadata[attribute]), str(d.id)))
     # The first n places; a tie at the last place keeps every document of that value.
-    cut = float(valued[min(n, len(valued)) - 1].metadata[attribute])
-    shown = [d for d in valued if (float(d.metadata[attribute]) >= cut if highest else float(d.metadata[attribute]) <= cut)]
-    label = _label_attribute(schema)
-    most = "highest" if highest else "lowest"
+    cut = valued[min(n, len(valued)) - 1][0]
+    shown = [d for k, d in valued if (k >= cut if highest else k <= cut)]
+    label = schema.label_attribute
+    if info is not None and info.type == "date":
+        most = "latest" if highest else "earliest"
+    else:
+        most = "highest" if highest else "lowest"
 
     def called(d: Any) -> str:
         if label is not None and d.metadata.get(label) not in (None, ""):

@@ -12,7 +12,8 @@ question that has one is never answered from a passage alone.
 The attribute is the one the question names right after the superlative ("the highest guest
 score", "the most members", "the longest battery life"), or, for a superlative that names its own
 measure ("cheapest", "lightest", "newest", "most expensive", "best rated"), the one attribute of
-that kind (``selfrag.kinds``). Two attributes of that kind (a price and a deposit) leave the
+that kind (``selfrag.kinds``; "the earliest inspection" ranks by a ``date`` attribute as "the oldest
+club" does by a year). Two attributes of that kind (a price and a deposit) leave the
 question unranked: which one it ranks by is not said. An aggregate is of the attribute named right
 after its word ("the average yearly fee") or, after what it sums ("members in total"), of the one
 the question names. The planner decides whether the computation is the whole answer
@@ -21,6 +22,7 @@ the question names. The planner decides whether the computation is the whole ans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -37,8 +39,8 @@ _OWN: dict[str, tuple[frozenset[str], bool]] = {
     w: (frozenset(v.split()[:-1]), v.split()[-1] == "max") for w, v in word_map("superlative_measures").items()
 }
 """Superlatives that name their own measure: the kinds they rank by, and whether the largest wins."""
-_ADJECTIVES = word_map("measure_adjectives")
-"""Adjectives naming a measure after a superlative ("most expensive", "best rated")."""
+_ADJECTIVES = {w: frozenset(v.split()) for w, v in word_map("measure_adjectives").items()}
+"""Adjectives naming a measure after a superlative ("most expensive", "best rated"): the kinds it ranks by."""
 _AGGREGATES = word_map("aggregates")
 """Words asking for the mean (average) or the sum (total) of an attribute."""
 _SUMMABLE = frozenset({"count", "money", "duration", "length", "area", "weight", "energy"})
@@ -104,13 +106,18 @@ def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProf
     return [p for p in numeric if p.attr.kind in kinds]
 
 
-def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> Superlative | None:
-    """The first superlative in ``question`` over one numeric attribute of ``profile``, its words
-    claimed in ``taken`` (so the search text no longer holds them); None when there is none or its
-    attribute is not said. One whose measure fits several attributes comes back with them as
-    ``candidates``, its words left to search. Words already read as a condition ("at most 150")
-    are not superlatives."""
-    numeric = profile.numeric()
+def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
+                     dates: Sequence[AttrProfile] = ()) -> Superlative | None:
+    """The first superlative in ``question`` over one numeric or ``dates`` attribute of ``profile``,
+    its words claimed in ``taken`` (so the search text no longer holds them); None when there is
+    none or its attribute is not said. One whose measure fits several attributes comes back with
+    them as ``candidates``, its words left to search. Words already read as a condition ("at most
+    150") are not superlatives.
+
+    ``dates`` are the schema's ``date`` attributes, which the generic readers do not see: "the
+    earliest inspection" is a ranking by the day each was made, as "the oldest club" is one by the
+    year each was founded."""
+    numeric = [*profile.numeric(), *dates]
     if not numeric:
         return None
     for i, tok in enumerate(tokens):
@@ -123,7 +130,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         if nxt is not None and (word in _GENERIC or word in _RANK) and nxt.norm in _ADJECTIVES \
                 and taken.free((nxt.start, nxt.end)):
             # "the most expensive", "the best rated": the adjective names the measure
-            fits = _of_kind(frozenset({_ADJECTIVES[nxt.norm]}), numeric)
+            fits = _of_kind(_ADJECTIVES[nxt.norm], numeric)
             highest = _RANK[word] if word in _RANK else _GENERIC[word] == "max"
             if len(fits) == 1:
                 found = (fits[0], highest, nxt)
@@ -150,7 +157,9 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             continue
         attr, highest, last = found
         span = (tok.start, last.end)
-        taken.claim(span)
+        if attr.attr.type != "date":
+            # A date's words stay for the date readers ("the latest fares": newest first, ``latest``).
+            taken.claim(span)
         # The items in the plural ("the cheapest hotels"), not a plural attribute ("the highest calories")
         plural = any(t.norm != t.lemma and t.norm.endswith("s") and forms(t.norm) & profile.item_nouns
                      and not (span[0] <= t.start < span[1])

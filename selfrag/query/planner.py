@@ -45,6 +45,7 @@ from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
 from selfrag.schema import CollectionSchema
+from selfrag.text import content_terms
 
 __all__ = ["Computation", "Plan", "SelfQueryPlanner"]
 
@@ -253,7 +254,7 @@ class SelfQueryPlanner:
         generic_question = question
         if graph is not None:
             found, found_changes, generic_question = find_graph_terms(question, full, graph)
-        reading = read_question(generic_question, schema, catalogue, today=today, embeddings=self.embeddings)
+        reading = read_question(generic_question, schema, catalogue, today=today, embeddings=self.embeddings, full=full)
         rules = validate_query(reading.query, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
         chosen, source, note = self._choose(question, llm, llm_error, rules, today)
         changes = list(chosen.changes) + ([note] if note else [])
@@ -324,17 +325,26 @@ class SelfQueryPlanner:
             # selects, not for it.
             asks = asks_for(question, ())
         computed: Computation | None = None
-        if reading.extreme is not None or reading.aggregate is not None:
+        date_attr = full.date_attribute
+        newest = (latest and reading.extreme is not None and reading.extreme.highest and date_attr is not None
+                  and date_attr.name in (reading.extreme.attribute, *reading.extreme.candidates))
+        # "The latest news about X" is the newest matches first, read from every match's date
+        # (``latest``): already the ranking it asks for.
+        if (reading.extreme is not None and not newest) or reading.aggregate is not None:
             # A ranking or an aggregate, never a listing: the matching documents as they come
             # would answer "which is the cheapest" or "the average price" with all of them.
             # Never a yes/no question: "Is the Ibis the cheapest hotel in Rome?" ranks the one
             # hotel its name selects, and "the lowest of 1" answers nothing asked.
-            whole = (source == "rules" and not terms and not reading.residual and not rules.changes
+            # A date superlative's words stay in the search text for the date readers ("the
+            # earliest inspection"): they are no topic left.
+            left = reading.residual and content_terms(reading.residual) - (
+                content_terms(reading.extreme.phrase) if reading.extreme is not None else set())
+            whole = (source == "rules" and not terms and not left and not rules.changes
                      and not asks_yes_or_no(question)
                      and (reading.extreme is None or reading.aggregate is None)
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
                                  for c in changes))
-            if reading.extreme is not None:
+            if reading.extreme is not None and not newest:
                 e = reading.extreme
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
                                        n=query.limit or (0 if e.several else 1), phrase=e.phrase,
@@ -344,8 +354,10 @@ class SelfQueryPlanner:
                 computed = Computation(op=a.op, attribute=a.attribute, highest=False, n=0, phrase=a.phrase,
                                        candidates=(), whole=whole and query.limit is None)
             assert computed is not None
+            # What a ranking names each document by ("Which site …?") is in its answer too.
+            held = (computed.attribute, schema.label_attribute if computed.op == "rank" else None)
             computed = replace(computed, whole=computed.whole and not _names_unfiltered(
-                question, schema, query.filter, ranked=computed.attribute))
+                question, schema, query.filter, ranked=[h for h in held if h]))
             asks = None
             by = computed.attribute or " or ".join(computed.candidates) + " (which one is not said)"
             what = (f"{'highest' if computed.highest else 'lowest'} {by} first" if computed.op == "rank"
@@ -385,11 +397,12 @@ class SelfQueryPlanner:
         return llm, "llm", None
 
 
-def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode | None, *, ranked: str | None = None) -> bool:
+def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode | None, *,
+                      ranked: Sequence[str] = ()) -> bool:
     """Whether ``question`` names, by its name, an attribute its filter does not test ("How many
     members do rowing clubs have?", "credits phil 230?"): it asks that attribute's values, which
     the documents the filter selects do not answer by being selected. A flag named is a condition
     the filter would hold, not a value asked; ``ranked``, the attribute a superlative ranks by or
-    an aggregate sums, is held by that computation."""
-    tested = {c.attribute for c in clauses(node)} | ({ranked} if ranked else set())
+    an aggregate sums (and what a ranking names each document by), is held by that computation."""
+    tested = {c.attribute for c in clauses(node)} | set(ranked)
     return any(a.name not in tested and a.type != "boolean" for a in schema.named_in(question))

@@ -203,8 +203,12 @@ def read_question(
     *,
     today: date,
     embeddings: Embeddings | None = None,
+    full: CollectionSchema | None = None,
 ) -> Reading:
-    """Read ``question`` into a structured query, keeping what was consumed (see the module docstring)."""
+    """Read ``question`` into a structured query, keeping what was consumed (see the module docstring).
+
+    ``full`` is the whole schema when ``schema`` is its scalar view: a superlative may rank by its
+    ``date`` attributes ("the earliest inspection"), which no other reader here knows."""
     profile = SchemaProfile(schema, catalogue)
     tokens = tokenize(question)
     taken = Spans()
@@ -226,7 +230,8 @@ def read_question(
             if span[0] >= subject.end:
                 taken.release(span)
     limit = read_limit(question, tokens, numbers, profile, taken)
-    extreme = read_superlative(question, tokens, profile, taken)
+    dates = [p for p in SchemaProfile(full, catalogue).attributes if p.attr.type == "date"] if full is not None else []
+    extreme = read_superlative(question, tokens, profile, taken, dates)
     aggregate = read_aggregate(question, tokens, profile, taken)
     parts = _join(question, numeric + _mention_nodes(mentions))
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)

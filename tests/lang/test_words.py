@@ -85,7 +85,10 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
                 return None, want
             named = GEAR.attribute(reading.attribute)
             head = reading.attribute if want.split()[0] in GEAR.names else named.kind if named else None
-            return f"{head} {'max' if reading.highest else 'min'}", want
+            got = f"{head} {'max' if reading.highest else 'min'}"
+            # An entry of several kinds ("year date max") is justified by the one GEAR has.
+            kinds, op = want.split()[:-1], want.split()[-1]
+            return (want if len(kinds) > 1 and got == f"{head} {op}" and head in kinds else got), want
         return where, json.loads(_fill(check["expect"], word, op))
     if "guess" in check:
         type_, name, description = (_fill(x, word, op) for x in check["guess"])

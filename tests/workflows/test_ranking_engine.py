@@ -4,6 +4,8 @@ not hold whole (a topic left, a relaxed filter) is never a passage's answer sign
 
 from __future__ import annotations
 
+import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +138,55 @@ def test_a_document_is_named_by_its_heading_not_its_heading_and_fields_run_toget
     assert first_sentence(text) == "Adrexin trial ADX-101"
     assert first_sentence("Boston Knights Chess Club is a chess club in Boston.  It has 85 members.") == \
         "Boston Knights Chess Club is a chess club in Boston"
+
+
+INSPECTIONS = {
+    "description": "Site inspections: which site was inspected, when, and the score it got.",
+    "attributes": [
+        {"name": "site", "type": "string", "description": "The inspected site's name"},
+        {"name": "region", "type": "string", "description": "Region of the site", "allowed_values": ["north", "south"]},
+        {"name": "inspected_on", "type": "date", "description": "Day of the inspection"},
+        {"name": "score", "type": "integer", "description": "Inspection score out of 100", "minimum": 0, "maximum": 100},
+    ],
+    "extractors": [],
+}
+
+
+@pytest.fixture
+def inspections(chroma_client: Any, tmp_path: Path) -> SelfRagEngine:
+    from selfrag.schema import CollectionSchema
+
+    rows = [("alder", "Alder Yard", "north", "2023-05-02", 71), ("birch", "Birch Depot", "north", "2021-11-30", 88),
+            ("cedar", "Cedar Works", "north", "2024-02-14", 64), ("dune", "Dune Quay", "south", "2020-03-09", 90)]
+    path = tmp_path / "inspections.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "text": f"{site} was inspected on {day}, scoring {score} of 100.",
+                                        "metadata": {"site": site, "region": region, "inspected_on": day, "score": score}})
+                            + "\n" for i, site, region, day, score in rows))
+    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
+    ingest_paths(store.create_collection("inspections", CollectionSchema.model_validate(INSPECTIONS)), [path])
+    # Every grader passes the model's answer, which names the newest northern site: what a passage
+    # would be signed as, were the oldest left to a reader.
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Cedar Works [1].",
+                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
+    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
+                                       self_query_mode="rules", parallel_checks=False)
+    return SelfRagEngine(components, defaults=RunOptions(top_k=2), today=lambda: date(2025, 6, 1))
+
+
+def test_the_oldest_ranks_by_the_one_date_attribute(inspections: SelfRagEngine) -> None:
+    # "the oldest" over a date attribute was left to the reader, unguarded: any passage signed.
+    oldest = inspections.run("Which site in the north had the earliest inspection?", collection="inspections")
+    assert oldest.outcome == "answered" and oldest.trace.generations[-1]["strategy"] == "ranking"
+    assert oldest.short_answer == "Birch Depot (inspected_on: 2021-11-30)"
+    # The newest is the matches newest first, read from every match's date, as it was.
+    newest = inspections.run("the most recent inspection in the north", collection="inspections")
+    assert newest.outcome == "answered" and [c.id for c in newest.citations][:1] == ["cedar"]
+    assert newest.answer.startswith("3 matching documents; the 2 newest:")
+
+
+def test_a_date_superlative_the_filter_does_not_hold_whole_is_not_signed(inspections: SelfRagEngine) -> None:
+    result = inspections.run("Which site in the north had the earliest inspection with a fire alarm fault?",
+                             collection="inspections")
+    assert result.outcome != "answered"
+    ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
+    assert ranking and "lowest inspected_on" in ranking[-1]["reason"]
