@@ -207,7 +207,12 @@ class AnswerNodes(Phase):
             # "Which hotel is the cheapest?", "the average price": a passage says what one hotel
             # costs, never that no other costs less nor what they cost on average. Only every
             # match's stored value (``ranked_answer``, ``aggregate_answer``) shows that.
-            by = computed["attribute"] or " or ".join(computed.get("candidates") or []) + ": which one is not said"
+            if computed["attribute"]:
+                by = computed["attribute"]
+            elif computed.get("candidates"):
+                by = " or ".join(computed["candidates"]) + ": which one is not said"
+            else:
+                by = "by no stored attribute: what it ranks by is not recorded"
             what = (f"{'highest' if computed['highest'] else 'lowest'} {by}" if computed["op"] == "rank"
                     else f"the {computed['op']} of {by}")
             verdicts.append(decided_verdict(

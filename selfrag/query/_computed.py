@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from selfrag.lang import Token, forms, word_map
+from selfrag.lang import Token, forms, lemma, word_map
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
 from selfrag.query._text import term_match
 
-__all__ = ["Aggregate", "Superlative", "read_aggregate", "read_superlative"]
+__all__ = ["Aggregate", "Superlative", "read_aggregate", "read_superlative", "read_unmeasured"]
 
 _GENERIC = word_map("superlatives")
 """Superlatives that rank by the attribute named after them: max or min."""
@@ -165,6 +165,49 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                      and not (span[0] <= t.start < span[1])
                      and not any(term_match(forms(t.norm), p.name_terms) for p in profile.attributes) for t in tokens)
         return Superlative(attr.name, highest, question[span[0] : span[1]], span, several=plural)
+    return None
+
+
+_UNMEASURED_RANK = frozenset({"best", "worst"})
+"""Superlatives with no "-est" of their own form ("the best club")."""
+
+
+def _superlative_form(tokens: list[Token], i: int) -> bool:
+    """Whether ``tokens[i]`` is a superlative by its form: "wettest", "friendliest", "best",
+    "the most popular" (an adjective's "-est" form, which the lemmatiser takes back to the
+    adjective: "interest" and "forest" stay as they are)."""
+    word = tokens[i].norm
+    if word in _UNMEASURED_RANK:
+        return True
+    if word in _QUANTIFIERS | {"least"}:
+        return i > 0 and tokens[i - 1].norm == "the"  # "the most popular", not "at least", "most members"
+    return word.isalpha() and word.endswith("est") and len(word) > 4 and lemma(word) != word
+
+
+def read_unmeasured(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans) -> Superlative | None:
+    """A superlative of the collection's items that no attribute measures ("the friendliest rowing
+    club", "Which chess club is the most popular?", "the best hotel"), read when no measured one
+    was: which item it picks depends on every item, and no stored value ranks them, so no answer
+    to it is signed (``attribute`` and ``candidates`` empty). Only over a schema's items: the item
+    noun stands within a few words after it, or the question asks "Which <item> …"; a word of an
+    attribute's own name ("wettest_month") or one already read is no superlative here."""
+    if not profile.attributes:
+        return None
+    items = profile.item_nouns | frozenset().union(*(p.name_terms for p in profile.attributes
+                                                     if p.name == profile.schema.label_attribute))
+
+    def item(t: Token) -> bool:
+        return bool(forms(t.norm) & items)
+
+    # "Which chess club is the most popular?": the item asked for, a few words after "which"
+    which = bool(tokens) and tokens[0].norm in ("which", "what") and any(item(t) for t in tokens[1 : 1 + _WINDOW])
+    for i, tok in enumerate(tokens):
+        if not taken.free((tok.start, tok.end)) or not _superlative_form(tokens, i):
+            continue
+        if any(term_match(forms(tok.norm), p.name_terms) for p in profile.attributes):
+            continue
+        if which or any(item(t) for t in tokens[i + 1 : i + 1 + _WINDOW]):
+            return Superlative("", tok.norm not in ("worst", "least"), question[tok.start : tok.end], (tok.start, tok.end))
     return None
 
 

@@ -326,11 +326,15 @@ class SelfQueryPlanner:
             asks = asks_for(question, ())
         computed: Computation | None = None
         date_attr = full.date_attribute
-        newest = (latest and reading.extreme is not None and reading.extreme.highest and date_attr is not None
-                  and date_attr.name in (reading.extreme.attribute, *reading.extreme.candidates))
+        e = reading.extreme
+        newest = (latest and e is not None and e.highest and date_attr is not None
+                  and date_attr.name in (e.attribute, *e.candidates))
         # "The latest news about X" is the newest matches first, read from every match's date
-        # (``latest``): already the ranking it asks for.
-        if (reading.extreme is not None and not newest) or reading.aggregate is not None:
+        # (``latest``): already the ranking it asks for. A superlative no attribute measures
+        # within the one document the filter names ("the best thing about the Boston Knights")
+        # is that document's to say.
+        within = e is not None and not e.attribute and not e.candidates and _names_one(query.filter, schema)
+        if (e is not None and not newest and not within) or reading.aggregate is not None:
             # A ranking or an aggregate, never a listing: the matching documents as they come
             # would answer "which is the cheapest" or "the average price" with all of them.
             # Never a yes/no question: "Is the Ibis the cheapest hotel in Rome?" ranks the one
@@ -344,8 +348,7 @@ class SelfQueryPlanner:
                      and (reading.extreme is None or reading.aggregate is None)
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
                                  for c in changes))
-            if reading.extreme is not None and not newest:
-                e = reading.extreme
+            if e is not None and not newest and not within:
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
                                        n=query.limit or (0 if e.several else 1), phrase=e.phrase,
                                        candidates=e.candidates, whole=whole and bool(e.attribute))
@@ -395,6 +398,12 @@ class SelfQueryPlanner:
             detail = f"rule-based filter better grounded in the question ({rs}/{rt} conditions supported vs model's {ls}/{lt})"
             return rules, "rules", Change(kind="fallback", detail=detail)
         return llm, "llm", None
+
+
+def _names_one(node: FilterNode | None, schema: CollectionSchema) -> bool:
+    """Whether the filter selects one item by what it is called (its label or an identifier)."""
+    return any(c.comparator == "eq" and (c.attribute == schema.label_attribute or (
+        (a := schema.attribute(c.attribute)) is not None and a.kind == "identifier")) for c in clauses(node))
 
 
 def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode | None, *,

@@ -36,7 +36,7 @@ from langchain_core.embeddings import Embeddings
 
 from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_STOP, Token, forms, tokenize
 from selfrag.query._asked import named_subject
-from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative
+from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
 from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._numbers import Number, find_numbers
@@ -233,6 +233,8 @@ def read_question(
     dates = [p for p in SchemaProfile(full, catalogue).attributes if p.attr.type == "date"] if full is not None else []
     extreme = read_superlative(question, tokens, profile, taken, dates)
     aggregate = read_aggregate(question, tokens, profile, taken)
+    if extreme is None and aggregate is None:
+        extreme = read_unmeasured(question, tokens, profile, taken)
     parts = _join(question, numeric + _mention_nodes(mentions))
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}

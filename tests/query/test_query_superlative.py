@@ -183,3 +183,35 @@ def test_the_attributes_description_words_after_its_name_are_its_own() -> None:
     reading = read_question("Which laptop has the longest battery life?", LAPTOPS.scalar_view(), {}, today=TODAY)
     assert reading.extreme is not None and reading.extreme.attribute == "battery_hours"
     assert reading.residual == ""
+
+
+def unmeasured(question: str, schema: CollectionSchema = CLUBS, values: dict[str, list[str]] = CLUB_VALUES) -> str | None:
+    found = read_question(question, schema.scalar_view(), values, today=TODAY).extreme
+    return None if found is None or found.attribute or found.candidates else found.phrase
+
+
+@pytest.mark.parametrize(("question", "phrase"), [
+    ("the friendliest rowing club", "friendliest"),
+    ("Which chess club is the most popular?", "most"),
+    ("Which is the best hiking club in Denver?", "best"),
+    ("Which tennis club is the nicest?", "nicest"),
+])
+def test_a_superlative_of_the_items_no_attribute_measures_is_read_without_one(question: str, phrase: str | None) -> None:
+    assert unmeasured(question) == phrase
+
+
+@pytest.mark.parametrize("question", [
+    "clubs with at least 50 members",  # a bound
+    "Which club has the most members?",  # measured: members
+    "Do clubs take an interest in juniors?",  # "interest" is no superlative
+    "What is the best way to join a club?",  # the best of no item
+])
+def test_no_superlative_of_the_items_is_read_where_none_is(question: str) -> None:
+    assert unmeasured(question) is None
+
+
+def test_a_collection_without_attributes_has_no_items_to_rank() -> None:
+    # Free text: "the largest city in Norway" is a fact a passage states, not a ranking of records.
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("What is the largest city in Norway?",
+                                                                  CollectionSchema(attributes=[]), {})
+    assert plan.computed is None

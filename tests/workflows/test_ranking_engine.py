@@ -190,3 +190,21 @@ def test_a_date_superlative_the_filter_does_not_hold_whole_is_not_signed(inspect
     assert result.outcome != "answered"
     ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
     assert ranking and "lowest inspected_on" in ranking[-1]["reason"]
+
+
+@pytest.mark.parametrize("question", ["Which chess club is the most popular?", "the friendliest rowing club",
+                                      "Which rowing club is the best?"])
+def test_a_superlative_no_stored_value_measures_is_not_a_passage_signed(engine: Any, question: str) -> None:
+    # "the friendliest rowing club" compares every rowing club by something no attribute holds:
+    # one passage calling itself friendly does not show that no other club is friendlier.
+    run, _ = engine
+    result = run.run(question, collection="clubs")
+    assert result.outcome != "answered"
+    ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
+    assert ranking and "no stored attribute" in ranking[-1]["reason"]
+
+
+def test_a_superlative_within_the_one_named_document_is_the_reader_s(engine: Any) -> None:
+    run, _ = engine
+    result = run.run("What is the best thing about the Boston Knights Chess Club?", collection="clubs")
+    assert not [v for v in result.trace.verdicts if v["kind"] == "ranking"]
