@@ -234,12 +234,14 @@ class CollectionSchema(BaseModel):
         """The first declared ``date`` attribute: what "latest" orders by."""
         return next((a for a in self.attributes if a.type == "date"), None)
 
-    def scalar_view(self) -> CollectionSchema:
-        """This schema with only its scalar attributes (see ``SCALAR_TYPES``), for the readers
-        that know no others. The same object when there is nothing to hide."""
-        if all(a.type in SCALAR_TYPES for a in self.attributes):
+    def scalar_view(self, *, lists: bool = False) -> CollectionSchema:
+        """This schema with only its scalar attributes (see ``SCALAR_TYPES``) and, with ``lists``,
+        its ``string[]`` ones, for the readers that know no others. The same object when there is
+        nothing to hide."""
+        types = SCALAR_TYPES | ({"string[]"} if lists else set())
+        if all(a.type in types for a in self.attributes):
             return self
-        kept = [a for a in self.attributes if a.type in SCALAR_TYPES]
+        kept = [a for a in self.attributes if a.type in types]
         return self.model_copy(update={"attributes": kept, "graph": None, "extractors": [
             e for e in self.extractors if any(a.name == e.attribute for a in kept)]})
 

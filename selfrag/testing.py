@@ -281,6 +281,8 @@ class FakeCollection:
         for attr in self._schema.attributes:
             if attr.type == "string":
                 out[attr.name] = {str(d["metadata"][attr.name]) for d in self.docs if attr.name in d.get("metadata", {})}
+            elif attr.type == "string[]":  # a list's elements are its values
+                out[attr.name] = {str(v) for d in self.docs for v in d.get("metadata", {}).get(attr.name) or []}
         return {k: sorted(v) for k, v in out.items()}
 
     def search(

@@ -24,7 +24,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang.questions import asks_yes_or_no, is_request
+from selfrag.lang.questions import asks_yes_or_no, is_request, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -255,7 +255,9 @@ class SelfQueryPlanner:
         if graph is not None:
             found, found_changes, generic_question = find_graph_terms(question, full, graph)
         reading = read_question(generic_question, schema, catalogue, today=today, embeddings=self.embeddings, full=full)
-        rules = validate_query(reading.query, schema, catalogue, today=today, max_limit=self.max_limit, question=question)
+        # The rules' filter may test a list's elements too (``contains``), which no other reader here does.
+        rules = validate_query(reading.query, full.scalar_view(lists=True), catalogue, today=today, max_limit=self.max_limit,
+                               question=question)
         chosen, source, note = self._choose(question, llm, llm_error, rules, today)
         changes = list(chosen.changes) + ([note] if note else [])
         query = chosen.query
@@ -322,8 +324,8 @@ class SelfQueryPlanner:
             # ("3 bedroom houses under 500k"), and validation repaired nothing in it. A question
             # (not a request) with a word of its own left, even one a search drops ("What is the
             # Duo 14 good for?", "What did the 2019 trial show?"), asks about what the filter
-            # selects, not for it.
-            asks = asks_for(question, ())
+            # selects, not for it. "Which laptops have HDMI ports?" asks for the items it selects.
+            asks = asks_for(question, ()) or ("documents" if reading.which_items and len(wh_words(question)) == 1 else None)
         computed: Computation | None = None
         date_attr = full.date_attribute
         e = reading.extreme

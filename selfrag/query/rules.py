@@ -41,7 +41,7 @@ from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
-from selfrag.query._profile import SchemaProfile
+from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Spans
 from selfrag.query._text import term_match
@@ -63,7 +63,7 @@ class Reading:
     def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str],
                  residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "",
                  unread: Sequence[str] = (), extreme: Superlative | None = None,
-                 aggregate: Aggregate | None = None, leftover: Sequence[str] = ()) -> None:
+                 aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -91,6 +91,9 @@ class Reading:
         self.aggregate = aggregate
         """An aggregate over one numeric attribute ("the average price", "members in total"):
         computed over what the filter selects, its words no longer searched (``_computed``)."""
+        self.which_items = which_items
+        """The question asks "Which <the collection's items> …?" ("Which Acme laptops have HDMI
+        ports?"): when the filter holds the rest, the items it selects are the answer."""
 
 
 def _mention_nodes(mentions: list[Mention]) -> list[Found]:
@@ -115,6 +118,38 @@ def _mention_nodes(mentions: list[Mention]) -> list[Found]:
     return found
 
 
+def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue: Mapping[str, Sequence[str]],
+                   taken: Spans) -> list[Found]:
+    """The known elements of ``lists`` (``string[]`` attributes) the question names, as written
+    but for case ("an sd card reader" is "SD card reader"), each a ``contains`` condition (after
+    "without", "no" or "not": ``not_contains``), its words and the attribute's own word beside it
+    ("HDMI ports", "the Harrow Fen station") claimed. Only catalogued elements, longest first: an
+    unknown one is the search's, as an unknown value of a string attribute would be."""
+    found: list[Found] = []
+    norms = [t.norm for t in tokens]
+    for p in lists:
+        elements = sorted(((tuple(t.norm for t in tokenize(v)), v) for v in catalogue.get(p.name, [])), key=lambda e: -len(e[0]))
+        for words, value in elements:
+            n = len(words)
+            for i in range(len(tokens) - n + 1) if n else ():
+                span = (tokens[i].start, tokens[i + n - 1].end)
+                if tuple(norms[i : i + n]) != words or not taken.free(span):
+                    continue
+                first, last = i, i + n - 1
+                if last + 1 < len(tokens) and term_match(forms(norms[last + 1]), p.name_terms):
+                    last += 1  # "HDMI ports"
+                if first > 0 and term_match(forms(norms[first - 1]), p.name_terms):
+                    first -= 1  # "station Harrow Fen"
+                before = [w for w in norms[max(0, first - 2) : first] if w not in DETERMINERS]
+                negated = bool(before) and before[-1] in NEGATIONS
+                start = tokens[first - 1].start if negated and first > 0 and norms[first - 1] in NEGATIONS else tokens[first].start
+                claimed = (start, tokens[last].end)
+                taken.claim(claimed)
+                found.append(Found(Comparison(attribute=p.name, comparator="not_contains" if negated else "contains",
+                                              value=value), claimed, p.name))
+    return found
+
+
 def _join(question: str, found: list[Found]) -> list[FilterNode]:
     """Conditions in question order; two on one attribute joined by "or" become one ``or``."""
     out: list[tuple[Found, FilterNode]] = []
@@ -130,7 +165,8 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
     return [node for _, node in out]
 
 
-def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str]) -> str:
+def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaProfile, used: set[str], *,
+              extra: Mapping[str, AttrProfile] | None = None) -> str:
     """The question's free words without the filler at their ends: stop words and negations, the
     name of an attribute a condition is on ("rated", "salary"), and, before the rest, the words for
     the collection's items and the other words of such an attribute ("recipes with chicken" →
@@ -139,10 +175,11 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     After the rest, a word for the items is what the rest qualifies and stays ("latest fares",
     "How much are the fares", "return fares"); so does one before nothing but numbers ("fares in
     2024"). Else the search text would be "latest", "much" or "2024", the question's one content
-    word lost.
+    word lost. ``extra`` profiles the attributes ``profile`` has not (a list's, read from the whole schema).
     """
-    words = [profile.by_name[name].terms for name in used]
-    names = [profile.by_name[name].name_terms for name in used]
+    by_name = {**(extra or {}), **profile.by_name}
+    words = [by_name[name].terms for name in used]
+    names = [by_name[name].name_terms for name in used]
 
     def is_stop(t: Token) -> bool:
         return bool(forms(t.norm) & QUERY_STOP) or t.norm in NEGATIONS or any(term_match(forms(t.norm), n) for n in names)
@@ -230,23 +267,28 @@ def read_question(
             if span[0] >= subject.end:
                 taken.release(span)
     limit = read_limit(question, tokens, numbers, profile, taken)
-    dates = [p for p in SchemaProfile(full, catalogue).attributes if p.attr.type == "date"] if full is not None else []
+    full_profile = SchemaProfile(full, catalogue) if full is not None else profile
+    dates = [p for p in full_profile.attributes if p.attr.type == "date"]
     extreme = read_superlative(question, tokens, profile, taken, dates)
     aggregate = read_aggregate(question, tokens, profile, taken)
     if extreme is None and aggregate is None:
         extreme = read_unmeasured(question, tokens, profile, taken)
-    parts = _join(question, numeric + _mention_nodes(mentions))
+    listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken)
+    parts = _join(question, numeric + _mention_nodes(mentions) + listed)
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
-    used = {f.attribute for f in numeric} | {m.attr.name for m in mentions}
+    used = {f.attribute for f in numeric} | {m.attr.name for m in mentions} | {f.attribute for f in listed}
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
-    residual = _residual(question, tokens, taken, profile, used)
+    residual = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
     # The words the search text drops as filler or as a generic word for results: any other word
     # left is in ``residual`` already.
     leftover = [t.text for t in tokens if taken.free((t.start, t.end)) and t.norm.isalpha()
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED]
     text = residual or " ".join(question.split())
+    which_items = bool(tokens) and tokens[0].norm == "which" and any(
+        forms(t.norm) & profile.item_nouns for t in tokens[1:4])
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
-                   [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate, leftover)
+                   [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
+                   leftover, which_items)
 
 
 def rule_based_query(

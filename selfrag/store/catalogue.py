@@ -1,4 +1,4 @@
-"""The catalogue: the values each string attribute actually takes in a collection.
+"""The catalogue: the values each string attribute (and each string list's elements) actually takes in a collection.
 
 The self-query step needs it to map "films by Nolan" to the stored ``"Christopher Nolan"`` and
 to know that ``genre`` has ``"science fiction"`` but no ``"sci-fi"``. Asking Chroma for distinct
@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from selfrag.schema import CollectionSchema
 from selfrag.store.types import MetadataValue
 
-__all__ = ["MAX_VALUES", "MAX_VALUE_LENGTH", "Catalogue"]
+__all__ = ["CATALOGUED_TYPES", "MAX_VALUES", "MAX_VALUE_LENGTH", "Catalogue"]
 
 MAX_VALUES = 500
 """Most values recorded per attribute."""
 MAX_VALUE_LENGTH = 200
 """Longer values (free text, not categories) are not recorded."""
+CATALOGUED_TYPES = frozenset({"string", "string[]"})
+"""The attribute types whose values are recorded: strings, and the elements of string lists."""
 
 
 @dataclass
@@ -35,17 +37,19 @@ class Catalogue:
     """Attributes that hit ``MAX_VALUES``: values outside the catalogue may exist."""
 
     def merge(self, metadatas: Iterable[Mapping[str, MetadataValue]], schema: CollectionSchema) -> bool:
-        """Record the string attributes' values found in ``metadatas``; return whether anything changed.
+        """Record the string attributes' values found in ``metadatas`` (a ``string[]`` attribute's
+        elements are its values); return whether anything changed.
 
         A value differing only in case from a known one is not added: the first spelling stays.
         """
-        strings = [a.name for a in schema.attributes if a.type == "string"]
+        strings = [a.name for a in schema.attributes if a.type in CATALOGUED_TYPES]
         found: dict[str, set[str]] = {name: set() for name in strings}
         for metadata in metadatas:
             for name in strings:
                 value = metadata.get(name)
-                if isinstance(value, str) and value and len(value) <= MAX_VALUE_LENGTH:
-                    found[name].add(value)
+                for v in value if isinstance(value, list) else [value]:
+                    if isinstance(v, str) and v and len(v) <= MAX_VALUE_LENGTH:
+                        found[name].add(v)
         changed = False
         for name in strings:
             known = self.values.get(name, [])

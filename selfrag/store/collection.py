@@ -32,6 +32,7 @@ from selfrag.store._column_cache import column_cache
 from selfrag.store._errors import chroma_errors
 from selfrag.store._lookup import check_chunk_ids, documents_from, groups, same_version, scan, stored_chunks
 from selfrag.store._record import CollectionRecord
+from selfrag.store.catalogue import CATALOGUED_TYPES
 from selfrag.store.changes import ChangeLog
 from selfrag.store.metadata import clean_metadata
 from selfrag.store.source import ChromaChunkSource
@@ -786,9 +787,17 @@ class Collection:
         return ChromaChunkSource(self._chroma)
 
     def _string_values(self, metadatas: Iterable[Mapping[str, Any] | None]) -> set[tuple[str, Any]]:
-        """(attribute, value) of the schema's string attributes in ``metadatas``: what the catalogue lists."""
-        strings = [a.name for a in self._record.schema.attributes if a.type == "string"]
-        return {(name, meta[name]) for meta in metadatas if meta for name in strings if isinstance(meta.get(name), str)}
+        """(attribute, value) of the schema's string attributes (and string lists' elements) in
+        ``metadatas``: what the catalogue lists."""
+        strings = [a.name for a in self._record.schema.attributes if a.type in CATALOGUED_TYPES]
+        out: set[tuple[str, Any]] = set()
+        for meta in metadatas:
+            if not meta:
+                continue
+            for name in strings:
+                value = meta.get(name)
+                out.update((name, v) for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+        return out
 
     def _forget_values(self, gone: set[tuple[str, Any]]) -> None:
         """After a delete or replace: drop the catalogued values no remaining chunk holds."""
@@ -797,11 +806,17 @@ class Collection:
             # The spellings a catalogued value usually has besides its own; through the metadata
             # index when there is one (Chroma's ``where`` reads every record of the collection).
             spellings = list(dict.fromkeys([value, value.lower(), value.upper(), value.title(), value.capitalize()]))
-            found = self._columns.holds(name, spellings) if self._columns is not None else None
+            listed = name in lists
+            found = self._columns.holds(name, spellings) if self._columns is not None and not listed else None
             if found is not None:
                 return found
+            # A list's elements are tested one spelling at a time ($contains takes one value).
+            where = ({"$or": [{name: {"$contains": v}} for v in spellings]} if len(spellings) > 1
+                     else {name: {"$contains": spellings[0]}}) if listed else {name: {"$in": spellings}}
             with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
-                return bool(self._chroma.get(where=cast(Any, {name: {"$in": spellings}}), limit=1, include=[])["ids"])
+                return bool(self._chroma.get(where=cast(Any, where), limit=1, include=[])["ids"])
+
+        lists = {a.name for a in self._record.schema.attributes if a.type == "string[]"}
 
         if gone and self._record.catalogue.forget(gone, held):
             self._save_metadata()

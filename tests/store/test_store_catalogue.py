@@ -42,3 +42,11 @@ def test_json_round_trip_and_malformed_input() -> None:
     assert again == cat
     assert Catalogue.from_json_obj("garbage") == Catalogue()
     assert Catalogue.from_json_obj({"values": {"genre": ["a", 3]}, "incomplete": 7}) == Catalogue({"genre": ["a"]})
+
+
+def test_a_list_attribute_s_elements_are_recorded_as_its_values() -> None:
+    # "Which towns have the Harrow Fen station?" reads a known element of ``stations``.
+    schema = CollectionSchema(attributes=[AttributeInfo(name="stations", type="string[]")])
+    cat = Catalogue()
+    assert cat.merge([{"stations": ["Harrow Fen", "Kel Bridge"]}, {"stations": ["harrow fen", "Moor Top"]}], schema)
+    assert cat.values == {"stations": ["Harrow Fen", "Kel Bridge", "Moor Top"]}

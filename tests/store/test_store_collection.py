@@ -166,3 +166,12 @@ def test_deleted_collection_surfaces_as_not_found(store: Store, movies: Collecti
 def test_empty_text_is_rejected(movies: Collection) -> None:
     with pytest.raises(IngestError, match="chunk blank has no text"):
         movies.add([Chunk("blank", "  \n", {})])
+
+
+def test_a_list_element_is_forgotten_with_the_last_document_holding_it(store: Store) -> None:
+    schema = CollectionSchema.model_validate({"attributes": [{"name": "ports", "type": "string[]"}]})
+    laptops = store.create_collection("laptops", schema)
+    laptops.add([Chunk("a", "Aero", {"ports": ["HDMI", "Thunderbolt 4"]}), Chunk("b", "Brisk", {"ports": ["HDMI"]})])
+    assert laptops.known_values("ports") == ["HDMI", "Thunderbolt 4"]
+    laptops.delete(["a"])
+    assert laptops.known_values("ports") == ["HDMI"]  # Brisk still has HDMI

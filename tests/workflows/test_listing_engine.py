@@ -5,6 +5,7 @@ is not listed as a match."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +131,26 @@ def test_a_question_naming_an_attribute_of_several_records_is_no_listing(engine:
     run, _ = engine
     result = run.run(question, collection="clubs")
     assert all(g["strategy"] not in ("listing", "field") for g in result.trace.generations)
+
+
+def test_which_items_have_a_list_element_are_listed_from_the_list(chroma_client: Any, tmp_path: Path) -> None:
+    # "Which laptops have Thunderbolt 4?" was the reader's: one passage's laptop, of the two that have it.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Laptop spec sheets", "attributes": [
+        {"name": "model", "type": "string", "kind": "identifier"}, {"name": "ports", "type": "string[]"}]})
+    rows = [("aero", "Aero 14", ["HDMI", "Thunderbolt 4"]), ("volt", "Volt 17", ["HDMI"]),
+            ("tern", "Tern T2", ["Thunderbolt 4", "USB-C"])]
+    path = tmp_path / "laptops.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "text": f"The {m} has {', '.join(p)} ports.",
+                                        "metadata": {"model": m, "ports": p}}) + "\n" for i, m, p in rows))
+    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
+    ingest_paths(store.create_collection("laptops", schema), [path])
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Volt 17 [1].",
+                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
+    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
+                                       self_query_mode="rules", parallel_checks=False)
+    result = SelfRagEngine(components, defaults=RunOptions(top_k=4)).run("Which laptops have Thunderbolt 4?",
+                                                                         collection="laptops")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
+    assert sorted(c.id for c in result.citations) == ["aero", "tern"]
