@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from selfrag.lang import Token, forms, lemma, word_map
+from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
 from selfrag.query._text import term_match
@@ -168,6 +169,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
     return None
 
 
+_GENERIC_ITEMS = frozenset().union(*(forms(w) for w in ITEM_WORDS))
 _UNMEASURED_RANK = frozenset({"best", "worst"})
 """Superlatives with no "-est" of their own form ("the best club")."""
 
@@ -193,8 +195,10 @@ def read_unmeasured(question: str, tokens: list[Token], profile: SchemaProfile, 
     attribute's own name ("wettest_month") or one already read is no superlative here."""
     if not profile.attributes:
         return None
-    items = profile.item_nouns | frozenset().union(*(p.name_terms for p in profile.attributes
-                                                     if p.name == profile.schema.label_attribute))
+    # The collection's own nouns for its items, not the generic ones ("the best place to eat",
+    # "Which one is the oldest?" over passages about the world rank no records).
+    items = (profile.item_nouns - _GENERIC_ITEMS) | frozenset().union(
+        *(p.name_terms for p in profile.attributes if p.name == profile.schema.label_attribute))
 
     def item(t: Token) -> bool:
         return bool(forms(t.norm) & items)

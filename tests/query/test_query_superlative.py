@@ -215,3 +215,11 @@ def test_a_collection_without_attributes_has_no_items_to_rank() -> None:
     plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("What is the largest city in Norway?",
                                                                   CollectionSchema(attributes=[]), {})
     assert plan.computed is None
+
+
+@pytest.mark.parametrize("question", ["Which one is the oldest?", "What is the best place to see the band?"])
+def test_generic_words_for_results_name_no_items_to_rank(question: str) -> None:
+    # HaluEval's collections declare a bookkeeping attribute (``row``): their passages are about
+    # the world, and "the best place" ranks none of them.
+    evaluation = CollectionSchema(description="Evaluation documents", attributes=[A(name="row", type="integer")])
+    assert unmeasured(question, evaluation, {}) is None
