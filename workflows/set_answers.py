@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from selfrag.lang import word_map
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.reading import split_sentences
 from selfrag.schema import AttributeInfo, CollectionSchema
@@ -297,8 +298,12 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
                      [*entities.citations, *listing.citations], "graph_listing")
 
 
+_MEASURES = word_map("value_measures")
+"""Words asking a value of the one attribute of a kind without naming it: "cost" (money), "weigh"."""
 _QUANTITY = frozenset(["value"])  # "the value of its capacity"; "many", "much" are stop words
-_NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much)\b)", re.IGNORECASE)
+_NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much|" + "|".join(map(re.escape, _MEASURES)) + r")\b)",
+                          re.IGNORECASE)
+"""A reason or steps, never a value: "why", and "how" but for "how much", "how many", "how heavy"."""
 
 
 def filter_values(node: object, out: list[object]) -> None:
@@ -325,11 +330,19 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         return None
     tested = set(filter_attributes(filter_dump))
     named = [a for a in schema.named_in(question) if a.name not in tested and a.type != "boolean"]
+    cues = ""
+    if not named:
+        # A measure's own word ("How much does it cost?", "How heavy is it?"): the one attribute
+        # of its kind, the word then as good as the attribute's name.
+        words = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _MEASURES]
+        kinds = {_MEASURES[w] for w in words}
+        named = [a for a in schema.attributes if a.kind in kinds and a.name not in tested and a.type != "boolean"]
+        cues = " ".join(words)
     if len(named) != 1:
         return None
     values: list[object] = []
     filter_values(filter_dump, values)
-    left = (content_terms(search_text) - content_terms(named[0].name.replace("_", " "))
+    left = (content_terms(search_text) - content_terms(named[0].name.replace("_", " ")) - content_terms(cues)
             - content_terms(" ".join(map(str, values))) - _QUANTITY)
     return named[0] if not left else None
 

@@ -89,6 +89,13 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
             # An entry of several kinds ("year date max") is justified by the one GEAR has.
             kinds, op = want.split()[:-1], want.split()[-1]
             return (want if len(kinds) > 1 and got == f"{head} {op}" and head in kinds else got), want
+        if "field" in check:
+            from workflows.set_answers import asked_attribute
+
+            question = _fill(check["question"], word, None)
+            found = asked_attribute(question, question.replace("Zorblat", ""), GEAR,
+                                    {"attribute": "brand", "comparator": "eq", "value": "Zorblat"})
+            return (found.kind if found is not None else None), _fill(check["field"], word, op).replace("$", "")
         return where, json.loads(_fill(check["expect"], word, op))
     if "guess" in check:
         type_, name, description = (_fill(x, word, op) for x in check["guess"])

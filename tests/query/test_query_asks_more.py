@@ -88,3 +88,23 @@ def test_a_generic_word_alone_names_no_attribute() -> None:
 def test_what_the_filter_does_not_hold_is_no_listing(question: str) -> None:
     # Both were answered with the laptops the filter named ("1 matching document: Volt 17"), signed.
     assert PLANNER.plan(question, LAPTOPS, LAPTOP_VALUES).asks is None
+
+
+MODEL_AERO = {"attribute": "model", "comparator": "eq", "value": "Aero 14 Pro"}
+
+
+@pytest.mark.parametrize(("question", "search", "expected"), [
+    # "How much does the Aero 14 Pro cost?" named no attribute: the reader read it (flagged) where
+    # the record's own price answers it.
+    ("How much does the Aero 14 Pro cost?", "How much does cost", "price_usd"),
+    ("How expensive is the Aero 14 Pro?", "How expensive", "price_usd"),
+    ("How much does the Aero 14 Pro weigh?", "How much does weigh", "weight_kg"),
+    ("How heavy is the Aero 14 Pro?", "How heavy", "weight_kg"),
+    # words beyond the measure are a question about something else
+    ("How much does a charger for the Aero 14 Pro cost?", "How much does a charger cost", None),
+])
+def test_a_measure_s_own_word_asks_the_one_attribute_of_that_kind(question: str, search: str, expected: str | None) -> None:
+    from workflows.set_answers import asked_attribute
+
+    attribute = asked_attribute(question, search, LAPTOPS, MODEL_AERO)
+    assert (attribute.name if attribute is not None else None) == expected
