@@ -228,6 +228,8 @@ def _shown(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, list):
         return ", ".join(map(str, value))
+    if isinstance(value, float):
+        return _figure(value)  # a float attribute's whole number as written: "1599", not "1599.0"
     return str(value)
 
 

@@ -94,3 +94,14 @@ def test_the_entities_then_the_documents_about_them_numbered_after_the_graph() -
     assert [(c["number"], c["id"]) for c in got.citations] == [(1, "supplies/id:Brightcell Batteries"), (2, "d2"), (3, "d1")]
     none = entities_and_documents(entities, [], "date", k=10)
     assert none.answer.endswith("No document in the collection matches them.") and len(none.citations) == 1
+
+
+def test_a_float_attribute_s_whole_value_is_written_as_a_whole_number() -> None:
+    # "1599.0. The Lumetra Aero 14 Pro …" answered "How much does the Aero 14 Pro cost?"
+    from selfrag.schema import AttributeInfo
+    from workflows.set_answers import field_answer
+
+    doc: Any = {"id": "aero", "text": "The Aero 14 Pro adds an OLED screen.", "resource": "laptops",
+                "metadata": {"price_usd": 1599.0, "weight_kg": 1.35}}
+    assert field_answer(doc, AttributeInfo(name="price_usd", type="float")).short_answer == "1599"  # type: ignore[union-attr]
+    assert field_answer(doc, AttributeInfo(name="weight_kg", type="float")).short_answer == "1.35"  # type: ignore[union-attr]
