@@ -182,7 +182,8 @@ def _superlative_form(tokens: list[Token], i: int) -> bool:
     if word in _UNMEASURED_RANK:
         return True
     if word in _QUANTIFIERS | {"least"}:
-        return i > 0 and tokens[i - 1].norm == "the"  # "the most popular", not "at least", "most members"
+        # "the most popular", "is most popular"; not "at least", "most members attend"
+        return i > 0 and tokens[i - 1].norm in ("the", "is", "are", "was", "were", "be")
     return word.isalpha() and word.endswith("est") and len(word) > 4 and lemma(word) != word
 
 

@@ -195,6 +195,7 @@ def unmeasured(question: str, schema: CollectionSchema = CLUBS, values: dict[str
     ("Which chess club is the most popular?", "most"),
     ("Which is the best hiking club in Denver?", "best"),
     ("Which tennis club is the nicest?", "nicest"),
+    ("Which chess club is most popular?", "most"),
 ])
 def test_a_superlative_of_the_items_no_attribute_measures_is_read_without_one(question: str, phrase: str | None) -> None:
     assert unmeasured(question) == phrase
