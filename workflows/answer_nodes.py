@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 from graders import GradeResult
 from graders.figures import unnamed_codes
 from selfrag.lang.questions import asks_yes_or_no
+from selfrag.query import headed_attribute
 from workflows import records as rec
 from workflows._phase import (
     Phase,
@@ -114,7 +115,8 @@ class AnswerNodes(Phase):
             if chunks is None:
                 return None
             if computed["op"] == "rank":
-                return ranked_answer(chunks, plan["resource"], collection.schema, computed, page=plan["k"])
+                return ranked_answer(chunks, plan["resource"], collection.schema, computed, page=plan["k"],
+                                     label=headed_attribute(state["standalone_question"], collection.schema))
             return aggregate_answer(chunks, plan["resource"], computed)
         field = self.field(state)
         if field is not None:
@@ -148,9 +150,11 @@ class AnswerNodes(Phase):
                 return entities
             return entities_and_documents(entities, state["relevant"], date_attr.name if date_attr is not None else None,
                                           plan["k"], shown=filter_attributes(plan["filter"]), total=total)
+        # "Which towns have …?": each document shown with its town too
+        headed = headed_attribute(state["standalone_question"], self.c.store.get_collection(plan["resource"]).schema)
         return document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
                                 yes_no=asks_yes_or_no(state["standalone_question"]),
-                                shown=filter_attributes(plan["filter"]), total=total)
+                                shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total)
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:

@@ -412,14 +412,15 @@ def aggregate_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str
 
 
 def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema, ranking: Mapping[str, Any],
-                  page: int) -> SetAnswer | None:
+                  page: int, *, label: str | None = None) -> SetAnswer | None:
     """The documents of ``chunks`` (every chunk the filter selects: ``SearchableCollection.matching``)
     ranked by their stored value of ``ranking["attribute"]``, the first ``ranking["n"]`` places, or
     ``page`` of them when ``n`` is 0 ("the cheapest hotels"); ties share one and are all shown.
     None when no document has a value.
 
     A document is one ``doc_id``: its chunks carry the same metadata, and its first chunk's first
-    sentence names it when no ``name``/``title`` attribute does."""
+    sentence names it when no ``name``/``title`` attribute does, or ``label`` (the attribute the
+    question asks for: "Which town …?")."""
     attribute = str(ranking["attribute"])
     highest = bool(ranking["highest"])
     n = max(1, int(ranking.get("n") or page))
@@ -440,7 +441,7 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     # The first n places; a tie at the last place keeps every document of that value.
     cut = valued[min(n, len(valued)) - 1][0]
     shown = [d for k, d in valued if (k >= cut if highest else k <= cut)]
-    label = schema.label_attribute
+    label = label or schema.label_attribute
     if info is not None and info.type == "date":
         most = "latest" if highest else "earliest"
     else:

@@ -33,7 +33,8 @@ UNITS: dict[str, Unit] = {
     "kilometer": Unit("length", 1000), "kilometre": Unit("length", 1000), "mile": Unit("length", 1609.344),
     "mi": Unit("length", 1609.344), "ft": Unit("length", 0.3048), "foot": Unit("length", 0.3048),
     "feet": Unit("length", 0.3048), "yard": Unit("length", 0.9144), "block": Unit("length", 100),
-    "cm": Unit("length", 0.01), "inch": Unit("length", 0.0254),
+    "cm": Unit("length", 0.01), "mm": Unit("length", 0.001), "millimeter": Unit("length", 0.001),
+    "millimetre": Unit("length", 0.001), "inch": Unit("length", 0.0254),
     # area, base square metres
     "sqft": Unit("area", _SQ_FT), "sq ft": Unit("area", _SQ_FT), "square foot": Unit("area", _SQ_FT),
     "square feet": Unit("area", _SQ_FT), "ft2": Unit("area", _SQ_FT), "sq m": Unit("area", 1), "sqm": Unit("area", 1),

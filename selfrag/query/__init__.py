@@ -37,7 +37,7 @@ from selfrag.query.model import (
 from selfrag.query.planner import Computation, Plan, SelfQueryPlanner
 from selfrag.query.profiles import build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
-from selfrag.query.rules import Reading, read_question, rule_based_query
+from selfrag.query.rules import Reading, headed_attribute, read_question, rule_based_query
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
@@ -62,6 +62,7 @@ __all__ = [
     "Validated",
     "and_where",
     "build_planner",
+    "headed_attribute",
     "check_text",
     "describe",
     "find_graph_terms",

@@ -79,6 +79,10 @@ def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, 
         for p in numeric:
             if p.name_terms and term_match(forms(tok.norm), p.name_terms) and p.name not in hits:
                 hits[p.name] = (p, tok)
+        if len(hits) > 1:
+            # A word that is a name's own word beats one it abbreviates: "the most rain" is
+            # rain_mm, not rainy_days.
+            hits = {n: h for n, h in hits.items() if forms(h[1].norm) & h[0].name_terms} or hits
         if hits:
             break  # the first word naming an attribute settles it ("highest score per guest")
     if len(hits) != 1:

@@ -509,13 +509,16 @@ def read_graph_terms(
     topic_text: str | None = None,
     terms: Sequence[GraphTerm] = (),
     filters_elsewhere: bool = False,
+    consumed: Sequence[tuple[int, int]] = (),
 ) -> GraphReading:
     """The named ranges and dates of ``question``, and whether it has a topic left besides them
     and its graph ``terms`` (see ``find_graph_terms``).
 
     ``topic_text`` is the question with the filter phrases already taken out (the rules' search
     text); what is left of it after these terms, if anything, is the topic. ``filters_elsewhere``:
-    the generic readers found conditions too.
+    the generic readers found conditions too. ``consumed``: the spans of ``question`` their
+    conditions came from, which no date is read from again ("in 2022" read as ``year = 2022`` is
+    not also a reading date within 2022).
     """
 
     changes: list[Change] = []
@@ -530,7 +533,8 @@ def read_graph_terms(
     range_words = [w for r in ranges for w in r.words]
     date_attr = schema.date_attribute
     if date_attr is not None:
-        span = find_date_range(question, today)
+        unread = "".join(" " if any(a <= i < b for a, b in consumed) else ch for i, ch in enumerate(question))
+        span = find_date_range(unread, today)
         if span is not None:
             if span.start is not None:
                 nodes.append(Comparison(attribute=date_attr.name, comparator="gte", value=date_number(span.start)))

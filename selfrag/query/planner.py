@@ -40,7 +40,7 @@ from selfrag.query.graph_terms import (
 )
 from selfrag.query.model import Change, FilterNode, Operation, StructuredQuery
 from selfrag.query.relax import describe as describe_node
-from selfrag.query.rules import read_question
+from selfrag.query.rules import headed_attribute, read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
@@ -285,7 +285,8 @@ class SelfQueryPlanner:
         asks: Asks = None
         if has_graph_terms(full):
             extra = read_graph_terms(question, full, graph, today=today, topic_text=rules.query.query, terms=found,
-                                     filters_elsewhere=query.filter is not None)
+                                     filters_elsewhere=query.filter is not None,
+                                     consumed=reading.consumed if source == "rules" and generic_question == question else ())
             terms, latest, asks = list(extra.terms), extra.latest, extra.asks
             changes.extend([*found_changes, *extra.changes])
             if graph is not None and source == "llm" and proposed:
@@ -317,15 +318,18 @@ class SelfQueryPlanner:
             # What is left of the question (its topic) was read against the rules' filter; the
             # model's filter may hold less of it ("layoffs" dropped), so its matches are no answer.
             asks = None
+        # "Which town …?" names the attribute each document the answer shows is shown by.
+        headed = headed_attribute(question, full)
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
-                and not rules.changes and not _names_unfiltered(question, schema, query.filter) \
+                and not rules.changes and not _names_unfiltered(question, schema, query.filter, ranked=[headed] if headed else []) \
                 and (is_request(question) or not reading.leftover):
             # Any schema: the rules' filter holds the whole question, nothing left to search for
             # ("3 bedroom houses under 500k"), and validation repaired nothing in it. A question
             # (not a request) with a word of its own left, even one a search drops ("What is the
             # Duo 14 good for?", "What did the 2019 trial show?"), asks about what the filter
             # selects, not for it. "Which laptops have HDMI ports?" asks for the items it selects.
-            asks = asks_for(question, ()) or ("documents" if reading.which_items and len(wh_words(question)) == 1 else None)
+            asks = asks_for(question, ()) or ("documents" if (reading.which_items or headed) and len(wh_words(question)) == 1
+                                              else None)
         computed: Computation | None = None
         date_attr = full.date_attribute
         e = reading.extreme
@@ -360,7 +364,7 @@ class SelfQueryPlanner:
                                        candidates=(), whole=whole and query.limit is None)
             assert computed is not None
             # What a ranking names each document by ("Which site …?") is in its answer too.
-            held = (computed.attribute, schema.label_attribute if computed.op == "rank" else None)
+            held = (computed.attribute, schema.label_attribute if computed.op == "rank" else None, headed)
             computed = replace(computed, whole=computed.whole and not _names_unfiltered(
                 question, schema, query.filter, ranked=[h for h in held if h]))
             asks = None

@@ -277,6 +277,8 @@ def read_question(
     parts = _join(question, numeric + _mention_nodes(mentions) + listed)
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions} | {f.attribute for f in listed}
+    if (headed := headed_attribute(question, full or schema)) is not None:
+        used.add(headed)  # "Which town …": the word asks for what each document is shown by
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
     residual = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
     # The words the search text drops as filler or as a generic word for results: any other word
@@ -289,6 +291,23 @@ def read_question(
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
                    leftover, which_items)
+
+
+def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
+    """The attribute a "which"/"what" question asks for by naming it right after its word ("Which
+    town had the most rain?", "What year …"): each document the answer shows is shown by its value
+    of it, so the question asks nothing the filter leaves unsaid by naming it. None when no
+    attribute, or more than one, is named there."""
+    tokens = tokenize(question)
+    if not tokens or tokens[0].norm not in ("which", "what"):
+        return None
+    profile = SchemaProfile(schema, {})
+    for tok in tokens[1:3]:
+        hits = [p.name for p in profile.attributes if p.attr.type != "boolean" and p.name_terms
+                and term_match(forms(tok.norm), p.name_terms)]
+        if hits:
+            return hits[0] if len(hits) == 1 else None
+    return None
 
 
 def rule_based_query(

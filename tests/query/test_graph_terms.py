@@ -361,3 +361,18 @@ def test_a_yes_no_question_about_related_entities_asks_the_graph_not_the_documen
     assert _plan("Any layoffs at competitors of Nimbus Cloud?").asks == "documents"
     assert _plan("Did any of Nimbus Cloud's competitors have layoffs?").asks == "documents"
     assert _plan("Did Nimbus Cloud's competitors have layoffs?").asks is None  # all of them? some? not signed
+
+
+def test_a_year_the_generic_readers_read_is_not_a_date_range_too() -> None:
+    # "in 2022" was year = 2022 and a reading date within 2022: the 2022 record last read on
+    # 2023-01-02 fell out of "Which town had the most rain in 2022?".
+    schema = CollectionSchema(attributes=[
+        AttributeInfo(name="town", type="string"), AttributeInfo(name="year", type="integer", description="Year of the record"),
+        AttributeInfo(name="measured_on", type="date"), AttributeInfo(name="rain_mm", type="float"),
+    ])
+    planner = SelfQueryPlanner(None, mode="rules")
+    assert planner.plan("rain records in 2022", schema, {}, today=TODAY).where == {"year": {"$eq": 2022}}
+    # with no year attribute the date holds it, as before
+    dated = CollectionSchema(attributes=[AttributeInfo(name="measured_on", type="date")])
+    assert planner.plan("rain records in 2022", dated, {}, today=TODAY).where == {
+        "$and": [{"measured_on": {"$gte": 20220101}}, {"measured_on": {"$lt": 20230101}}]}

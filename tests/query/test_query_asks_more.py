@@ -108,3 +108,11 @@ def test_a_measure_s_own_word_asks_the_one_attribute_of_that_kind(question: str,
 
     attribute = asked_attribute(question, search, LAPTOPS, MODEL_AERO)
     assert (attribute.name if attribute is not None else None) == expected
+
+
+def test_millimetres_are_a_unit_nobody_asks_for() -> None:
+    # "How much rain did Marlow Cross get in 2021?" named no attribute: rain_mm's "mm" was no unit.
+    rain = CollectionSchema(attributes=[{"name": "rain_mm", "type": "float", "description": "Total rainfall in millimetres"},
+                                        {"name": "rainy_days", "type": "integer"}])  # type: ignore[list-item]
+    assert [a.name for a in rain.named_in("How much rain did Marlow Cross get in 2021?")] == ["rain_mm"]
+    assert rain.attribute("rain_mm").kind == "length"  # type: ignore[union-attr]

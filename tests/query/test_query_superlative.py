@@ -224,3 +224,11 @@ def test_generic_words_for_results_name_no_items_to_rank(question: str) -> None:
     # the world, and "the best place" ranks none of them.
     evaluation = CollectionSchema(description="Evaluation documents", attributes=[A(name="row", type="integer")])
     assert unmeasured(question, evaluation, {}) is None
+
+
+def test_a_name_s_own_word_beats_a_name_it_abbreviates() -> None:
+    rain = CollectionSchema(description="Yearly rainfall records per town", attributes=[
+        A(name="town", type="string"), A(name="rain_mm", type="float", description="Total rainfall in millimetres"),
+        A(name="rainy_days", type="integer", description="Number of rainy days")])
+    assert extreme("Which town had the most rain in 2022?", rain, {}) == ("rain_mm", True)
+    assert extreme("Which town had the most rainy days?", rain, {}) == ("rainy_days", True)

@@ -208,3 +208,41 @@ def test_a_superlative_within_the_one_named_document_is_the_reader_s(engine: Any
     run, _ = engine
     result = run.run("What is the best thing about the Boston Knights Chess Club?", collection="clubs")
     assert not [v for v in result.trace.verdicts if v["kind"] == "ranking"]
+
+
+@pytest.fixture
+def rainfall(chroma_client: Any, tmp_path: Path) -> SelfRagEngine:
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Yearly rainfall records per town", "attributes": [
+        {"name": "town", "type": "string", "description": "The town's name"},
+        {"name": "year", "type": "integer", "description": "Year of the record"},
+        {"name": "rain_mm", "type": "float", "description": "Total rainfall in millimetres"},
+        {"name": "stations", "type": "string[]", "description": "Weather stations in the town"}]})
+    rows = [("kel-21", "Kelbridge", 2021, 812.0, ["Harrow Fen"]), ("kel-22", "Kelbridge", 2022, 760.0, ["Harrow Fen"]),
+            ("ost-22", "Ostby", 2022, 880.0, ["Ostby Pier"]), ("mar-22", "Marlow Cross", 2022, 610.0, ["Harrow Fen"])]
+    path = tmp_path / "rain.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "text": f"In {y} {t} recorded {mm:g} mm of rain.",
+                                        "metadata": {"town": t, "year": y, "rain_mm": mm, "stations": st}}) + "\n"
+                            for i, t, y, mm, st in rows))
+    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
+    ingest_paths(store.create_collection("rain", schema), [path])
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Marlow Cross [1].",
+                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
+    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
+                                       self_query_mode="rules", parallel_checks=False)
+    return SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: date(2025, 6, 1))
+
+
+def test_which_attribute_a_ranking_asks_for_names_each_document(rainfall: SelfRagEngine) -> None:
+    # "Which town had the most rain in 2022?" named ``town``, which no filter tested: never ranked.
+    result = rainfall.run("Which town had the most rain in 2022?", collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "ranking"
+    assert result.short_answer == "Ostby (rain_mm: 880)"
+
+
+def test_which_attribute_a_listing_asks_for_is_shown_for_each_document(rainfall: SelfRagEngine) -> None:
+    result = rainfall.run("Which towns have the Harrow Fen station?", collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
+    assert sorted(c.id for c in result.citations) == ["kel-21", "kel-22", "mar-22"]
+    assert "town: Marlow Cross" in result.answer
