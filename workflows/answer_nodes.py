@@ -38,6 +38,7 @@ from workflows.set_answers import (
     field_answer,
     filter_attributes,
     membership_answer,
+    one_each,
     ranked_answer,
 )
 from workflows.state import SelfRagState, Turn
@@ -114,9 +115,12 @@ class AnswerNodes(Phase):
             chunks = collection.matching(plan_where(plan), cap=COMPUTE_CAP)
             if chunks is None:
                 return None
+            if computed.get("compared") and not one_each(chunks, str(computed["compared"])):
+                return None  # "Ostby or Kelbridge" over years of each: which year's is not said
             if computed["op"] == "rank":
                 return ranked_answer(chunks, plan["resource"], collection.schema, computed, page=plan["k"],
-                                     label=headed_attribute(state["standalone_question"], collection.schema))
+                                     label=computed.get("compared")
+                                     or headed_attribute(state["standalone_question"], collection.schema))
             return aggregate_answer(chunks, plan["resource"], computed)
         field = self.field(state)
         if field is not None:

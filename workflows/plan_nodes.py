@@ -198,7 +198,7 @@ class PlanNodes(Phase):
             computed=None if plan.computed is None else rec.ComputationRecord(
                 op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,
-                candidates=list(plan.computed.candidates)),
+                candidates=list(plan.computed.candidates), compared=plan.computed.compared),
         )
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),

@@ -269,6 +269,9 @@ class ComputationRecord(TypedDict):
     phrase: str
     whole: bool
     candidates: NotRequired[list[str]]
+    compared: NotRequired[str]
+    """A comparative's alternatives: the attribute whose values the filter selects (each must
+    select one document for the ranking to answer)."""
 
 
 class SpeculationRecord(TypedDict):

@@ -411,6 +411,13 @@ def aggregate_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str
     return SetAnswer(answer, figure, citations, op)
 
 
+def one_each(chunks: Sequence[Any], attribute: str) -> bool:
+    """Whether each value of ``attribute`` among the documents of ``chunks`` is one document's, and
+    there are two or more: alternatives a comparison can set against each other."""
+    values = [d.metadata.get(attribute) for d in _documents(chunks)]
+    return len(values) >= 2 and len(set(map(str, values))) == len(values)
+
+
 def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema, ranking: Mapping[str, Any],
                   page: int, *, label: str | None = None) -> SetAnswer | None:
     """The documents of ``chunks`` (every chunk the filter selects: ``SearchableCollection.matching``)

@@ -40,6 +40,12 @@ _OWN: dict[str, tuple[frozenset[str], bool]] = {
     w: (frozenset(v.split()[:-1]), v.split()[-1] == "max") for w, v in word_map("superlative_measures").items()
 }
 """Superlatives that name their own measure: the kinds they rank by, and whether the largest wins."""
+_CMP_GENERIC = word_map("comparatives")
+"""Comparatives that compare by the attribute named after them ("more rain"): max or min."""
+_CMP_OWN: dict[str, tuple[frozenset[str], bool]] = {
+    w: (frozenset(v.split()[:-1]), v.split()[-1] == "max") for w, v in word_map("comparative_measures").items()
+}
+"""Comparatives that name their own measure ("cheaper"): the kinds they compare by, and whether the largest wins."""
 _ADJECTIVES = {w: frozenset(v.split()) for w, v in word_map("measure_adjectives").items()}
 """Adjectives naming a measure after a superlative ("most expensive", "best rated"): the kinds it ranks by."""
 _AGGREGATES = word_map("aggregates")
@@ -62,6 +68,9 @@ class Superlative:
     phrase: str
     """The words read, as written ("the cheapest", "most members")."""
     span: tuple[int, int]
+    comparative: bool = False
+    """A comparative ("more rain", "cheaper"): the alternatives the filter selects compared, the
+    larger (or smaller) one the answer."""
     several: bool = False
     """The question names the items in the plural ("the cheapest hotels"): it asks for a ranked
     page of them, not the one first."""
@@ -112,7 +121,7 @@ def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProf
 
 
 def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
-                     dates: Sequence[AttrProfile] = ()) -> Superlative | None:
+                     dates: Sequence[AttrProfile] = (), *, alternatives: bool = False) -> Superlative | None:
     """The first superlative in ``question`` over one numeric or ``dates`` attribute of ``profile``,
     its words claimed in ``taken`` (so the search text no longer holds them); None when there is
     none or its attribute is not said. One whose measure fits several attributes comes back with
@@ -121,31 +130,37 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
 
     ``dates`` are the schema's ``date`` attributes, which the generic readers do not see: "the
     earliest inspection" is a ranking by the day each was made, as "the oldest club" is one by the
-    year each was founded."""
+    year each was founded.
+
+    With ``alternatives`` (the question names two or more values of one attribute: "Ostby or
+    Kelbridge"), a comparative ("more rain", "cheaper") is read the same way, as ``comparative``."""
     numeric = [*profile.numeric(), *dates]
     if not numeric:
         return None
+    generic = {**_GENERIC, **_CMP_GENERIC} if alternatives else _GENERIC
+    own = {**_OWN, **_CMP_OWN} if alternatives else _OWN
     for i, tok in enumerate(tokens):
         if not taken.free((tok.start, tok.end)):
             continue
         word = tok.norm
+        comparative = word in _CMP_GENERIC or word in _CMP_OWN
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         found: tuple[AttrProfile, bool, Token] | None = None
         several: list[AttrProfile] = []
-        if nxt is not None and (word in _GENERIC or word in _RANK) and nxt.norm in _ADJECTIVES \
+        if nxt is not None and (word in generic or word in _RANK) and nxt.norm in _ADJECTIVES \
                 and taken.free((nxt.start, nxt.end)):
             # "the most expensive", "the best rated": the adjective names the measure
             fits = _of_kind(_ADJECTIVES[nxt.norm], numeric)
-            highest = _RANK[word] if word in _RANK else _GENERIC[word] == "max"
+            highest = _RANK[word] if word in _RANK else generic[word] == "max"
             if len(fits) == 1:
                 found = (fits[0], highest, nxt)
             several = fits
-        elif word in _GENERIC and (word not in _QUANTIFIERS or (i > 0 and tokens[i - 1].norm == "the")):
+        elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
             if named is not None:
-                found = (named[0], _GENERIC[word] == "max", named[1])
-        elif word in _OWN:
-            kinds, highest = _OWN[word]
+                found = (named[0], generic[word] == "max", named[1])
+        elif word in own:
+            kinds, highest = own[word]
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
             if named is not None and named[0].attr.kind in kinds:
                 found = (named[0], highest, named[1])  # "the longest battery life"
@@ -158,7 +173,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             if len(several) > 1:
                 last = nxt if nxt is not None and nxt.norm in _ADJECTIVES else tok
                 return Superlative("", highest, question[tok.start : last.end], (tok.start, last.end),
-                                   candidates=tuple(p.name for p in several))
+                                   candidates=tuple(p.name for p in several), comparative=comparative)
             continue
         attr, highest, last = found
         span = (tok.start, last.end)
@@ -169,7 +184,8 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         plural = any(t.norm != t.lemma and t.norm.endswith("s") and forms(t.norm) & profile.item_nouns
                      and not (span[0] <= t.start < span[1])
                      and not any(term_match(forms(t.norm), p.name_terms) for p in profile.attributes) for t in tokens)
-        return Superlative(attr.name, highest, question[span[0] : span[1]], span, several=plural)
+        return Superlative(attr.name, highest, question[span[0] : span[1]], span, several=plural and not comparative,
+                           comparative=comparative)
     return None
 
 

@@ -38,7 +38,7 @@ from selfrag.query.graph_terms import (
     validate_relations,
     without_relation_wording,
 )
-from selfrag.query.model import Change, FilterNode, Operation, StructuredQuery
+from selfrag.query.model import Change, Comparison, FilterNode, Operation, StructuredQuery
 from selfrag.query.relax import describe as describe_node
 from selfrag.query.rules import headed_attribute, read_question
 from selfrag.query.translate import and_where, to_where
@@ -98,6 +98,10 @@ class Computation:
     """The filter and the computation hold all the question asks (nothing left to search for,
     nothing repaired, read by the rules): the computation is the answer. Otherwise it is only why an answer
     read from a passage cannot be signed."""
+    compared: str = ""
+    """A comparative ("Which had more rain in 2022, Ostby or Kelbridge?"): the attribute whose values
+    the filter selects as the alternatives; the ranking is the answer only where each selects one
+    document."""
 
 
 def _without_asked(node: FilterNode | None, asked: Sequence[FilterNode], located: set[str]) -> FilterNode | None:
@@ -340,6 +344,9 @@ class SelfQueryPlanner:
         # within the one document the filter names ("the best thing about the Boston Knights")
         # is that document's to say.
         within = e is not None and not e.attribute and not e.candidates and _names_one(query.filter, schema)
+        compared = _alternatives(query.filter) if e is not None and e.comparative else ""
+        if e is not None and e.comparative and not compared:
+            e = None  # "cheaper than the Hilton": no alternatives the filter selects to compare
         if (e is not None and not newest and not within) or reading.aggregate is not None:
             # A ranking or an aggregate, never a listing: the matching documents as they come
             # would answer "which is the cheapest" or "the average price" with all of them.
@@ -351,13 +358,13 @@ class SelfQueryPlanner:
                 content_terms(reading.extreme.phrase) if reading.extreme is not None else set())
             whole = (source == "rules" and not terms and not left and not rules.changes
                      and not asks_yes_or_no(question)
-                     and (reading.extreme is None or reading.aggregate is None)
+                     and (e is None or reading.aggregate is None)
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
                                  for c in changes))
             if e is not None and not newest and not within:
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
-                                       n=query.limit or (0 if e.several else 1), phrase=e.phrase,
-                                       candidates=e.candidates, whole=whole and bool(e.attribute))
+                                       n=1 if compared else query.limit or (0 if e.several else 1), phrase=e.phrase,
+                                       candidates=e.candidates, whole=whole and bool(e.attribute), compared=compared)
             elif reading.aggregate is not None:
                 a = reading.aggregate
                 computed = Computation(op=a.op, attribute=a.attribute, highest=False, n=0, phrase=a.phrase,
@@ -404,6 +411,23 @@ class SelfQueryPlanner:
             detail = f"rule-based filter better grounded in the question ({rs}/{rt} conditions supported vs model's {ls}/{lt})"
             return rules, "rules", Change(kind="fallback", detail=detail)
         return llm, "llm", None
+
+
+def _alternatives(node: FilterNode | None) -> str:
+    """The attribute of a top-level ``in`` (or an ``or`` of ``eq``) on two or more values of one
+    string attribute: the alternatives a comparative compares ("Ostby or Kelbridge"); "" for none."""
+    conjuncts = node.arguments if isinstance(node, Operation) and node.operator == "and" else [node] if node else []
+    for c in conjuncts:
+        if isinstance(c, Comparison) and c.comparator == "in" and isinstance(c.value, list) and len(c.value) >= 2 \
+                and all(isinstance(v, str) for v in c.value):
+            return c.attribute
+        if isinstance(c, Operation) and c.operator == "or" and len(c.arguments) >= 2 and all(
+                isinstance(a, Comparison) and a.comparator == "eq" and isinstance(a.value, str) for a in c.arguments) \
+                and len({a.attribute for a in c.arguments if isinstance(a, Comparison)}) == 1:
+            first = c.arguments[0]
+            assert isinstance(first, Comparison)
+            return first.attribute
+    return ""
 
 
 def _names_one(node: FilterNode | None, schema: CollectionSchema) -> bool:

@@ -269,7 +269,10 @@ def read_question(
     limit = read_limit(question, tokens, numbers, profile, taken)
     full_profile = SchemaProfile(full, catalogue) if full is not None else profile
     dates = [p for p in full_profile.attributes if p.attr.type == "date"]
-    extreme = read_superlative(question, tokens, profile, taken, dates)
+    # Two or more values of one attribute ("Ostby or Kelbridge"): alternatives a comparative compares.
+    alternatives = any(len({m.value for m in mentions if m.attr.name == name and not m.negated}) >= 2
+                       for name in {m.attr.name for m in mentions if m.attr.attr.type == "string"})
+    extreme = read_superlative(question, tokens, profile, taken, dates, alternatives=alternatives)
     aggregate = read_aggregate(question, tokens, profile, taken)
     if extreme is None and aggregate is None:
         extreme = read_unmeasured(question, tokens, profile, taken)

@@ -246,3 +246,23 @@ def test_which_attribute_a_listing_asks_for_is_shown_for_each_document(rainfall:
     assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
     assert sorted(c.id for c in result.citations) == ["kel-21", "kel-22", "mar-22"]
     assert "town: Marlow Cross" in result.answer
+
+
+@pytest.mark.parametrize(("question", "short"), [
+    ("Which had more rain in 2022, Ostby or Kelbridge?", "Ostby (rain_mm: 880)"),
+    ("Which town got less rain in 2022, Ostby or Marlow Cross?", "Marlow Cross (rain_mm: 610)"),
+])
+def test_a_comparison_of_two_named_records_is_computed_from_their_values(rainfall: SelfRagEngine, question: str,
+                                                                         short: str) -> None:
+    # Two records, one stored value each: which is larger is arithmetic, never a passage's word.
+    result = rainfall.run(question, collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "ranking"
+    assert result.short_answer == short
+    assert result.answer.startswith(short.split(" (")[0] + ": the ")
+    assert "of 2 matching documents" in result.answer
+
+
+def test_a_comparison_over_more_than_the_two_named_is_not_computed(rainfall: SelfRagEngine) -> None:
+    # Kelbridge has two years on record: "more rain than Ostby" compares which one's?
+    result = rainfall.run("Which had more rain, Ostby or Kelbridge?", collection="rain")
+    assert result.outcome != "answered"
