@@ -286,8 +286,11 @@ def read_question(
     residual = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
     # The words the search text drops as filler or as a generic word for results: any other word
     # left is in ``residual`` already.
+    # The collection's own word for its items ("records" of "Yearly rainfall records") is no word
+    # left, generic as it may be elsewhere.
+    described = profile.item_nouns & frozenset().union(*(forms(t.norm) for t in tokenize(schema.description or "")))
     leftover = [t.text for t in tokens if taken.free((t.start, t.end)) and t.norm.isalpha()
-                and t.norm not in _PLAIN and forms(t.norm) & _DROPPED]
+                and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described]
     text = residual or " ".join(question.split())
     which_items = bool(tokens) and tokens[0].norm == "which" and any(
         forms(t.norm) & profile.item_nouns for t in tokens[1:4])

@@ -116,3 +116,12 @@ def test_millimetres_are_a_unit_nobody_asks_for() -> None:
                                         {"name": "rainy_days", "type": "integer"}])  # type: ignore[list-item]
     assert [a.name for a in rain.named_in("How much rain did Marlow Cross get in 2021?")] == ["rain_mm"]
     assert rain.attribute("rain_mm").kind == "length"  # type: ignore[union-attr]
+
+
+def test_the_collection_s_own_word_for_its_items_is_no_word_left() -> None:
+    # "records" is a generic word for results, and also what the collection calls its items
+    # ("Yearly rainfall records per town"): "How many records are from the north?" is a count.
+    rain = CollectionSchema(description="Yearly rainfall records per town", attributes=[
+        {"name": "town", "type": "string"}, {"name": "region", "type": "string", "allowed_values": ["north", "south"]}])  # type: ignore[list-item]
+    assert PLANNER.plan("How many records are from the north?", rain, {}).asks == "documents"
+    assert PLANNER.plan("What did the records from the north show?", rain, {}).asks is None
