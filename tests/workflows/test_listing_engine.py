@@ -16,6 +16,7 @@ from selfrag.ingest import ingest_paths
 from selfrag.retry import RetryPolicy
 from selfrag.store import Store
 from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
+from tests.workflows.conftest import records_engine
 from workflows import Components, RunOptions, SelfRagEngine
 
 CLUBS = Path(__file__).resolve().parents[2] / "eval" / "sets" / "clubs"
@@ -144,13 +145,7 @@ def test_which_items_have_a_list_element_are_listed_from_the_list(chroma_client:
     path = tmp_path / "laptops.jsonl"
     path.write_text("".join(json.dumps({"id": i, "text": f"The {m} has {', '.join(p)} ports.",
                                         "metadata": {"model": m, "ports": p}}) + "\n" for i, m, p in rows))
-    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
-    ingest_paths(store.create_collection("laptops", schema), [path])
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Volt 17 [1].",
-                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
-    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
-                                       self_query_mode="rules", parallel_checks=False)
-    result = SelfRagEngine(components, defaults=RunOptions(top_k=4)).run("Which laptops have Thunderbolt 4?",
-                                                                         collection="laptops")
+    run, _ = records_engine(chroma_client, "laptops", schema, [path], "Volt 17 [1].", top_k=4)
+    result = run.run("Which laptops have Thunderbolt 4?", collection="laptops")
     assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
     assert sorted(c.id for c in result.citations) == ["aero", "tern"]

@@ -12,28 +12,20 @@ from typing import Any
 import pytest
 
 from eval.plan_sets import load_plan_set
-from selfrag.ingest import ingest_paths
-from selfrag.retry import RetryPolicy
-from selfrag.store import Store
-from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
-from workflows import Components, RunOptions, SelfRagEngine
+from selfrag.testing import ScriptedChatModel
+from tests.workflows.conftest import records_engine
+from workflows import SelfRagEngine
 
 CLUBS = Path(__file__).resolve().parents[2] / "eval" / "sets" / "clubs"
 
 
 @pytest.fixture
 def engine(chroma_client: Any) -> tuple[SelfRagEngine, ScriptedChatModel]:
-    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
     plan_set = load_plan_set(CLUBS)
-    ingest_paths(store.create_collection("clubs", plan_set.schema_), [CLUBS / "records.jsonl"])
     # The model's answer names the smallest chess club and every grader passes it: what a passage
     # about one club would be signed as, were the ranking left to a reader.
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"),
-                                          "generate": "Chicago Gambit Society [1].",
-                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
-    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
-                                       self_query_mode="rules", parallel_checks=False)
-    return SelfRagEngine(components, defaults=RunOptions(top_k=2), today=lambda: plan_set.today), model
+    return records_engine(chroma_client, "clubs", plan_set.schema_, [CLUBS / "records.jsonl"],
+                          "Chicago Gambit Society [1].", top_k=2, today=lambda: plan_set.today)
 
 
 def test_the_most_is_the_largest_stored_value_among_every_match(engine: Any) -> None:
@@ -85,14 +77,9 @@ def test_a_relaxed_filter_is_not_ranked(engine: Any) -> None:
 
 def test_a_superlative_whose_measure_fits_two_attributes_is_not_signed(chroma_client: Any) -> None:
     hotels = CLUBS.parent / "hotels"
-    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
     plan_set = load_plan_set(hotels)
-    ingest_paths(store.create_collection("hotels", plan_set.schema_), [hotels / "records.jsonl"])
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Hotel Hassler [1].",
-                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
-    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
-                                       self_query_mode="rules", parallel_checks=False)
-    run = SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: plan_set.today)
+    run, _ = records_engine(chroma_client, "hotels", plan_set.schema_, [hotels / "records.jsonl"], "Hotel Hassler [1].",
+                            top_k=4, today=lambda: plan_set.today)
     result = run.run("the best rated hotel in Rome", collection="hotels")
     assert result.outcome != "answered"
     ranking = [v for v in result.trace.verdicts if v["kind"] == "ranking"]
@@ -162,15 +149,11 @@ def inspections(chroma_client: Any, tmp_path: Path) -> SelfRagEngine:
     path.write_text("".join(json.dumps({"id": i, "text": f"{site} was inspected on {day}, scoring {score} of 100.",
                                         "metadata": {"site": site, "region": region, "inspected_on": day, "score": score}})
                             + "\n" for i, site, region, day, score in rows))
-    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
-    ingest_paths(store.create_collection("inspections", CollectionSchema.model_validate(INSPECTIONS)), [path])
     # Every grader passes the model's answer, which names the newest northern site: what a passage
     # would be signed as, were the oldest left to a reader.
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Cedar Works [1].",
-                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
-    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
-                                       self_query_mode="rules", parallel_checks=False)
-    return SelfRagEngine(components, defaults=RunOptions(top_k=2), today=lambda: date(2025, 6, 1))
+    run, _ = records_engine(chroma_client, "inspections", CollectionSchema.model_validate(INSPECTIONS), [path],
+                            "Cedar Works [1].", top_k=2, today=lambda: date(2025, 6, 1))
+    return run
 
 
 def test_the_oldest_ranks_by_the_one_date_attribute(inspections: SelfRagEngine) -> None:
@@ -225,13 +208,9 @@ def rainfall(chroma_client: Any, tmp_path: Path) -> SelfRagEngine:
     path.write_text("".join(json.dumps({"id": i, "text": f"In {y} {t} recorded {mm:g} mm of rain.",
                                         "metadata": {"town": t, "year": y, "rain_mm": mm, "stations": st}}) + "\n"
                             for i, t, y, mm, st in rows))
-    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
-    ingest_paths(store.create_collection("rain", schema), [path])
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": "Marlow Cross [1].",
-                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
-    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
-                                       self_query_mode="rules", parallel_checks=False)
-    return SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: date(2025, 6, 1))
+    run, _ = records_engine(chroma_client, "rain", schema, [path], "Marlow Cross [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    return run
 
 
 def test_which_attribute_a_ranking_asks_for_names_each_document(rainfall: SelfRagEngine) -> None:
