@@ -97,17 +97,18 @@ def happy(**extra: Any) -> dict[str, Any]:
 
 
 def records_engine(chroma_client: Any, collection: str, schema: CollectionSchema, paths: Sequence[Any], answer: str, *,
-                   top_k: int, today: Any = None) -> tuple[SelfRagEngine, ScriptedChatModel]:
+                   top_k: int, today: Any = None, relevant: bool = True) -> tuple[SelfRagEngine, ScriptedChatModel]:
     """An engine over ``paths`` ingested into a real Chroma ``collection``, the rules self-query,
     and a model whose every grader passes its one scripted ``answer``: what a passage's answer
-    would be signed as where no set answer or guard stops it."""
+    would be signed as where no set answer or guard stops it. ``relevant=False``: every document
+    graded irrelevant, so only a set answer can answer."""
     from selfrag.ingest import ingest_paths
     from selfrag.store import Store
     from selfrag.testing import HashEmbeddings
 
     store = Store(chroma_client, HashEmbeddings(), batch_size=64)
     ingest_paths(store.create_collection(collection, schema), list(paths))
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant"), "generate": answer,
+    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("relevant" if relevant else "irrelevant"), "generate": answer,
                                           "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
     components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
                                        self_query_mode="rules", parallel_checks=False)

@@ -12,26 +12,18 @@ from typing import Any
 import pytest
 
 from eval.plan_sets import load_plan_set
-from selfrag.ingest import ingest_paths
-from selfrag.retry import RetryPolicy
-from selfrag.store import Store
-from selfrag.testing import HashEmbeddings, ScriptedChatModel, verdict
+from selfrag.testing import ScriptedChatModel
 from tests.workflows.conftest import records_engine
-from workflows import Components, RunOptions, SelfRagEngine
+from workflows import RunOptions, SelfRagEngine
 
 CLUBS = Path(__file__).resolve().parents[2] / "eval" / "sets" / "clubs"
 
 
 @pytest.fixture
 def engine(chroma_client: Any) -> tuple[SelfRagEngine, ScriptedChatModel]:
-    store = Store(chroma_client, HashEmbeddings(), batch_size=64)
     plan_set = load_plan_set(CLUBS)
-    ingest_paths(store.create_collection("clubs", plan_set.schema_), [CLUBS / "records.jsonl"])
-    model = ScriptedChatModel.from_rules({"RelevanceGrade": verdict("irrelevant"), "generate": "A model's answer [1].",
-                                          "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
-    components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
-                                       self_query_mode="rules", parallel_checks=False)
-    return SelfRagEngine(components, defaults=RunOptions(top_k=4), today=lambda: plan_set.today), model
+    return records_engine(chroma_client, "clubs", plan_set.schema_, [CLUBS / "records.jsonl"], "A model's answer [1].",
+                          top_k=4, today=lambda: plan_set.today, relevant=False)
 
 
 def test_a_request_its_filter_holds_is_answered_with_the_matching_records(engine: Any) -> None:
