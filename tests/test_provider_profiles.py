@@ -178,3 +178,14 @@ def test_the_cli_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
         "error[config_invalid]: invalid setting llm.provider: Value error, no provider profile is registered as "
         "'anthropic' (registered: local, openai)"
     ]
+
+
+def test_an_unreachable_model_server_s_readiness_names_no_host_port_or_exception(caplog: pytest.LogCaptureFixture) -> None:
+    # /readyz answers without a key: "cannot reach http://127.0.0.1:9/v1: ConnectError" told anyone
+    # where the model server is and what the client library raised.
+    from selfrag.profiles.openai import models_probe
+
+    with caplog.at_level("WARNING"):
+        result = models_probe("http://127.0.0.1:9/v1", None, 2.0)
+    assert result == {"ok": False, "provider": "openai", "error": "cannot reach the model server"}
+    assert "127.0.0.1:9" in caplog.text  # the operator's log keeps where and what

@@ -12,6 +12,7 @@ up ``OPENAI_API_KEY`` / ``OPENAI_API_BASE`` on their own, so every value is pass
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     from selfrag.settings import EmbeddingSettings, LLMSettings
 
 __all__ = ["OPENAI", "OPENAI_BASE_URL", "models_probe"]
+
+log = logging.getLogger(__name__)
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 _PLACEHOLDER_KEY = "not-needed"
@@ -106,12 +109,15 @@ def models_probe(base_url: str | None, api_key: SecretStr | None, timeout_s: flo
 
     base = (base_url or OPENAI_BASE_URL).rstrip("/")
     headers = {"Authorization": f"Bearer {api_key.get_secret_value()}"} if api_key else {}
+    # /readyz answers anyone: where the server is and what the client raised stay in the log.
     try:
         reply = httpx.get(f"{base}/models", headers=headers, timeout=timeout_s)
     except httpx.HTTPError as exc:
-        return {"ok": False, "provider": "openai", "error": f"cannot reach {base}: {type(exc).__name__}"}
+        log.warning("readiness: cannot reach %s/models: %s", base, type(exc).__name__)
+        return {"ok": False, "provider": "openai", "error": "cannot reach the model server"}
     if reply.status_code >= 500:
-        return {"ok": False, "provider": "openai", "error": f"{base}/models answered {reply.status_code}"}
+        log.warning("readiness: %s/models answered %s", base, reply.status_code)
+        return {"ok": False, "provider": "openai", "error": f"the model server answered {reply.status_code}"}
     return {"ok": True, "provider": "openai"}
 
 
