@@ -119,16 +119,18 @@ def _mention_nodes(mentions: list[Mention]) -> list[Found]:
 
 
 def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue: Mapping[str, Sequence[str]],
-                   taken: Spans) -> list[Found]:
+                   taken: Spans, *, exclude: frozenset[str] | set[str] = frozenset()) -> list[Found]:
     """The known elements of ``lists`` (``string[]`` attributes) the question names, as written
     but for case ("an sd card reader" is "SD card reader"), each a ``contains`` condition (after
     "without", "no" or "not": ``not_contains``), its words and the attribute's own word beside it
     ("HDMI ports", "the Harrow Fen station") claimed. Only catalogued elements, longest first: an
-    unknown one is the search's, as an unknown value of a string attribute would be."""
+    unknown one is the search's, as an unknown value of a string attribute would be; one in
+    ``exclude`` (casefolded) is left to the other readers."""
     found: list[Found] = []
     norms = [t.norm for t in tokens]
     for p in lists:
-        elements = sorted(((tuple(t.norm for t in tokenize(v)), v) for v in catalogue.get(p.name, [])), key=lambda e: -len(e[0]))
+        elements = sorted(((tuple(t.norm for t in tokenize(v)), v) for v in catalogue.get(p.name, [])
+                           if v.casefold() not in exclude), key=lambda e: -len(e[0]))
         for words, value in elements:
             n = len(words)
             for i in range(len(tokens) - n + 1) if n else ():
@@ -254,20 +256,28 @@ def read_question(
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
     unread = [question[b[0] : b[1]] for n in numbers if taken.free((n.start, n.end))
               and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
+    full_profile = SchemaProfile(full, catalogue) if full is not None else profile
+    # A list's known elements first, but for one that is also a known value of a string attribute
+    # ("Ostby", a town and a station): the longer name ("Pellham Mill", a station) is not read as
+    # the shorter one inside it ("Pellham", a town).
+    values = {str(v).casefold() for p in profile.strings() for v in catalogue.get(p.name, [])}
+    listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken,
+                            exclude=values)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
     if subject is not None:
         # What a yes/no question asks of the thing it names is no filter: its words are searched.
-        asked = [f for f in numeric if f.span[0] >= subject.end] + _mention_nodes([m for m in mentions if m.span[0] >= subject.end])
+        asked = ([f for f in numeric if f.span[0] >= subject.end] + _mention_nodes([m for m in mentions if m.span[0] >= subject.end])
+                 + [f for f in listed if f.span[0] >= subject.end])
         numeric = [f for f in numeric if f.span[0] < subject.end]
+        listed = [f for f in listed if f.span[0] < subject.end]
         mentions = [m for m in mentions if m.span[0] < subject.end]
         for span in taken.in_order():
             if span[0] >= subject.end:
                 taken.release(span)
     limit = read_limit(question, tokens, numbers, profile, taken)
-    full_profile = SchemaProfile(full, catalogue) if full is not None else profile
     dates = [p for p in full_profile.attributes if p.attr.type == "date"]
     # Two or more values of one attribute ("Ostby or Kelbridge"): alternatives a comparative compares.
     alternatives = any(len({m.value for m in mentions if m.attr.name == name and not m.negated}) >= 2
@@ -276,7 +286,6 @@ def read_question(
     aggregate = read_aggregate(question, tokens, profile, taken)
     if extreme is None and aggregate is None:
         extreme = read_unmeasured(question, tokens, profile, taken)
-    listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken)
     parts = _join(question, numeric + _mention_nodes(mentions) + listed)
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions} | {f.attribute for f in listed}

@@ -56,3 +56,23 @@ def test_which_items_the_filter_holds_whole_asks_for_the_documents(question: str
                                       "Which is better, Acme or Brisk laptops?"])
 def test_which_questions_that_ask_more_than_the_filter_are_not_listed(question: str) -> None:
     assert plan(question).asks is None  # type: ignore[attr-defined]
+
+
+RAIN = CollectionSchema(description="Yearly rainfall records, one per town and year", attributes=[
+    A(name="town", type="string", description="town where the rain was measured", kind="name"),
+    A(name="stations", type="string[]", description="weather stations whose readings were used"),
+])  # fmt: skip
+RAIN_KNOWN = {"town": ["Pellham", "Ostby", "Wexcombe"], "stations": ["Pellham Mill", "Ostby", "Wexcombe Lock"]}
+
+
+def test_a_list_element_wins_over_a_shorter_value_inside_it() -> None:
+    # "Pellham Mill" (a station) was read as town = Pellham: Wexcombe, whose readings come from
+    # Pellham Mill too, was lost and the answer signed.
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("Which towns have readings from Pellham Mill?",
+                                                                  RAIN, RAIN_KNOWN)
+    assert plan.where == {"stations": {"$contains": "Pellham Mill"}}
+
+
+def test_an_element_that_is_also_a_value_of_a_string_attribute_is_that_value() -> None:
+    plan = SelfQueryPlanner(None, mode="rules", today=TODAY).plan("rain records from Ostby", RAIN, RAIN_KNOWN)
+    assert plan.where == {"town": {"$eq": "Ostby"}}
