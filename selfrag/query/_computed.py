@@ -116,6 +116,19 @@ def _name_start(rest: list[Token], named: tuple[AttrProfile, Token]) -> Token:
     return rest[start]
 
 
+def _described(rest: list[Token], fits: list[AttrProfile], items: frozenset[str]) -> tuple[AttrProfile, Token] | None:
+    """Of several attributes a measure fits, the one a word right after it names through its
+    description ("the most recent reading": ``measured_on``, "date of the last reading", not
+    ``year``); the collection's word for its items names none ("the newest record")."""
+    for tok in rest[:_WINDOW]:
+        if forms(tok.norm) & items:
+            continue
+        hits = [p for p in fits if term_match(forms(tok.norm), p.terms)]
+        if hits:
+            return (hits[0], tok) if len(hits) == 1 else None
+    return None
+
+
 def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProfile]:
     return [p for p in numeric if p.attr.kind in kinds]
 
@@ -139,6 +152,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         return None
     generic = {**_GENERIC, **_CMP_GENERIC} if alternatives else _GENERIC
     own = {**_OWN, **_CMP_OWN} if alternatives else _OWN
+
+    def free_after(j: int) -> list[Token]:
+        return [t for t in tokens[j:] if taken.free((t.start, t.end))]
+
     for i, tok in enumerate(tokens):
         if not taken.free((tok.start, tok.end)):
             continue
@@ -152,7 +169,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             # "the most expensive", "the best rated": the adjective names the measure
             fits = _of_kind(_ADJECTIVES[nxt.norm], numeric)
             highest = _RANK[word] if word in _RANK else generic[word] == "max"
-            if len(fits) == 1:
+            described = _described(free_after(i + 2), fits, profile.item_nouns) if len(fits) > 1 else None
+            if described is not None:
+                found = (described[0], highest, described[1])  # "the most recent reading"
+            elif len(fits) == 1:
                 found = (fits[0], highest, nxt)
             several = fits
         elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
@@ -166,7 +186,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                 found = (named[0], highest, named[1])  # "the longest battery life"
             elif named is None:
                 fits = _of_kind(kinds, numeric)
-                if len(fits) == 1:
+                described = _described(free_after(i + 1), fits, profile.item_nouns) if len(fits) > 1 else None
+                if described is not None:
+                    found = (described[0], highest, described[1])  # "the latest reading"
+                elif len(fits) == 1:
                     found = (fits[0], highest, tok)
                 several = fits
         if found is None:

@@ -232,3 +232,15 @@ def test_a_name_s_own_word_beats_a_name_it_abbreviates() -> None:
         A(name="rainy_days", type="integer", description="Number of rainy days")])
     assert extreme("Which town had the most rain in 2022?", rain, {}) == ("rain_mm", True)
     assert extreme("Which town had the most rainy days?", rain, {}) == ("rainy_days", True)
+
+
+def test_of_a_year_and_a_date_the_words_after_say_which() -> None:
+    # "the most recent reading" ranked by ``year`` named ten records tied; the reading's date says.
+    rain = CollectionSchema(description="Yearly rainfall records, one per town and year", attributes=[
+        A(name="town", type="string"), A(name="year", type="integer", description="calendar year of the record"),
+        A(name="measured_on", type="date", description="date of the last reading of the year")])
+    found = read_question("What is the most recent reading?", rain.scalar_view(), {}, today=TODAY, full=rain).extreme
+    assert found is not None and (found.attribute, found.highest) == ("measured_on", True)
+    # "record" is the collection's word for its items: which measure is still not said
+    newest = read_question("What is the newest record?", rain.scalar_view(), {}, today=TODAY, full=rain).extreme
+    assert newest is not None and newest.attribute == "" and set(newest.candidates) == {"year", "measured_on"}
