@@ -288,14 +288,14 @@ class AnswerNodes(Phase):
             citations = []
         else:
             answer, citations = best["answer"], best["citations"]
+        short = best["short_answer"] if best is not None and best["answer"] else None
+        confidence = best["probability"] if best is not None and best["answer"] else None
         turn = Turn(question=state["question"], standalone_question=state["standalone_question"],
                     answer=answer, outcome=outcome)
         if runtime.context.request_key is not None:
             turn["request_key"] = runtime.context.request_key
-            turn["citations"] = list(citations)
+            turn["citations"], turn["short_answer"], turn["confidence"] = list(citations), short, confidence
         return {
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
-            "short_answer": best["short_answer"] if best is not None and best["answer"] else None,
-            "confidence": best["probability"] if best is not None and best["answer"] else None,
-            "history": [*(state.get("history") or []), turn],
+            "short_answer": short, "confidence": confidence, "history": [*(state.get("history") or []), turn],
         }

@@ -420,6 +420,7 @@ class SelfRagEngine:
             question=turn["question"], standalone_question=turn["standalone_question"], collection=collection,
             collections=collections, thread_id=thread_id, answer=turn["answer"], outcome=Outcome(turn["outcome"]),
             citations=[Citation(**c) for c in turn.get("citations", [])], replayed=True,
+            short_answer=turn.get("short_answer"), confidence=turn.get("confidence"),
             trace=Trace(stop_reason="replayed: this request key's turn is already stored in the thread"),
         )
 

@@ -84,6 +84,10 @@ class Turn(TypedDict):
     and gets this turn back instead of a second one."""
     citations: NotRequired[list[CitedDocument]]
     """Kept with a ``request_key``, so that the replay carries them."""
+    short_answer: NotRequired[str | None]
+    """Kept with a ``request_key``, as the citations."""
+    confidence: NotRequired[float | None]
+    """Kept with a ``request_key``, as the citations."""
 
 
 class SelfRagState(TypedDict, total=False):

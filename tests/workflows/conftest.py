@@ -97,7 +97,8 @@ def happy(**extra: Any) -> dict[str, Any]:
 
 
 def records_engine(chroma_client: Any, collection: str, schema: CollectionSchema, paths: Sequence[Any], answer: str, *,
-                   top_k: int, today: Any = None, relevant: bool = True) -> tuple[SelfRagEngine, ScriptedChatModel]:
+                   top_k: int, today: Any = None, relevant: bool = True,
+                   checkpointer: Any = None) -> tuple[SelfRagEngine, ScriptedChatModel]:
     """An engine over ``paths`` ingested into a real Chroma ``collection``, the rules self-query,
     and a model whose every grader passes its one scripted ``answer``: what a passage's answer
     would be signed as where no set answer or guard stops it. ``relevant=False``: every document
@@ -112,5 +113,6 @@ def records_engine(chroma_client: Any, collection: str, schema: CollectionSchema
                                           "GroundednessGrade": verdict("grounded"), "UsefulnessGrade": verdict("useful")})
     components = Components.from_model(model, store, retry=RetryPolicy(attempts=1, initial_wait_s=0.0, max_wait_s=0.0),
                                        self_query_mode="rules", parallel_checks=False)
-    engine = SelfRagEngine(components, defaults=RunOptions(top_k=top_k), **({"today": today} if today else {}))
+    engine = SelfRagEngine(components, defaults=RunOptions(top_k=top_k), checkpointer=checkpointer,
+                           **({"today": today} if today else {}))
     return engine, model

@@ -141,3 +141,16 @@ def test_which_items_have_a_list_element_are_listed_from_the_list(chroma_client:
     result = run.run("Which laptops have Thunderbolt 4?", collection="laptops")
     assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
     assert sorted(c.id for c in result.citations) == ["aero", "tern"]
+
+
+def test_a_replayed_turn_keeps_its_short_answer(chroma_client: Any) -> None:
+    # An Idempotency-Key retry got the answer and citations back, but no short answer (a probe).
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    plan_set = load_plan_set(CLUBS)
+    run, _ = records_engine(chroma_client, "clubs", plan_set.schema_, [CLUBS / "records.jsonl"], "A model's answer [1].",
+                            top_k=4, today=lambda: plan_set.today, relevant=False, checkpointer=InMemorySaver())
+    first = run.run("chess clubs in Boston", collection="clubs", thread_id="t1", options=RunOptions(request_key="k1"))
+    again = run.run("chess clubs in Boston", collection="clubs", thread_id="t1", options=RunOptions(request_key="k1"))
+    assert again.replayed and first.short_answer is not None
+    assert (again.short_answer, again.confidence) == (first.short_answer, first.confidence)
