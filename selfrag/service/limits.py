@@ -77,7 +77,7 @@ class BodySizeLimit:
 async def _reject(send: Send, status: int, code: str, message: str) -> None:
     from selfrag.service.problems import error_body
 
-    body = json.dumps({"error": error_body(code, message)}).encode()
+    body = json.dumps({"error": error_body(code, message)}, separators=(",", ":")).encode()  # as JSONResponse writes
     await send(
         {
             "type": "http.response.start",

@@ -36,6 +36,8 @@ def test_a_declared_body_over_the_limit_is_413(make_live: Callable[..., Live]) -
         reply = http.post("/v1/answers", json={"question": "x" * 3000, "collection": "movies"})
     assert reply.status_code == 413
     assert reply.json()["error"]["code"] == "payload_too_large"
+    # written as every other error is (compact JSON), not with spaces of its own
+    assert reply.content.startswith(b'{"error":{"code":"payload_too_large"')
 
 
 def test_a_streamed_body_over_the_limit_is_413(make_live: Callable[..., Live]) -> None:
