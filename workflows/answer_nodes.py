@@ -40,6 +40,7 @@ from workflows.set_answers import (
     membership_answer,
     one_each,
     ranked_answer,
+    with_values,
 )
 from workflows.state import SelfRagState, Turn
 from workflows.tokens import AnswerDelta
@@ -154,11 +155,16 @@ class AnswerNodes(Phase):
                 return entities
             return entities_and_documents(entities, state["relevant"], date_attr.name if date_attr is not None else None,
                                           plan["k"], shown=filter_attributes(plan["filter"]), total=total)
-        # "Which towns have …?": each document shown with its town too
-        headed = headed_attribute(state["standalone_question"], self.c.store.get_collection(plan["resource"]).schema)
-        return document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
-                                yes_no=asks_yes_or_no(state["standalone_question"]),
-                                shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total)
+        # "Which towns have …?": each document shown with its town too, and the towns of every
+        # match (not only the page shown) first
+        headed = headed_attribute(state["standalone_question"], schema)
+        listing = document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
+                                   yes_no=asks_yes_or_no(state["standalone_question"]),
+                                   shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total)
+        if listing is None or headed is None or headed in filter_attributes(plan["filter"]):
+            return listing
+        chunks = collection.matching(plan_where(plan), cap=COMPUTE_CAP)
+        return listing if chunks is None else with_values(listing, chunks, headed)
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------
     def check(self, state: SelfRagState, runtime: Runtime[RunOptions]) -> dict[str, Any]:

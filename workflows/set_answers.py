@@ -288,6 +288,21 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
     return SetAnswer(answer, "Yes" if yes_no else count, citations, "listing")
 
 
+def with_values(listing: SetAnswer, chunks: Sequence[Any], attribute: str) -> SetAnswer:
+    """``listing`` led by the distinct values of ``attribute`` over every document of ``chunks``
+    (every match: "Which towns have the Kel Moor station?" asks for the towns, which the page of
+    records shown may not all reach), sorted; those values are its short answer. As it is when no
+    document has a value."""
+    held = [d.metadata.get(attribute) for d in _documents(chunks)]
+    # a list's elements each ("Which stations …?": Rudstone Point, Sallow Light)
+    values = sorted({_shown(x) for v in held for x in (v if isinstance(v, list) else [v]) if x not in (None, "")},
+                    key=str.casefold)
+    if not values:
+        return listing
+    named = values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+    return SetAnswer(f"{named} ({attribute}). {listing.answer}", named, listing.citations, listing.strategy)
+
+
 def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document], date_attribute: str | None, k: int,
                            *, shown: Sequence[str] = (), total: int | None = None) -> SetAnswer:
     """The ``entities`` answer, then the ``documents`` about them (the filter on those entities

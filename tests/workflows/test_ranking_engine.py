@@ -225,6 +225,9 @@ def test_which_attribute_a_listing_asks_for_is_shown_for_each_document(rainfall:
     assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
     assert sorted(c.id for c in result.citations) == ["kel-21", "kel-22", "mar-22"]
     assert "town: Marlow Cross" in result.answer
+    # the towns themselves, from every match (not only the page shown), lead the answer
+    assert result.short_answer == "Kelbridge and Marlow Cross"
+    assert result.answer.startswith("Kelbridge and Marlow Cross (town). 3 matching documents")
 
 
 @pytest.mark.parametrize(("question", "short"), [

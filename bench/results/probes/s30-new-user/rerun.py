@@ -1,11 +1,12 @@
-"""Ask the probe's questions again through the CLI, in a fresh home: `RERUN.md`.
+"""Ask the probe's questions again, in a fresh home: `RERUN.md`.
 
     HF_HUB_OFFLINE=1 .venv/bin/python bench/results/probes/s30-new-user/rerun.py OUT.jsonl
 
-Ingests the two corpora beside this script (a library handbook, yearly rainfall records), then
-asks every question of `questions.jsonl` (all 250, the variations included; in its thread, when it
-has one; over both collections when it names two), one line of outcome, short answer, answer and
-stop reason each.
+Ingests the two corpora beside this script (a library handbook, yearly rainfall records) through
+the CLI, then asks every question of `questions.jsonl` (all 250, the variations included) through
+the engine `selfrag ask` builds, in one process (the CLI's start-up, a few seconds a question, is
+not what is measured): in its thread when it has one, over both collections when it names two.
+One line of outcome, short answer, answer and stop reason each.
 """
 
 from __future__ import annotations
@@ -23,31 +24,39 @@ SELFRAG = str(Path(sys.executable).with_name("selfrag"))
 
 def main() -> None:
     out_path = Path(sys.argv[1])
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SELFRAG_HOME=tempfile.mkdtemp())
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([SELFRAG, *args], capture_output=True, text=True, env=env, check=False)
-
+    os.environ.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SELFRAG_HOME=tempfile.mkdtemp())
+    os.environ.pop("SELFRAG_CONFIG", None)
     corpus = HERE / "corpus"
-    run("ingest", str(corpus / "handbook"), "--collection", "handbook")
-    run("ingest", str(corpus / "rainfall" / "rainfall.jsonl"), "--collection", "rainfall",
-        "--schema", str(corpus / "rainfall.schema.json"))
+    for args in (["ingest", str(corpus / "handbook"), "--collection", "handbook"],
+                 ["ingest", str(corpus / "rainfall" / "rainfall.jsonl"), "--collection", "rainfall",
+                  "--schema", str(corpus / "rainfall.schema.json")]):
+        subprocess.run([SELFRAG, *args], capture_output=True, text=True, check=True)
+
+    from selfrag.settings import load_settings
+    from selfrag.store import StoreUse
+    from workflows.factory import build_engine, close_checkpointer, open_store
+    from workflows.resources import Resource
+
     questions = [json.loads(line) for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    with out_path.open("w") as out:
-        for q in questions:
-            args = ["ask", q["question"], "--json", *[a for c in q["collection"].split("+") for a in ("-c", c)]]
-            if q.get("thread"):
-                args += ["--thread", "re-" + q["thread"]]
-            done = run(*args)
-            try:
-                result = json.loads(done.stdout)
-            except ValueError:
-                result = {"error": done.stderr[-300:]}
-            out.write(json.dumps({"id": q["id"], "kind": q.get("kind"), "q": q["question"], "expected": q.get("expected"),
-                                  "outcome": result.get("outcome"), "short": result.get("short_answer"),
-                                  "answer": (result.get("answer") or "")[:300], "stop": result.get("stop_reason")},
-                                 ensure_ascii=False) + "\n")
-            out.flush()
+    settings = load_settings()
+    with open_store(settings, StoreUse("probe rerun", write=False)) as store, out_path.open("w") as out:
+        engine = build_engine(settings, store=store, memory=True)
+        try:
+            for q in questions:
+                resources = [Resource(c) for c in q["collection"].split("+")]
+                thread = "re-" + q["thread"] if q.get("thread") else None
+                try:
+                    result = engine.run(q["question"], resources=resources, thread_id=thread)
+                    row = {"outcome": result.outcome.value, "short": result.short_answer,
+                           "answer": result.answer[:300], "stop": result.trace.stop_reason}
+                except Exception as exc:  # a bad question is an error line, as the CLI prints one
+                    row = {"outcome": None, "short": None, "answer": "", "stop": f"error: {type(exc).__name__}: {exc}"[:300]}
+                out.write(json.dumps({"id": q["id"], "kind": q.get("kind"), "q": q["question"],
+                                      "expected": q.get("expected"), **row}, ensure_ascii=False) + "\n")
+                out.flush()
+        finally:
+            engine.close()
+            close_checkpointer(engine.checkpointer)
 
 
 if __name__ == "__main__":
