@@ -32,6 +32,7 @@ from workflows.set_answers import (
     SET_STRATEGIES,
     SetAnswer,
     aggregate_answer,
+    compared_answer,
     document_listing,
     entities_and_documents,
     entity_answer,
@@ -118,6 +119,8 @@ class AnswerNodes(Phase):
                 return None
             if computed.get("compared") and not one_each(chunks, str(computed["compared"])):
                 return None  # "Ostby or Kelbridge" over years of each: which year's is not said
+            if computed["op"] == "rank" and computed.get("subject"):
+                return compared_answer(chunks, plan["resource"], computed)
             if computed["op"] == "rank":
                 return ranked_answer(chunks, plan["resource"], collection.schema, computed, page=plan["k"],
                                      label=computed.get("compared")

@@ -198,7 +198,8 @@ class PlanNodes(Phase):
             computed=None if plan.computed is None else rec.ComputationRecord(
                 op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,
-                candidates=list(plan.computed.candidates), compared=plan.computed.compared),
+                candidates=list(plan.computed.candidates), compared=plan.computed.compared,
+                subject=plan.computed.subject),
         )
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),

@@ -272,6 +272,9 @@ class ComputationRecord(TypedDict):
     compared: NotRequired[str]
     """A comparative's alternatives: the attribute whose values the filter selects (each must
     select one document for the ranking to answer)."""
+    subject: NotRequired[str]
+    """A yes/no comparison's alternative asked about ("Did Ostby get more rain than Kelbridge?"):
+    yes when its value wins."""
 
 
 class SpeculationRecord(TypedDict):

@@ -43,7 +43,7 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "first_sentence", "ranked_answer"]
+           "aggregate_answer", "compared_answer", "first_sentence", "ranked_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -431,6 +431,31 @@ def one_each(chunks: Sequence[Any], attribute: str) -> bool:
     there are two or more: alternatives a comparison can set against each other."""
     values = [d.metadata.get(attribute) for d in _documents(chunks)]
     return len(values) >= 2 and len(set(map(str, values))) == len(values)
+
+
+def compared_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str, Any]) -> SetAnswer | None:
+    """A yes/no comparison of two alternatives ("Did Ostby get more rain than Kelbridge in 2022?"):
+    yes when the one asked about (``computed["subject"]``, its value of ``computed["compared"]``)
+    has the larger value of ``computed["attribute"]`` (the smaller when ``highest`` is false), both
+    values shown and cited, the one asked about first. Equal values are a no: neither has more.
+    None unless the chunks are exactly those two documents, each with a value."""
+    attribute, label, subject = str(computed["attribute"]), str(computed["compared"]), str(computed["subject"])
+    docs = _documents(chunks)
+    asked = [d for d in docs if str(d.metadata.get(label)) == subject]
+    others = [d for d in docs if str(d.metadata.get(label)) != subject]
+    if len(docs) != 2 or len(asked) != 1 or not all(_number(d.metadata.get(attribute)) for d in docs):
+        return None
+    one, other = asked[0], others[0]
+    a, b = float(one.metadata[attribute]), float(other.metadata[attribute])
+    yes = a > b if computed["highest"] else a < b
+    word = "Yes" if yes else "No"
+    if a == b:
+        why = f"{subject} and {other.metadata[label]} have the same {attribute} ({_shown(a)})"
+    else:
+        why = f"{subject} has {attribute} {_shown(one.metadata[attribute])}, {other.metadata[label]} {_shown(other.metadata[attribute])}"
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
+                 for i, d in enumerate((one, other), 1)]
+    return SetAnswer(f"{word}: {why} [1][2].", word, citations, "ranking")
 
 
 def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema, ranking: Mapping[str, Any],

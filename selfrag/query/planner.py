@@ -12,6 +12,7 @@ caller's mandatory filter is always ANDed in, never replaced.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -102,6 +103,9 @@ class Computation:
     """A comparative ("Which had more rain in 2022, Ostby or Kelbridge?"): the attribute whose values
     the filter selects as the alternatives; the ranking is the answer only where each selects one
     document."""
+    subject: str = ""
+    """A yes/no comparison ("Did Ostby get more rain than Kelbridge in 2022?"): the alternative it
+    asks about, the one named before "than". Yes when that one's value is the larger (or smaller)."""
 
 
 def _without_asked(node: FilterNode | None, asked: Sequence[FilterNode], located: set[str]) -> FilterNode | None:
@@ -347,6 +351,8 @@ class SelfQueryPlanner:
         compared = _alternatives(query.filter) if e is not None and e.comparative else ""
         if e is not None and e.comparative and not compared:
             e = None  # "cheaper than the Hilton": no alternatives the filter selects to compare
+        yes_no = asks_yes_or_no(question)
+        subject, choice = _compared_sides(question, query.filter, compared) if compared and yes_no else ("", False)
         if (e is not None and not newest and not within) or reading.aggregate is not None:
             # A ranking or an aggregate, never a listing: the matching documents as they come
             # would answer "which is the cheapest" or "the average price" with all of them.
@@ -357,14 +363,15 @@ class SelfQueryPlanner:
             left = reading.residual and content_terms(reading.residual) - (
                 content_terms(reading.extreme.phrase) if reading.extreme is not None else set())
             whole = (source == "rules" and not terms and not left and not rules.changes
-                     and not asks_yes_or_no(question)
+                     and (not yes_no or bool(subject) or choice)
                      and (e is None or reading.aggregate is None)
                      and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
                                  for c in changes))
             if e is not None and not newest and not within:
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
                                        n=1 if compared else query.limit or (0 if e.several else 1), phrase=e.phrase,
-                                       candidates=e.candidates, whole=whole and bool(e.attribute), compared=compared)
+                                       candidates=e.candidates, whole=whole and bool(e.attribute), compared=compared,
+                                       subject=subject)
             elif reading.aggregate is not None:
                 a = reading.aggregate
                 computed = Computation(op=a.op, attribute=a.attribute, highest=False, n=0, phrase=a.phrase,
@@ -428,6 +435,35 @@ def _alternatives(node: FilterNode | None) -> str:
             assert isinstance(first, Comparison)
             return first.attribute
     return ""
+
+
+def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> tuple[str, bool]:
+    """How a yes/no question sets the two alternatives of ``attribute`` its filter selects against
+    each other: ``(subject, False)`` for "Did <subject> get more rain than <other>?" (the subject
+    named before "than", the other after it), ``("", True)`` for a choice asked with "did"
+    ("Did Ostby or Kelbridge get more rain?": which, not whether), ``("", False)`` for any other
+    (the comparison is then no answer: "Did Ostby get more rain than usual?")."""
+    found: list[object] = next((list(c.value) for c in clauses(node) if c.attribute == attribute
+                                and c.comparator == "in" and isinstance(c.value, list)), [])
+    found = found or [c.value for c in clauses(node) if c.attribute == attribute and c.comparator == "eq"]
+    values = [v for v in found if isinstance(v, str)]
+    if len(values) != 2 or len(found) != 2:
+        return "", False
+    where: dict[str, int] = {}
+    for v in values:
+        hits = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(v)}(?!\w)", question, re.IGNORECASE)]
+        if len(hits) != 1:
+            return "", False  # named twice, or not as stored (a typo the reader mended): unsure which is which
+        where[v] = hits[0]
+    (first, at), (other, later) = sorted(where.items(), key=lambda kv: kv[1])
+    between = question[at + len(first):later]
+    than = re.compile(r"(?<!\w)than(?!\w)", re.IGNORECASE)
+    thans = len(than.findall(between))
+    if thans == 1 and not than.search(question[later:]):
+        return first, False
+    if not thans and re.fullmatch(r"\s*,?\s*or\s*", between, re.IGNORECASE):
+        return "", True
+    return "", False
 
 
 def _names_one(node: FilterNode | None, schema: CollectionSchema) -> bool:

@@ -248,3 +248,33 @@ def test_a_comparison_over_more_than_the_two_named_is_not_computed(rainfall: Sel
     # Kelbridge has two years on record: "more rain than Ostby" compares which one's?
     result = rainfall.run("Which had more rain, Ostby or Kelbridge?", collection="rain")
     assert result.outcome != "answered"
+
+
+@pytest.mark.parametrize(("question", "short", "first"), [
+    ("Did Ostby get more rain than Kelbridge in 2022?", "Yes", "ost-22"),
+    ("Did Kelbridge get more rain than Ostby in 2022?", "No", "kel-22"),
+    ("Did Ostby get less rain than Kelbridge in 2022?", "No", "ost-22"),
+    ("Was there less rain in Marlow Cross than in Ostby in 2022?", "Yes", "mar-22"),
+])
+def test_a_yes_no_comparison_of_two_named_records_is_computed_from_their_values(
+        rainfall: SelfRagEngine, question: str, short: str, first: str) -> None:
+    # "Did A get more rain than B?" asks whether A's stored value beats B's: arithmetic on the two
+    # records the filter selects, both cited, the one asked about first.
+    result = rainfall.run(question, collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "ranking"
+    assert result.short_answer == short
+    assert [c.id for c in result.citations][0] == first and len(result.citations) == 2
+    assert result.answer.startswith(f"{short}: ")
+    assert "880" in result.answer and ("760" in result.answer or "610" in result.answer)
+
+
+def test_a_choice_between_two_named_records_asked_with_did_is_the_larger_one(rainfall: SelfRagEngine) -> None:
+    # "Did Ostby or Kelbridge get more rain?" asks which, not whether: never "Yes".
+    result = rainfall.run("Did Ostby or Kelbridge get more rain in 2022?", collection="rain")
+    assert result.outcome == "answered" and result.short_answer == "Ostby (rain_mm: 880)"
+
+
+def test_a_yes_no_comparison_over_more_than_the_two_named_is_not_computed(rainfall: SelfRagEngine) -> None:
+    # Kelbridge has two years on record: which one's rain is compared is not said.
+    result = rainfall.run("Did Ostby get more rain than Kelbridge?", collection="rain")
+    assert result.outcome != "answered"
