@@ -141,8 +141,10 @@ class _Draft:
         self.money = self.money or money
 
     def scale_word(self, question: str, tokens: list[Token]) -> None:
-        """A scale word after the number: "150 thousand", "100 grand" ("m" and "b" alone are units)."""
-        if self.unit in MAGNITUDES and not self.scaled and self.unit not in ("m", "b"):
+        """A scale word after the number: "150 thousand", "100 grand" ("m" and "b" alone are units,
+        and "mm" is millimetres but after money: "$5 mm")."""
+        if self.unit in MAGNITUDES and not self.scaled and self.unit not in ("m", "b") \
+                and not (self.unit == "mm" and not self.money):
             self.value *= MAGNITUDES[self.unit]
             self.scaled = True
             self.money = self.money or self.unit == "grand"
@@ -168,15 +170,16 @@ class _Draft:
 def _digit_number(m: re.Match[str], question: str, tokens: list[Token]) -> Number:
     raw, mag = m.group("num"), m.group("mag")
     d = _Draft(float(raw.replace(",", "")), m.end("num"), money=bool(m.group("cur") or m.group("cur2")))
-    metres = mag == "m" and not d.money  # "500 m" is metres, "$2m" and "2M" millions
+    # "500 m" is metres and "1500 mm" millimetres; "$2m", "2M" and "$5mm" millions.
+    metres = mag in ("m", "mm") and not d.money
     if mag and not metres:
         d.value *= MAGNITUDES.get(mag.lower(), 1.0)
         d.scaled = True
         d.end = m.end("mag")
     d.end = m.end("plus") if m.group("plus") else m.end("cur2") if m.group("cur2") else d.end
     d.read_unit(question, tokens)
-    if metres and d.unit == "m":
-        d.unit_end = m.end("mag")
+    if metres and d.unit in (mag, None):  # "1500mm" is one token: its unit is the magnitude's letters
+        d.unit, d.unit_end = mag, m.end("mag")
     d.scale_word(question, tokens)
     if not d.scaled:
         d.and_a_half(question, tokens)

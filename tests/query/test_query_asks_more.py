@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from selfrag.query import SelfQueryPlanner
+from selfrag.query._grounding import clauses
 from selfrag.schema import CollectionSchema
 
 TODAY = date(2026, 6, 1)
@@ -125,3 +126,24 @@ def test_the_collection_s_own_word_for_its_items_is_no_word_left() -> None:
         {"name": "town", "type": "string"}, {"name": "region", "type": "string", "allowed_values": ["north", "south"]}])  # type: ignore[list-item]
     assert PLANNER.plan("How many records are from the north?", rain, {}).asks == "documents"
     assert PLANNER.plan("What did the records from the north show?", rain, {}).asks is None
+
+
+@pytest.mark.parametrize(("question", "bound"), [
+    ("Which towns got more than 1500 mm of rain?", ("gt", 1500)),
+    ("Which towns got more than 1500mm of rain?", ("gt", 1500)),
+    ("towns with under 700 millimetres of rain", ("lt", 700)),
+])
+def test_millimetres_after_a_number_bound_the_attribute_measured_in_them(question: str, bound: tuple[str, float]) -> None:
+    # "more than 1500 mm" was read as 1.5 billion ("mm" as a banker's million) and bounded nothing.
+    rain = CollectionSchema(description="Yearly rainfall records per town", attributes=[
+        {"name": "town", "type": "string"}, {"name": "rain_mm", "type": "float", "description": "Total rainfall in millimetres"},
+        {"name": "rainy_days", "type": "integer", "description": "Number of rainy days"}])  # type: ignore[list-item]
+    plan = PLANNER.plan(question, rain, {})
+    assert [(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)] == [("rain_mm", *bound)]
+
+
+def test_millimetres_are_no_scale_but_a_banker_s_mm_after_money_is() -> None:
+    from selfrag.query._numbers import find_numbers
+
+    assert [(n.value, n.unit) for n in find_numbers("more than 1500 mm of rain")] == [(1500.0, "mm")]
+    assert [n.value for n in find_numbers("revenue above $5mm")] == [5e6]
