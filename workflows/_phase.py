@@ -59,6 +59,13 @@ def asks(state: SelfRagState) -> str | None:
     return None if asked in ("documents", "entities_and_documents") and state["relaxations"] else asked
 
 
+def nothing_matches(state: SelfRagState) -> bool:
+    """Whether the question's filters hold all it asks and the store counted no document matching
+    them (``ResourcePlan.matched``), for a question on one resource: that none match is the answer."""
+    live = [p for p in state["resource_plans"] if p["error"] is None]
+    return len(live) == 1 and live[0].get("matched") == 0 and live[0].get("asks") == "documents"
+
+
 def computation(state: SelfRagState) -> rec.ComputationRecord | None:
     """The superlative or aggregate the question asks (``ResourcePlan.computed``), for a question on one resource."""
     live = [p for p in state["resource_plans"] if p["error"] is None]

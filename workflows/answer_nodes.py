@@ -20,6 +20,7 @@ from workflows._phase import (
     decided_verdict,
     filter_held_figures,
     judged_text,
+    nothing_matches,
     whole_computation,
 )
 from workflows.graph_resolution import graph_context
@@ -39,6 +40,7 @@ from workflows.set_answers import (
     field_answer,
     filter_attributes,
     membership_answer,
+    none_answer,
     one_each,
     ranked_answer,
     with_values,
@@ -135,6 +137,10 @@ class AnswerNodes(Phase):
             if selected and self.c.store.get_collection(plan["resource"]).count_documents(plan_where(plan)) == 1:
                 return field_answer(selected[0], field)
             return None
+        if nothing_matches(state):
+            plan = next(p for p in state["resource_plans"] if p["error"] is None)
+            return none_answer(plan, self.c.store.get_collection(plan["resource"]).schema,
+                               yes_no=asks_yes_or_no(state["standalone_question"]))
         asked = asks(state)
         if asked is None:
             return None

@@ -255,6 +255,10 @@ class ResourcePlan(TypedDict):
     """A superlative or an aggregate over one numeric attribute (``selfrag.query.Computation``):
     computed from the matches, it is the answer when ``whole``; a passage alone never is. Absent
     in older traces."""
+    matched: NotRequired[int]
+    """0 when its filter holds all the question asks (``asks`` is ``documents``) and the store
+    counted no document matching it, unrelaxed: that none match is the answer ("Were there any
+    records from Ostby in 2021?" "No"), and no looser search is run. Absent otherwise."""
 
 
 class ComputationRecord(TypedDict):

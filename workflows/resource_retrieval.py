@@ -79,6 +79,18 @@ def newest_hits(coll: SearchableCollection, resource: str, plan: rec.ResourcePla
     return Searched(fuse([RankedList(LATEST, resource, hits)], "rrf"), where, node, [])
 
 
+def _none_match(coll: SearchableCollection, plan: rec.ResourcePlan, found: Searched) -> bool:
+    """Whether a plan whose filter holds all the question asks (``asks`` is ``documents``) found
+    nothing under that filter because the store holds no match, counted: not because a score
+    threshold cut every match. Graph plans are left out: an entity set is only as complete as the
+    relations extracted into the graph, where the store's own metadata is the record."""
+    if plan.get("asks") != "documents" or plan.get("graph_terms") or plan["filter"] is None:
+        return False
+    if found.hits and not found.relaxations:
+        return False
+    return coll.count_documents(plan_where(plan)) == 0
+
+
 def search_resources(
     resources: Sequence[Resource], plans: Sequence[rec.ResourcePlan], *, store: CollectionSource, stage: RetrievalStage,
     rewritten: str | None, question: str, min_score: float | None, newest: date | None = None,
@@ -92,6 +104,7 @@ def search_resources(
             ``latest`` flag notwithstanding (after a rewrite the topic is the rewritten text).
     """
     by_name = {p["resource"]: p for p in plans}
+    nothing: set[str] = set()
 
     def one(res: Resource) -> tuple[Searched, rec.ResourceRetrieval]:
         plan = by_name[res.name]
@@ -119,6 +132,9 @@ def search_resources(
                     found = stage.search_relaxing(store.get_collection(res.name), res.name, text, fixed=plan["fixed"],
                                                   node=node, k=k, min_score=res.search.min_score
                                                   if res.search.min_score is not None else min_score)
+                if res.retriever is None and _none_match(store.get_collection(res.name), plan, found):
+                    found = Searched([], plan_where(plan), _FILTER.validate_python(plan["filter"]), [])
+                    nothing.add(res.name)
             except RuntimeFailure:
                 raise
             except SelfRagError as exc:
@@ -148,6 +164,8 @@ def search_resources(
         filt = None if found.node is None else _FILTER.dump_python(found.node, mode="json")
         if found.relaxations:
             plan = rec.ResourcePlan(**{**plan, "filter": filt})
+        if plan["resource"] in nothing:
+            plan = rec.ResourcePlan(**{**plan, "matched": 0})
         relaxed.append(plan)
     record = rec.RetrievalRecord(query=rewritten or question, resources=[r for _, r in outs], fusion=fusion, rerank=rerank)
     return Retrieved(

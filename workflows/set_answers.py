@@ -43,7 +43,7 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "compared_answer", "first_sentence", "ranked_answer"]
+           "aggregate_answer", "compared_answer", "first_sentence", "none_answer", "ranked_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -58,6 +58,8 @@ SET_REASONS = {
                "unrelaxed",
     "total": "the sum, computed in code, of the stored values of every document the question's filter selects, "
              "unrelaxed",
+    "none": "the store counted no document matching the question's whole filter, unrelaxed, and that filter is "
+            "all the question asks",
 }
 """Each set answer's ``GeneratedAnswer.strategy``, and why it needs no model's verdict (the trace's reason)."""
 SET_STRATEGIES = tuple(SET_REASONS)
@@ -286,6 +288,45 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
         head = count + (", newest first" if date_attribute is not None else "")
     answer = f"{'Yes: ' + head if yes_no else head[0].upper() + head[1:]}:\n" + "\n".join(lines)
     return SetAnswer(answer, "Yes" if yes_no else count, citations, "listing")
+
+
+_SAID = {"eq": "", "ne": "not ", "gt": "more than ", "gte": "at least ", "lt": "less than ", "lte": "at most ",
+         "in": "", "nin": "not ", "contains": "including ", "not_contains": "not including "}
+_SAID_OF_TIME = {**_SAID, "gt": "after ", "gte": "from ", "lt": "before ", "lte": "until "}
+
+
+def _conditions(node: Mapping[str, Any], schema: CollectionSchema) -> str:
+    """A filter as a reader says it: "town Ostby and year 2021", "price less than 500", "founded before 1700"."""
+    if "arguments" in node:
+        parts = [_conditions(a, schema) for a in node["arguments"]]
+        op = str(node.get("operator"))
+        if op == "not":
+            return "not (" + " and ".join(parts) + ")"
+        return f" {op} ".join(f"({p})" if " and " in p or " or " in p else p for p in parts)
+    value, name = node.get("value"), str(node.get("attribute"))
+    info = schema.attribute(name)
+    dated = info is not None and info.type == "date"
+    words = _SAID_OF_TIME if info is not None and (dated or info.kind == "year") else _SAID
+
+    def one(v: Any) -> str:
+        return date_text(n) if dated and (n := date_number(v)) is not None else _shown(v)
+
+    shown = " or ".join(map(one, value)) if isinstance(value, list) else one(value)
+    comparator = str(node.get("comparator"))
+    return f"{name} {words.get(comparator, comparator + ' ')}{shown}"
+
+
+def none_answer(plan: rec.ResourcePlan, schema: CollectionSchema, *, yes_no: bool) -> SetAnswer | None:
+    """The answer when the question's whole filter, unrelaxed, matches no document of the plan's
+    collection (``ResourcePlan.matched``): "No" to a yes/no question ("Were there any records from
+    Ostby in 2021?"), none to any other ("How many …?": 0), with the conditions that matched nothing.
+    None without a filter (nothing to say matched nothing)."""
+    if plan["filter"] is None:
+        return None
+    said = f"no document in {plan['resource']!r} has {_conditions(plan['filter'], schema)}"
+    if yes_no:
+        return SetAnswer(f"No: {said}.", "No", [], "none")
+    return SetAnswer(f"0 matching documents: {said}.", "0 matching documents", [], "none")
 
 
 def with_values(listing: SetAnswer, chunks: Sequence[Any], attribute: str) -> SetAnswer:

@@ -53,11 +53,14 @@ def test_a_topic_beyond_the_filter_is_not_listed(engine: Any) -> None:
     assert all(g["strategy"] != "listing" for g in result.trace.generations)
 
 
-def test_a_relaxed_filter_is_not_listed(engine: Any) -> None:
+def test_a_filter_nothing_matches_lists_no_looser_search_s_documents(engine: Any) -> None:
+    # No chess club was founded before 1700: a relaxed search's clubs are no answer, and that none
+    # match is (the filter holds all the request asks).
     run, _ = engine
     result = run.run("chess clubs founded before 1700", collection="clubs")
-    assert result.trace.relaxations
     assert all(g["strategy"] != "listing" for g in result.trace.generations)
+    assert result.outcome == "answered" and result.short_answer == "0 matching documents"
+    assert result.citations == [] and "founded before 1700" in result.answer
 
 
 def test_a_listing_longer_than_its_page_says_how_many_match_in_all(engine: Any) -> None:

@@ -278,3 +278,25 @@ def test_a_yes_no_comparison_over_more_than_the_two_named_is_not_computed(rainfa
     # Kelbridge has two years on record: which one's rain is compared is not said.
     result = rainfall.run("Did Ostby get more rain than Kelbridge?", collection="rain")
     assert result.outcome != "answered"
+
+
+@pytest.mark.parametrize(("question", "short"), [
+    ("Were there any records from Ostby in 2021?", "No"),
+    ("Are there records from Marlow Cross in 2021?", "No"),
+    ("How many records are from Ostby in 2021?", "0 matching documents"),
+])
+def test_a_question_its_filter_holds_whole_that_nothing_matches_is_answered_none(
+        rainfall: SelfRagEngine, question: str, short: str) -> None:
+    # The store counted no record of Ostby in 2021: that is the answer, not a relaxed search's
+    # record of another year read as if it were one.
+    result = rainfall.run(question, collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "none"
+    assert result.short_answer == short
+    assert result.citations == [] and not result.trace.relaxations
+    assert "town" in result.answer and "2021" in result.answer
+
+
+def test_a_question_its_filter_holds_whole_that_something_matches_is_still_listed(rainfall: SelfRagEngine) -> None:
+    result = rainfall.run("Were there any records from Ostby in 2022?", collection="rain")
+    assert result.outcome == "answered" and result.short_answer == "Yes"
+    assert [c.id for c in result.citations] == ["ost-22"]
