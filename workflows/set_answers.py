@@ -332,8 +332,8 @@ def none_answer(plan: rec.ResourcePlan, schema: CollectionSchema, *, yes_no: boo
 def with_values(listing: SetAnswer, chunks: Sequence[Any], attribute: str) -> SetAnswer:
     """``listing`` led by the distinct values of ``attribute`` over every document of ``chunks``
     (every match: "Which towns have the Kel Moor station?" asks for the towns, which the page of
-    records shown may not all reach), sorted; those values are its short answer. As it is when no
-    document has a value."""
+    records shown may not all reach), sorted; those values are its short answer, but for a yes/no
+    question's ("Did any town …?": "Yes", then the towns). As it is when no document has a value."""
     held = [d.metadata.get(attribute) for d in _documents(chunks)]
     # a list's elements each ("Which stations …?": Rudstone Point, Sallow Light)
     values = sorted({_shown(x) for v in held for x in (v if isinstance(v, list) else [v]) if x not in (None, "")},
@@ -341,6 +341,10 @@ def with_values(listing: SetAnswer, chunks: Sequence[Any], attribute: str) -> Se
     if not values:
         return listing
     named = values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+    if listing.short_answer == "Yes":  # "Did any town …?": yes, and which
+        rest = listing.answer.removeprefix("Yes: ")
+        return SetAnswer(f"Yes: {named} ({attribute}). {rest[:1].upper()}{rest[1:]}", "Yes", listing.citations,
+                         listing.strategy)
     return SetAnswer(f"{named} ({attribute}). {listing.answer}", named, listing.citations, listing.strategy)
 
 

@@ -35,8 +35,10 @@ from datetime import date
 from langchain_core.embeddings import Embeddings
 
 from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_STOP, Token, forms, tokenize
+from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
+from selfrag.query._grounding import clauses
 from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._numbers import Number, find_numbers
@@ -53,6 +55,7 @@ __all__ = ["Reading", "read_question", "rule_based_query"]
 
 _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", "anything", "something", "everything"})
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
+_BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 _DROPPED = FILLER | ITEM_WORDS | NEGATIONS
 """Words a search drops ("good", "made", "show", "result", "lacks") that may be all a question asks."""
 
@@ -298,8 +301,13 @@ def read_question(
     # The collection's own word for its items ("records" of "Yearly rainfall records") is no word
     # left, generic as it may be elsewhere.
     described = profile.item_nouns & frozenset().union(*(forms(t.norm) for t in tokenize(schema.description or "")))
-    leftover = [t.text for t in tokens if taken.free((t.start, t.end)) and t.norm.isalpha()
-                and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described]
+    # A verb right before a bound is the bound's own ("got more than 900 mm", "get over 1000 mm"):
+    # the condition holds it, as "have" in "have more than 50 members".
+    bounds = {f.span[0] for f in numeric if any(c.comparator in _BOUNDS for c in clauses(f.node))}
+    bound_verbs = {i for i, t in enumerate(tokens[:-1]) if tokens[i + 1].start in bounds}
+    leftover = [t.text for i, t in enumerate(tokens) if taken.free((t.start, t.end)) and t.norm.isalpha()
+                and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
+                and i not in bound_verbs]
     text = residual or " ".join(question.split())
     which_items = bool(tokens) and tokens[0].norm == "which" and any(
         forms(t.norm) & profile.item_nouns for t in tokens[1:4])
@@ -310,14 +318,21 @@ def read_question(
 
 def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     """The attribute a "which"/"what" question asks for by naming it right after its word ("Which
-    town had the most rain?", "What year …"): each document the answer shows is shown by its value
+    town had the most rain?", "What year …"), or a yes/no question right after "any" ("Did any
+    town get more than 900 mm?"): each document the answer shows is shown by its value
     of it, so the question asks nothing the filter leaves unsaid by naming it. None when no
     attribute, or more than one, is named there."""
     tokens = tokenize(question)
-    if not tokens or tokens[0].norm not in ("which", "what"):
+    if not tokens:
+        return None
+    if tokens[0].norm in ("which", "what"):
+        after = tokens[1:3]
+    elif tokens[0].norm in AUXILIARIES and len(tokens) > 2 and tokens[1].norm == "any":
+        after = tokens[2:3]  # "Did any town get more than 900 mm?": whether any, shown by town
+    else:
         return None
     profile = SchemaProfile(schema, {})
-    for tok in tokens[1:3]:
+    for tok in after:
         hits = [p.name for p in profile.attributes if p.attr.type != "boolean" and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms)]
         if hits:

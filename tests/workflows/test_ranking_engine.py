@@ -300,3 +300,24 @@ def test_a_question_its_filter_holds_whole_that_something_matches_is_still_liste
     result = rainfall.run("Were there any records from Ostby in 2022?", collection="rain")
     assert result.outcome == "answered" and result.short_answer == "Yes"
     assert [c.id for c in result.citations] == ["ost-22"]
+
+
+def test_which_items_got_more_than_a_bound_are_listed(rainfall: SelfRagEngine) -> None:
+    # "got" was a word of the question's own left over, so the filter that holds it whole was
+    # only a search's and the reader answered "Harrow Fen".
+    result = rainfall.run("Which towns got more than 800 mm of rain?", collection="rain")
+    assert result.outcome == "answered" and result.short_answer == "Kelbridge and Ostby"
+    assert sorted(c.id for c in result.citations) == ["kel-21", "ost-22"]
+
+
+@pytest.mark.parametrize(("question", "short", "cited"), [
+    ("Did any town get more than 850 mm of rain in 2022?", "Yes", ["ost-22"]),
+    ("Did any town get more than 2000 mm of rain?", "No", []),
+])
+def test_whether_any_item_got_more_than_a_bound_is_what_the_filter_selects(
+        rainfall: SelfRagEngine, question: str, short: str, cited: list[str]) -> None:
+    result = rainfall.run(question, collection="rain")
+    assert result.outcome == "answered" and result.short_answer == short
+    assert [c.id for c in result.citations] == cited
+    if cited:
+        assert result.answer.startswith("Yes: Ostby (town).")
