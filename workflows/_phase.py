@@ -66,6 +66,13 @@ def nothing_matches(state: SelfRagState) -> bool:
     return len(live) == 1 and live[0].get("matched") == 0 and live[0].get("asks") == "documents"
 
 
+def whether(state: SelfRagState) -> rec.WhetherRecord | None:
+    """The yes/no question about one named item the store's counts answer (``ResourcePlan.whether``),
+    for a question on one resource."""
+    live = [p for p in state["resource_plans"] if p["error"] is None]
+    return live[0].get("whether") if len(live) == 1 else None
+
+
 def computation(state: SelfRagState) -> rec.ComputationRecord | None:
     """The superlative or aggregate the question asks (``ResourcePlan.computed``), for a question on one resource."""
     live = [p for p in state["resource_plans"] if p["error"] is None]

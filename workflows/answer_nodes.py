@@ -21,12 +21,13 @@ from workflows._phase import (
     filter_held_figures,
     judged_text,
     nothing_matches,
+    whether,
     whole_computation,
 )
 from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
-from workflows.resource_retrieval import plan_where
+from workflows.resource_retrieval import filter_where, plan_where
 from workflows.routing import decide_outcome
 from workflows.set_answers import (
     SET_REASONS,
@@ -43,6 +44,7 @@ from workflows.set_answers import (
     none_answer,
     one_each,
     ranked_answer,
+    whether_answer,
     with_values,
 )
 from workflows.state import SelfRagState, Turn
@@ -136,6 +138,19 @@ class AnswerNodes(Phase):
             # which one's value the question means is not said.
             if selected and self.c.store.get_collection(plan["resource"]).count_documents(plan_where(plan)) == 1:
                 return field_answer(selected[0], field)
+            return None
+        asked_of = whether(state)
+        if asked_of is not None:
+            plan = next(p for p in state["resource_plans"] if p["error"] is None)
+            collection = self.c.store.get_collection(plan["resource"])
+            subject = filter_where(plan["fixed"], asked_of["subject"])
+            both = filter_where(subject, asked_of["predicate"])
+            named, having = collection.count_documents(subject), collection.count_documents(both)
+            if named and having is not None:
+                shown = collection.matching(both if having else subject, cap=COMPUTE_CAP)
+                if shown is not None:
+                    return whether_answer(shown, plan["resource"], asked_of, named=named, having=having,
+                                          schema=collection.schema, k=plan["k"])
             return None
         if nothing_matches(state):
             plan = next(p for p in state["resource_plans"] if p["error"] is None)

@@ -200,6 +200,9 @@ class PlanNodes(Phase):
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,
                 candidates=list(plan.computed.candidates), compared=plan.computed.compared,
                 subject=plan.computed.subject),
+            whether=None if plan.whether is None else rec.WhetherRecord(
+                subject=_FILTER.dump_python(plan.whether.subject, mode="json"),
+                predicate=_FILTER.dump_python(plan.whether.predicate, mode="json"), any=plan.whether.any),
         )
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),

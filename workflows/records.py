@@ -40,6 +40,7 @@ __all__ = [
     "SpeculationRecord",
     "SpeculativeWork",
     "Timing",
+    "WhetherRecord",
 ]
 
 
@@ -255,10 +256,21 @@ class ResourcePlan(TypedDict):
     """A superlative or an aggregate over one numeric attribute (``selfrag.query.Computation``):
     computed from the matches, it is the answer when ``whole``; a passage alone never is. Absent
     in older traces."""
+    whether: NotRequired[WhetherRecord | None]
+    """A yes/no question about the one item its filter names (``selfrag.query.Whether``): counted."""
     matched: NotRequired[int]
     """0 when its filter holds all the question asks (``asks`` is ``documents``) and the store
     counted no document matching it, unrelaxed: that none match is the answer ("Were there any
     records from Ostby in 2021?" "No"), and no looser search is run. Absent otherwise."""
+
+
+class WhetherRecord(TypedDict):
+    """``selfrag.query.Whether`` as plain JSON: the filters of the named item's documents and of
+    what the question asks of them."""
+
+    subject: dict[str, Any]
+    predicate: dict[str, Any]
+    any: bool
 
 
 class ComputationRecord(TypedDict):

@@ -68,6 +68,11 @@ def plan_where(plan: rec.ResourcePlan) -> dict[str, Any] | None:
     return and_where(plan["fixed"], to_where(node))
 
 
+def filter_where(fixed: dict[str, Any] | None, node: dict[str, Any]) -> dict[str, Any] | None:
+    """The Chroma filter of a filter as a plan stores it (``node``, JSON), ANDed with ``fixed``."""
+    return and_where(fixed, to_where(_FILTER.validate_python(node)))
+
+
 def newest_hits(coll: SearchableCollection, resource: str, plan: rec.ResourcePlan, today: date) -> Searched:
     """A plan with filters and no topic: its newest matches, no vector search (no relaxation either:
     the filter is the whole question)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from workflows._phase import asks, nothing_matches
+from workflows._phase import asks, nothing_matches, whether
 from workflows.outcomes import Outcome
 from workflows.records import GeneratedAnswer
 from workflows.state import SelfRagState
@@ -55,7 +55,7 @@ def after_grade(state: SelfRagState) -> Literal["generate", "rewrite", "finalize
     # A question asking for the graph's entities is answered from the graph, documents or none.
     # So is one whose filters hold it whole and select nothing: "No", or none.
     if state["relevant"] or asks(state) in ("entities", "entities_and_documents", "membership") \
-            or nothing_matches(state):
+            or nothing_matches(state) or whether(state) is not None:
         return "generate" if _gens_left(state) else "finalize"
     return "rewrite" if _rewrites_left(state) else "finalize"
 

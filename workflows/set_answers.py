@@ -43,7 +43,7 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "compared_answer", "first_sentence", "none_answer", "ranked_answer"]
+           "aggregate_answer", "compared_answer", "first_sentence", "none_answer", "ranked_answer", "whether_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -58,6 +58,8 @@ SET_REASONS = {
                "unrelaxed",
     "total": "the sum, computed in code, of the stored values of every document the question's filter selects, "
              "unrelaxed",
+    "whether": "the store counted the documents of the item the question names and those of them that have what "
+               "it asks, under the question's whole filter",
     "none": "the store counted no document matching the question's whole filter, unrelaxed, and that filter is "
             "all the question asks",
 }
@@ -327,6 +329,37 @@ def none_answer(plan: rec.ResourcePlan, schema: CollectionSchema, *, yes_no: boo
     if yes_no:
         return SetAnswer(f"No: {said}.", "No", [], "none")
     return SetAnswer(f"0 matching documents: {said}.", "0 matching documents", [], "none")
+
+
+def whether_answer(chunks: Sequence[Any], resource: str, asked: Mapping[str, Any], *, named: int, having: int,
+                   schema: CollectionSchema, k: int) -> SetAnswer | None:
+    """Yes or no to a question about the one item its filter names (``rec.WhetherRecord``), from the
+    store's counts: ``named`` documents of the item (``asked["subject"]``), ``having`` of them with
+    what is asked (``asked["predicate"]``). Yes when all have it (or, with ``asked["any"]``, one);
+    no when none has; None when some have and some have not. ``chunks``: the documents shown (those
+    that have it, for a yes; the item's, for a no), each with its values of what was asked."""
+    if having and having < named and not asked["any"]:
+        return None  # yes for some of its records, no for others: which one is meant is not said
+    yes = having > 0
+    who = _conditions(asked["subject"], schema)
+    what = _conditions(asked["predicate"], schema)
+    if named == 1:
+        head = f"the document with {who} {'has' if yes else 'does not have'} {what}"
+    elif yes:
+        head = f"{'all ' if having == named else ''}{having} of the {named} documents with {who} " \
+               f"{'has' if having == 1 else 'have'} {what}"
+    else:
+        head = f"none of the {named} documents with {who} has {what}"
+    shown = filter_attributes(asked["predicate"])
+    docs = sorted(_documents(chunks), key=lambda d: str(d.id))[:max(1, k)]
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
+                 for i, d in enumerate(docs, 1)]
+    lines = []
+    for i, d in enumerate(docs, 1):
+        facts = "; ".join(f"{a}: {_shown(d.metadata[a])}" for a in shown if d.metadata.get(a) not in (None, ""))
+        lines.append(f"- {first_sentence(str(d.text))}{f' ({facts})' if facts else ''} [{i}]")
+    word = "Yes" if yes else "No"
+    return SetAnswer(f"{word}: {head}:\n" + "\n".join(lines), word, citations, "whether")
 
 
 def with_values(listing: SetAnswer, chunks: Sequence[Any], attribute: str) -> SetAnswer:

@@ -76,6 +76,22 @@ class Plan:
     computed: Computation | None = None
     """A superlative or an aggregate over one numeric attribute ("the cheapest", "the average
     price"): computed from what the filter selects, which no passage states."""
+    whether: Whether | None = None
+    """A yes/no question about the one item its filter names, asking what that item's stored
+    values hold ("Did Ostby get more than 850 mm of rain in 2022?"): answered by counting."""
+
+
+@dataclass(frozen=True)
+class Whether:
+    """A yes/no question whose filter names one item (by its label or an identifier) and asks what
+    its stored values hold. ``subject`` selects the item's documents: its name, and a year or a date
+    that locates one of its records ("in 2022"); ``predicate`` is the rest, what is asked of them.
+    Yes when every one of those documents has it, no when none has; with ``any`` ("ever", "any"),
+    yes when one has. Otherwise (some have, some have not) the counts answer nothing."""
+
+    subject: FilterNode
+    predicate: FilterNode
+    any: bool = False
 
 
 @dataclass(frozen=True)
@@ -387,13 +403,22 @@ class SelfQueryPlanner:
                     else f"the {computed.op} of {by}")
             changes.append(Change(kind="computed", detail=f"{computed.phrase!r}: {what}"
                                   + ("" if computed.whole else "; the question asks more than the filter and this hold")))
+        whether = None
+        if asks is None and computed is None and not terms and source == "rules" and query.filter is not None \
+                and not reading.residual and not reading.leftover and not rules.changes and asks_yes_or_no(question) \
+                and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound") for c in changes) \
+                and not _names_unfiltered(question, schema, query.filter):
+            whether = _whether(question, query.filter, full)
+            if whether is not None:
+                changes.append(Change(kind="computed", detail=f"whether {describe_node(whether.subject)} has "
+                                      f"{describe_node(whether.predicate)}: counted"))
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":
             changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
-                    latest=latest, asks=asks, computed=computed)
+                    latest=latest, asks=asks, computed=computed, whether=whether)
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date
@@ -464,6 +489,38 @@ def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> t
     if not thans and re.fullmatch(r"\s*,?\s*or\s*", between, re.IGNORECASE):
         return "", True
     return "", False
+
+
+_EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)
+
+
+def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Whether | None:
+    """The item a yes/no question names and what it asks of it (``Whether``), when its filter's
+    conjuncts are one condition naming it by its label or an identifier, conditions on a year or a
+    date (which of its records), and at least one more (what is asked); None otherwise."""
+    conjuncts = node.arguments if isinstance(node, Operation) and node.operator == "and" else [node]
+    label = schema.label_attribute
+
+    def names(c: FilterNode) -> bool:
+        return isinstance(c, Comparison) and c.comparator == "eq" and isinstance(c.value, str) and (
+            c.attribute == label or ((a := schema.attribute(c.attribute)) is not None and a.kind == "identifier"))
+
+    def locates(c: FilterNode) -> bool:
+        return isinstance(c, Comparison) and (a := schema.attribute(c.attribute)) is not None and (
+            a.type == "date" or a.kind == "year")
+
+    named = [c for c in conjuncts if names(c)]
+    if len(named) != 1:
+        return None
+    subject = [c for c in conjuncts if c is named[0] or locates(c)]
+    predicate = [c for c in conjuncts if not any(c is s for s in subject)]
+    if not predicate:
+        return None
+    return Whether(subject=_conjoin(subject), predicate=_conjoin(predicate), any=bool(_EVER.search(question)))
+
+
+def _conjoin(parts: Sequence[FilterNode]) -> FilterNode:
+    return parts[0] if len(parts) == 1 else Operation(operator="and", arguments=list(parts))
 
 
 def _names_one(node: FilterNode | None, schema: CollectionSchema) -> bool:

@@ -198,7 +198,7 @@ def rainfall(chroma_client: Any, tmp_path: Path) -> SelfRagEngine:
     from selfrag.schema import CollectionSchema
 
     schema = CollectionSchema.model_validate({"description": "Yearly rainfall records per town", "attributes": [
-        {"name": "town", "type": "string", "description": "The town's name"},
+        {"name": "town", "type": "string", "description": "The town's name", "kind": "name"},
         {"name": "year", "type": "integer", "description": "Year of the record"},
         {"name": "rain_mm", "type": "float", "description": "Total rainfall in millimetres"},
         {"name": "stations", "type": "string[]", "description": "Weather stations in the town"}]})
@@ -321,3 +321,28 @@ def test_whether_any_item_got_more_than_a_bound_is_what_the_filter_selects(
     assert [c.id for c in result.citations] == cited
     if cited:
         assert result.answer.startswith("Yes: Ostby (town).")
+
+
+@pytest.mark.parametrize(("question", "short", "cited"), [
+    ("Did Ostby get more than 850 mm of rain in 2022?", "Yes", ["ost-22"]),
+    ("Did Kelbridge get more than 850 mm of rain in 2022?", "No", ["kel-22"]),
+    ("Did Kelbridge ever get more than 800 mm of rain?", "Yes", ["kel-21"]),
+    ("Does Marlow Cross have the Harrow Fen station?", "Yes", ["mar-22"]),
+    ("Does Ostby have the Harrow Fen station?", "No", ["ost-22"]),
+])
+def test_a_yes_no_question_about_a_named_record_s_stored_values_is_computed(
+        rainfall: SelfRagEngine, question: str, short: str, cited: list[str]) -> None:
+    # What a question asks of the record it names is in that record's metadata: the store counts
+    # the named records and those of them that have it. The reader said "No" to a "Yes" here.
+    result = rainfall.run(question, collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "whether"
+    assert result.short_answer == short
+    assert [c.id for c in result.citations] == cited
+
+
+def test_a_yes_no_question_some_of_a_named_item_s_records_answer_each_way_is_not_computed(
+        rainfall: SelfRagEngine) -> None:
+    # Kelbridge got 812 mm in 2021 and 760 mm in 2022: "more than 800 mm" is yes for one year and
+    # no for the other, and the question says neither "ever" nor which year.
+    result = rainfall.run("Did Kelbridge get more than 800 mm of rain?", collection="rain")
+    assert all(g["strategy"] != "whether" for g in result.trace.generations)
