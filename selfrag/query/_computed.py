@@ -176,7 +176,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                 found = (fits[0], highest, nxt)
             several = fits
         elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
-            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
+            # A word for size ("largest", "most", "smallest") ranks no date: "the largest recall"
+            # is not the latest one because "recall" is a word of ``recall_date``.
+            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))],
+                           [p for p in numeric if p.attr.type != "date"])
             if named is not None:
                 found = (named[0], generic[word] == "max", named[1])
         elif word in own:

@@ -25,7 +25,8 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang.questions import asks_yes_or_no, is_request, wh_words
+from selfrag.lang import tokenize
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -354,6 +355,8 @@ class SelfQueryPlanner:
             # selects, not for it. "Which laptops have HDMI ports?" asks for the items it selects.
             asks = asks_for(question, ()) or ("documents" if (reading.which_items or headed) and len(wh_words(question)) == 1
                                               else None)
+        if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed):
+            asks = None  # "How many BrightBrew Coffee Makers were recalled?": units, not notices
         computed: Computation | None = None
         date_attr = full.date_attribute
         e = reading.extreme
@@ -489,6 +492,30 @@ def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> t
     if not thans and re.fullmatch(r"\s*,?\s*or\s*", between, re.IGNORECASE):
         return "", True
     return "", False
+
+
+def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]]) -> bool:
+    """Whether a "how many"/"what" question whose filter holds it asks for the items that filter
+    selects. Not when the phrase it counts ends in a word a value took: "How many BrightBrew
+    Coffee Makers were recalled?" asks how many units (a figure of the notice), "How many fires
+    were reported?" how many fires; "How many Kestrel Home recalls …" counts recalls. Nor "What
+    did …?", which asks what something did ("What did the batteries leak onto?"); the caller leaves
+    graph questions alone, whose news are what the entities did ("What did X's investors announce?")."""
+    tokens = tokenize(question)
+    if len(tokens) > 2 and tokens[0].norm == "how" and tokens[1].norm == "many":
+        start = 2
+    elif len(tokens) > 1 and tokens[0].norm == "what":
+        if tokens[1].norm in ("did", "does", "do"):
+            return False
+        start = 1
+    else:
+        return True
+    phrase = []
+    for tok in tokens[start:]:
+        if tok.norm in AUXILIARIES or tok.norm in PREPOSITIONS or tok.norm in ("the", "a", "an"):
+            break
+        phrase.append(tok)
+    return not phrase or not any(a <= phrase[-1].start < b for a, b in consumed)
 
 
 _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)

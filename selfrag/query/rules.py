@@ -267,6 +267,10 @@ def read_question(
     listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken,
                             exclude=values)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
+    for m in [m for m in mentions if _name_goes_on(question, tokens, m, taken)]:
+        # "the Orbit Smart Scale Pro" names no known product: "Orbit Smart Scale" is another one.
+        mentions.remove(m)
+        taken.release(m.span)
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
@@ -314,6 +318,23 @@ def read_question(
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
                    leftover, which_items)
+
+
+_NAMING_KINDS = frozenset({"name", "identifier"})
+
+
+def _name_goes_on(question: str, tokens: list[Token], mention: Mention, taken: Spans) -> bool:
+    """Whether the name ``mention`` read is the start of a longer name the question writes: the
+    value is a name or an identifier, and right after it, with nothing between, comes a
+    capitalised word (or one with a digit) no reader took ("Orbit Smart Scale Pro", "VoltEdge 45W")."""
+    if mention.attr.attr.kind not in _NAMING_KINDS or not isinstance(mention.value, str):
+        return False
+    if re.search(r"['’]s?$", question[mention.span[0]:mention.span[1]]):
+        return False  # a possessive ends the name: "Ada Brenn's Lighthouse"
+    nxt = next((t for t in tokens if t.start >= mention.span[1]), None)
+    if nxt is None or question[mention.span[1]:nxt.start].strip() or not taken.free((nxt.start, nxt.end)):
+        return False
+    return nxt.text != "I" and (nxt.text[:1].isupper() or any(ch.isdigit() for ch in nxt.text))
 
 
 def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
