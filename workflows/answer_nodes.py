@@ -184,7 +184,8 @@ class AnswerNodes(Phase):
         headed = headed_attribute(state["standalone_question"], schema)
         listing = document_listing(state["relevant"], date_attr.name if date_attr is not None else None, plan["k"],
                                    yes_no=asks_yes_or_no(state["standalone_question"]),
-                                   shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total)
+                                   shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total,
+                                   newest_page=bool(plan.get("latest")) and not state["rewrite_count"])
         if listing is None or headed is None or headed in filter_attributes(plan["filter"]):
             return listing
         chunks = collection.matching(plan_where(plan), cap=COMPUTE_CAP)

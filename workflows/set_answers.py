@@ -239,14 +239,16 @@ def _shown(value: Any) -> str:
 
 def document_listing(documents: Sequence[rec.Document], date_attribute: str | None, k: int, *,
                      yes_no: bool = False, shown: Sequence[str] = (), first: int = 1,
-                     total: int | None = None) -> SetAnswer | None:
+                     total: int | None = None, newest_page: bool = False) -> SetAnswer | None:
     """The matching ``documents``, newest first by ``date_attribute`` when given, each by its first
     sentence and its values of the ``shown`` attributes (the ones the filter tested: why it
     matches); None when there is none. ``yes_no``: the question asked whether any exists ("Are
     there negative news about …?"), so the answer opens with "Yes". ``first``: the first citation's
     number (after citations of another part of the answer). ``total``: how many documents match
     in all (the store's count of the same filter), which the answer and its short answer give when
-    the listing is one page of more; None when unknown (then a full page says there may be more)."""
+    the listing is one page of more; None when unknown (then a full page says there may be more).
+    ``newest_page``: the page is the newest matches (a newest-first search), not the ones a search
+    found most similar, so it may be called "the N newest"."""
     docs = list(documents)
     if not docs:
         return None
@@ -282,7 +284,10 @@ def document_listing(documents: Sequence[rec.Document], date_attribute: str | No
     matched = len(docs) if total is None else max(total, len(docs))
     count = f"{matched} matching document{'s' if matched != 1 else ''}"
     if total is not None and matched > len(docs):  # one page of more
-        head = f"{count}; the {len(docs)} newest" if date_attribute is not None else f"{count}; the first {len(docs)}"
+        if date_attribute is None:
+            head = f"{count}; the first {len(docs)}"
+        else:
+            head = f"{count}; the {len(docs)} newest" if newest_page else f"{count}; {len(docs)} of them, newest first"
     elif total is None and len(docs) >= k:  # a full page, and no count: the search stopped at its limit
         head = f"the {len(docs)} newest matching documents" if date_attribute is not None else count
         head += " (there may be more)"

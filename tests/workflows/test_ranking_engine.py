@@ -346,3 +346,11 @@ def test_a_yes_no_question_some_of_a_named_item_s_records_answer_each_way_is_not
     # no for the other, and the question says neither "ever" nor which year.
     result = rainfall.run("Did Kelbridge get more than 800 mm of rain?", collection="rain")
     assert all(g["strategy"] != "whether" for g in result.trace.generations)
+
+
+def test_a_listing_page_a_search_found_is_not_called_the_newest(inspections: SelfRagEngine) -> None:
+    # A page of two of the three northern inspections, found by similarity: "the 2 newest" was
+    # signed whichever two the search found.
+    result = inspections.run("inspections in the north", collection="inspections")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
+    assert result.answer.startswith("3 matching documents; 2 of them, newest first:")
