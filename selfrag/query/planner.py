@@ -25,9 +25,11 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import tokenize
+from selfrag.lang import Token, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, wh_words
 from selfrag.query._grounding import clauses, grounding
+from selfrag.query._lexicon import ITEM_WORDS
+from selfrag.query._profile import SchemaProfile
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
 from selfrag.query.graph_terms import (
@@ -355,7 +357,8 @@ class SelfQueryPlanner:
             # selects, not for it. "Which laptops have HDMI ports?" asks for the items it selects.
             asks = asks_for(question, ()) or ("documents" if (reading.which_items or headed) and len(wh_words(question)) == 1
                                               else None)
-        if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed):
+        items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
+        if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed, items):
             asks = None  # "How many BrightBrew Coffee Makers were recalled?": units, not notices
         computed: Computation | None = None
         date_attr = full.date_attribute
@@ -494,11 +497,12 @@ def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> t
     return "", False
 
 
-def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]]) -> bool:
+def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: frozenset[str]) -> bool:
     """Whether a "how many"/"what" question whose filter holds it asks for the items that filter
     selects. Not when the phrase it counts ends in a word a value took: "How many BrightBrew
     Coffee Makers were recalled?" asks how many units (a figure of the notice), "How many fires
-    were reported?" how many fires; "How many Kestrel Home recalls …" counts recalls. Nor "What
+    were reported?" how many fires; "How many Kestrel Home recalls …" counts recalls (``items``:
+    the collection's words for its items, and the generic ones). Nor "What
     did …?", which asks what something did ("What did the batteries leak onto?"); the caller leaves
     graph questions alone, whose news are what the entities did ("What did X's investors announce?")."""
     tokens = tokenize(question)
@@ -515,7 +519,15 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]]) -> bool:
         if tok.norm in AUXILIARIES or tok.norm in PREPOSITIONS or tok.norm in ("the", "a", "an"):
             break
         phrase.append(tok)
-    return not phrase or not any(a <= phrase[-1].start < b for a, b in consumed)
+
+    def taken(tok: Token) -> bool:
+        return any(a <= tok.start < b for a, b in consumed)
+
+    # A word for the items counts them, whatever follows ("How many recalls affected more than
+    # 50,000 units?"); otherwise the phrase's last word is what it counts.
+    if any(forms(t.norm) & items and not taken(t) for t in phrase):
+        return True
+    return not phrase or not taken(phrase[-1])
 
 
 _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)

@@ -34,7 +34,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_STOP, Token, forms, tokenize
+from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, MONTHS, QUERY_STOP, Token, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
@@ -257,6 +257,12 @@ def read_question(
     numbers = _outside_names(question, find_numbers(question), profile)
     similarity = Similarity(embeddings) if embeddings is not None else None
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
+    if (full or schema).date_attribute is not None:
+        # "after June 2024" is one date, the date readers' ("from 2024-07-01"), not a year of a
+        # year attribute and "after June" of this year.
+        for f in [f for f in numeric if _month_s_year(tokens, f, schema)]:
+            numeric.remove(f)
+            taken.release(f.span)
     unread = [question[b[0] : b[1]] for n in numbers if taken.free((n.start, n.end))
               and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
     full_profile = SchemaProfile(full, catalogue) if full is not None else profile
@@ -318,6 +324,19 @@ def read_question(
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
                    leftover, which_items)
+
+
+def _month_s_year(tokens: list[Token], found: Found, schema: CollectionSchema) -> bool:
+    """Whether ``found`` is a condition on a year attribute read from a year written right after a
+    month's name ("June 2024")."""
+    attr = schema.attribute(found.attribute)
+    if attr is None or attr.kind != "year":
+        return False
+    for a, b in zip(tokens, tokens[1:], strict=False):
+        if found.span[0] <= b.start < found.span[1] and b.text.isdigit() and len(b.text) == 4 \
+                and a.norm in MONTHS and (a.norm != "may" or a.text[:1].isupper()):
+            return True
+    return False
 
 
 _NAMING_KINDS = frozenset({"name", "identifier"})

@@ -94,3 +94,25 @@ def test_a_what_question_about_a_value_s_specifics_is_no_listing(question: str) 
 
 def test_what_items_a_filter_selects_is_still_a_listing() -> None:
     assert _plan("What recalls were there in 2023?").asks == "documents"
+
+
+@pytest.mark.parametrize("question", [
+    "How many recalls affected more than 50,000 units?",
+    "How many recalls affected fewer than 5,000 units?",
+])
+def test_how_many_items_a_bound_selects_is_a_count(question: str) -> None:
+    # The phrase counted ends in "units", which the bound took; it counts recalls all the same.
+    assert _plan(question).asks == "documents"
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("How many recalls were announced after June 2024?", 20240701, None),
+    ("Which recalls were announced in June 2024?", 20240601, 20240701),
+])
+def test_a_month_and_its_year_are_one_date_not_a_year_and_this_year_s_month(
+        question: str, start: int, end: int | None) -> None:
+    # "after June 2024" was year = 2024 and a date from June of the current year: no match, and
+    # "0 matching documents" signed.
+    found = {(c.attribute, c.comparator): c.value for c in clauses(_plan(question).query.filter)}
+    assert ("year", "eq") not in found
+    assert found.get(("recall_date", "gte")) == start and found.get(("recall_date", "lt")) == end
