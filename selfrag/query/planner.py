@@ -410,12 +410,15 @@ class SelfQueryPlanner:
             changes.append(Change(kind="computed", detail=f"{computed.phrase!r}: {what}"
                                   + ("" if computed.whole else "; the question asks more than the filter and this hold")))
         whether = None
-        if asks is None and computed is None and not terms and source == "rules" and query.filter is not None \
+        if asks in (None, "documents") and computed is None and not terms and source == "rules" and query.filter is not None \
                 and not reading.residual and not reading.leftover and not rules.changes and asks_yes_or_no(question) \
                 and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound") for c in changes) \
                 and not _names_unfiltered(question, schema, query.filter):
             whether = _whether(question, query.filter, full)
             if whether is not None:
+                # "Is the Pebble Rattle a fire hazard?": what the rattle's notice says, shown, rather
+                # than whether any notice of a fire-hazard rattle exists.
+                asks = None
                 changes.append(Change(kind="computed", detail=f"whether {describe_node(whether.subject)} has "
                                       f"{describe_node(whether.predicate)}: counted"))
         where = and_where(mandatory, to_where(query.filter))
@@ -535,14 +538,14 @@ _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)
 
 def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Whether | None:
     """The item a yes/no question names and what it asks of it (``Whether``), when its filter's
-    conjuncts are one condition naming it by its label or an identifier, conditions on a year or a
+    conjuncts are one condition naming it by its label, an identifier or a name, conditions on a year or a
     date (which of its records), and at least one more (what is asked); None otherwise."""
     conjuncts = node.arguments if isinstance(node, Operation) and node.operator == "and" else [node]
     label = schema.label_attribute
 
     def names(c: FilterNode) -> bool:
         return isinstance(c, Comparison) and c.comparator == "eq" and isinstance(c.value, str) and (
-            c.attribute == label or ((a := schema.attribute(c.attribute)) is not None and a.kind == "identifier"))
+            c.attribute == label or ((a := schema.attribute(c.attribute)) is not None and a.kind in ("identifier", "name")))
 
     def locates(c: FilterNode) -> bool:
         return isinstance(c, Comparison) and (a := schema.attribute(c.attribute)) is not None and (

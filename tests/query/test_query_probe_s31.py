@@ -26,7 +26,7 @@ RECALLS = CollectionSchema.model_validate({"description": "Product recall notice
     {"name": "remedy", "type": "string", "description": "remedy offered to consumers", "kind": "category",
      "allowed_values": ["Refund", "Replace", "Repair"]}]})
 CATALOGUE = {"product": ["BrightBrew 10-Cup Coffee Maker", "Kestrel Toaster Oven", "Luma Glow Night Cream",
-                         "Orbit Smart Scale", "Orbit Smart Scale Plus", "Nova Hair Dryer"],
+                         "Orbit Smart Scale", "Orbit Smart Scale Plus", "Nova Hair Dryer", "Pebble Rattle"],
              "brand": ["Kestrel Home", "Luma"], "hazard": ["fire", "bacterial contamination", "battery leak", "burn"]}
 PLANNER = SelfQueryPlanner(None, mode="rules")
 
@@ -116,3 +116,9 @@ def test_a_month_and_its_year_are_one_date_not_a_year_and_this_year_s_month(
     found = {(c.attribute, c.comparator): c.value for c in clauses(_plan(question).query.filter)}
     assert ("year", "eq") not in found
     assert found.get(("recall_date", "gte")) == start and found.get(("recall_date", "lt")) == end
+
+
+def test_a_yes_no_question_about_a_named_product_s_value_is_counted_for_that_product() -> None:
+    plan = _plan("Is the Pebble Rattle a fire hazard?")
+    assert plan.whether is not None and plan.asks is None
+    assert [(c.attribute, c.value) for c in clauses(plan.whether.predicate)] == [("hazard", "fire")]
