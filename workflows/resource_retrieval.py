@@ -24,7 +24,7 @@ from pydantic import TypeAdapter
 
 from selfrag.errors import RuntimeFailure, SelfRagError, describe
 from selfrag.outages import as_dependency_error, is_outage
-from selfrag.query import FilterNode, and_where, to_where
+from selfrag.query import Comparison, FilterNode, Operation, and_where, to_where
 from selfrag.retrieval import FusedHit, RankedList, fuse
 from selfrag.store import CollectionSource, Hit, SearchableCollection
 from selfrag.text import content_terms
@@ -84,6 +84,17 @@ def newest_hits(coll: SearchableCollection, resource: str, plan: rec.ResourcePla
     return Searched(fuse([RankedList(LATEST, resource, hits)], "rrf"), where, node, [])
 
 
+def _attributes(node: FilterNode) -> set[str]:
+    if isinstance(node, Comparison):
+        return {node.attribute}
+    return set().union(*(_attributes(a) for a in node.arguments))
+
+
+_NONE_CHECK_CAP = 1_000
+"""Most chunks read to check that every document the rest of a filter selects states a value for
+each of its conditions, before "none match" is said."""
+
+
 def _none_match(coll: SearchableCollection, plan: rec.ResourcePlan, found: Searched) -> bool:
     """Whether a plan whose filter holds all the question asks (``asks`` is ``documents``) found
     nothing under that filter because the store holds no match, counted: not because a score
@@ -93,7 +104,22 @@ def _none_match(coll: SearchableCollection, plan: rec.ResourcePlan, found: Searc
         return False
     if found.hits and not found.relaxations:
         return False
-    return coll.count_documents(plan_where(plan)) == 0
+    if coll.count_documents(plan_where(plan)) != 0:
+        return False
+    # A document the other conditions select that states no value for this one may have it ("sold
+    # in Italy" of a notice listing no countries): then none is not known to match.
+    node = _FILTER.validate_python(plan["filter"])
+    parts = node.arguments if isinstance(node, Operation) and node.operator == "and" else [node]
+    for n, part in enumerate(parts):
+        rest = [p for i, p in enumerate(parts) if i != n]
+        others = None if not rest else rest[0] if len(rest) == 1 else Operation(operator="and", arguments=rest)
+        chunks = coll.matching(and_where(plan["fixed"], to_where(others)), cap=_NONE_CHECK_CAP)
+        if chunks is None:
+            return False  # too many to read: not known
+        named = _attributes(part)
+        if any(c.metadata.get(a) in (None, "", []) for c in chunks for a in named):
+            return False
+    return True
 
 
 def search_resources(

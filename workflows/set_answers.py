@@ -341,11 +341,15 @@ def whether_answer(chunks: Sequence[Any], resource: str, asked: Mapping[str, Any
     """Yes or no to a question about the one item its filter names (``rec.WhetherRecord``), from the
     store's counts: ``named`` documents of the item (``asked["subject"]``), ``having`` of them with
     what is asked (``asked["predicate"]``). Yes when all have it (or, with ``asked["any"]``, one);
-    no when none has; None when some have and some have not. ``chunks``: the documents shown (those
+    no when none has and every one states a value of what is asked (one stating none may have it);
+    None when some have and some have not. ``chunks``: the documents shown (those
     that have it, for a yes; the item's, for a no), each with its values of what was asked."""
     if having and having < named and not asked["any"]:
         return None  # yes for some of its records, no for others: which one is meant is not said
     yes = having > 0
+    shown = filter_attributes(asked["predicate"])
+    if not yes and any(d.metadata.get(a) in (None, "", []) for d in _documents(chunks) for a in shown):
+        return None  # a record that states no countries was not "sold in Italy": nor is it said it was not
     who = _conditions(asked["subject"], schema)
     what = _conditions(asked["predicate"], schema)
     if named == 1:
@@ -355,7 +359,6 @@ def whether_answer(chunks: Sequence[Any], resource: str, asked: Mapping[str, Any
                f"{'has' if having == 1 else 'have'} {what}"
     else:
         head = f"none of the {named} documents with {who} has {what}"
-    shown = filter_attributes(asked["predicate"])
     docs = sorted(_documents(chunks), key=lambda d: str(d.id))[:max(1, k)]
     citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
                  for i, d in enumerate(docs, 1)]

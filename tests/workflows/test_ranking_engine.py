@@ -354,3 +354,42 @@ def test_a_listing_page_a_search_found_is_not_called_the_newest(inspections: Sel
     result = inspections.run("inspections in the north", collection="inspections")
     assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "listing"
     assert result.answer.startswith("3 matching documents; 2 of them, newest first:")
+
+
+def test_no_is_not_said_of_an_item_whose_record_states_no_value_for_what_is_asked() -> None:
+    # "Was the Aurel Curling Iron sold in Italy?" of a notice listing no countries was signed "No".
+    from types import SimpleNamespace
+
+    from selfrag.schema import CollectionSchema
+    from workflows.set_answers import whether_answer
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "product", "type": "string", "kind": "name"}, {"name": "countries", "type": "string[]"}]})
+    asked = {"subject": {"attribute": "product", "comparator": "eq", "value": "Aurel Curling Iron"},
+             "predicate": {"attribute": "countries", "comparator": "contains", "value": "Italy"}, "any": False}
+    bare = SimpleNamespace(id="r1", text="Aurel is recalling curling irons.", metadata={"product": "Aurel Curling Iron"})
+    assert whether_answer([bare], "recalls", asked, named=1, having=0, schema=schema, k=4) is None
+    listed = SimpleNamespace(id="r1", text="Aurel is recalling curling irons.",
+                             metadata={"product": "Aurel Curling Iron", "countries": ["France"]})
+    said = whether_answer([listed], "recalls", asked, named=1, having=0, schema=schema, k=4)
+    assert said is not None and said.short_answer == "No" and "countries: France" in said.answer
+
+
+def test_none_is_not_said_while_a_record_states_no_value_for_a_condition(chroma_client: Any, tmp_path: Path) -> None:
+    # A notice listing no countries may have been sold in Italy: "No" was signed over it.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Product recall notices", "attributes": [
+        {"name": "product", "type": "string", "kind": "name"}, {"name": "year", "type": "integer", "kind": "year"},
+        {"name": "countries", "type": "string[]"}]})
+    path = tmp_path / "recalls.jsonl"
+    rows = [("r1", "Nova Hair Dryer", 2021, ["France"]), ("r2", "Aurel Curling Iron", 2020, None),
+            ("r3", "Quill Hand Mixer", 2020, ["Spain"])]
+    path.write_text("".join(json.dumps({"id": i, "text": f"{p} is recalled.", "metadata": {
+        "product": p, "year": y, **({"countries": c} if c else {})}}) + "\n" for i, p, y, c in rows))
+    run, _ = records_engine(chroma_client, "recalls", schema, [path], "No [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    unknown = run.run("Were there any recalls in France in 2020?", collection="recalls")
+    assert all(g["strategy"] != "none" for g in unknown.trace.generations)
+    known = run.run("Were there any recalls in Spain in 2021?", collection="recalls")
+    assert known.short_answer == "No" and known.trace.generations[-1]["strategy"] == "none"
