@@ -86,7 +86,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class Whether:
-    """A yes/no question whose filter names one item (by its label or an identifier) and asks what
+    """A yes/no question whose filter names one item (by its label, an identifier or a name) and asks what
     its stored values hold. ``subject`` selects the item's documents: its name, and a year or a date
     that locates one of its records ("in 2022"); ``predicate`` is the rest, what is asked of them.
     Yes when every one of those documents has it, no when none has; with ``any`` ("ever", "any"),
