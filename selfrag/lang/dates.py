@@ -78,6 +78,9 @@ def find_date_range(question: str, today: date) -> DateRange | None:
         year = int(m.group(3)) if m.group(3) else (today.year if month <= today.month else today.year - 1)
         start = date(year, month, 1)
         return DateRange(_next_month(start) if m.group(1) == "after" else start, None)
+    if m := re.search(rf"\b(before|until)\s+{_MONTH}\s+(\d{{4}})\b", q):
+        start = date(int(m.group(3)), MONTHS[m.group(2)], 1)
+        return DateRange(None, start if m.group(1) == "before" else _next_month(start))
     if m := re.search(r"\b(since|after)\s+(\d{4})\b", q):
         return DateRange(date(int(m.group(2)) + (m.group(1) == "after"), 1, 1), None)
     if m := re.search(r"\bbefore\s+(\d{4})\b", q):

@@ -63,3 +63,14 @@ def test_latest() -> None:
     assert wants_latest("What is the latest positive news about Graphwise?")
     assert wants_latest("most recent news")
     assert not wants_latest("news about Graphwise")
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    # "before December 2022" named no date: the records before it were a reader's guess.
+    ("Which records had their last reading before December 2022?", None, date(2022, 12, 1)),
+    ("recalls announced until March 2024", None, date(2024, 4, 1)),
+    ("news before 2024", None, date(2024, 1, 1)),
+])
+def test_before_or_until_a_month_of_a_year(question: str, start: date | None, end: date | None) -> None:
+    found = find_date_range(question, TODAY)
+    assert found is not None and (found.start, found.end) == (start, end)
