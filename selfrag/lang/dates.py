@@ -41,6 +41,8 @@ class DateRange:
     """First day included; None: open."""
     end: date | None
     """First day excluded; None: open."""
+    span: tuple[int, int] | None = None
+    """Character offsets of the phrase that named it, in the text it was found in."""
 
 
 def _month_start(d: date, back: int = 0) -> date:
@@ -68,44 +70,68 @@ def _last_n(n: int, unit: str, today: date) -> DateRange:
 
 
 def find_date_range(question: str, today: date) -> DateRange | None:
-    """The date range a question names, relative to ``today``; None if it names none."""
-    q = question.casefold()
-    if m := re.search(rf"\b(?:in|during)\s+{_MONTH}\s+(\d{{4}})\b", q):
-        start = date(int(m.group(2)), MONTHS[m.group(1)], 1)
-        return DateRange(start, _next_month(start))
-    if m := re.search(rf"\b(since|after|from)\s+{_MONTH}(?:\s+(\d{{4}}))?\b", q):
-        month = MONTHS[m.group(2)]
+    """The date range a question names, relative to ``today``, with the span of the phrase that
+    names it; None if it names none."""
+    for reader in _DATE_READERS:
+        if (found := reader(question, today)) is not None:
+            return found
+    return None
+
+
+def _search(pattern: str, text: str) -> re.Match[str] | None:
+    return re.search(pattern, text, re.IGNORECASE)
+
+
+def _month_year(q: str, today: date) -> DateRange | None:
+    if m := _search(rf"\b(?:in|during)\s+{_MONTH}\s+(\d{{4}})\b", q):
+        start = date(int(m.group(2)), MONTHS[m.group(1).casefold()], 1)
+        return DateRange(start, _next_month(start), m.span())
+    if m := _search(rf"\b(since|after|from)\s+{_MONTH}(?:\s+(\d{{4}}))?\b", q):
+        month = MONTHS[m.group(2).casefold()]
         year = int(m.group(3)) if m.group(3) else (today.year if month <= today.month else today.year - 1)
         start = date(year, month, 1)
-        return DateRange(_next_month(start) if m.group(1) == "after" else start, None)
-    if m := re.search(rf"\b(before|until)\s+{_MONTH}\s+(\d{{4}})\b", q):
-        start = date(int(m.group(3)), MONTHS[m.group(2)], 1)
-        return DateRange(None, start if m.group(1) == "before" else _next_month(start))
-    if m := re.search(r"\b(since|after)\s+(\d{4})\b", q):
-        return DateRange(date(int(m.group(2)) + (m.group(1) == "after"), 1, 1), None)
-    if m := re.search(r"\bbefore\s+(\d{4})\b", q):
-        return DateRange(None, date(int(m.group(1)), 1, 1))
-    if m := re.search(r"\b(?:in|during|from)\s+(\d{4})\b", q):
-        year = int(m.group(1))
-        return DateRange(date(year, 1, 1), date(year + 1, 1, 1))
-    if re.search(r"\bthis\s+year\b", q):
-        return DateRange(date(today.year, 1, 1), None)
-    if re.search(r"\blast\s+year\b", q):
-        return DateRange(date(today.year - 1, 1, 1), date(today.year, 1, 1))
-    if re.search(r"\bthis\s+month\b", q):
-        return DateRange(_month_start(today), None)
-    if re.search(r"\blast\s+month\b", q):
-        return DateRange(_month_start(today, 1), _month_start(today))
-    if re.search(r"\blast\s+week\b", q):
-        monday = today - timedelta(days=today.weekday())
-        return DateRange(monday - timedelta(days=7), monday)
-    if m := re.search(rf"\b(?:past|last)\s+{_COUNT}\s+(day|week|month|year)s?\b", q):
-        return _last_n(_count(m.group(1)), m.group(2), today)
-    if re.search(r"\byesterday\b", q):
-        return DateRange(today - timedelta(days=1), today)
-    if re.search(r"\btoday\b", q):
-        return DateRange(today, today + timedelta(days=1))
+        return DateRange(_next_month(start) if m.group(1).casefold() == "after" else start, None, m.span())
+    if m := _search(rf"\b(before|until)\s+{_MONTH}\s+(\d{{4}})\b", q):
+        start = date(int(m.group(3)), MONTHS[m.group(2).casefold()], 1)
+        return DateRange(None, start if m.group(1).casefold() == "before" else _next_month(start), m.span())
     return None
+
+
+def _year(q: str, today: date) -> DateRange | None:
+    if m := _search(r"\b(since|after)\s+(\d{4})\b", q):
+        return DateRange(date(int(m.group(2)) + (m.group(1).casefold() == "after"), 1, 1), None, m.span())
+    if m := _search(r"\bbefore\s+(\d{4})\b", q):
+        return DateRange(None, date(int(m.group(1)), 1, 1), m.span())
+    if m := _search(r"\b(?:in|during|from)\s+(\d{4})\b", q):
+        year = int(m.group(1))
+        return DateRange(date(year, 1, 1), date(year + 1, 1, 1), m.span())
+    return None
+
+
+def _relative(q: str, today: date) -> DateRange | None:
+    monday = today - timedelta(days=today.weekday())
+    fixed: list[tuple[str, DateRange]] = [
+        (r"\bthis\s+year\b", DateRange(date(today.year, 1, 1), None)),
+        (r"\blast\s+year\b", DateRange(date(today.year - 1, 1, 1), date(today.year, 1, 1))),
+        (r"\bthis\s+month\b", DateRange(_month_start(today), None)),
+        (r"\blast\s+month\b", DateRange(_month_start(today, 1), _month_start(today))),
+        (r"\blast\s+week\b", DateRange(monday - timedelta(days=7), monday)),
+    ]
+    for pattern, found in fixed:
+        if m := _search(pattern, q):
+            return DateRange(found.start, found.end, m.span())
+    if m := _search(rf"\b(?:past|last)\s+{_COUNT}\s+(day|week|month|year)s?\b", q):
+        n = _last_n(_count(m.group(1)), m.group(2).casefold(), today)
+        return DateRange(n.start, n.end, m.span())
+    if m := _search(r"\byesterday\b", q):
+        return DateRange(today - timedelta(days=1), today, m.span())
+    if m := _search(r"\btoday\b", q):
+        return DateRange(today, today + timedelta(days=1), m.span())
+    return None
+
+
+# In order: a month with its year before a bare year, both before the relative phrases.
+_DATE_READERS = (_month_year, _year, _relative)
 
 
 _DECADE_WORDS = {

@@ -34,7 +34,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, MONTHS, QUERY_STOP, Token, forms, tokenize
+from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, MONTHS, QUERY_STOP, Token, find_date_range, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
@@ -45,7 +45,7 @@ from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
-from selfrag.query._spans import Spans
+from selfrag.query._spans import Span, Spans
 from selfrag.query._text import term_match
 from selfrag.query._values import Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
@@ -305,7 +305,14 @@ def read_question(
     if (headed := headed_attribute(question, full or schema)) is not None:
         used.add(headed)  # "Which town …": the word asks for what each document is shown by
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
-    residual = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
+    # The date phrase the date reader holds (``graph_terms``: "in March 2023", "after June 2024")
+    # is no word left to search for, nor is a verb right before it that a date attribute's own
+    # description uses ("announced" of "date the recall was announced"); it stays in ``consumed``
+    # for that reader to read.
+    read = Spans()
+    for span in [*taken.in_order(), *_dated(question, tokens, taken, dates, today)]:
+        read.claim(span)
+    residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The words the search text drops as filler or as a generic word for results: any other word
     # left is in ``residual`` already.
     # The collection's own word for its items ("records" of "Yearly rainfall records") is no word
@@ -315,7 +322,7 @@ def read_question(
     # the condition holds it, as "have" in "have more than 50 members".
     bounds = {f.span[0] for f in numeric if any(c.comparator in _BOUNDS for c in clauses(f.node))}
     bound_verbs = {i for i, t in enumerate(tokens[:-1]) if tokens[i + 1].start in bounds}
-    leftover = [t.text for i, t in enumerate(tokens) if taken.free((t.start, t.end)) and t.norm.isalpha()
+    leftover = [t.text for i, t in enumerate(tokens) if read.free((t.start, t.end)) and t.norm.isalpha()
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
                 and i not in bound_verbs]
     text = residual or " ".join(question.split())
@@ -324,6 +331,25 @@ def read_question(
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
                    leftover, which_items)
+
+
+def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:
+    """The span of the date phrase no other reader took, and of a verb right before it that a date
+    attribute's description uses ("were announced in March 2023"); none when the schema has no date
+    attribute or the question names no date. A verb the description does not use ("expanded in
+    March 2023") names another event than the one the date records, and stays a word of the question."""
+    if not dates:
+        return []
+    unread = "".join(ch if taken.free((i, i + 1)) else " " for i, ch in enumerate(question))
+    found = find_date_range(unread, today)
+    if found is None or found.span is None:
+        return []
+    spans: list[Span] = [found.span]
+    before = [t for t in tokens if t.end <= found.span[0]]
+    if before and taken.free((before[-1].start, before[-1].end)) \
+            and any(term_match(forms(before[-1].norm), d.terms) for d in dates):
+        spans.append((before[-1].start, before[-1].end))
+    return spans
 
 
 def _month_s_year(tokens: list[Token], found: Found, schema: CollectionSchema) -> bool:
