@@ -34,7 +34,17 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from selfrag.lang import DETERMINERS, FILLER, FUNCTION_WORDS, MONTHS, QUERY_STOP, Token, find_date_range, forms, tokenize
+from selfrag.lang import (
+    DETERMINERS,
+    FILLER,
+    FUNCTION_WORDS,
+    MONTHS,
+    QUERY_STOP,
+    Token,
+    find_date_range,
+    forms,
+    tokenize,
+)
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
