@@ -28,6 +28,7 @@ __all__ = [
     "DIMENSION_WORDS",
     "FLIP",
     "ITEM_WORDS",
+    "LINKING_VERBS",
     "NEGATIONS",
     "POSTFIX",
 ]
@@ -53,6 +54,9 @@ DIMENSION_WORDS: dict[str, frozenset[str]] = {
     dim: word_set(f"dimension_words.{dim}") for dim in word_lists()["dimension_words"] if dim != "about"
 }
 """Words that point a number at an attribute of that kind ("paying over 150k" → a money attribute)."""
+
+LINKING_VERBS = word_set("linking_verbs")
+"""Verbs that say an item has the value written right after them ("affected Japan"); see words.toml."""
 
 ITEM_WORDS = word_set("item_words")
 """Generic nouns for "the things in the collection" ("show me 5 options"); the schema adds its own."""

@@ -49,7 +49,7 @@ from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
 from selfrag.query._grounding import clauses
-from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
+from selfrag.query._lexicon import ITEM_WORDS, LINKING_VERBS, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
@@ -66,6 +66,7 @@ __all__ = ["Reading", "read_question", "rule_based_query"]
 _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", "anything", "something", "everything"})
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
 _BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
+_ARTICLES = frozenset({"a", "an", "the"})
 _DROPPED = FILLER | ITEM_WORDS | NEGATIONS
 """Words a search drops ("good", "made", "show", "result", "lacks") that may be all a question asks."""
 
@@ -158,6 +159,8 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                 before = [w for w in norms[max(0, first - 2) : first] if w not in DETERMINERS]
                 negated = bool(before) and before[-1] in NEGATIONS
                 start = tokens[first - 1].start if negated and first > 0 and norms[first - 1] in NEGATIONS else tokens[first].start
+                if not negated and first > 1 and forms(norms[first - 1]) & LINKING_VERBS and norms[first - 2] in NEGATIONS:
+                    negated, start = True, tokens[first - 2].start  # "didn't affect Germany"
                 claimed = (start, tokens[last].end)
                 taken.claim(claimed)
                 found.append(Found(Comparison(attribute=p.name, comparator="not_contains" if negated else "contains",
@@ -322,6 +325,16 @@ def read_question(
     read = Spans()
     for span in [*taken.in_order(), *_dated(question, tokens, taken, dates, today)]:
         read.claim(span)
+    # A verb that says an item has a value, right before the condition holding it ("recalls that
+    # affected Japan", "involved a fire hazard", "affected the most units"), is that condition's own.
+    # Not while a negation no condition holds is about ("did not affect Germany" read as Germany).
+    unheld_negation = any(t.norm in NEGATIONS and taken.free((t.start, t.end)) for t in tokens) \
+        or any(p in question.casefold() for p in NEGATION_PHRASES)
+    for i, t in enumerate(tokens if not unheld_negation else ()):
+        if forms(t.norm) & LINKING_VERBS and read.free((t.start, t.end)):
+            nxt = next((u for u in tokens[i + 1:] if u.norm not in _ARTICLES), None)
+            if nxt is not None and not taken.free((nxt.start, nxt.end)):
+                read.claim((t.start, t.end))
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The words the search text drops as filler or as a generic word for results: any other word
     # left is in ``residual`` already.

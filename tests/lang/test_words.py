@@ -73,6 +73,8 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
             return (check["attribute"] in json.dumps(where)), True
         if "limit" in check:
             return query.limit, check["limit"]
+        if "search" in check:
+            return read_question(_fill(check["question"], word, None), GEAR, KNOWN, today=TODAY).residual, check["search"]
         if "aggregate" in check:
             found = read_question(_fill(check["question"], word, None), GEAR, KNOWN, today=TODAY).aggregate
             want = _fill(check["aggregate"], word, op).replace("$", "")

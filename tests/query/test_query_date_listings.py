@@ -61,3 +61,55 @@ def test_a_verb_naming_another_event_is_no_listing_of_what_the_date_selects(ques
     # is not said by it.
     schema = READINGS if "readings" in question else RECALLS
     assert _plan(question, schema).asks is None
+
+
+RECALL_CATALOGUE = {**CATALOGUE, "hazard": ["fire", "choking"], "countries": ["Canada", "Japan", "Germany"]}
+RECALLS_WITH_LISTS = CollectionSchema.model_validate({**RECALLS.model_dump(), "attributes": [
+    *RECALLS.model_dump()["attributes"],
+    {"name": "hazard", "type": "string", "description": "the hazard the product poses", "kind": "category"},
+    {"name": "countries", "type": "string[]", "description": "countries where it was sold", "kind": "place"}]})
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("How many recalls involved a fire hazard?", "documents"),
+    ("Which recalls affected Japan?", "documents"),
+    ("Which recalls included Canada?", "documents"),
+])
+def test_a_verb_saying_an_item_has_a_value_is_held_by_that_value_s_condition(question: str, asks: str) -> None:
+    # "affected", "involved" were left as the question's topic: flagged, never listed or counted.
+    plan = PLANNER.plan(question, RECALLS_WITH_LISTS, RECALL_CATALOGUE, today=date(2025, 6, 1))
+    assert plan.asks == asks
+
+
+@pytest.mark.parametrize("question", [
+    "Which recalls excluded Japan?",
+    "Which recalls skipped Canada?",
+])
+def test_a_verb_that_may_deny_the_value_is_no_condition_s_own(question: str) -> None:
+    plan = PLANNER.plan(question, RECALLS_WITH_LISTS, RECALL_CATALOGUE, today=date(2025, 6, 1))
+    assert plan.asks is None
+
+
+def test_a_verb_before_a_superlative_s_measure_is_held_by_the_ranking() -> None:
+    plan = PLANNER.plan("Which recall affected the most units?", RECALLS_WITH_LISTS, RECALL_CATALOGUE,
+                        today=date(2025, 6, 1))
+    assert plan.computed is not None and plan.computed.attribute == "units_affected" and plan.computed.whole
+
+
+@pytest.mark.parametrize("question", [
+    "Which electronics recalls did not affect Germany?",
+    "Which recalls didn't involve a fire hazard?",
+    "Which recalls never affected Canada?",
+])
+def test_a_negated_linking_verb_never_leaves_its_value_selected(question: str) -> None:
+    # "did not affect Germany" was listed as the recalls that affected Germany.
+    plan = PLANNER.plan(question, RECALLS_WITH_LISTS, RECALL_CATALOGUE, today=date(2025, 6, 1))
+    held = {(c.attribute, c.comparator) for c in clauses(plan.query.filter)}
+    assert plan.asks is None or not held & {("countries", "contains"), ("hazard", "eq")}
+
+
+def test_a_list_element_a_negated_linking_verb_governs_is_excluded() -> None:
+    plan = PLANNER.plan("Which recalls did not affect Germany?", RECALLS_WITH_LISTS, RECALL_CATALOGUE,
+                        today=date(2025, 6, 1))
+    assert [(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)] == [
+        ("countries", "not_contains", "Germany")]
