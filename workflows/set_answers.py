@@ -574,7 +574,13 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     # The first n places; a tie at the last place keeps every document of that value.
     cut = valued[min(n, len(valued)) - 1][0]
     shown = [d for k, d in valued if (k >= cut if highest else k <= cut)]
-    label = label or schema.label_attribute
+    # A record called by an identifier ("R07") is named by its first name attribute too: the
+    # identifier alone tells someone who asked "which recall" nothing. The attribute a question
+    # asks for ("Which product …?") names it alone.
+    also = None
+    if label is None and (label := schema.label_attribute) is not None \
+            and (called_by := schema.attribute(label)) is not None and called_by.kind == "identifier":
+        also = next((a.name for a in schema.attributes if a.type == "string" and a.kind == "name"), None)
     if info is not None and info.type == "date":
         most = "latest" if highest else "earliest"
     else:
@@ -582,7 +588,8 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
 
     def called(d: Any) -> str:
         if label is not None and d.metadata.get(label) not in (None, ""):
-            return str(d.metadata[label])
+            name = d.metadata.get(also) if also is not None else None
+            return str(d.metadata[label]) + (f", {name}" if name not in (None, "") else "")
         return first_sentence(str(d.text))
 
     def value(d: Any) -> str:

@@ -393,3 +393,29 @@ def test_none_is_not_said_while_a_record_states_no_value_for_a_condition(chroma_
     assert all(g["strategy"] != "none" for g in unknown.trace.generations)
     known = run.run("Were there any recalls in Spain in 2021?", collection="recalls")
     assert known.short_answer == "No" and known.trace.generations[-1]["strategy"] == "none"
+
+
+def test_a_record_called_by_its_identifier_is_named_by_its_name_too() -> None:
+    # "Which recall affected the most units?" was answered "R07 (units_affected: 310000); R08 (…)":
+    # right, and of no use to someone who asked which products.
+    from types import SimpleNamespace
+
+    from selfrag.schema import CollectionSchema
+    from workflows.set_answers import ranked_answer
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "recall_id", "type": "string", "kind": "identifier"},
+        {"name": "product", "type": "string", "kind": "name"}, {"name": "brand", "type": "string", "kind": "name"},
+        {"name": "units", "type": "integer", "kind": "count"}]})
+    rows = [("R07", "VoltEdge 65W Charger", 310000), ("R08", "VoltEdge 30W Charger", 310000), ("R01", "Pebble Rattle", 51000)]
+    chunks = [SimpleNamespace(id=i, text=f"{p} is recalled.", metadata={"recall_id": i, "product": p, "brand": "VoltEdge",
+                                                                        "units": u}) for i, p, u in rows]
+    tied = ranked_answer(chunks, "recalls", schema, {"attribute": "units", "highest": True, "n": 1}, page=4)
+    assert tied is not None
+    assert tied.short_answer == "R07, VoltEdge 65W Charger (units: 310000); R08, VoltEdge 30W Charger (units: 310000)"
+    one = ranked_answer(chunks, "recalls", schema, {"attribute": "units", "highest": False, "n": 1}, page=4)
+    assert one is not None and one.short_answer == "R01, Pebble Rattle (units: 51000)"
+    # The attribute the question asks for ("Which product …?") names it alone.
+    asked = ranked_answer(chunks, "recalls", schema, {"attribute": "units", "highest": False, "n": 1}, page=4,
+                          label="product")
+    assert asked is not None and asked.short_answer == "Pebble Rattle (units: 51000)"
