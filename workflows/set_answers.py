@@ -434,6 +434,18 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     tested = set(filter_attributes(filter_dump))
     named = [a for a in schema.named_in(question) if a.name not in tested and a.type != "boolean"]
     cues = ""
+    asked_words = content_terms(search_text)
+    if not named and re.match(r"\s*when\b", question, re.IGNORECASE):
+        # "When was X recalled?" asks its one date (else its year); of several dates, the one
+        # whose name or description the question's words name ("sold" of sold_on).
+        dates = ([a for a in schema.attributes if a.type == "date" and a.name not in tested]
+                 or [a for a in schema.attributes if a.kind == "year" and a.name not in tested])
+        named = dates if len(dates) == 1 else [a for a in dates if _recorded(a) & asked_words]
+    if not named and (m := re.match(r"\s*how\s+many\s+(\w+)", question, re.IGNORECASE)):
+        # "How many units of X were recalled?": a number attribute a word of whose name is counted.
+        counted = content_terms(m.group(1))
+        named = [a for a in schema.attributes if a.type == "integer" and a.name not in tested
+                 and counted & content_terms(a.name.replace("_", " "))]
     if not named:
         # A measure's own word ("How much does it cost?", "How heavy is it?"): the one attribute
         # of its kind, the word then as good as the attribute's name.
@@ -445,9 +457,17 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         return None
     values: list[object] = []
     filter_values(filter_dump, values)
-    left = (content_terms(search_text) - content_terms(named[0].name.replace("_", " ")) - content_terms(cues)
+    left = (asked_words - content_terms(named[0].name.replace("_", " ")) - content_terms(cues)
             - content_terms(" ".join(map(str, values))) - _QUANTITY)
+    # A word the attribute's description says it records ("announced" of "date the recall was
+    # announced") asks nothing more; a name written in capitals ("in Canada") does.
+    left -= _recorded(named[0]) & content_terms(" ".join(w for w in search_text.split() if w.islower()))
     return named[0] if not left else None
+
+
+def _recorded(attribute: AttributeInfo) -> frozenset[str]:
+    """The content words of ``attribute``'s name and description: what it records."""
+    return frozenset(content_terms(f"{attribute.name.replace('_', ' ')} {attribute.description or ''}"))
 
 
 def field_answer(document: rec.Document, attribute: AttributeInfo) -> SetAnswer | None:

@@ -1,0 +1,60 @@
+"""What a question asks of the one record its filter names, when it names the attribute otherwise
+than by its whole name: "When was the Quill Stand Mixer recall announced?" asks the record's one
+date; "How many units of X were recalled?" its count of units; "In which year was X recalled?"
+its year. The words left besides may be what the attribute's own description says it records
+("announced", "recalled"); a word it does not ("expanded", "sold") asks about another event, and the
+stored value is no answer to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from selfrag.schema import CollectionSchema
+from workflows.set_answers import asked_attribute
+
+RECALLS = CollectionSchema.model_validate({"description": "Product recall notices", "attributes": [
+    {"name": "recall_id", "type": "string", "description": "identifier of the recall notice", "kind": "identifier"},
+    {"name": "product", "type": "string", "description": "name of the recalled product", "kind": "name"},
+    {"name": "recall_date", "type": "date", "description": "date the recall was announced", "kind": "date"},
+    {"name": "year", "type": "integer", "description": "year the recall was announced", "kind": "year"},
+    {"name": "units_affected", "type": "integer", "description": "number of units recalled", "kind": "count"}]})
+CARS = CollectionSchema.model_validate({"description": "Used-car listings", "attributes": [
+    {"name": "model", "type": "string", "kind": "name"},
+    {"name": "listed_on", "type": "date", "description": "date the car was listed for sale"},
+    {"name": "sold_on", "type": "date", "description": "date the car was sold"}]})
+PRODUCT: dict[str, Any] = {"attribute": "product", "comparator": "eq", "value": "Orbit Smart Scale"}
+MODEL: dict[str, Any] = {"attribute": "model", "comparator": "eq", "value": "Corvane 300"}
+
+
+def _asked(question: str, search: str, schema: CollectionSchema = RECALLS, where: dict[str, Any] = PRODUCT) -> str | None:
+    found = asked_attribute(question, search, schema, where)
+    return found.name if found is not None else None
+
+
+@pytest.mark.parametrize(("question", "search", "expected"), [
+    ("When was the Orbit Smart Scale recall announced?", "recall announced", "recall_date"),
+    ("When was the Orbit Smart Scale recalled?", "When was the Orbit Smart Scale recalled?", "recall_date"),
+    ("In which year was the Orbit Smart Scale recalled?", "year was the recalled", "year"),
+    ("How many units of the Orbit Smart Scale were recalled?", "units of the were recalled", "units_affected"),
+])
+def test_an_attribute_named_by_its_kind_or_its_description_is_asked(question: str, search: str, expected: str) -> None:
+    # Each was read by the reader and flagged, where the record's own value answers it.
+    assert _asked(question, search) == expected
+
+
+@pytest.mark.parametrize(("question", "search"), [
+    ("When was the Orbit Smart Scale recall expanded?", "recall expanded"),
+    ("How many units of the Orbit Smart Scale were sold?", "units of the were sold"),
+    ("How many units of the Orbit Smart Scale were recalled in Canada?", "units of the were recalled in Canada"),
+    ("Why was the Orbit Smart Scale recalled?", "Why was the recalled"),
+])
+def test_a_word_the_attribute_does_not_record_asks_about_something_else(question: str, search: str) -> None:
+    assert _asked(question, search) is None
+
+
+def test_when_with_two_dates_is_the_one_the_question_s_words_name() -> None:
+    assert _asked("When was the Corvane 300 sold?", "sold", CARS, MODEL) == "sold_on"
+    assert _asked("When was the Corvane 300 listed?", "listed", CARS, MODEL) == "listed_on"
+    assert _asked("When was the Corvane 300 repaired?", "repaired", CARS, MODEL) is None
