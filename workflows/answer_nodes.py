@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
@@ -135,10 +136,11 @@ class AnswerNodes(Phase):
             plan = next(p for p in state["resource_plans"] if p["error"] is None)
             selected = [d for d in state["relevant"] if d["resource"] == plan["resource"]]
             # Only where the filter selects one document in the whole collection: of several,
-            # which one's value the question means is not said.
+            # which one's value the question means is not said, and a question that asks for them
+            # ("Which products were recalled in 2020?") is their listing, below.
             if selected and self.c.store.get_collection(plan["resource"]).count_documents(plan_where(plan)) == 1:
-                return field_answer(selected[0], field)
-            return None
+                return field_answer(selected[0], field,
+                                    count=re.match(r"\s*how\s+many\b", state["standalone_question"], re.IGNORECASE) is not None)
         asked_of = whether(state)
         if asked_of is not None:
             plan = next(p for p in state["resource_plans"] if p["error"] is None)

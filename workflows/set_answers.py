@@ -470,15 +470,17 @@ def _recorded(attribute: AttributeInfo) -> frozenset[str]:
     return frozenset(content_terms(f"{attribute.name.replace('_', ' ')} {attribute.description or ''}"))
 
 
-def field_answer(document: rec.Document, attribute: AttributeInfo) -> SetAnswer | None:
+def field_answer(document: rec.Document, attribute: AttributeInfo, *, count: bool = False) -> SetAnswer | None:
     """``document``'s value of ``attribute`` as the answer, with the document's first sentence and
-    its marker; None when the document has no such value."""
+    its marker; None when the document has no such value. ``count`` ("How many countries …?"): a
+    list's number of elements is the answer, the elements shown beside it."""
     value = document["metadata"].get(attribute.name)
     if value is None or value == "" or value == []:
         return None
-    shown = date_text(number) if attribute.type == "date" and (number := date_number(value)) is not None else _shown(value)
+    stored = date_text(number) if attribute.type == "date" and (number := date_number(value)) is not None else _shown(value)
+    shown = str(len(value)) if count and isinstance(value, list) else stored
     head = first_sentence(str(document["text"]))
-    answer = f"{shown}. {head} ({attribute.name}: {shown}) [1]"
+    answer = f"{shown}. {head} ({attribute.name}: {stored}) [1]"
     citation = rec.CitedDocument(number=1, id=document["id"], text=document["text"], metadata=document["metadata"],
                                  resource=document["resource"])
     return SetAnswer(answer, shown, [citation], "field")

@@ -58,3 +58,20 @@ def test_when_with_two_dates_is_the_one_the_question_s_words_name() -> None:
     assert _asked("When was the Corvane 300 sold?", "sold", CARS, MODEL) == "sold_on"
     assert _asked("When was the Corvane 300 listed?", "listed", CARS, MODEL) == "listed_on"
     assert _asked("When was the Corvane 300 repaired?", "repaired", CARS, MODEL) is None
+
+
+def test_how_many_of_a_list_s_elements_is_their_number() -> None:
+    # "How many countries was the Nova Hair Dryer sold in?" was answered "Germany, France, Italy".
+    from workflows.set_answers import field_answer
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "product", "type": "string", "kind": "name"},
+        {"name": "countries", "type": "string[]", "description": "countries where it was sold"}]})
+    assert _asked("How many countries was the Nova Hair Dryer sold in?", "countries was sold in", schema,
+                  {"attribute": "product", "comparator": "eq", "value": "Nova Hair Dryer"}) == "countries"
+    document: Any = {"id": "r1", "text": "Aurel is recalling Nova Hair Dryers.", "resource": "recalls",
+                     "metadata": {"product": "Nova Hair Dryer", "countries": ["Germany", "France", "Italy"]}}
+    counted = field_answer(document, schema.attributes[1], count=True)
+    assert counted is not None and counted.short_answer == "3" and "Germany, France, Italy" in counted.answer
+    listed = field_answer(document, schema.attributes[1])
+    assert listed is not None and listed.short_answer == "Germany, France, Italy"

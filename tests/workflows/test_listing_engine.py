@@ -6,6 +6,7 @@ is not listed as a match."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,25 @@ def test_a_replayed_turn_keeps_its_short_answer(chroma_client: Any) -> None:
     again = run.run("chess clubs in Boston", collection="clubs", thread_id="t1", options=RunOptions(request_key="k1"))
     assert again.replayed and first.short_answer is not None
     assert (again.short_answer, again.confidence) == (first.short_answer, first.confidence)
+
+
+def test_a_field_question_over_several_records_is_still_their_listing(chroma_client: Any, tmp_path: Path) -> None:
+    # "Which products were recalled in 2020?" names the product attribute, and "recalled" is what
+    # its description records: the field answer took it, found two records, and gave up, where
+    # the listing of the two had been signed.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Product recall notices", "attributes": [
+        {"name": "product", "type": "string", "description": "name of the recalled product", "kind": "name"},
+        {"name": "year", "type": "integer", "description": "year the recall was announced", "kind": "year"}]})
+    path = tmp_path / "recalls.jsonl"
+    rows = [("r1", "Quill Hand Mixer", 2020), ("r2", "Pebble Rattle", 2020), ("r3", "Nova Hair Dryer", 2021)]
+    path.write_text("".join(json.dumps({"id": i, "text": f"{p} is recalled.", "metadata": {"product": p, "year": y}}) + "\n"
+                            for i, p, y in rows))
+    run, _ = records_engine(chroma_client, "recalls", schema, [path], "Pebble Rattle [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    several = run.run("Which products were recalled in 2020?", collection="recalls")
+    assert several.outcome == "answered" and several.trace.generations[-1]["strategy"] == "listing"
+    assert sorted(c.id for c in several.citations) == ["r1", "r2"]
+    one = run.run("Which product was recalled in 2021?", collection="recalls")
+    assert one.outcome == "answered" and one.short_answer == "Nova Hair Dryer"
