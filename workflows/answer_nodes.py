@@ -36,6 +36,7 @@ from workflows.set_answers import (
     SetAnswer,
     aggregate_answer,
     compared_answer,
+    distinct_answer,
     document_listing,
     entities_and_documents,
     entity_answer,
@@ -130,6 +131,8 @@ class AnswerNodes(Phase):
                 return ranked_answer(chunks, plan["resource"], collection.schema, computed, page=plan["k"],
                                      label=computed.get("compared")
                                      or headed_attribute(state["standalone_question"], collection.schema))
+            if computed["op"] == "distinct":
+                return distinct_answer(chunks, plan["resource"], computed)
             return aggregate_answer(chunks, plan["resource"], computed)
         field = self.field(state)
         if field is not None:
@@ -255,7 +258,7 @@ class AnswerNodes(Phase):
             else:
                 by = "by no stored attribute: what it ranks by is not recorded"
             what = (f"{'highest' if computed['highest'] else 'lowest'} {by}" if computed["op"] == "rank"
-                    else f"the {computed['op']} of {by}")
+                    else f"the number of distinct {by}" if computed["op"] == "distinct" else f"the {computed['op']} of {by}")
             verdicts.append(decided_verdict(
                 "ranking" if computed["op"] == "rank" else "aggregate", current["number"], False, "unverified",
                 f"the question asks for the {computed['phrase']} ({what}), which no one passage shows; the matches "

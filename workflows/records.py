@@ -277,7 +277,7 @@ class ComputationRecord(TypedDict):
     """``selfrag.query.Computation`` as plain JSON."""
 
     op: str
-    """``rank``, ``average`` or ``total``."""
+    """``rank``, ``average``, ``total`` or ``distinct``."""
     attribute: str
     """"" when the measure fits several attributes (``candidates``)."""
     highest: bool

@@ -43,7 +43,7 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "compared_answer", "first_sentence", "none_answer", "ranked_answer", "whether_answer"]
+           "aggregate_answer", "compared_answer", "distinct_answer", "first_sentence", "none_answer", "ranked_answer", "whether_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -58,6 +58,8 @@ SET_REASONS = {
                "unrelaxed",
     "total": "the sum, computed in code, of the stored values of every document the question's filter selects, "
              "unrelaxed",
+    "distinct": "the distinct values, collected in code, of the attribute the question counts over every document "
+                "the question's filter selects, unrelaxed",
     "whether": "the store counted the documents of the item the question names and those of them that have what "
                "it asks, under the question's whole filter",
     "none": "the store counted no document matching the question's whole filter, unrelaxed, and that filter is "
@@ -532,6 +534,36 @@ def aggregate_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str
     else:
         answer = f"{head}. " + " ".join(f"[{c['number']}]" for c in citations)
     return SetAnswer(answer, figure, citations, op)
+
+
+def distinct_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str, Any]) -> SetAnswer | None:
+    """How many distinct values of ``computed["attribute"]`` the documents of ``chunks`` (every chunk
+    the filter selects) have ("How many towns …?"), each value named and cited to its first document;
+    a list attribute counts its elements. None when no document has a value."""
+    attribute = str(computed["attribute"])
+    docs = sorted(_documents(chunks), key=lambda d: str(d.id))
+    first: dict[str, Any] = {}
+    for d in docs:
+        value = d.metadata.get(attribute)
+        for v in value if isinstance(value, list) else [] if value in (None, "") else [value]:
+            first.setdefault(str(v), d)
+    if not first:
+        return None
+    values = sorted(first, key=str.casefold)
+    cited: list[Any] = []
+    for v in values:
+        if first[v] not in cited:
+            cited.append(first[v])
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
+                 for i, d in enumerate(cited, 1)]
+    unvalued = sum(1 for d in docs if d.metadata.get(attribute) in (None, "", []))
+    missing = (f"; {unvalued} of them state{'s' if unvalued == 1 else ''} no {attribute} and "
+               f"{'is' if unvalued == 1 else 'are'} not counted") if unvalued else ""
+    of = f"{len(docs)} matching document{'s' if len(docs) != 1 else ''}"
+    head = f"{len(values)} distinct {attribute} value{'s' if len(values) != 1 else ''} among {of}{missing}"
+    lines = [f"- {v} [{cited.index(first[v]) + 1}]" for v in values]
+    short = f"{len(values)}: {', '.join(values)}" if len(values) <= AGGREGATE_SHOWN else str(len(values))
+    return SetAnswer(f"{head}:\n" + "\n".join(lines), short, citations, "distinct")
 
 
 def one_each(chunks: Sequence[Any], attribute: str) -> bool:

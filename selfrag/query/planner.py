@@ -100,9 +100,10 @@ class Whether:
 @dataclass(frozen=True)
 class Computation:
     """What a superlative or an aggregate asks of the documents the filter selects: them ranked by
-    one numeric attribute (``rank``), or its mean (``average``) or sum (``total``)."""
+    one numeric attribute (``rank``), or its mean (``average``) or sum (``total``); or how many
+    distinct values of a word attribute they have (``distinct``: "How many towns …?")."""
 
-    op: Literal["rank", "average", "total"]
+    op: Literal["rank", "average", "total", "distinct"]
     attribute: str
     highest: bool
     """For a ranking: the largest value first (max); else the smallest."""
@@ -358,6 +359,7 @@ class SelfQueryPlanner:
             asks = asks_for(question, ()) or ("documents" if (reading.which_items or headed) and len(wh_words(question)) == 1
                                               else None)
         items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
+        distinct = _distinct(question, full, headed) if asks == "documents" and not terms else None
         if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed, items):
             asks = None  # "How many BrightBrew Coffee Makers were recalled?": units, not notices
         computed: Computation | None = None
@@ -409,6 +411,11 @@ class SelfQueryPlanner:
                     else f"the {computed.op} of {by}")
             changes.append(Change(kind="computed", detail=f"{computed.phrase!r}: {what}"
                                   + ("" if computed.whole else "; the question asks more than the filter and this hold")))
+        if computed is None and distinct is not None:
+            # "How many towns got more than 900 mm?": the towns among the matches, not the records
+            # (a town has one a year).
+            computed, asks = distinct, None
+            changes.append(Change(kind="computed", detail=f"{distinct.phrase!r}: the number of distinct {distinct.attribute}"))
         whether = None
         if asks in (None, "documents") and computed is None and not terms and source == "rules" and query.filter is not None \
                 and not reading.residual and not reading.leftover and not rules.changes and asks_yes_or_no(question) \
@@ -498,6 +505,20 @@ def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> t
     if not thans and re.fullmatch(r"\s*,?\s*or\s*", between, re.IGNORECASE):
         return "", True
     return "", False
+
+
+def _distinct(question: str, schema: CollectionSchema, headed: str | None) -> Computation | None:
+    """A "how many" question that counts the values of a word attribute its filter leaves open
+    ("How many towns have the Harrow Fen station?"): the number of distinct values among the
+    matches. Not of an identifier, whose values are the documents."""
+    attr = schema.attribute(headed) if headed is not None else None
+    if attr is None or attr.type not in ("string", "string[]") or attr.kind == "identifier":
+        return None
+    tokens = tokenize(question)
+    if len(tokens) < 3 or (tokens[0].norm, tokens[1].norm) != ("how", "many"):
+        return None
+    return Computation(op="distinct", attribute=attr.name, highest=False, n=0, phrase=f"how many {attr.name}",
+                       candidates=(), whole=True)
 
 
 def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: frozenset[str]) -> bool:

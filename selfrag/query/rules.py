@@ -409,20 +409,25 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     """The attribute a "which"/"what" question asks for by naming it right after its word ("Which
     town had the most rain?", "What year …"), or a yes/no question right after "any" ("Did any
     town get more than 900 mm?"): each document the answer shows is shown by its value
-    of it, so the question asks nothing the filter leaves unsaid by naming it. None when no
-    attribute, or more than one, is named there."""
+    of it, so the question asks nothing the filter leaves unsaid by naming it; or a "how many"
+    question right after its words, of a word attribute ("How many towns …?": how many of its
+    values). None when no attribute, or more than one, is named there."""
     tokens = tokenize(question)
     if not tokens:
         return None
+    types: tuple[str, ...] = ("string", "string[]", "integer", "float", "date")
     if tokens[0].norm in ("which", "what"):
         after = tokens[1:3]
+    elif len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many"):
+        # "How many (coast) towns …?": how many of its values, a count only a word attribute has.
+        after, types = tokens[2:4], ("string", "string[]")
     elif tokens[0].norm in AUXILIARIES and len(tokens) > 2 and tokens[1].norm == "any":
         after = tokens[2:3]  # "Did any town get more than 900 mm?": whether any, shown by town
     else:
         return None
     profile = SchemaProfile(schema, {})
     for tok in after:
-        hits = [p.name for p in profile.attributes if p.attr.type != "boolean" and p.name_terms
+        hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms)]
         if hits:
             return hits[0] if len(hits) == 1 else None

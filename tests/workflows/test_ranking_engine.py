@@ -419,3 +419,22 @@ def test_a_record_called_by_its_identifier_is_named_by_its_name_too() -> None:
     asked = ranked_answer(chunks, "recalls", schema, {"attribute": "units", "highest": False, "n": 1}, page=4,
                           label="product")
     assert asked is not None and asked.short_answer == "Pebble Rattle (units: 51000)"
+
+
+@pytest.mark.parametrize(("question", "short", "cited"), [
+    # Kelbridge has two records with the station, Marlow Cross one: three records, two towns.
+    ("How many towns have the Harrow Fen station?", "2: Kelbridge, Marlow Cross", ["kel-21", "mar-22"]),
+    ("How many towns got more than 700 mm of rain?", "2: Kelbridge, Ostby", ["kel-21", "ost-22"]),
+])
+def test_how_many_of_an_attribute_s_values_counts_the_distinct_values(
+        rainfall: SelfRagEngine, question: str, short: str, cited: list[str]) -> None:
+    # A count of the records ("3 matching documents") is no count of towns when a town has a record a year.
+    result = rainfall.run(question, collection="rain")
+    assert result.outcome == "answered" and result.trace.generations[-1]["strategy"] == "distinct"
+    assert result.short_answer == short
+    assert [c.id for c in result.citations] == cited
+
+
+def test_how_many_records_is_still_the_count_of_records(rainfall: SelfRagEngine) -> None:
+    result = rainfall.run("How many records are there for 2022?", collection="rain")
+    assert result.outcome == "answered" and result.short_answer == "3 matching documents"
