@@ -416,7 +416,8 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     if not tokens:
         return None
     types: tuple[str, ...] = ("string", "string[]", "integer", "float", "date")
-    if tokens[0].norm in ("which", "what"):
+    if tokens[0].norm in ("which", "what") and len(tokens) > 1 and tokens[1].norm not in AUXILIARIES:
+        # Not "Which was wetter …?": a word after the verb is no noun the question is headed by.
         after = tokens[1:3]
     elif len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many"):
         # "How many (coast) towns …?": how many of its values, a count only a word attribute has.

@@ -50,3 +50,15 @@ def test_how_many_of_a_figure_is_no_count_of_values() -> None:
     # "How many millimetres …" asks a stored figure, not how many values.
     plan = _plan("How many millimetres of rain did Ostby get in 2022?")
     assert plan.computed is None or plan.computed.op != "distinct"
+
+
+def test_a_comparative_after_which_was_names_no_attribute_each_match_is_shown_by() -> None:
+    # "Which was wetter in 2023, Sallowby or Tarnhill?" read "wetter" as naming wettest_month:
+    # the two records' wettest months were listed and signed, "December and February".
+    schema = CollectionSchema.model_validate({"description": "Yearly rainfall records, one per town and year",
+                                              "attributes": [*RAIN.model_dump()["attributes"], {
+                                                  "name": "wettest_month", "type": "string",
+                                                  "description": "month with the most rain that year"}]})
+    plan = PLANNER.plan("Which was wetter in 2023, Ostby or Rudstone?", schema, CATALOGUE, today=date(2025, 6, 1))
+    assert plan.asks is None
+    assert plan.computed is None or plan.computed.attribute != "wettest_month"
