@@ -279,6 +279,11 @@ def read_question(
     unread = [question[b[0] : b[1]] for n in numbers if taken.free((n.start, n.end))
               and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
     full_profile = SchemaProfile(full, catalogue) if full is not None else profile
+    dates = [p for p in full_profile.attributes if p.attr.type == "date"]
+    for f in [f for f in numeric if _date_s_year(tokens, f, full_profile, dates)]:
+        # "listed in 2024" is a year of the listing date, not of the model year.
+        numeric.remove(f)
+        taken.release(f.span)
     # A list's known elements first, but for one that is also a known value of a string attribute
     # ("Ostby", a town and a station): the longer name ("Pellham Mill", a station) is not read as
     # the shorter one inside it ("Pellham", a town).
@@ -304,7 +309,6 @@ def read_question(
             if span[0] >= subject.end:
                 taken.release(span)
     limit = read_limit(question, tokens, numbers, profile, taken)
-    dates = [p for p in full_profile.attributes if p.attr.type == "date"]
     # Two or more values of one attribute ("Ostby or Kelbridge"): alternatives a comparative compares.
     alternatives = any(len({m.value for m in mentions if m.attr.name == name and not m.negated}) >= 2
                        for name in {m.attr.name for m in mentions if m.attr.attr.type == "string"})
@@ -373,6 +377,21 @@ def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[Att
             and any(term_match(forms(before[-1].norm), d.terms) for d in dates):
         spans.append((before[-1].start, before[-1].end))
     return spans
+
+
+def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, dates: Sequence[AttrProfile]) -> bool:
+    """Whether ``found``, a condition on a year attribute, is a year of a date attribute instead: the
+    word right before it is a verb the date's name or description uses and the year attribute's
+    does not ("listed in 2024" of "date the car was listed for sale", beside "model year the car
+    was first registered")."""
+    year = profile.by_name.get(found.attribute)
+    if year is None or year.attr.kind != "year" or not dates:
+        return False
+    before = [t for t in tokens if t.end <= found.span[0]]
+    if not before:
+        return False
+    verb = forms(before[-1].norm)
+    return any(term_match(verb, d.terms) for d in dates) and not term_match(verb, year.terms)
 
 
 def _month_s_year(tokens: list[Token], found: Found, schema: CollectionSchema) -> bool:

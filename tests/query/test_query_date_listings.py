@@ -113,3 +113,34 @@ def test_a_list_element_a_negated_linking_verb_governs_is_excluded() -> None:
                         today=date(2025, 6, 1))
     assert [(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)] == [
         ("countries", "not_contains", "Germany")]
+
+
+CARS = CollectionSchema.model_validate({"description": "Used cars in stock at a car dealership, one listing per car",
+                                        "attributes": [
+    {"name": "model", "type": "string", "description": "model name of the car", "kind": "name"},
+    {"name": "fuel", "type": "string", "description": "fuel type", "allowed_values": ["petrol", "diesel", "electric"]},
+    {"name": "year", "type": "integer", "kind": "year", "description": "model year the car was first registered"},
+    {"name": "listed_on", "type": "date", "kind": "date", "description": "date the car was listed for sale"}]})
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("How many cars were listed in 2024?", 20240101, 20250101),
+    ("Any cars listed in 2022?", 20220101, 20230101),
+    ("Were any cars listed during 2025?", 20250101, 20260101),
+    ("How many cars listed in 2024 are diesel?", 20240101, 20250101),
+])
+def test_a_year_a_date_s_own_verb_dates_is_that_date_s_not_the_year_attribute_s(
+        question: str, start: int, end: int) -> None:
+    # "How many cars were listed in 2025?" was read as model year 2025: "0 matching documents" signed
+    # for twelve listings.
+    plan = PLANNER.plan(question, CARS, {}, today=date(2025, 12, 1))
+    found = {(c.attribute, c.comparator): c.value for c in clauses(plan.query.filter)}
+    assert ("year", "eq") not in found
+    assert found.get(("listed_on", "gte")) == start and found.get(("listed_on", "lt")) == end
+
+
+@pytest.mark.parametrize("question", ["Which cars were registered in 2019?", "How many cars are from 2019?",
+                                      "Which cars from 2019 are diesel?"])
+def test_a_year_the_year_attribute_s_words_date_stays_the_year_attribute_s(question: str) -> None:
+    plan = PLANNER.plan(question, CARS, {}, today=date(2025, 12, 1))
+    assert ("year", "eq", 2019) in {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}
