@@ -258,6 +258,9 @@ class ResourcePlan(TypedDict):
     in older traces."""
     whether: NotRequired[WhetherRecord | None]
     """A yes/no question about the one item its filter names (``selfrag.query.Whether``): counted."""
+    guessed: NotRequired[bool]
+    """A value of its filter was linked by meaning, not spelling ("purple" read as Blue): the filter
+    searches, but the one record it selects has no value to give as the answer."""
     matched: NotRequired[int]
     """0 when its filter holds all the question asks (``asks`` is ``documents``) and the store
     counted no document matching it, unrelaxed: that none match is the answer ("Were there any

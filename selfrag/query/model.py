@@ -96,5 +96,6 @@ class Change(BaseModel):
         "asked_property",
         "unread_bound",
         "computed",
+        "guessed_value",
     ]
     detail: str

@@ -97,6 +97,11 @@ class Whether:
     any: bool = False
 
 
+NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value")
+"""Changes after which the filter may not hold the question as asked: what it selects is no answer
+(no listing, computation or count), though it still guides the search."""
+
+
 @dataclass(frozen=True)
 class Computation:
     """What a superlative or an aggregate asks of the documents the filter selects: them ranked by
@@ -298,6 +303,8 @@ class SelfQueryPlanner:
         if source == "rules":
             changes.extend(Change(kind="unread_bound", detail=f"{phrase!r}: no attribute it bounds; not filtered")
                            for phrase in reading.unread)
+            changes.extend(Change(kind="guessed_value", detail=f"{note}: a guess by meaning; filtered, nothing "
+                                  "computed from it is the answer") for note in reading.guessed)
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)
@@ -337,10 +344,10 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
-        if any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound") for c in changes):
+        if any(c.kind in NOT_WHOLE for c in changes):
             # The question negates something no filter holds, joins two conditions with an "and"
-            # that may mean either, or bounds something no attribute holds: what the filters
-            # select is no answer.
+            # that may mean either, bounds something no attribute holds, or names a value only
+            # guessed by meaning: what the filters select is no answer.
             asks = None
         if asks in ("documents", "entities_and_documents") and source != "rules":
             # What is left of the question (its topic) was read against the rules' filter; the
@@ -349,7 +356,7 @@ class SelfQueryPlanner:
         # "Which town …?" names the attribute each document the answer shows is shown by.
         headed = headed_attribute(question, full)
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
-                and not rules.changes and not _names_unfiltered(question, schema, query.filter, ranked=[headed] if headed else []) \
+                and not rules.changes and not any(c.kind in NOT_WHOLE for c in changes) and not _names_unfiltered(question, schema, query.filter, ranked=[headed] if headed else []) \
                 and (is_request(question) or not reading.leftover):
             # Any schema: the rules' filter holds the whole question, nothing left to search for
             # ("3 bedroom houses under 500k"), and validation repaired nothing in it. A question
@@ -389,7 +396,7 @@ class SelfQueryPlanner:
             whole = (source == "rules" and not terms and not left and not rules.changes
                      and (not yes_no or bool(subject) or choice)
                      and (e is None or reading.aggregate is None)
-                     and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound")
+                     and not any(c.kind in NOT_WHOLE
                                  for c in changes))
             if e is not None and not newest and not within:
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
@@ -419,7 +426,7 @@ class SelfQueryPlanner:
         whether = None
         if asks in (None, "documents") and computed is None and not terms and source == "rules" and query.filter is not None \
                 and not reading.residual and not reading.leftover and not rules.changes and asks_yes_or_no(question) \
-                and not any(c.kind in ("negation_not_held", "ambiguous_coordination", "unread_bound") for c in changes) \
+                and not any(c.kind in NOT_WHOLE for c in changes) \
                 and not _names_unfiltered(question, schema, query.filter):
             whether = _whether(question, query.filter, full)
             if whether is not None:

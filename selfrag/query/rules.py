@@ -77,7 +77,8 @@ class Reading:
     def __init__(self, query: StructuredQuery, consumed: list[tuple[int, int]], notes: list[str],
                  residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "",
                  unread: Sequence[str] = (), extreme: Superlative | None = None,
-                 aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False) -> None:
+                 aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
+                 guessed: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -108,6 +109,9 @@ class Reading:
         self.which_items = which_items
         """The question asks "Which <the collection's items> …?" ("Which Acme laptops have HDMI
         ports?"): when the filter holds the rest, the items it selects are the answer."""
+        self.guessed = list(guessed)
+        """The values linked by meaning, not by spelling ("'purple' read as colour 'Blue' (embedding
+        0.78)"): the filter searches with them, but what it selects answers nothing for certain."""
 
 
 def _mention_nodes(mentions: list[Mention]) -> list[Found]:
@@ -295,6 +299,10 @@ def read_question(
         # "the Orbit Smart Scale Pro" names no known product: "Orbit Smart Scale" is another one.
         mentions.remove(m)
         taken.release(m.span)
+    # A value linked by meaning, not spelling, is a guess: an embedding cannot tell a synonym
+    # ("veggie" for vegetarian) from a sibling ("purple" for Blue).
+    guessed = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r} ({m.how})"
+               for m in mentions if m.how.startswith("embedding")]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
@@ -357,7 +365,7 @@ def read_question(
         forms(t.norm) & profile.item_nouns for t in tokens[1:4])
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
-                   leftover, which_items)
+                   leftover, which_items, guessed)
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:
