@@ -320,10 +320,17 @@ def read_question(
     # Two or more values of one attribute ("Ostby or Kelbridge"): alternatives a comparative compares.
     alternatives = any(len({m.value for m in mentions if m.attr.name == name and not m.negated}) >= 2
                        for name in {m.attr.name for m in mentions if m.attr.attr.type == "string"})
+    # The date phrase and its verb ("listed in 2025") name no measure to rank or aggregate by: held
+    # while those are read, then given back for the date reader.
+    dated = [d for d in _dated(question, tokens, taken, dates, today) if taken.free(d)]
+    for span in dated:
+        taken.claim(span)
     extreme = read_superlative(question, tokens, profile, taken, dates, alternatives=alternatives)
     aggregate = read_aggregate(question, tokens, profile, taken)
     if extreme is None and aggregate is None:
         extreme = read_unmeasured(question, tokens, profile, taken)
+    for span in dated:
+        taken.release(span)
     parts = _join(question, numeric + _mention_nodes(mentions) + listed)
     node: FilterNode | None = None if not parts else parts[0] if len(parts) == 1 else Operation(operator="and", arguments=parts)
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions} | {f.attribute for f in listed}

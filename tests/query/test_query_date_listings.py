@@ -144,3 +144,15 @@ def test_a_year_a_date_s_own_verb_dates_is_that_date_s_not_the_year_attribute_s(
 def test_a_year_the_year_attribute_s_words_date_stays_the_year_attribute_s(question: str) -> None:
     plan = PLANNER.plan(question, CARS, {}, today=date(2025, 12, 1))
     assert ("year", "eq", 2019) in {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}
+
+
+@pytest.mark.parametrize("question", ["What is the cheapest car listed in 2025?",
+                                      "What is the cheapest car listed after March 2025?"])
+def test_a_superlative_before_a_date_phrase_ranks_by_its_own_measure(question: str) -> None:
+    # "cheapest car listed in 2025" read "listed" as naming listed_on, which "cheapest" cannot rank:
+    # nothing was ranked.
+    PRICED = CollectionSchema.model_validate({**CARS.model_dump(), "attributes": [
+        *CARS.model_dump()["attributes"], {"name": "price", "type": "integer", "kind": "money",
+                                           "description": "asking price in euros"}]})
+    computed = PLANNER.plan(question, PRICED, {}, today=date(2025, 12, 1)).computed
+    assert computed is not None and computed.attribute == "price" and not computed.highest and computed.whole
