@@ -25,7 +25,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import Token, forms, tokenize
+from selfrag.lang import QUERY_STOP, Token, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import ITEM_WORDS
@@ -367,7 +367,11 @@ class SelfQueryPlanner:
                                               else None)
         items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
         distinct = _distinct(question, full, headed) if asks == "documents" and not terms else None
-        if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed, items):
+        # A value of the item's own name ("How many Golfs …") may be a figure the record states.
+        named = any((a := full.attribute(c.attribute)) is not None and a.kind in ("name", "identifier")
+                    for c in clauses(query.filter))
+        if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed, items,
+                                                                     existing=not named):
             asks = None  # "How many BrightBrew Coffee Makers were recalled?": units, not notices
         computed: Computation | None = None
         date_attr = full.date_attribute
@@ -528,7 +532,8 @@ def _distinct(question: str, schema: CollectionSchema, headed: str | None) -> Co
                        candidates=(), whole=True)
 
 
-def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: frozenset[str]) -> bool:
+def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: frozenset[str], *,
+                    existing: bool = False) -> bool:
     """Whether a "how many"/"what" question whose filter holds it asks for the items that filter
     selects. Not when the phrase it counts ends in a word a value took: "How many BrightBrew
     Coffee Makers were recalled?" asks how many units (a figure of the notice), "How many fires
@@ -558,6 +563,13 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: f
     # 50,000 units?"); otherwise the phrase's last word is what it counts.
     if any(forms(t.norm) & items and not taken(t) for t in phrase):
         return True
+    if existing and phrase and tokens[0].norm == "how":
+        # "How many hatchbacks are there?", "… do you have?": nothing follows the value but that
+        # they exist (or more conditions), so it counts what the value selects. ``existing``: the
+        # filter names no one item by its name, whose figures a record may state.
+        rest = tokens[start + len(phrase):]
+        if all(t.norm in QUERY_STOP or taken(t) or not t.norm.isalnum() for t in rest):
+            return True
     return not phrase or not taken(phrase[-1])
 
 
