@@ -368,8 +368,8 @@ class SelfQueryPlanner:
         items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
         distinct = _distinct(question, full, headed) if asks == "documents" and not terms else None
         # A value of the item's own name ("How many Golfs …") may be a figure the record states.
-        named = any((a := full.attribute(c.attribute)) is not None and a.kind in ("name", "identifier")
-                    for c in clauses(query.filter))
+        naming = {x.name for x in full.attributes if x.kind in ("name", "identifier")}
+        named = any(c.attribute in naming for c in clauses(query.filter))
         if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed, items,
                                                                      existing=not named):
             asks = None  # "How many BrightBrew Coffee Makers were recalled?": units, not notices
