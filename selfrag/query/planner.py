@@ -573,13 +573,15 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: f
     return not phrase or not taken(phrase[-1])
 
 
+_THERE = re.compile(r"\s*(?:is|are|was|were)\s+there\b", re.IGNORECASE)
 _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)
 
 
 def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Whether | None:
     """The item a yes/no question names and what it asks of it (``Whether``), when its filter's
     conjuncts are one condition naming it by its label, an identifier or a name, conditions on a year or a
-    date (which of its records), and at least one more (what is asked); None otherwise."""
+    date (which of its records), and at least one more (what is asked); or the name and the year or
+    date alone, which is then what is asked. None otherwise."""
     conjuncts = node.arguments if isinstance(node, Operation) and node.operator == "and" else [node]
     label = schema.label_attribute
 
@@ -596,6 +598,11 @@ def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Wheth
         return None
     subject = [c for c in conjuncts if c is named[0] or locates(c)]
     predicate = [c for c in conjuncts if not any(c is s for s in subject)]
+    if not predicate and not _THERE.match(question):
+        # "Was the Polo listed before March 2024?": with nothing else asked, the date is no choice
+        # of which record but what is asked. ("Are there records from Ostby in 2021?" asks whether
+        # any match: the "none match" count answers it.)
+        subject, predicate = named, [c for c in conjuncts if c is not named[0]]
     if not predicate:
         return None
     return Whether(subject=_conjoin(subject), predicate=_conjoin(predicate), any=bool(_EVER.search(question)))

@@ -156,3 +156,23 @@ def test_a_superlative_before_a_date_phrase_ranks_by_its_own_measure(question: s
                                            "description": "asking price in euros"}]})
     computed = PLANNER.plan(question, PRICED, {}, today=date(2025, 12, 1)).computed
     assert computed is not None and computed.attribute == "price" and not computed.highest and computed.whole
+
+
+@pytest.mark.parametrize(("question", "predicate"), [
+    ("Was the Polo listed before March 2024?", {("listed_on", "lt", 20240301)}),
+    ("Was the Golf listed in 2024?", {("listed_on", "gte", 20240101), ("listed_on", "lt", 20250101)}),
+    ("Was the Sportage registered in 2023?", {("year", "eq", 2023)}),
+])
+def test_a_date_that_is_all_a_yes_no_question_asks_of_a_named_item_is_what_it_asks(
+        question: str, predicate: set[tuple[str, str, object]]) -> None:
+    # With nothing else asked, the date is no choice of which record but the question itself.
+    plan = PLANNER.plan(question, CARS, {"model": ["Polo", "Golf", "Sportage"]}, today=date(2025, 12, 1))
+    assert plan.whether is not None
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.whether.predicate)} == predicate
+    assert [(c.attribute, c.value) for c in clauses(plan.whether.subject)] == [("model", question.split()[2])]
+
+
+def test_a_date_beside_another_condition_still_says_which_record() -> None:
+    plan = PLANNER.plan("Was the Golf listed in 2024 a diesel?", CARS, {"model": ["Golf"]}, today=date(2025, 12, 1))
+    assert plan.whether is not None
+    assert {c.attribute for c in clauses(plan.whether.subject)} == {"model", "listed_on"}
