@@ -87,7 +87,9 @@ class Reading:
         self.residual = residual
         """What is left of the question once its conditions, its limit and the words naming the
         collection's items are taken out: "" when the filter holds all of it ("3 bedroom houses
-        under 500k"), whereupon ``query.query`` searches the question as asked."""
+        under 500k"). A date phrase and a verb a condition holds ("announced in March 2023",
+        "affected Japan") are held too, though ``query.query``, the search text, keeps them; with
+        nothing left at all it searches the question as asked."""
         self.asked = list(asked)
         """Conditions a yes/no question asks of the one thing it names ("a watercolour" in "Is
         Portrait of Clara Vinter a watercolour?"): set aside, their words searched (``_asked``)."""
@@ -355,6 +357,8 @@ def read_question(
             if nxt is not None and not taken.free((nxt.start, nxt.end)):
                 read.claim((t.start, t.end))
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
+    # The search text keeps the date phrase and those verbs: a vector search ranks by them too.
+    search = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
     # The words the search text drops as filler or as a generic word for results: any other word
     # left is in ``residual`` already.
     # The collection's own word for its items ("records" of "Yearly rainfall records") is no word
@@ -367,7 +371,7 @@ def read_question(
     leftover = [t.text for i, t in enumerate(tokens) if read.free((t.start, t.end)) and t.norm.isalpha()
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
                 and i not in bound_verbs]
-    text = residual or " ".join(question.split())
+    text = search or " ".join(question.split())
     which_items = bool(tokens) and tokens[0].norm == "which" and any(
         forms(t.norm) & profile.item_nouns for t in tokens[1:4])
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
