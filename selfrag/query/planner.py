@@ -593,16 +593,17 @@ def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Wheth
         return isinstance(c, Comparison) and (a := schema.attribute(c.attribute)) is not None and (
             a.type == "date" or a.kind == "year")
 
+    # One item, named by one attribute or by several ("the Torvik Ridgeback": make and model).
     named = [c for c in conjuncts if names(c)]
-    if len(named) != 1:
+    if not named or len({c.attribute for c in named if isinstance(c, Comparison)}) != len(named):
         return None
-    subject = [c for c in conjuncts if c is named[0] or locates(c)]
+    subject = [c for c in conjuncts if any(c is n for n in named) or locates(c)]
     predicate = [c for c in conjuncts if not any(c is s for s in subject)]
     if not predicate and not _THERE.match(question):
         # "Was the Polo listed before March 2024?": with nothing else asked, the date is no choice
         # of which record but what is asked. ("Are there records from Ostby in 2021?" asks whether
         # any match: the "none match" count answers it.)
-        subject, predicate = named, [c for c in conjuncts if c is not named[0]]
+        subject, predicate = named, [c for c in conjuncts if not any(c is n for n in named)]
     if not predicate:
         return None
     return Whether(subject=_conjoin(subject), predicate=_conjoin(predicate), any=bool(_EVER.search(question)))

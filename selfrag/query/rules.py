@@ -294,11 +294,23 @@ def read_question(
     # ("Ostby", a town and a station): the longer name ("Pellham Mill", a station) is not read as
     # the shorter one inside it ("Pellham", a town).
     values = {str(v).casefold() for p in profile.strings() for v in catalogue.get(p.name, [])}
+    # The date phrase the date reader holds ("in January 2025") names no value: a capitalised month
+    # after "in" is no unknown place. Held while values are read, then given back to that reader.
+    held = [d for d in _dated(question, tokens, taken, dates, today) if taken.free(d)]
+    for span in held:
+        taken.claim(span)
     listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken,
                             exclude=values)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
+    for span in held:
+        taken.release(span)
     for m in [m for m in mentions if _name_goes_on(question, tokens, m, taken)]:
         # "the Orbit Smart Scale Pro" names no known product: "Orbit Smart Scale" is another one.
+        mentions.remove(m)
+        taken.release(m.span)
+    for m in _run_together(question, mentions):
+        # "the Aurora Sport": two names of one attribute written as one ("Sport" the last word of
+        # "Corvane 300 Sport") are one name nobody knows, neither of them.
         mentions.remove(m)
         taken.release(m.span)
     # A value linked by meaning, not spelling, is a guess: an embedding cannot tell a synonym
@@ -427,6 +439,17 @@ def _month_s_year(tokens: list[Token], found: Found, schema: CollectionSchema) -
 
 
 _NAMING_KINDS = frozenset({"name", "identifier"})
+
+
+def _run_together(question: str, mentions: Sequence[Mention]) -> list[Mention]:
+    """The mentions of a name or identifier attribute written right next to another of the same
+    attribute, with nothing but a space between ("Aurora Sport"): one name, unknown."""
+    naming = sorted((m for m in mentions if m.attr.attr.kind in _NAMING_KINDS and not m.negated), key=lambda m: m.span)
+    out: list[Mention] = []
+    for a, b in zip(naming, naming[1:], strict=False):
+        if a.attr.name == b.attr.name and question[a.span[1]:b.span[0]] == " ":
+            out += [m for m in (a, b) if m not in out]
+    return out
 
 
 def _name_goes_on(question: str, tokens: list[Token], mention: Mention, taken: Spans) -> bool:

@@ -1,0 +1,59 @@
+"""What a seventh new user's used-car listings found signed wrong: a capitalised month read as an
+unknown branch ("listed in January 2025" → branch January, "0 matching documents"), a car that does
+not exist answered as its base model ("Vesta Aurora Sport" → the Aurora's mileage), and a yes/no
+question naming a car by make and model read as whether any such car exists."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner
+from selfrag.query._grounding import clauses
+from selfrag.schema import CollectionSchema
+
+ROOT = Path(__file__).resolve().parents[2]
+CARS = CollectionSchema.model_validate(json.loads(
+    (ROOT / "bench/results/probes/s32-new-user/corpus/cars.schema.json").read_text()))
+CATALOGUE = {"make": ["Halden", "Torvik", "Vesta", "Okapi"],
+             "model": ["Aurora", "Corvane 300", "Corvane 300 Sport", "Ridgeback", "Ridgeback HD", "Lumo", "Lumo Plus"],
+             "branch": ["Northgate", "Riverside", "Eastfield"]}
+PLANNER = SelfQueryPlanner(None, mode="rules")
+
+
+def _plan(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, CARS, CATALOGUE, today=date(2026, 6, 1))
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("How many cars were listed in January 2025?", 20250101, 20250201),
+    ("Were any SUVs listed in October 2024?", 20241001, 20241101),
+    ("Cars listed in June 2025", 20250601, 20250701),
+    ("Which cars were listed after September 2025?", 20251001, None),
+])
+def test_a_capitalised_month_is_a_date_never_an_unknown_place(question: str, start: int, end: int | None) -> None:
+    found = {(c.attribute, c.comparator): c.value for c in clauses(_plan(question).query.filter)}
+    assert ("branch", "eq") not in found
+    assert found.get(("listed_on", "gte")) == start and found.get(("listed_on", "lt")) == end
+
+
+@pytest.mark.parametrize("question", [
+    "What's the mileage on the Vesta Aurora Sport?",
+    "Is the Vesta Aurora Sport a hybrid?",
+    "How much is the Lumo Sport?",
+])
+def test_a_name_one_word_longer_than_a_known_one_selects_no_known_car(question: str) -> None:
+    plan = _plan(question)
+    assert not any(c.attribute == "model" for c in clauses(plan.query.filter))
+
+
+def test_a_yes_no_question_naming_a_car_by_make_and_model_asks_of_that_car() -> None:
+    # "Is the Torvik Ridgeback a diesel?" was "Yes: 1 matching document": the 2018 one is, the
+    # 2020 one is not.
+    plan = _plan("Is the Torvik Ridgeback a diesel?")
+    assert plan.whether is not None and plan.asks is None
+    assert {c.attribute for c in clauses(plan.whether.subject)} == {"make", "model"}
+    assert [(c.attribute, c.value) for c in clauses(plan.whether.predicate)] == [("fuel_type", "diesel")]
