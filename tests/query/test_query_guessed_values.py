@@ -91,3 +91,16 @@ def test_the_one_record_a_guessed_value_selects_gives_no_value_of_its_own() -> N
     found = asked_field(state(False), lambda _: CARS)
     assert found is not None and found.name == "price"
     assert asked_field(state(True), lambda _: CARS) is None
+
+
+def test_a_word_derived_from_a_known_value_is_read_by_spelling_not_guessed() -> None:
+    # "Which recalls offered a replacement in 2024?": "replacement" is the remedy Replace, read by
+    # its ending, not a guess by meaning (which signs nothing).
+    from selfrag.query.rules import read_question
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "remedy", "type": "string", "kind": "category", "allowed_values": ["Refund", "Replace", "Repair"]},
+        {"name": "year", "type": "integer", "kind": "year"}]})
+    reading = read_question("Which recalls offered a replacement in 2024?", schema, {}, today=date(2025, 6, 1))
+    assert ("remedy", "Replace") in {(c.attribute, c.value) for c in clauses(reading.query.filter)}
+    assert not reading.guessed
