@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from selfrag.lang import MAGNITUDES, UNITS
 
-__all__ = ["Figure", "codes", "figures", "unnamed_codes", "unsupported_figures"]
+__all__ = ["Figure", "codes", "figures", "unnamed_codes", "unnamed_phrases", "unsupported_figures"]
 
 # A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
 _FIGURE = re.compile(
@@ -109,3 +109,15 @@ def unnamed_codes(question: str, passages: Sequence[tuple[str, Mapping[str, obje
         if m is not None and _key(m.group("letters"), m.group("num")) not in named:
             missing.append(code)
     return missing
+
+
+def unnamed_phrases(phrases: Sequence[str], passages: Sequence[tuple[str, Mapping[str, object]]]) -> list[str]:
+    """The ``phrases`` (names the question writes, "Aurora Sport") that none of ``passages`` (text and
+    metadata values) writes, up to case and spacing."""
+    def squeeze(text: str) -> str:
+        return " ".join(re.findall(r"\w+", text.casefold()))
+
+    written = [squeeze(text) for text, _ in passages] + [
+        squeeze(str(v)) for _, metadata in passages for value in metadata.values()
+        for v in (value if isinstance(value, list) else [value])]
+    return [p for p in phrases if not any(f" {squeeze(p)} " in f" {w} " for w in written)]

@@ -10,7 +10,7 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 
 from graders import GradeResult
-from graders.figures import unnamed_codes
+from graders.figures import unnamed_codes, unnamed_phrases
 from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import headed_attribute
 from workflows import records as rec
@@ -274,6 +274,15 @@ class AnswerNodes(Phase):
                 "names", current["number"], False, "unverified",
                 f"the question names {', '.join(unnamed)}, which the cited documents never name: the answer "
                 "is about something else"))
+            current["verified"] = False
+        asked = [n for p in state["resource_plans"] if p["error"] is None for n in p.get("unknown_names", [])]
+        if asked and (unwritten := unnamed_phrases(asked, read)):
+            # "What's the mileage on the Vesta Aurora Sport?" read from the Vesta Aurora's listing:
+            # the question names no known car, and the passage is about another one.
+            verdicts.append(decided_verdict(
+                "names", current["number"], False, "unverified",
+                f"the question names {', '.join(unwritten)}, no known item, which the cited documents never "
+                "write: the answer is about something else"))
             current["verified"] = False
         useful: GradeResult | None
         if self.c.parallel_checks:

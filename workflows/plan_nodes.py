@@ -196,6 +196,7 @@ class PlanNodes(Phase):
             k=plan.query.limit or k, source=plan.source, error=None, error_code=None, resolutions=[],
             latest=plan.latest, graph_terms=terms, asks=plan.asks,
             guessed=any(c.kind == "guessed_value" for c in plan.changes),
+            unknown_names=list(plan.unknown_names),
             computed=None if plan.computed is None else rec.ComputationRecord(
                 op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,

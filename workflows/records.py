@@ -258,6 +258,9 @@ class ResourcePlan(TypedDict):
     in older traces."""
     whether: NotRequired[WhetherRecord | None]
     """A yes/no question about the one item its filter names (``selfrag.query.Whether``): counted."""
+    unknown_names: NotRequired[list[str]]
+    """Names the question writes that are a known name and more ("Aurora Sport"): no known item. An
+    answer whose cited documents never write them is about another item, and is not signed."""
     guessed: NotRequired[bool]
     """A value of its filter was linked by meaning, not spelling ("purple" read as Blue): the filter
     searches, but the one record it selects has no value to give as the answer."""

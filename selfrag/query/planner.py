@@ -28,7 +28,7 @@ from selfrag.kg.schema import Relation
 from selfrag.lang import QUERY_STOP, Token, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, wh_words
 from selfrag.query._grounding import clauses, grounding
-from selfrag.query._lexicon import ITEM_WORDS
+from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -82,6 +82,9 @@ class Plan:
     whether: Whether | None = None
     """A yes/no question about the one item its filter names, asking what that item's stored
     values hold ("Did Ostby get more than 850 mm of rain in 2022?"): answered by counting."""
+    unknown_names: tuple[str, ...] = ()
+    """Names the question writes that are a known name and more ("Aurora Sport"): no known item.
+    An answer whose cited documents never write them is about something else (not signed)."""
 
 
 @dataclass(frozen=True)
@@ -445,7 +448,8 @@ class SelfQueryPlanner:
         if mandatory is not None:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
-                    latest=latest, asks=asks, computed=computed, whether=whether)
+                    latest=latest, asks=asks, computed=computed, whether=whether,
+                    unknown_names=tuple(reading.unknown_names))
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date
@@ -568,7 +572,7 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: f
         # they exist (or more conditions), so it counts what the value selects. ``existing``: the
         # filter names no one item by its name, whose figures a record may state.
         rest = tokens[start + len(phrase):]
-        if all(t.norm in QUERY_STOP or taken(t) or not t.norm.isalnum() for t in rest):
+        if all((t.norm in QUERY_STOP and t.norm not in NEGATIONS) or taken(t) or not t.norm.isalnum() for t in rest):
             return True
     return not phrase or not taken(phrase[-1])
 

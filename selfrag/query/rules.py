@@ -67,6 +67,7 @@ _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", 
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
 _BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 _ARTICLES = frozenset({"a", "an", "the"})
+_HAVING = frozenset({"have", "has", "had", "having", "with"})
 _DROPPED = FILLER | ITEM_WORDS | NEGATIONS
 """Words a search drops ("good", "made", "show", "result", "lacks") that may be all a question asks."""
 
@@ -78,7 +79,7 @@ class Reading:
                  residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "",
                  unread: Sequence[str] = (), extreme: Superlative | None = None,
                  aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
-                 guessed: Sequence[str] = ()) -> None:
+                 guessed: Sequence[str] = (), unknown_names: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -111,6 +112,9 @@ class Reading:
         self.which_items = which_items
         """The question asks "Which <the collection's items> …?" ("Which Acme laptops have HDMI
         ports?"): when the filter holds the rest, the items it selects are the answer."""
+        self.unknown_names = list(unknown_names)
+        """Names the question writes that are a known name and more ("Aurora Sport", "Brisa HD"):
+        no known item, so an answer must name them to be about what was asked."""
         self.guessed = list(guessed)
         """The values linked by meaning, not by spelling ("'purple' read as colour 'Blue' (embedding
         0.78)"): the filter searches with them, but what it selects answers nothing for certain."""
@@ -165,8 +169,15 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                 before = [w for w in norms[max(0, first - 2) : first] if w not in DETERMINERS]
                 negated = bool(before) and before[-1] in NEGATIONS
                 start = tokens[first - 1].start if negated and first > 0 and norms[first - 1] in NEGATIONS else tokens[first].start
-                if not negated and first > 1 and forms(norms[first - 1]) & LINKING_VERBS and norms[first - 2] in NEGATIONS:
-                    negated, start = True, tokens[first - 2].start  # "didn't affect Germany"
+                if not negated:
+                    # "didn't affect Germany", "do not have a tow hitch": the negation governs the
+                    # element through an article and a verb of having (or one saying an item has it).
+                    k = first - 1
+                    while k > 0 and first - k <= 3 and (norms[k] in _ARTICLES or norms[k] in _HAVING
+                                                          or forms(norms[k]) & LINKING_VERBS):
+                        k -= 1
+                    if k < first - 1 and k >= 0 and norms[k] in NEGATIONS:
+                        negated, start = True, tokens[k].start
                 claimed = (start, tokens[last].end)
                 taken.claim(claimed)
                 found.append(Found(Comparison(attribute=p.name, comparator="not_contains" if negated else "contains",
@@ -304,15 +315,21 @@ def read_question(
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
     for span in held:
         taken.release(span)
+    unknown: list[str] = []
     for m in [m for m in mentions if _name_goes_on(question, tokens, m, taken)]:
         # "the Orbit Smart Scale Pro" names no known product: "Orbit Smart Scale" is another one.
         mentions.remove(m)
         taken.release(m.span)
-    for m in _run_together(question, mentions):
+        after = next(t for t in tokens if t.start >= m.span[1])
+        unknown.append(question[m.span[0]:after.end])
+    together = _run_together(question, mentions)
+    for m in together:
         # "the Aurora Sport": two names of one attribute written as one ("Sport" the last word of
         # "Corvane 300 Sport") are one name nobody knows, neither of them.
         mentions.remove(m)
         taken.release(m.span)
+    if together:
+        unknown.append(question[min(m.span[0] for m in together):max(m.span[1] for m in together)])
     # A value linked by meaning, not spelling, is a guess: an embedding cannot tell a synonym
     # ("veggie" for vegetarian) from a sibling ("purple" for Blue).
     guessed = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r} ({m.how})"
@@ -388,7 +405,7 @@ def read_question(
         forms(t.norm) & profile.item_nouns for t in tokens[1:4])
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
-                   leftover, which_items, guessed)
+                   leftover, which_items, guessed, unknown)
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:

@@ -57,3 +57,44 @@ def test_a_yes_no_question_naming_a_car_by_make_and_model_asks_of_that_car() -> 
     assert plan.whether is not None and plan.asks is None
     assert {c.attribute for c in clauses(plan.whether.subject)} == {"make", "model"}
     assert [(c.attribute, c.value) for c in clauses(plan.whether.predicate)] == [("fuel_type", "diesel")]
+
+
+@pytest.mark.parametrize("question", [
+    "How many SUVs do not have a tow hitch?",
+    "Which SUVs don't have a sunroof?",
+])
+def test_a_list_element_a_negation_governs_through_have_is_excluded(question: str) -> None:
+    # "How many SUVs do not have a tow hitch?" counted the SUVs that have one, signed.
+    catalogue = {**CATALOGUE, "features": ["tow hitch", "sunroof", "heated seats"]}
+    plan = PLANNER.plan(question, CARS, catalogue, today=date(2026, 6, 1))
+    held = {(c.attribute, c.comparator) for c in clauses(plan.query.filter)}
+    assert ("features", "not_contains") in held and ("features", "contains") not in held
+
+
+@pytest.mark.parametrize("question", [
+    "How many SUVs are there that nobody has reserved?",
+    "Which cars never had a sunroof fitted?",
+])
+def test_a_negation_no_condition_holds_leaves_nothing_signed(question: str) -> None:
+    catalogue = {**CATALOGUE, "features": ["tow hitch", "sunroof", "heated seats"]}
+    plan = PLANNER.plan(question, CARS, catalogue, today=date(2026, 6, 1))
+    assert plan.asks is None and plan.computed is None and plan.whether is None
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    ("What's the mileage on the Vesta Aurora Sport?", "Aurora Sport"),
+    ("What is the mileage of the Halden Brisa HD?", "Brisa HD"),
+])
+def test_a_known_name_written_longer_is_kept_as_an_unknown_name(question: str, unknown: str) -> None:
+    # The reader then read the Aurora's mileage and signed it: the answer must name what was asked.
+    catalogue = {**CATALOGUE, "model": [*CATALOGUE["model"], "Brisa"]}
+    plan = PLANNER.plan(question, CARS, catalogue, today=date(2026, 6, 1))
+    assert plan.unknown_names == (unknown,)
+
+
+def test_an_unknown_name_no_cited_passage_writes_is_reported() -> None:
+    from graders.figures import unnamed_phrases
+
+    passages = [("The 2021 Vesta Aurora is a luxury petrol sedan.", {"model": "Aurora", "make": "Vesta"})]
+    assert unnamed_phrases(["Aurora Sport"], passages) == ["Aurora Sport"]
+    assert unnamed_phrases(["Vesta Aurora"], passages) == []

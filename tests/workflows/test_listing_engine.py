@@ -180,3 +180,24 @@ def test_a_field_question_over_several_records_is_still_their_listing(chroma_cli
     assert sorted(c.id for c in several.citations) == ["r1", "r2"]
     one = run.run("Which product was recalled in 2021?", collection="recalls")
     assert one.outcome == "answered" and one.short_answer == "Nova Hair Dryer"
+
+
+def test_an_answer_about_a_known_car_to_a_question_naming_a_longer_unknown_one_is_not_signed(
+        chroma_client: Any, tmp_path: Path) -> None:
+    # "What's the mileage on the Vesta Aurora Sport?" was signed with the Vesta Aurora's 15200.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Used-car listings", "attributes": [
+        {"name": "make", "type": "string", "kind": "name"}, {"name": "model", "type": "string", "kind": "name"},
+        {"name": "mileage", "type": "integer", "kind": "length", "unit": "mile"}]})
+    path = tmp_path / "cars.jsonl"
+    rows = [("c1", "Vesta", "Aurora", 15200), ("c2", "Halden", "Corvane 300 Sport", 30100), ("c3", "Vesta", "Lira", 4200)]
+    path.write_text("".join(json.dumps({"id": i, "text": f"The {mk} {md} has done {mi} miles.",
+                                        "metadata": {"make": mk, "model": md, "mileage": mi}}) + "\n"
+                            for i, mk, md, mi in rows))
+    run, _ = records_engine(chroma_client, "cars", schema, [path], "15200 miles [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    result = run.run("What's the mileage on the Vesta Aurora Sport?", collection="cars")
+    assert result.outcome != "answered"
+    known = run.run("What's the mileage on the Vesta Aurora?", collection="cars")
+    assert known.outcome == "answered" and known.short_answer == "15200"
