@@ -57,7 +57,7 @@ from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Span, Spans
 from selfrag.query._text import term_match
-from selfrag.query._values import Mention, find_mentions
+from selfrag.query._values import NAME_FLOOR, Mention, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
 from selfrag.schema import CollectionSchema
 
@@ -332,8 +332,10 @@ def read_question(
         unknown.append(question[min(m.span[0] for m in together):max(m.span[1] for m in together)])
     # A value linked by meaning, not spelling, is a guess: an embedding cannot tell a synonym
     # ("veggie" for vegetarian) from a sibling ("purple" for Blue).
+    # Past the alias floor ("NYC" for New York, 0.94) a link is the value it names; below it a
+    # sibling scores as high as a synonym ("Mercedes" for BMW 0.77, "townhomes" for townhouse 0.76).
     guessed = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r} ({m.how})"
-               for m in mentions if m.how.startswith("embedding")]
+               for m in mentions if m.how.startswith("embedding") and float(m.how.split()[1]) < NAME_FLOOR]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
