@@ -7,15 +7,12 @@ yes/no about a named item. A new user's car stock answered "Are there any purple
 
 from __future__ import annotations
 
-import zlib
 from datetime import date
-
-import numpy as np
-from langchain_core.embeddings import Embeddings
 
 from selfrag.query import SelfQueryPlanner
 from selfrag.query._grounding import clauses
 from selfrag.schema import CollectionSchema
+from tests.query.word_vectors import WordVectors
 
 CARS = CollectionSchema.model_validate({"description": "Used cars in stock", "attributes": [
     {"name": "model", "type": "string", "description": "model name of the car", "kind": "name"},
@@ -29,28 +26,7 @@ OWN = {"purple": 0.55, "blue": 0.55, "scarlet": 0.2, "red": 0.2}
 similarity), scarlet all but one with red (0.96, a synonym's)."""
 
 
-class Vectors(Embeddings):
-    """Scripted: the words of one group share most of a direction (as colours do), others are apart."""
-
-    def _vector(self, text: str) -> list[float]:
-        vec = np.zeros(64)
-        for word in text.lower().split():
-            group = next((i for i, g in enumerate(GROUPS) if word in g), None)
-            if group is not None:
-                vec[group] += 1.0
-                vec[8 + zlib.crc32(word.encode()) % 56] += OWN[word]
-            else:
-                vec[8 + zlib.crc32(word.encode()) % 56] += 1.0
-        return list(vec / (np.linalg.norm(vec) or 1.0))
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-
-PLANNER = SelfQueryPlanner(None, mode="rules", today=date(2025, 6, 1), embeddings=Vectors())
+PLANNER = SelfQueryPlanner(None, mode="rules", today=date(2025, 6, 1), embeddings=WordVectors(GROUPS, OWN))
 
 
 def _plan(question: str):  # type: ignore[no-untyped-def]

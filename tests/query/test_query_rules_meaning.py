@@ -4,16 +4,15 @@ tell the attributes apart ("bought" is near "acquired", not "made")."""
 
 from __future__ import annotations
 
-import zlib
 from datetime import date
 from typing import Any
 
-import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
 from selfrag.query import SelfQueryPlanner
 from selfrag.schema import AttributeInfo, CollectionSchema
+from tests.query.word_vectors import WordVectors
 
 TODAY = date(2025, 6, 1)
 GALLERY = CollectionSchema(
@@ -29,28 +28,7 @@ SYNONYMS = [("bought", "purchased", "acquired"), ("created", "made")]
 """Words a model would place together; every other word is far from every other one."""
 
 
-class WordVectors(Embeddings):
-    """Scripted embeddings: the words of one synonym group share most of a direction."""
-
-    def _vector(self, text: str) -> list[float]:
-        vec = np.zeros(64)
-        for word in text.lower().split():
-            group = next((i for i, g in enumerate(SYNONYMS) if word in g), None)
-            if group is not None:
-                vec[group] += 1.0
-                vec[8 + zlib.crc32(word.encode()) % 56] += 0.5  # close, not the same
-            else:
-                vec[8 + zlib.crc32(word.encode()) % 56] += 1.0
-        return list(vec / (np.linalg.norm(vec) or 1.0))
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-
-VECTORS = WordVectors()
+VECTORS = WordVectors(SYNONYMS)
 
 
 def where(question: str, embeddings: Embeddings | None = VECTORS) -> Any:
