@@ -1,8 +1,11 @@
-"""Ask a new-user probe's questions again, in a fresh home: what each probe's ``rerun.py`` runs.
+"""Ask a new-user probe's questions again, in a fresh home.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python bench/probe_rerun.py bench/results/probes/s32-new-user OUT.jsonl
 
 A probe folder (``bench/results/probes/sNN-new-user/``) holds its corpus and ``questions.jsonl``
 (``id``, ``collection`` — two joined by ``+`` ask both —, ``kind``, ``question``, ``expected`` and
-an optional ``thread``). ``rerun(folder, ingests, out)`` ingests the corpus through the CLI (as the
+an optional ``thread``) and ``ingest.json``: the arguments of each ``selfrag ingest`` its user ran,
+paths relative to the folder. ``rerun(folder, ingests, out)`` ingests the corpus through the CLI (as the
 probe's user did), then asks every question through the engine ``selfrag ask`` builds, in one
 process (the CLI's start-up, a few seconds a question, is not what is measured): in its thread
 when it has one. One JSON line a question: outcome, short answer, answer and stop reason.
@@ -53,3 +56,10 @@ def rerun(folder: Path, ingests: Sequence[Sequence[str]], out_path: Path) -> Non
         finally:
             engine.close()
             close_checkpointer(engine.checkpointer)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: probe_rerun.py PROBE_FOLDER OUT.jsonl")
+    probe = Path(sys.argv[1]).resolve()
+    rerun(probe, json.loads((probe / "ingest.json").read_text()), Path(sys.argv[2]))
