@@ -22,6 +22,7 @@ from workflows._phase import (
     filter_held_figures,
     judged_text,
     nothing_matches,
+    planned_text,
     whether,
     whole_computation,
 )
@@ -46,6 +47,8 @@ from workflows.set_answers import (
     none_answer,
     one_each,
     ranked_answer,
+    stated_attribute,
+    unasked_words,
     whether_answer,
     with_values,
 )
@@ -284,6 +287,12 @@ class AnswerNodes(Phase):
                 f"the question names {', '.join(unwritten)}, no known item, which the cited documents never "
                 "write: the answer is about something else"))
             current["verified"] = False
+        if (other := self._other_measure(state, short or answer, cited)) is not None:
+            # "How many units of the Quill Hand Mixer were sold?" read as the 3,100 units the notice
+            # recalls: the figure is a stored value of an attribute that records something else
+            # than the question asks, so it answers another question, however well it reads.
+            verdicts.append(decided_verdict("attribute", current["number"], False, "unverified", other))
+            current["verified"] = False
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:
@@ -300,6 +309,25 @@ class AnswerNodes(Phase):
                 verdicts.append(res.record(current["number"]))
         current.update({"grounded": grounded.passed, "useful": None if useful is None else useful.passed})
         return {"generations": gens, "verdicts": verdicts}
+
+    def _other_measure(self, state: SelfRagState, short: str, cited: set[str]) -> str | None:
+        """Why the short answer (a model's whole answer, when it gives none) is a cited record's stored value of an attribute the question does
+        not ask (``stated_attribute``, ``unasked_words``), for a question on one collection with a
+        schema; None when it is not, or when the question asks that attribute and nothing more."""
+        live = [p for p in state["resource_plans"] if p["error"] is None]
+        if not short or len(live) != 1:
+            return None
+        schema = self.c.store.get_collection(live[0]["resource"]).schema
+        if not schema.attributes:
+            return None
+        for d in state["relevant"]:
+            if d["id"] not in cited or (attribute := stated_attribute(short, d["metadata"], schema)) is None:
+                continue
+            if left := unasked_words(planned_text(state), attribute, live[0]["filter"]):
+                records = f", {attribute.description}," if attribute.description else ""
+                return (f"the answer {short[:80]!r} is the stored {attribute.name}{records} of {d['id']}; the question asks "
+                        f"{', '.join(sorted(left))!r}, which that attribute does not record")
+        return None
 
     def _reader_name(self) -> str:
         reader = self.c.generator.reader

@@ -91,7 +91,8 @@ def decide_outcome(state: SelfRagState) -> tuple[str, GeneratedAnswer | None, st
         if state["relaxations"]:
             dropped = "; ".join(r["detail"] for r in state["relaxations"])
             return Outcome.UNVERIFIED.value, best, stop or f"no document matched all the question's conditions ({dropped})"
-        named = [v for v in state["verdicts"] if v["kind"] == "names" and v["generation"] == best["number"]]
+        named = [v for v in state["verdicts"]
+                 if v["kind"] in ("names", "attribute") and not v["passed"] and v["generation"] == best["number"]]
         if named:
             return Outcome.UNVERIFIED.value, best, stop or named[-1]["reason"]
         return Outcome.UNVERIFIED.value, best, stop or "the reader's probability is below its threshold"

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graders.figures import Figure, figures
 from selfrag.lang import word_map
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.reading import split_sentences
@@ -43,7 +44,8 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "compared_answer", "distinct_answer", "first_sentence", "none_answer", "ranked_answer", "whether_answer"]
+           "aggregate_answer", "compared_answer", "distinct_answer", "first_sentence", "none_answer", "ranked_answer", "stated_attribute",
+           "unasked_words", "whether_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -457,14 +459,37 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         cues = " ".join(words)
     if len(named) != 1:
         return None
+    return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues) else None
+
+
+def unasked_words(search_text: str, attribute: AttributeInfo, filter_dump: Mapping[str, Any] | None, *,
+                  cues: str | None = None) -> frozenset[str]:
+    """The words of ``search_text`` (the question less its filter's conditions) that ask something
+    ``attribute`` does not record: not its name, the filter's values as written, a measure's word
+    of its kind ("cost" of a price; ``cues``, when given, in their place), or a word its description
+    says it records ("announced" of "date the recall was announced"; a name written in capitals,
+    "in Canada", asks more). Empty when the question asks ``attribute`` and nothing more."""
     values: list[object] = []
-    filter_values(filter_dump, values)
-    left = (asked_words - content_terms(named[0].name.replace("_", " ")) - content_terms(cues)
+    if filter_dump is not None:
+        filter_values(filter_dump, values)
+    asked_words = content_terms(search_text)
+    if cues is None:
+        cues = " ".join(w for w in re.findall(r"[a-z]+", search_text.lower()) if _MEASURES.get(w) == attribute.kind)
+    left = (asked_words - content_terms(attribute.name.replace("_", " ")) - content_terms(cues)
             - content_terms(" ".join(map(str, values))) - _QUANTITY)
-    # A word the attribute's description says it records ("announced" of "date the recall was
-    # announced") asks nothing more; a name written in capitals ("in Canada") does.
-    left -= _recorded(named[0]) & content_terms(" ".join(w for w in search_text.split() if w.islower()))
-    return named[0] if not left else None
+    return frozenset(left - (_recorded(attribute) & content_terms(" ".join(w for w in search_text.split() if w.islower()))))
+
+
+def stated_attribute(short_answer: str, metadata: Mapping[str, Any], schema: CollectionSchema) -> AttributeInfo | None:
+    """The one number attribute whose stored value ``short_answer`` states, when its only figure
+    equals it (to the precision it is written with: "3.1 million" states 3,100,000): the answer is
+    that attribute's value, whatever the question asked. None when none or several are."""
+    found = figures(short_answer)
+    if len(found) != 1 or any(w[:1].isupper() for w in short_answer.replace(found[0].text, " ").split()):
+        return None  # no figure, or more than one; or a name that holds one ("2024 Marisol Onda")
+    stated = [a for a in schema.attributes if a.type in ("integer", "float") and _number(value := metadata.get(a.name))
+              and found[0].within(Figure(float(value), 0.0, found[0].percent, str(value)))]
+    return stated[0] if len(stated) == 1 else None
 
 
 def _recorded(attribute: AttributeInfo) -> frozenset[str]:

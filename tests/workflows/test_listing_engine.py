@@ -201,3 +201,27 @@ def test_an_answer_about_a_known_car_to_a_question_naming_a_longer_unknown_one_i
     assert result.outcome != "answered"
     known = run.run("What's the mileage on the Vesta Aurora?", collection="cars")
     assert known.outcome == "answered" and known.short_answer == "15200"
+
+
+def test_an_answer_that_is_a_stored_figure_of_another_measure_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
+    # "How many units of the Quill Hand Mixer were sold?" was signed with the 3,100 units the notice
+    # recalls (its units_affected): the passage never says how many were sold.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Product recall notices", "attributes": [
+        {"name": "product", "type": "string", "description": "name of the recalled product", "kind": "name"},
+        {"name": "units_affected", "type": "integer", "description": "number of units recalled", "kind": "count"},
+        {"name": "recall_date", "type": "string", "description": "date the recall was announced", "kind": "date"}]})
+    path = tmp_path / "recalls.jsonl"
+    rows = [("r1", "Quill Hand Mixer", 3100, "2023-04-02"), ("r2", "Pebble Rattle", 12000, "2022-01-15")]
+    path.write_text("".join(json.dumps({"id": i, "text": f"The maker is recalling about {u:,} {p}s.",
+                                        "metadata": {"product": p, "units_affected": u, "recall_date": d}}) + "\n"
+                            for i, p, u, d in rows))
+    run, _ = records_engine(chroma_client, "recalls", schema, [path], "3,100 [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    sold = run.run("How many units of the Quill Hand Mixer were sold?", collection="recalls")
+    assert sold.outcome != "answered"
+    assert any(v["kind"] == "attribute" and not v["passed"] and "units_affected" in v["reason"]
+               for v in sold.trace.verdicts)
+    recalled = run.run("How many Quill Hand Mixers are being recalled?", collection="recalls")
+    assert recalled.outcome == "answered" and recalled.answer.startswith("3,100")

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from workflows import records as rec
-from workflows.set_answers import document_listing, entities_and_documents, entity_answer, filter_attributes
+from selfrag.schema import CollectionSchema
+from workflows.set_answers import (
+    document_listing,
+    entities_and_documents,
+    entity_answer,
+    filter_attributes,
+    stated_attribute,
+    unasked_words,
+)
 
 
 def _plan(*resolutions: dict[str, Any]) -> rec.ResourcePlan:
@@ -105,3 +113,32 @@ def test_a_float_attribute_s_whole_value_is_written_as_a_whole_number() -> None:
                 "metadata": {"price_usd": 1599.0, "weight_kg": 1.35}}
     assert field_answer(doc, AttributeInfo(name="price_usd", type="float")).short_answer == "1599"  # type: ignore[union-attr]
     assert field_answer(doc, AttributeInfo(name="weight_kg", type="float")).short_answer == "1.35"  # type: ignore[union-attr]
+
+
+RECALLS = CollectionSchema.model_validate({"attributes": [
+    {"name": "product", "type": "string", "kind": "name"},
+    {"name": "units_affected", "type": "integer", "description": "number of units recalled", "kind": "count"},
+    {"name": "injuries", "type": "integer", "kind": "count"},
+    {"name": "price", "type": "float", "kind": "money", "unit": "USD"}]})
+
+
+def test_a_figure_states_the_one_number_attribute_it_equals_to_its_written_precision() -> None:
+    meta = {"product": "Quill", "units_affected": 3_100_000, "injuries": 4, "price": 24.5}
+    assert stated_attribute("3,100,000", meta, RECALLS).name == "units_affected"
+    assert stated_attribute("about 3.1 million", meta, RECALLS).name == "units_affected"
+    assert stated_attribute("$24.50", meta, RECALLS).name == "price"
+    assert stated_attribute("3.2 million", meta, RECALLS) is None
+    assert stated_attribute("4 injuries and 2 fires", meta, RECALLS) is None  # two figures: which one answers?
+    assert stated_attribute("Quill", meta, RECALLS) is None
+    assert stated_attribute("4 Quill Street", meta, RECALLS) is None  # a name that holds a figure
+    assert stated_attribute("4", {"units_affected": 4, "injuries": 4}, RECALLS) is None  # two attributes state it
+
+
+def test_the_words_an_attribute_does_not_record_are_what_the_question_asks_beside_it() -> None:
+    units = RECALLS.attribute("units_affected")
+    where = {"attribute": "product", "comparator": "eq", "value": "Quill Hand Mixer"}
+    assert unasked_words("units of the were sold", units, where) == {"sell"}
+    assert unasked_words("units of the were recalled", units, where) == frozenset()
+    assert unasked_words("How many Quill Hand Mixer units were affected", units, where) == frozenset()
+    price = RECALLS.attribute("price")
+    assert unasked_words("How much does the cost", price, where) == frozenset()  # a measure's word of its kind
