@@ -373,7 +373,7 @@ class SelfQueryPlanner:
         # A value of the item's own name ("How many Golfs …") may be a figure the record states.
         naming = {x.name for x in full.attributes if x.kind in ("name", "identifier")}
         named = any(c.attribute in naming for c in clauses(query.filter))
-        if asks == "documents" and not terms and not _asks_for_items(question, reading.consumed, items,
+        if asks == "documents" and not terms and not _asks_for_items(question, [*reading.consumed, *reading.dated], items,
                                                                      existing=not named):
             asks = None  # "How many BrightBrew Coffee Makers were recalled?": units, not notices
         computed: Computation | None = None

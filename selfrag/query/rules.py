@@ -79,7 +79,8 @@ class Reading:
                  residual: str = "", asked: Sequence[FilterNode] = (), subject: str = "",
                  unread: Sequence[str] = (), extreme: Superlative | None = None,
                  aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
-                 guessed: Sequence[str] = (), unknown_names: Sequence[str] = ()) -> None:
+                 guessed: Sequence[str] = (), unknown_names: Sequence[str] = (),
+                 dated: Sequence[tuple[int, int]] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -115,6 +116,10 @@ class Reading:
         self.unknown_names = list(unknown_names)
         """Names the question writes that are a known name and more ("Aurora Sport", "Brisa HD"):
         no known item, so an answer must name them to be about what was asked."""
+        self.dated = list(dated)
+        """The spans of the date phrase the date reader holds and of its verb, when a date
+        attribute's description uses it ("listed in 2024" of "date the car was listed"): not in
+        ``consumed`` (that reader reads them later), but no word of the question's own."""
         self.guessed = list(guessed)
         """The values linked by meaning, not by spelling ("'purple' read as colour 'Blue' (embedding
         0.78)"): the filter searches with them, but what it selects answers nothing for certain."""
@@ -375,7 +380,8 @@ def read_question(
     # description uses ("announced" of "date the recall was announced"); it stays in ``consumed``
     # for that reader to read.
     read = Spans()
-    for span in [*taken.in_order(), *_dated(question, tokens, taken, dates, today)]:
+    dated = _dated(question, tokens, taken, dates, today)
+    for span in [*taken.in_order(), *dated]:
         read.claim(span)
     # A verb that says an item has a value, right before the condition holding it ("recalls that
     # affected Japan", "involved a fire hazard", "affected the most units"), is that condition's own.
@@ -403,11 +409,17 @@ def read_question(
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
                 and i not in bound_verbs]
     text = search or " ".join(question.split())
-    which_items = bool(tokens) and tokens[0].norm == "which" and any(
-        forms(t.norm) & profile.item_nouns for t in tokens[1:4])
+    # "Which <the items> …?", or "Which <a category's value> …?" ("Which SUVs were listed in
+    # 2024?", "Which diesel hatchbacks are red?"): the items the value selects. Not a name's value
+    # ("Which Golf is red?" asks which of that model's records, a passage's to say).
+    lead = tokens[1] if len(tokens) > 1 else None
+    which_items = bool(tokens) and tokens[0].norm == "which" and (
+        any(forms(t.norm) & profile.item_nouns for t in tokens[1:4])
+        or (lead is not None and any(m.span[0] <= lead.start < m.span[1] and m.attr.attr.kind == "category"
+                                     and not m.negated for m in mentions)))
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
-                   leftover, which_items, guessed, unknown)
+                   leftover, which_items, guessed, unknown, dated)
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:
