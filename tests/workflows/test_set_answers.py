@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows import records as rec
 from selfrag.schema import CollectionSchema
+from workflows import records as rec
 from workflows.set_answers import (
     document_listing,
     entities_and_documents,
