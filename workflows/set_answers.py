@@ -35,6 +35,7 @@ from typing import Any
 
 from graders.figures import Figure, figures
 from selfrag.lang import word_map
+from selfrag.lang.dates import MONTHS
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.reading import split_sentences
 from selfrag.schema import AttributeInfo, CollectionSchema
@@ -484,12 +485,29 @@ def stated_attribute(short_answer: str, metadata: Mapping[str, Any], schema: Col
     """The one number attribute whose stored value ``short_answer`` states, when its only figure
     equals it (to the precision it is written with: "3.1 million" states 3,100,000): the answer is
     that attribute's value, whatever the question asked. None when none or several are."""
+    dated = [a for a in schema.attributes if a.type == "date" and (number := date_number(metadata.get(a.name))) is not None
+             and _states_date(short_answer, number)]
+    if dated:
+        return dated[0] if len(dated) == 1 else None
     found = figures(short_answer)
     if len(found) != 1 or any(w[:1].isupper() for w in short_answer.replace(found[0].text, " ").split()):
         return None  # no figure, or more than one; or a name that holds one ("2024 Marisol Onda")
     stated = [a for a in schema.attributes if a.type in ("integer", "float") and _number(value := metadata.get(a.name))
               and found[0].within(Figure(float(value), 0.0, found[0].percent, str(value)))]
     return stated[0] if len(stated) == 1 else None
+
+
+def _states_date(text: str, number: int) -> bool:
+    """Whether ``text`` writes the stored date ``number`` (YYYYMMDD) to the day and nothing else:
+    "2023-04-02", "2 April 2023", "April 2, 2023", "Apr 2 2023"."""
+    if date_text(number) in text:
+        return True
+    words = re.findall(r"[A-Za-z]+|\d+", text)
+    months = {MONTHS[w.casefold()] for w in words if w.casefold() in MONTHS}
+    numbers = [int(w) for w in words if w.isdigit()]
+    names = [w for w in words if w[:1].isupper() and w.casefold() not in MONTHS]
+    year, month, day = number // 10000, number // 100 % 100, number % 100
+    return not names and months == {month} and sorted(numbers) == sorted([day, year])
 
 
 def _recorded(attribute: AttributeInfo) -> frozenset[str]:

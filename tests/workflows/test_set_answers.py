@@ -119,7 +119,8 @@ RECALLS = CollectionSchema.model_validate({"attributes": [
     {"name": "product", "type": "string", "kind": "name"},
     {"name": "units_affected", "type": "integer", "description": "number of units recalled", "kind": "count"},
     {"name": "injuries", "type": "integer", "kind": "count"},
-    {"name": "price", "type": "float", "kind": "money", "unit": "USD"}]})
+    {"name": "price", "type": "float", "kind": "money", "unit": "USD"},
+    {"name": "recall_date", "type": "date", "description": "date the recall was announced", "kind": "date"}]})
 
 
 def test_a_figure_states_the_one_number_attribute_it_equals_to_its_written_precision() -> None:
@@ -142,3 +143,15 @@ def test_the_words_an_attribute_does_not_record_are_what_the_question_asks_besid
     assert unasked_words("How many Quill Hand Mixer units were affected", units, where) == frozenset()
     price = RECALLS.attribute("price")
     assert unasked_words("How much does the cost", price, where) == frozenset()  # a measure's word of its kind
+
+
+def test_a_date_states_the_date_attribute_it_names_to_the_day() -> None:
+    meta = {"product": "Quill", "recall_date": 20230402, "units_affected": 4}
+    assert stated_attribute("2 April 2023", meta, RECALLS).name == "recall_date"
+    assert stated_attribute("April 2, 2023", meta, RECALLS).name == "recall_date"
+    assert stated_attribute("on 2023-04-02", meta, RECALLS).name == "recall_date"
+    assert stated_attribute("3 April 2023", meta, RECALLS) is None
+    assert stated_attribute("2 May 2023", meta, RECALLS) is None
+    recall_date = RECALLS.attribute("recall_date")
+    assert unasked_words("When was the sold", recall_date, None) == {"sell"}
+    assert unasked_words("When was the recall announced", recall_date, None) == frozenset()
