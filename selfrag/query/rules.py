@@ -327,6 +327,12 @@ def read_question(
         taken.release(m.span)
         after = next(t for t in tokens if t.start >= m.span[1])
         unknown.append(question[m.span[0]:after.end])
+    for f in [f for f in numeric if _event_s_year(tokens, f, full_profile, mentions)]:
+        # "cars sold in 2025": the year the sale happened, which no attribute records (status
+        # says only that it did), not the model year; left unread, so nothing is signed on it.
+        numeric.remove(f)
+        taken.release(f.span)
+        unread.append(question[f.span[0]:f.span[1]])
     together = _run_together(question, mentions)
     for m in together:
         # "the Aurora Sport": two names of one attribute written as one ("Sport" the last word of
@@ -454,6 +460,27 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
         return False
     verb = forms(before[-1].norm)
     return any(term_match(verb, d.terms) for d in dates) and not term_match(verb, year.terms)
+
+
+def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:
+    """Whether ``found``, a condition on a year attribute, is the year of an event a value names:
+    the word right before "in 2025" is a value another attribute took as written ("sold" of status
+    in "sold in 2025"), which the year attribute's name and description do not use ("model year
+    of the car")."""
+    year = profile.by_name.get(found.attribute)
+    figure = next((t for t in reversed(tokens) if found.span[0] <= t.start < found.span[1] and t.text.isdigit()), None)
+    if year is None or year.attr.kind != "year" or figure is None:
+        return False
+    before = [t for t in tokens if t.end <= figure.start]
+    if len(before) < 2 or before[-1].norm not in ("in", "during"):
+        return False  # "thrillers from 1979": the item's year
+    verb = before[-2]
+    if verb.start >= found.span[0] or term_match(forms(verb.norm), year.terms):
+        return False  # the condition's own word ("founded in 1975"), or the year attribute's
+    # The value as written, not a form of it: "sold" is a state, "thrillers" the items themselves.
+    return any(m.span == (verb.start, verb.end) and str(m.value).casefold() == verb.text.casefold()
+               and m.attr.name != found.attribute and not m.negated and m.attr.attr.kind not in _NAMING_KINDS
+               for m in mentions)
 
 
 def _month_s_year(tokens: list[Token], found: Found, schema: CollectionSchema) -> bool:

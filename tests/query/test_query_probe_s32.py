@@ -98,3 +98,26 @@ def test_an_unknown_name_no_cited_passage_writes_is_reported() -> None:
     passages = [("The 2021 Vesta Aurora is a luxury petrol sedan.", {"model": "Aurora", "make": "Vesta"})]
     assert unnamed_phrases(["Aurora Sport"], passages) == ["Aurora Sport"]
     assert unnamed_phrases(["Vesta Aurora"], passages) == []
+
+
+@pytest.mark.parametrize("question", [
+    "Which cars were sold in 2025?",
+    "How many SUVs were sold in 2024?",
+    "Were any hatchbacks sold in 2024?",
+])
+def test_a_year_of_an_event_a_value_names_is_no_model_year(question: str) -> None:
+    # "Which cars were sold in 2025?" listed the sold cars of model year 2025, signed: the year is
+    # when they were sold, which no attribute records (status says only that they were).
+    plan = _plan(question)
+    found = {c.attribute: c.value for c in clauses(plan.query.filter)}
+    assert "model_year" not in found and found.get("status") == "sold"
+    assert plan.asks is None and plan.whether is None
+
+
+@pytest.mark.parametrize(("question", "year"), [
+    ("Which cars from 2024 were sold?", 2024),
+    ("Which sold cars are from 2021?", 2021),
+    ("How many 2022 SUVs are available?", 2022),
+])
+def test_a_year_the_value_does_not_take_is_still_a_model_year(question: str, year: int) -> None:
+    assert {c.attribute: c.value for c in clauses(_plan(question).query.filter)}.get("model_year") == year
