@@ -333,6 +333,15 @@ def read_question(
         numeric.remove(f)
         taken.release(f.span)
         unread.append(question[f.span[0]:f.span[1]])
+    if dates:
+        # "sold in March 2024", "sold after June 2024": likewise no date of the listing's; held
+        # from the date reader (consumed) and left unread.
+        masked = "".join(ch if taken.free((i, i + 1)) else " " for i, ch in enumerate(question))
+        event = find_date_range(masked, today)
+        if event is not None and event.span is not None and _event_word(tokens, event.span[0], mentions, None) \
+                and not any(term_match(forms(_word_before(tokens, event.span[0]).norm), d.terms) for d in dates):
+            taken.claim(event.span)
+            unread.append(question[event.span[0]:event.span[1]].strip())
     together = _run_together(question, mentions)
     for m in together:
         # "the Aurora Sport": two names of one attribute written as one ("Sport" the last word of
@@ -464,22 +473,42 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:
     """Whether ``found``, a condition on a year attribute, is the year of an event a value names:
-    the word right before "in 2025" is a value another attribute took as written ("sold" of status
-    in "sold in 2025"), which the year attribute's name and description do not use ("model year
-    of the car")."""
+    the word right before "in 2025" or "last year" is a value another attribute took as written
+    ("sold" of status in "sold in 2025"), which the year attribute's name and description do not
+    use ("model year of the car")."""
     year = profile.by_name.get(found.attribute)
-    figure = next((t for t in reversed(tokens) if found.span[0] <= t.start < found.span[1] and t.text.isdigit()), None)
-    if year is None or year.attr.kind != "year" or figure is None:
+    if year is None or year.attr.kind != "year":
         return False
-    before = [t for t in tokens if t.end <= figure.start]
-    if len(before) < 2 or before[-1].norm not in ("in", "during"):
-        return False  # "thrillers from 1979": the item's year
-    verb = before[-2]
-    if verb.start >= found.span[0] or term_match(forms(verb.norm), year.terms):
-        return False  # the condition's own word ("founded in 1975"), or the year attribute's
-    # The value as written, not a form of it: "sold" is a state, "thrillers" the items themselves.
+    inside = [t for t in tokens if found.span[0] <= t.start < found.span[1]]
+    figure = next((t for t in reversed(inside) if t.text.isdigit()), None)
+    if figure is not None:
+        before = [t for t in tokens if t.end <= figure.start]
+        if not before or before[-1].norm not in ("in", "during"):
+            return False  # "thrillers from 1979": the item's year
+        start = before[-1].start
+    elif inside and inside[0].norm in ("last", "this", "next", "past"):
+        start = inside[0].start
+    else:
+        return False
+    if not any(t.end <= start for t in tokens) or _word_before(tokens, start).start >= found.span[0]:
+        return False  # the condition's own word comes first ("founded in 1975")
+    return _event_word(tokens, start, mentions, found.attribute) and not term_match(
+        forms(_word_before(tokens, start).norm), year.terms)
+
+
+def _word_before(tokens: list[Token], start: int) -> Token:
+    return [t for t in tokens if t.end <= start][-1]
+
+
+def _event_word(tokens: list[Token], start: int, mentions: Sequence[Mention], attribute: str | None) -> bool:
+    """Whether the word right before offset ``start`` is a value an attribute (not ``attribute``,
+    not a name) took as written: "sold" is a state, "thrillers" the items themselves."""
+    before = [t for t in tokens if t.end <= start]
+    if not before:
+        return False
+    verb = before[-1]
     return any(m.span == (verb.start, verb.end) and str(m.value).casefold() == verb.text.casefold()
-               and m.attr.name != found.attribute and not m.negated and m.attr.attr.kind not in _NAMING_KINDS
+               and m.attr.name != attribute and not m.negated and m.attr.attr.kind not in _NAMING_KINDS
                for m in mentions)
 
 

@@ -121,3 +121,21 @@ def test_a_year_of_an_event_a_value_names_is_no_model_year(question: str) -> Non
 ])
 def test_a_year_the_value_does_not_take_is_still_a_model_year(question: str, year: int) -> None:
     assert {c.attribute: c.value for c in clauses(_plan(question).query.filter)}.get("model_year") == year
+
+
+@pytest.mark.parametrize("question", [
+    "Which cars were sold in March 2024?",
+    "How many cars were sold after June 2024?",
+    "Which cars were sold last year?",
+])
+def test_a_date_of_an_event_a_value_names_is_no_listing_date_or_model_year(question: str) -> None:
+    # "Which cars were sold in March 2024?" listed the sold cars listed for sale in March 2024,
+    # signed: when they were sold is recorded nowhere.
+    plan = _plan(question)
+    found = {c.attribute for c in clauses(plan.query.filter)}
+    assert found == {"status"} and plan.asks is None
+
+
+def test_a_date_phrase_after_the_date_s_own_verb_is_still_that_date() -> None:
+    found = {(c.attribute, c.comparator): c.value for c in clauses(_plan("Which sold cars were listed in March 2024?").query.filter)}
+    assert found == {("status", "eq"): "sold", ("listed_on", "gte"): 20240301, ("listed_on", "lt"): 20240401}
