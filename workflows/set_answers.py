@@ -414,6 +414,10 @@ _NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much|" + "|".join(map(r
 """A reason or steps, never a value: "why", and "how" but for "how much", "how many", "how heavy"."""
 
 
+_THAN_AN_ITEM = re.compile(r"\bthan\s+(?![$€£¥]?\d)", re.IGNORECASE)
+"""A comparison with an item ("cost more than the Okapi Dune"): the items beyond it, not its value."""
+
+
 def filter_values(node: object, out: list[object]) -> None:
     """Every condition's value in a ``FilterNode`` dump (a list value's members too), into ``out``."""
     if isinstance(node, Mapping):
@@ -431,7 +435,7 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     without the filter's conditions) holds nothing but that name, the filter's values as written
     and question words. None for a yes/no question, a why or how question (a reason or steps,
     never a value), a flag, or a question naming no attribute or more than one."""
-    if filter_dump is None or _NOT_A_VALUE.search(question):
+    if filter_dump is None or _NOT_A_VALUE.search(question) or _THAN_AN_ITEM.search(question):
         return None
     first = question.split()[:1]
     if first and first[0].lower().strip("¿¡") in AUXILIARIES:

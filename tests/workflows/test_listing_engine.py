@@ -225,3 +225,24 @@ def test_an_answer_that_is_a_stored_figure_of_another_measure_is_not_signed(chro
                for v in sold.trace.verdicts)
     recalled = run.run("How many Quill Hand Mixers are being recalled?", collection="recalls")
     assert recalled.outcome == "answered" and recalled.answer.startswith("3,100")
+
+
+def test_a_comparison_with_a_named_item_is_not_that_item_s_field(chroma_client: Any, tmp_path: Path) -> None:
+    # "Which cars cost more than the Okapi Dune?" was answered "35200", the Dune's own price, signed.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Used-car listings", "attributes": [
+        {"name": "make", "type": "string", "kind": "name", "description": "manufacturer of the car"},
+        {"name": "model", "type": "string", "kind": "name", "description": "model name of the car"},
+        {"name": "price", "type": "integer", "kind": "money", "unit": "USD", "description": "asking price of the car"}]})
+    path = tmp_path / "cars.jsonl"
+    rows = [("c1", "Okapi", "Dune", 35200), ("c2", "Vesta", "Aurora", 48900), ("c3", "Vesta", "Lira", 14200)]
+    path.write_text("".join(json.dumps({"id": i, "text": f"The {mk} {md} is for sale.",
+                                        "metadata": {"make": mk, "model": md, "price": p}}) + "\n"
+                            for i, mk, md, p in rows))
+    run, _ = records_engine(chroma_client, "cars", schema, [path], "35200 [1].", top_k=4, today=lambda: date(2025, 6, 1))
+    result = run.run("Which cars cost more than the Okapi Dune?", collection="cars")
+    assert not (result.outcome == "answered" and result.short_answer == "35200")
+    assert all(g["strategy"] != "field" for g in result.trace.generations)
+    own = run.run("How much does the Okapi Dune cost?", collection="cars")
+    assert own.outcome == "answered" and own.short_answer == "35200"
