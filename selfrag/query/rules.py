@@ -43,6 +43,7 @@ from selfrag.lang import (
     Token,
     find_date_range,
     forms,
+    lemma,
     tokenize,
 )
 from selfrag.lang.questions import AUXILIARIES
@@ -501,13 +502,19 @@ def _word_before(tokens: list[Token], start: int) -> Token:
 
 
 def _event_word(tokens: list[Token], start: int, mentions: Sequence[Mention], attribute: str | None) -> bool:
-    """Whether the word right before offset ``start`` is a value an attribute (not ``attribute``,
-    not a name) took as written: "sold" is a state, "thrillers" the items themselves."""
+    """Whether the word right before offset ``start`` is a verb's form that an attribute (not
+    ``attribute``, not a name) took as its value, as written: "sold" is a state, "thrillers" and
+    "toys" the items themselves."""
     before = [t for t in tokens if t.end <= start]
     if not before:
         return False
     verb = before[-1]
-    return any(m.span == (verb.start, verb.end) and str(m.value).casefold() == verb.text.casefold()
+    # A verb's form ("sold", "closed", "cancelled": another word than its lemma), not a noun's
+    # plural ("toys", "electronics").
+    word = verb.text.casefold()
+    if word.endswith("s") or lemma(word) == word:
+        return False
+    return any(m.span == (verb.start, verb.end) and str(m.value).casefold() == word
                and m.attr.name != attribute and not m.negated and m.attr.attr.kind not in _NAMING_KINDS
                for m in mentions)
 

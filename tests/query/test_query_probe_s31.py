@@ -122,3 +122,12 @@ def test_a_yes_no_question_about_a_named_product_s_value_is_counted_for_that_pro
     plan = _plan("Is the Pebble Rattle a fire hazard?")
     assert plan.whether is not None and plan.asks is None
     assert [(c.attribute, c.value) for c in clauses(plan.whether.predicate)] == [("hazard", "fire")]
+
+
+@pytest.mark.parametrize("question", [
+    "Were there any recalls of toys in 2023?",
+    "How many electronics in 2023 were recalled?",
+])
+def test_a_year_after_a_category_s_plural_value_is_still_the_year(question: str) -> None:
+    # "toys in 2023" names the items and their year, no event of the value's own ("sold in 2023").
+    assert {c.attribute: c.value for c in clauses(_plan(question).query.filter)}.get("year") == 2023
