@@ -582,9 +582,11 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     else:
         return None
     profile = SchemaProfile(schema, {})
+    # "How many recalls …" counts records, whose identifiers (recall_id) are one each.
+    counted = types == ("string", "string[]")
     for tok in after:
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
-                and term_match(forms(tok.norm), p.name_terms)]
+                and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
         if hits:
             return hits[0] if len(hits) == 1 else None
     return None

@@ -246,3 +246,20 @@ def test_a_comparison_with_a_named_item_is_not_that_item_s_field(chroma_client: 
     assert all(g["strategy"] != "field" for g in result.trace.generations)
     own = run.run("How much does the Okapi Dune cost?", collection="cars")
     assert own.outcome == "answered" and own.short_answer == "35200"
+
+
+def test_how_many_items_named_by_their_identifier_s_word_is_their_count(chroma_client: Any, tmp_path: Path) -> None:
+    # "How many recalls did Copperleaf issue?" was signed with the short answer "R16 and R17": the
+    # word "recalls" named recall_id, and the listing led with the records' identifiers.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Product recall notices", "attributes": [
+        {"name": "recall_id", "type": "string", "description": "identifier of the recall notice", "kind": "identifier"},
+        {"name": "brand", "type": "string", "description": "brand that issued the recall", "kind": "name"}]})
+    path = tmp_path / "recalls.jsonl"
+    rows = [("r1", "R16", "Copperleaf"), ("r2", "R17", "Copperleaf"), ("r3", "R18", "Kestrel Home")]
+    path.write_text("".join(json.dumps({"id": i, "text": f"{b} is recalling a product.",
+                                        "metadata": {"recall_id": r, "brand": b}}) + "\n" for i, r, b in rows))
+    run, _ = records_engine(chroma_client, "recalls", schema, [path], "R16 [1].", top_k=4, today=lambda: date(2025, 6, 1))
+    result = run.run("How many recalls did Copperleaf issue?", collection="recalls")
+    assert result.outcome == "answered" and result.short_answer == "2 matching documents"
