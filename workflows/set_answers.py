@@ -535,6 +535,22 @@ def field_answer(document: rec.Document, attribute: AttributeInfo, *, count: boo
     return SetAnswer(answer, shown, [citation], "field")
 
 
+def _telling_name(doc: Any, docs: Sequence[Any], names: Sequence[str]) -> str:
+    """``doc``'s values of the name attributes ``names``, as many as tell it apart from the other
+    ``docs`` ("Okapi Dune" where several cars are Okapis; "Vesta" where one is), in order."""
+    parts: list[str] = []
+    for name in names:
+        value = doc.metadata.get(name)
+        if value in (None, ""):
+            continue
+        parts.append(str(value))
+        same = [d for d in docs if all(str(d.metadata.get(n)) == p for n, p in zip(
+            [n for n in names if doc.metadata.get(n) not in (None, "")], parts, strict=False))]
+        if len(same) <= 1:
+            break
+    return " ".join(parts)
+
+
 def _documents(chunks: Sequence[Any]) -> list[Any]:
     """One chunk a document (its first): a document's chunks carry the same metadata."""
     first: dict[str, Any] = {}
@@ -678,10 +694,10 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     # A record called by an identifier ("R07") is named by its first name attribute too: the
     # identifier alone tells someone who asked "which recall" nothing. The attribute a question
     # asks for ("Which product …?") names it alone.
-    also = None
+    also: list[str] = []
     if label is None and (label := schema.label_attribute) is not None \
             and (called_by := schema.attribute(label)) is not None and called_by.kind == "identifier":
-        also = next((a.name for a in schema.attributes if a.type == "string" and a.kind == "name"), None)
+        also = [a.name for a in schema.attributes if a.type == "string" and a.kind == "name"]
     if info is not None and info.type == "date":
         most = "latest" if highest else "earliest"
     else:
@@ -689,8 +705,8 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
 
     def called(d: Any) -> str:
         if label is not None and d.metadata.get(label) not in (None, ""):
-            name = d.metadata.get(also) if also is not None else None
-            return str(d.metadata[label]) + (f", {name}" if name not in (None, "") else "")
+            name = _telling_name(d, docs, also)
+            return str(d.metadata[label]) + (f", {name}" if name else "")
         return first_sentence(str(d.text))
 
     def value(d: Any) -> str:

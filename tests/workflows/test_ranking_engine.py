@@ -438,3 +438,22 @@ def test_how_many_of_an_attribute_s_values_counts_the_distinct_values(
 def test_how_many_records_is_still_the_count_of_records(rainfall: SelfRagEngine) -> None:
     result = rainfall.run("How many records are there for 2022?", collection="rain")
     assert result.outcome == "answered" and result.short_answer == "3 matching documents"
+
+
+def test_a_record_whose_first_name_others_share_is_named_by_its_next_name_too() -> None:
+    # "Which is cheaper, the Okapi Dune or the Vesta Aurora?" was answered "L1034, Okapi (price:
+    # 35200)": the stock has several Okapis, and the make alone does not say which car.
+    from types import SimpleNamespace
+
+    from selfrag.schema import CollectionSchema
+    from workflows.set_answers import ranked_answer
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "listing_id", "type": "string", "kind": "identifier"},
+        {"name": "make", "type": "string", "kind": "name"}, {"name": "model", "type": "string", "kind": "name"},
+        {"name": "price", "type": "integer", "kind": "money"}]})
+    rows = [("L1", "Okapi", "Dune", 35200), ("L2", "Okapi", "Zephyr", 8900), ("L3", "Vesta", "Aurora", 48900)]
+    chunks = [SimpleNamespace(id=i, text=f"The {mk} {md}.", metadata={"listing_id": i, "make": mk, "model": md, "price": p})
+              for i, mk, md, p in rows]
+    top = ranked_answer(chunks, "cars", schema, {"attribute": "price", "highest": True, "n": 2}, page=4)
+    assert top is not None and top.short_answer == "L3, Vesta (price: 48900); L1, Okapi Dune (price: 35200)"
