@@ -45,6 +45,7 @@ from selfrag.lang import (
     forms,
     lemma,
     tokenize,
+    word_set,
 )
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._asked import named_subject
@@ -69,6 +70,9 @@ _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", 
 _BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 _ARTICLES = frozenset({"a", "an", "the"})
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
+_BETWEEN = word_set("gap_words") - {"and", "or", "nor", "either"}
+"""Words a negation reaches a list's element through ("not about graphs", "not on graphs"); not
+the words joining two conditions, each of which the negation may not govern."""
 _DROPPED = FILLER | ITEM_WORDS | NEGATIONS
 """Words a search drops ("good", "made", "show", "result", "lacks") that may be all a question asks."""
 
@@ -179,7 +183,7 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                     # "didn't affect Germany", "do not have a tow hitch": the negation governs the
                     # element through an article and a verb of having (or one saying an item has it).
                     k = first - 1
-                    while k > 0 and first - k <= 3 and (norms[k] in _ARTICLES or norms[k] in _HAVING
+                    while k > 0 and first - k <= 3 and (norms[k] in _ARTICLES or norms[k] in _HAVING or norms[k] in _BETWEEN
                                                           or forms(norms[k]) & LINKING_VERBS):
                         k -= 1
                     if k < first - 1 and k >= 0 and norms[k] in NEGATIONS:
