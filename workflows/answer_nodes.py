@@ -287,6 +287,11 @@ class AnswerNodes(Phase):
                 f"the question names {', '.join(unwritten)}, no known item, which the cited documents never "
                 "write: the answer is about something else"))
             current["verified"] = False
+        if (unnamed_item := self._unnamed_item(state, short or answer, cited)) is not None:
+            # "Which paper found that …?" answered "Paper abstracts", a phrase of another abstract:
+            # the question asks which item, and the answer names none the documents are.
+            verdicts.append(decided_verdict("attribute", current["number"], False, "unverified", unnamed_item))
+            current["verified"] = False
         if (other := self._other_measure(state, short or answer, cited)) is not None:
             # "How many units of the Quill Hand Mixer were sold?" read as the 3,100 units the notice
             # recalls: the figure is a stored value of an attribute that records something else
@@ -328,6 +333,29 @@ class AnswerNodes(Phase):
                 return (f"the answer {short[:80]!r} is the stored {attribute.name}{records} of {d['id']}; the question asks "
                         f"{', '.join(sorted(left))!r}, which that attribute does not record")
         return None
+
+    def _unnamed_item(self, state: SelfRagState, short: str, cited: set[str]) -> str | None:
+        """Why the answer to a question asking which item or which value of a word attribute
+        ("Which paper …?", "Which brand …?": ``headed_attribute``) names none of the cited
+        documents' values of it (an item by any of its names or identifiers); None when it does,
+        or when the question asks no such thing or its filter holds that attribute."""
+        live = [p for p in state["resource_plans"] if p["error"] is None]
+        if not short or len(live) != 1:
+            return None
+        schema = self.c.store.get_collection(live[0]["resource"]).schema
+        headed = schema.attribute(headed_attribute(state["standalone_question"], schema) or "")
+        if headed is None or headed.type not in ("string", "string[]") or headed.name in filter_attributes(live[0]["filter"]):
+            return None
+        calls = [headed.name]
+        if headed.kind in ("identifier", "name") or headed.name == schema.label_attribute:
+            calls += [a.name for a in schema.attributes if a.type in ("string", "string[]") and a.kind in ("identifier", "name")]
+        held = [d["metadata"].get(name) for d in state["relevant"] if d["id"] in cited for name in calls]
+        values = {str(x).casefold() for v in held for x in (v if isinstance(v, list) else [v]) if x not in (None, "")}
+        said = short.casefold()
+        if not values or any(v in said or (len(said) >= 3 and said in v) for v in values):
+            return None
+        return (f"the question asks which {headed.name}, and the answer {short[:80]!r} names none of the cited "
+                "documents'")
 
     def _reader_name(self) -> str:
         reader = self.c.generator.reader
