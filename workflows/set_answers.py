@@ -496,8 +496,10 @@ def stated_attribute(short_answer: str, metadata: Mapping[str, Any], schema: Col
     found = figures(short_answer)
     if len(found) != 1 or any(w[:1].isupper() for w in short_answer.replace(found[0].text, " ").split()):
         return None  # no figure, or more than one; or a name that holds one ("2024 Marisol Onda")
-    stated = [a for a in schema.attributes if a.type in ("integer", "float") and _number(value := metadata.get(a.name))
-              and found[0].within(Figure(float(value), 0.0, found[0].percent, str(value)))]
+    held = {a.name: metadata.get(a.name) for a in schema.attributes if a.type in ("integer", "float")}
+    numbers = {name: float(v) for name, v in held.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    stated = [a for a in schema.attributes if a.name in numbers
+              and found[0].within(Figure(numbers[a.name], 0.0, found[0].percent, str(numbers[a.name])))]
     return stated[0] if len(stated) == 1 else None
 
 

@@ -7,8 +7,14 @@ it runs, never at module level: ``selfrag --help`` must not load the engine (tes
 
 from __future__ import annotations
 
-import typer
+import sys
+from collections.abc import Sequence
+from typing import Any
 
+import typer
+from typer.core import TyperGroup
+
+from selfrag.cli._common import err_console, refused
 from selfrag.cli.ask import ask
 from selfrag.cli.collections import collections_app, documents_app
 from selfrag.cli.config import config_app
@@ -24,7 +30,42 @@ from selfrag.cli.serve import serve
 
 __all__ = ["app", "main"]
 
+# click's exceptions, or those of the copy of click newer typer releases ship with themselves.
+_CLICK = sys.modules[typer.BadParameter.__module__]
+_NO_ARGS_IS_HELP: type[Exception] = getattr(_CLICK, "NoArgsIsHelpError", type("_Never", (Exception,), {}))
+
+
+class _OneLineErrors(TyperGroup):
+    """The command line's own refusals (an unknown option or command, a value out of range, an
+    extra argument) as every other user mistake: one ``error[usage_error]: message`` line on
+    stderr, or the JSON error on stdout under ``--json``, never click's boxed usage block."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
+        except _NO_ARGS_IS_HELP as exc:  # "selfrag kg": its help, as before
+            from typer import rich_utils
+
+            rich_utils.rich_format_error(exc)  # type: ignore[arg-type]
+            code = exc.exit_code  # type: ignore[attr-defined]
+        except _CLICK.UsageError as exc:
+            code = refused(exc.format_message(), as_json="--json" in argv)
+        except _CLICK.ClickException as exc:
+            code = refused(exc.format_message(), as_json="--json" in argv, exit_code=exc.exit_code)
+        except typer.Abort:
+            err_console.print("Aborted!")
+            code = 1
+        code = code if isinstance(code, int) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
 app = typer.Typer(
+    cls=_OneLineErrors,
     name="selfrag",
     help="A Self-RAG corrective workflow engine: self-query, retrieve, grade, rewrite, generate, check.",
     no_args_is_help=True,

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from selfrag.errors import SelfRagError, UsageError, one_line
 
-__all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console", "printable", "shown"]
+__all__ = ["check_thread_id", "err_console", "fail", "handle_errors", "out_console", "printable", "refused", "shown"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 err_console = Console(stderr=True, highlight=False)
@@ -50,6 +50,16 @@ def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoRetur
     # Plain text, not rich markup: the code's brackets and the message are literal.
     err_console.print(Text(f"error[{code}]: {one_line(message)}", style="bold red"), soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def refused(message: str, *, as_json: bool, exit_code: int = 2) -> int:
+    """Print a usage error as ``fail`` does (outside any command: the command line itself refused
+    the arguments) and return the exit code."""
+    if as_json:
+        typer.echo(json.dumps({"error": {"code": "usage_error", "message": one_line(message)}}, ensure_ascii=False))
+    else:
+        err_console.print(Text(f"error[usage_error]: {one_line(message)}", style="bold red"), soft_wrap=True)
+    return exit_code
 
 
 def check_thread_id(thread: str) -> str:

@@ -268,3 +268,28 @@ def test_a_question_no_store_can_hold_is_a_question_error(cli: Cli, movies: None
     for command in ("ask", "plan"):
         line = assert_one_line_error(cli(command, question, "-c", "movies"), "question_invalid")
         assert line == f"error[question_invalid]: the question contains {named}, which cannot be stored: remove it"
+
+
+# -- option values the command line itself refuses ----------------------------------------------
+@pytest.mark.parametrize("args", [
+    ("ask", "Which movie?", "-c", "movies", "--max-rewrites", "99"),
+    ("ask", "Which movie?", "-c", "movies", "--no-such-option"),
+    ("plan", "Which movie?", "-c", "movies", "extra", "argument"),
+    ("no-such-command",),
+])
+def test_a_value_the_command_line_refuses_is_one_line(cli: Cli, args: tuple[str, ...], assert_one_line_error: Check) -> None:
+    # "--max-rewrites 99" was a boxed usage block over several lines (and nothing on stdout under --json).
+    assert_one_line_error(cli(*args), "usage_error")
+
+
+def test_a_value_the_command_line_refuses_is_json_under_json(cli: Cli) -> None:
+    result = cli("ask", "Which movie?", "-c", "movies", "--max-rewrites", "99", "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "usage_error" and "--max-rewrites" in error["message"]
+
+
+def test_help_and_a_group_without_its_command_still_show_the_help(cli: Cli) -> None:
+    assert cli("--help").exit_code == 0 and "Usage" in cli("--help").stdout
+    assert "Usage" in cli("kg").stdout
+    assert "Usage" in cli("ask", "--help").stdout
