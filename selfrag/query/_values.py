@@ -101,6 +101,9 @@ class Mention:
     span: tuple[int, int]
     how: str
     negated: bool = False
+    also: tuple[AttrProfile, ...] = ()
+    """Other attributes holding the same value, when the question does not say which one ("Arlow
+    City", a home team and an away team): the value in any of them."""
 
 
 class _Finder:
@@ -150,10 +153,15 @@ class _Finder:
     def _lookup(self, text: str, n: int, span: tuple[int, int]) -> Mention | None:
         """The strictest match over every attribute first, then looser ones: "Thai" is a cuisine
         before it is the last word of a title."""
-        for p, idx in self.indexes:
-            m = idx.exact(text)
-            if m is not None:
-                return Mention(p, m.value, span, m.how)
+        exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None]
+        if exact:
+            (p, m), others = exact[0], [q for q, o in exact[1:] if o.value == exact[0][1].value]
+            if others:
+                # "Arlow City" is a home team and an away team: the one the question names by its
+                # own words ("away matches"), else either.
+                chosen = self._named_among([p, *others])
+                return Mention(chosen, m.value, span, m.how) if chosen else Mention(p, m.value, span, m.how, also=tuple(others))
+            return Mention(p, m.value, span, m.how)
         if n >= 2:
             for p, idx in self.indexes:
                 # A part of a name names it only written as a name: "chess club" in lower case is
@@ -168,6 +176,14 @@ class _Finder:
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
         return None
+
+    def _named_among(self, candidates: Sequence[AttrProfile]) -> AttrProfile | None:
+        """The one of ``candidates`` a word of the question names and the others' names do not
+        ("away" of away_team beside home_team; "team", in both, names neither)."""
+        words = {f for t in self.tokens for f in forms(t.norm)}
+        named = [p for p in candidates
+                 if words & (p.name_terms - frozenset().union(*(q.name_terms for q in candidates if q is not p)))]
+        return named[0] if len(named) == 1 else None
 
     def _filler_value(self, i: int, span: tuple[int, int]) -> Mention | None:
         """A request word that is, exactly, a known value ("search" of a service, "watch" of a

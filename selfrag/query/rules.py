@@ -141,11 +141,16 @@ def _mention_nodes(mentions: list[Mention]) -> list[Found]:
     found = []
     for (name, negated), group in groups.items():
         values: list[Scalar] = list(dict.fromkeys(m.value for m in group))
-        clause = (
+        clause: FilterNode = (
             Comparison(attribute=name, comparator="ne" if negated else "eq", value=values[0])
             if len(values) == 1
             else Comparison(attribute=name, comparator="nin" if negated else "in", value=values)
         )
+        if len(group) == 1 and group[0].also:
+            # A value of several attributes the question does not choose between: in any of
+            # them, or (negated) in none.
+            clause = Operation(operator="and" if negated else "or", arguments=[clause, *(
+                Comparison(attribute=o.name, comparator="ne" if negated else "eq", value=values[0]) for o in group[0].also)])
         found.append(Found(clause, group[0].span, name))
     for name, m in booleans.items():
         found.append(Found(Comparison(attribute=name, comparator="eq", value=m.value), m.span, name))
@@ -588,9 +593,11 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     profile = SchemaProfile(schema, {})
     # "How many recalls …" counts records, whose identifiers (recall_id) are one each.
     counted = types == ("string", "string[]")
-    for tok in after:
+    for k, tok in enumerate(after):
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
+        if hits and counted and k + 1 < len(after) and forms(after[k + 1].norm) & profile.item_nouns:
+            return None  # "How many home matches …": a word of the matches counted, not home teams
         if hits:
             return hits[0] if len(hits) == 1 else None
     return None

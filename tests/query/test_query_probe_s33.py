@@ -41,3 +41,43 @@ def test_a_negation_before_about_excludes_the_list_element(question: str, topic:
 def test_a_negation_of_another_condition_leaves_the_element_included(question: str) -> None:
     found = {(c.attribute, c.comparator) for c in clauses(_plan(question).query.filter)}
     assert ("topics", "contains") in found and ("topics", "not_contains") not in found
+
+
+# A ninth new user's match results: a club's name is a known value of home_team and of away_team.
+MATCHES = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "matches.json").read_text()))
+CLUBS = {"home_team": ["Arlow City", "Arlow United", "Tarn Rovers"], "away_team": ["Arlow City", "Arlow United", "Tarn Rovers"],
+         "venue": ["Riverside Ground", "Kell Park"], "competition": ["league", "cup", "friendly"]}
+
+
+def _match_plan(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, MATCHES, CLUBS, today=date(2026, 6, 1))
+
+
+@pytest.mark.parametrize("question", [
+    "How many matches were played by Arlow City?",
+    "Which Tarn Rovers match had the highest attendance?",
+    "Which matches of Arlow City were not league matches?",
+    "Did Tarn Rovers play at Riverside Ground?",
+])
+def test_a_value_of_two_attributes_the_question_does_not_choose_between_is_either(question: str) -> None:
+    # "How many matches were played by Arlow City?" counted its home matches only (6 of 10), signed.
+    where = _match_plan(question).where
+    assert {"$or": [{"home_team": {"$eq": "Arlow City" if "Arlow" in question else "Tarn Rovers"}},
+                    {"away_team": {"$eq": "Arlow City" if "Arlow" in question else "Tarn Rovers"}}]} in (
+        where.get("$and", [where]))
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("Which matches did Arlow City play away?", "away_team"),
+    ("Which home matches did Arlow City play?", "home_team"),
+    ("List Arlow City's away matches.", "away_team"),
+])
+def test_the_attribute_the_question_names_chooses(question: str, attribute: str) -> None:
+    found = {c.attribute: c.value for c in clauses(_match_plan(question).query.filter)}
+    assert found.get(attribute) == "Arlow City" and len({"home_team", "away_team"} & found.keys()) == 1
+
+
+def test_how_many_home_matches_counts_matches_not_home_teams() -> None:
+    # "home" is a word of the matches counted, not the attribute whose values are counted.
+    plan = _match_plan("How many home matches did Arlow City play?")
+    assert plan.computed is None or plan.computed.op != "distinct"
