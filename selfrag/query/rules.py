@@ -418,6 +418,13 @@ def read_question(
             nxt = next((u for u in tokens[i + 1:] if u.norm not in _ARTICLES), None)
             if nxt is not None and not taken.free((nxt.start, nxt.end)):
                 read.claim((t.start, t.end))
+    # "How many cup matches were played?": the verb the date attribute's description uses ("date
+    # the match was played") says only that the items took place, as the date records they did.
+    for t in tokens if not unheld_negation else ():
+        word = t.text.casefold()
+        if read.free((t.start, t.end)) and word.isalpha() and not word.endswith("s") and lemma(word) != word \
+                and any(term_match(forms(t.norm), d.terms) for d in dates) and not forms(t.norm) & profile.item_nouns:
+            read.claim((t.start, t.end))
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The search text keeps the date phrase and those verbs: a vector search ranks by them too.
     search = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)

@@ -81,3 +81,16 @@ def test_how_many_home_matches_counts_matches_not_home_teams() -> None:
     # "home" is a word of the matches counted, not the attribute whose values are counted.
     plan = _match_plan("How many home matches did Arlow City play?")
     assert plan.computed is None or plan.computed.op != "distinct"
+
+
+@pytest.mark.parametrize("question", [
+    "How many cup matches were played?",  # "played" of "date the match was played": the matches took place
+    "Which cup matches were played?",
+])
+def test_a_verb_the_date_s_description_uses_is_no_word_left(question: str) -> None:
+    plan = _match_plan(question)
+    assert plan.asks == "documents" and plan.where == {"competition": {"$eq": "cup"}}
+
+
+def test_a_verb_the_date_does_not_record_is_still_a_word_left() -> None:
+    assert _match_plan("How many cup matches were abandoned?").asks is None
