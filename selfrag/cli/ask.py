@@ -87,10 +87,10 @@ def ask(
     resources = [Resource(n, settings_for[n]) if n in settings_for else Resource(n) for n in names]
     settings = load_settings()
     with open_store(settings, StoreUse("selfrag ask", write=False, api="POST /v1/answers")) as store:
-        if thread is not None and not any(store.has_collection(n) for n in names):
-            # Every collection is unknown, so the run would stop before any work; stop before the
-            # thread's checkpoints are opened, which would create them (and a missing home).
-            store.get_collection(names[0])
+        # A collection named that does not exist is a mistake (a typo), refused as POST /v1/answers
+        # refuses it; before a thread's checkpoints are opened, which would create them.
+        for missing in [n for n in names if not store.has_collection(n)][:1]:
+            store.get_collection(missing)
         engine = build_engine(settings, store=store, memory=thread is not None)
         try:
             options = engine.with_options(max_rewrites=max_rewrites, max_generations=max_generations)
