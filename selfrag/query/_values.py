@@ -180,10 +180,16 @@ class _Finder:
     def _named_among(self, candidates: Sequence[AttrProfile]) -> AttrProfile | None:
         """The one of ``candidates`` a word of the question names and the others' names do not
         ("away" of away_team beside home_team; "team", in both, names neither)."""
-        words = {f for t in self.tokens for f in forms(t.norm)}
-        named = [p for p in candidates
-                 if words & (p.name_terms - frozenset().union(*(q.name_terms for q in candidates if q is not p)))]
-        return named[0] if len(named) == 1 else None
+        own = {p.name: p.name_terms - frozenset().union(*(q.name_terms for q in candidates if q is not p))
+               for p in candidates}
+        naming = [(p, [t for t in self.tokens if forms(t.norm) & own[p.name]]) for p in candidates]
+        named = [(p, toks) for p, toks in naming if toks]
+        if len(named) != 1:
+            return None
+        for t in named[0][1]:  # the word is the attribute's, as a value's attribute word beside it is
+            if self.taken.free((t.start, t.end)):
+                self.taken.claim((t.start, t.end))
+        return named[0][0]
 
     def _filler_value(self, i: int, span: tuple[int, int]) -> Mention | None:
         """A request word that is, exactly, a known value ("search" of a service, "watch" of a

@@ -420,9 +420,11 @@ def read_question(
                 read.claim((t.start, t.end))
     # "How many cup matches were played?": the verb the date attribute's description uses ("date
     # the match was played") says only that the items took place, as the date records they did.
-    for t in tokens if not unheld_negation else ():
+    for i, t in enumerate(tokens if not unheld_negation else ()):
         word = t.text.casefold()
-        if read.free((t.start, t.end)) and word.isalpha() and not word.endswith("s") and lemma(word) != word \
+        # A verb's form ("played"), or its base after "did" ("did Arlow City play"): not a noun.
+        verb = (not word.endswith("s") and lemma(word) != word) or any(u.norm in ("did", "do", "does") for u in tokens[:i])
+        if read.free((t.start, t.end)) and word.isalpha() and verb \
                 and any(term_match(forms(t.norm), d.terms) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)

@@ -94,3 +94,9 @@ def test_a_verb_the_date_s_description_uses_is_no_word_left(question: str) -> No
 
 def test_a_verb_the_date_does_not_record_is_still_a_word_left() -> None:
     assert _match_plan("How many cup matches were abandoned?").asks is None
+
+
+@pytest.mark.parametrize("question", ["Which matches did Arlow City play away?", "List Arlow City's away matches."])
+def test_the_word_that_chose_the_attribute_is_no_word_left(question: str) -> None:
+    plan = _match_plan(question)
+    assert plan.asks == "documents" and plan.where == {"away_team": {"$eq": "Arlow City"}}
