@@ -44,6 +44,7 @@ from selfrag.lang import (
     DETERMINERS,
     FILLER,
     FUNCTION_WORDS,
+    MONTHS,
     NUMBER_WORDS,
     QUERY_STOP,
     UNITS,
@@ -170,7 +171,8 @@ class _Finder:
                     idx.part(text) if p.name_like and any(w[:1].isupper() for w in text.split()) else None)
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
-        if n == 1 and text[:1].isupper() and len(text) >= 3:
+        if n == 1 and text[:1].isupper() and len(text) >= 3 and text.casefold() not in MONTHS:
+            # A month's name ("in March") is no misspelt surname ("Marsh").
             for p, idx in self.indexes:
                 m = idx.surname(text) if p.name_like else None
                 if m is not None:

@@ -100,3 +100,11 @@ def test_a_verb_the_date_does_not_record_is_still_a_word_left() -> None:
 def test_the_word_that_chose_the_attribute_is_no_word_left(question: str) -> None:
     plan = _match_plan(question)
     assert plan.asks == "documents" and plan.where == {"away_team": {"$eq": "Arlow City"}}
+
+
+@pytest.mark.parametrize("question", ["How many cup matches were played in March?", "Which matches were in March?"])
+def test_a_month_s_name_is_no_misspelt_name(question: str) -> None:
+    # "in March" was read as referee Helen Marsh (one letter off), and "0 matching documents" signed.
+    plan = PLANNER.plan(question, MATCHES, {**CLUBS, "referee": ["Helen Marsh", "Lena Kovac"]}, today=date(2026, 6, 1))
+    assert "referee" not in {c.attribute for c in clauses(plan.query.filter)}
+    assert plan.asks is None
