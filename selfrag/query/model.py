@@ -97,5 +97,6 @@ class Change(BaseModel):
         "unread_bound",
         "computed",
         "guessed_value",
+        "either_attribute",
     ]
     detail: str

@@ -100,7 +100,7 @@ class Whether:
     any: bool = False
 
 
-NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value")
+NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute")
 """Changes after which the filter may not hold the question as asked: what it selects is no answer
 (no listing, computation or count), though it still guides the search."""
 
@@ -308,6 +308,9 @@ class SelfQueryPlanner:
                            for phrase in reading.unread)
             changes.extend(Change(kind="guessed_value", detail=f"{note}: a guess by meaning; filtered, nothing "
                                   "computed from it is the answer") for note in reading.guessed)
+            changes.extend(Change(kind="either_attribute", detail=f"{note}: the question's words name one of them, "
+                                  "which is not said; both searched, nothing computed from them is the answer")
+                           for note in reading.either)
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)

@@ -70,6 +70,8 @@ _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", 
 _BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 _ARTICLES = frozenset({"a", "an", "the"})
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
+_ROLE_WORDS = frozenset({"from", "to", "into", "toward", "towards", "via", "by"})
+"""Words giving the value after them a role ("from Boston", "sent by Alice")."""
 _BETWEEN = word_set("gap_words") - {"and", "or", "nor", "either"}
 """Words a negation reaches a list's element through ("not about graphs", "not on graphs"); not
 the words joining two conditions, each of which the negation may not govern."""
@@ -85,7 +87,7 @@ class Reading:
                  unread: Sequence[str] = (), extreme: Superlative | None = None,
                  aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
                  guessed: Sequence[str] = (), unknown_names: Sequence[str] = (),
-                 dated: Sequence[tuple[int, int]] = ()) -> None:
+                 dated: Sequence[tuple[int, int]] = (), either: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -125,6 +127,10 @@ class Reading:
         """The spans of the date phrase the date reader holds and of its verb, when a date
         attribute's description uses it ("listed in 2024" of "date the car was listed"): not in
         ``consumed`` (that reader reads them later), but no word of the question's own."""
+        self.either = list(either)
+        """Values several attributes hold, read as in any of them, after a word that gives them a
+        role the question leaves unsaid ("flights from Boston": origin or destination): searched,
+        but what the filter selects answers nothing for certain."""
         self.guessed = list(guessed)
         """The values linked by meaning, not by spelling ("'purple' read as colour 'Blue' (embedding
         0.78)"): the filter searches with them, but what it selects answers nothing for certain."""
@@ -366,6 +372,11 @@ def read_question(
     # sibling scores as high as a synonym ("Mercedes" for BMW 0.77, "townhomes" for townhouse 0.76).
     guessed = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r} ({m.how})"
                for m in mentions if m.how.startswith("embedding") and float(m.how.split()[1]) < NAME_FLOOR]
+    # "from Boston", "by Arlow City": a word giving the value a role, which one of the attributes
+    # holding it is not said ("played by" either team, "sent by" the sender only).
+    either = [f"{question[m.span[0]:m.span[1]]!r} read as {' or '.join([m.attr.name, *(o.name for o in m.also)])}"
+              for m in mentions if m.also and (before := [t for t in tokens if t.end <= m.span[0]])
+              and before[-1].norm in _ROLE_WORDS]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
@@ -453,7 +464,7 @@ def read_question(
                                      and not m.negated for m in mentions)))
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
-                   leftover, which_items, guessed, unknown, dated)
+                   leftover, which_items, guessed, unknown, dated, either)
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:
