@@ -46,7 +46,7 @@ from selfrag.lang.stopwords import DETERMINERS, FUNCTION_WORDS
 from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
 from selfrag.query._profile import SchemaProfile
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
-from selfrag.schema import CollectionSchema
+from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.text import content_terms
 from selfrag.values import date_number
 
@@ -535,12 +535,17 @@ def read_graph_terms(
     if date_attr is not None:
         unread = "".join(" " if any(a <= i < b for a, b in consumed) else ch for i, ch in enumerate(question))
         span = find_date_range(unread, today)
-        if span is not None:
+        dated = _dated_attribute(question, span.span, schema) if span is not None and span.span is not None else date_attr
+        if span is not None and dated is None:
+            # "How many trials were there in 2023?" of a start and a completion date: which is not said.
+            phrase = question[span.span[0]:span.span[1]].strip() if span.span is not None else "the date"
+            changes.append(Change(kind="unread_bound", detail=f"{phrase!r}: which date it bounds is not said; not filtered"))
+        elif span is not None and dated is not None:
             if span.start is not None:
-                nodes.append(Comparison(attribute=date_attr.name, comparator="gte", value=date_number(span.start)))
+                nodes.append(Comparison(attribute=dated.name, comparator="gte", value=date_number(span.start)))
             if span.end is not None:
-                nodes.append(Comparison(attribute=date_attr.name, comparator="lt", value=date_number(span.end)))
-            changes.append(Change(kind="resolved_date", detail=f"{date_attr.name}: from {span.start or '…'} to before {span.end or '…'}"))
+                nodes.append(Comparison(attribute=dated.name, comparator="lt", value=date_number(span.end)))
+            changes.append(Change(kind="resolved_date", detail=f"{dated.name}: from {span.start or '…'} to before {span.end or '…'}"))
     # A negation's own words ("apart from", "except") are no topic: it is held by a graph term or
     # the question gets no set answer (``_set_aside``).
     # The collection's own words for its items ("the latest notices") name the kind of document, as
@@ -577,6 +582,26 @@ def read_graph_terms(
         # "Are X's suppliers Japanese?" asks about all of them: the ones that are do not answer it.
         asks = None
     return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks)
+
+
+def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSchema) -> AttributeInfo | None:
+    """The date attribute the date phrase at ``span`` bounds: the one of several whose name or
+    description alone uses the word right before the phrase ("completed in 2023" of "date the trial
+    was completed"), else the one alone named by a word anywhere in the question ("a completion
+    date in 2023"); the only one there is; None when the words name none or several."""
+    profiles = [p for p in SchemaProfile(schema, {}).attributes if p.attr.type == "date"]
+    if len(profiles) < 2:
+        return profiles[0].attr if profiles else None
+    own = {p.name: p.terms - frozenset().union(*(q.terms for q in profiles if q is not p)) for p in profiles}
+    tokens = tokenize(question)
+    before = [t for t in tokens if t.end <= span[0]]
+    for words in ([before[-1]] if before else [], tokens):
+        named = [p for p in profiles if any(lemma(t.norm) in own[p.name] or t.norm in own[p.name] for t in words)]
+        if len(named) == 1:
+            return named[0].attr
+        if len(named) > 1:
+            return None
+    return None
 
 
 def without_relation_wording(text: str, question: str, terms: Sequence[GraphTerm]) -> str:

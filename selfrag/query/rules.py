@@ -199,6 +199,10 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                         k -= 1
                     if k < first - 1 and k >= 0 and norms[k] in NEGATIONS:
                         negated, start = True, tokens[k].start
+                    elif k >= 1 and norms[k - 1] in NEGATIONS and norms[k].isalpha() and norms[k] not in NEGATIONS \
+                            and taken.free((tokens[k].start, tokens[k].end)):
+                        # "did not study psoriasis", "not tested for asthma": through the one verb after it
+                        negated, start = True, tokens[k - 1].start
                 claimed = (start, tokens[last].end)
                 taken.claim(claimed)
                 found.append(Found(Comparison(attribute=p.name, comparator="not_contains" if negated else "contains",
@@ -613,11 +617,14 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     profile = SchemaProfile(schema, {})
     # "How many recalls …" counts records, whose identifiers (recall_id) are one each.
     counted = types == ("string", "string[]")
-    for k, tok in enumerate(after):
+    for tok in after:
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
-        if hits and counted and k + 1 < len(after) and forms(after[k + 1].norm) & profile.item_nouns:
-            return None  # "How many home matches …": a word of the matches counted, not home teams
+        at = tokens.index(tok)
+        if hits and any(forms(u.norm) & profile.item_nouns for u in tokens[at + 1 : at + 3]):
+            # "How many home matches …", "Which phase 3 trial …": a word of the items asked about
+            # (with its value), not the attribute whose values are asked for.
+            return None
         if hits:
             return hits[0] if len(hits) == 1 else None
     return None

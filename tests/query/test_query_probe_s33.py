@@ -130,3 +130,48 @@ def test_either_attribute_after_a_word_of_a_role_is_searched_but_never_the_answe
     plan = (PLANNER.plan(question, FLIGHTS, catalogue, today=date(2026, 6, 1)) if "flight" in question.lower()
             else _match_plan(question))
     assert plan.asks is None and any(c.kind == "either_attribute" for c in plan.changes)
+
+
+# A tenth new user's trial registry: two date attributes, and a category named by its attribute's word.
+TRIALS = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "trials.json").read_text()))
+TRIAL_VALUES = {"drug": ["Velatrib", "Velatrib XR"], "sponsor": ["Norbright Biologics"],
+                "conditions": ["psoriasis", "asthma"], "countries": ["Germany", "Canada"]}
+
+
+def _trial_plan(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, TRIALS, TRIAL_VALUES, today=date(2026, 6, 1))
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("How many trials were completed in 2023?", "completion_date"),
+    ("Which trials finished after March 2024?", "completion_date"),
+    ("How many trials ended in 2022?", "completion_date"),
+    ("How many trials started in 2022?", "start_date"),
+    ("Which trials started before 2021?", "start_date"),
+    ("Which trials have a completion date in 2023?", "completion_date"),
+])
+def test_a_date_phrase_goes_to_the_date_attribute_its_verb_names(question: str, attribute: str) -> None:
+    # "completed in 2023" filtered start_date, the first date attribute declared: fifteen wrong counts signed.
+    dated = {c.attribute for c in clauses(_trial_plan(question).query.filter) if c.attribute.endswith("_date")}
+    assert dated == {attribute}
+
+
+def test_a_date_phrase_no_word_ties_to_one_of_two_dates_is_no_answer() -> None:
+    plan = _trial_plan("How many trials were there in 2023?")
+    assert plan.asks is None
+
+
+@pytest.mark.parametrize("question", [
+    "How many phase 3 trials are recruiting?",
+    "How many Phase 2 trials are there?",
+])
+def test_how_many_of_a_value_named_with_its_attribute_s_word_counts_the_items(question: str) -> None:
+    # "How many phase 3 trials …" was answered "1: Phase 3", the distinct phases.
+    plan = _trial_plan(question)
+    assert plan.computed is None and plan.asks == "documents"
+
+
+def test_a_negation_reaches_a_list_element_through_one_verb() -> None:
+    # "phase 2 trials that did not study psoriasis" listed the one trial that did.
+    found = {(c.attribute, c.comparator) for c in clauses(_trial_plan("phase 2 trials that did not study psoriasis").query.filter)}
+    assert ("conditions", "not_contains") in found and ("conditions", "contains") not in found
