@@ -393,6 +393,10 @@ class SelfQueryPlanner:
         if e is not None and e.comparative and not compared:
             e = None  # "cheaper than the Hilton": no alternatives the filter selects to compare
         yes_no = asks_yes_or_no(question)
+        if e is None and asks == "documents" and _COMPARING.search(question) and _alternatives(query.filter):
+            # "Which enrolled more participants, NCT-7004 or NCT-7010?" with no measure read: the
+            # two it selects, listed, name no winner.
+            asks = None
         subject, choice = _compared_sides(question, query.filter, compared) if compared and yes_no else ("", False)
         if (e is not None and not newest and not within) or reading.aggregate is not None:
             # A ranking or an aggregate, never a listing: the matching documents as they come
@@ -477,6 +481,10 @@ class SelfQueryPlanner:
             detail = f"rule-based filter better grounded in the question ({rs}/{rt} conditions supported vs model's {ls}/{lt})"
             return rules, "rules", Change(kind="fallback", detail=detail)
         return llm, "llm", None
+
+
+_COMPARING = re.compile(r"\b(?:more|less|fewer|better|worse)\b(?!\s+than\s+[$€£¥]?\d)|\b\w+er\s+than\b", re.IGNORECASE)
+"""A comparison's word, not a bound's ("more than 50")."""
 
 
 def _alternatives(node: FilterNode | None) -> str:

@@ -175,3 +175,10 @@ def test_a_negation_reaches_a_list_element_through_one_verb() -> None:
     # "phase 2 trials that did not study psoriasis" listed the one trial that did.
     found = {(c.attribute, c.comparator) for c in clauses(_trial_plan("phase 2 trials that did not study psoriasis").query.filter)}
     assert ("conditions", "not_contains") in found and ("conditions", "contains") not in found
+
+
+def test_which_of_two_named_items_did_more_is_no_listing_of_both() -> None:
+    # "Which enrolled more participants, NCT-7004 or NCT-7010?" was signed "860 and 900 (enrollment)".
+    plan = PLANNER.plan("Which enrolled more participants, NCT-7004 or NCT-7010?", TRIALS,
+                        {**TRIAL_VALUES, "trial_id": ["NCT-7004", "NCT-7010"]}, today=date(2026, 6, 1))
+    assert plan.asks is None
