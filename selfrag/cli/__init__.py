@@ -14,7 +14,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from selfrag.cli._common import err_console, refused
+from selfrag.cli import _common
 from selfrag.cli.ask import ask
 from selfrag.cli.collections import collections_app, documents_app
 from selfrag.cli.config import config_app
@@ -52,11 +52,11 @@ class _OneLineErrors(TyperGroup):
             rich_utils.rich_format_error(exc)  # type: ignore[arg-type]
             code = exc.exit_code  # type: ignore[attr-defined]
         except _CLICK.UsageError as exc:
-            code = refused(exc.format_message(), as_json="--json" in argv)
+            code = _common.refused(exc.format_message(), as_json="--json" in argv)
         except _CLICK.ClickException as exc:
-            code = refused(exc.format_message(), as_json="--json" in argv, exit_code=exc.exit_code)
+            code = _common.refused(exc.format_message(), as_json="--json" in argv, exit_code=exc.exit_code)
         except typer.Abort:
-            err_console.print("Aborted!")
+            _common.err_console.print("Aborted!")
             code = 1
         code = code if isinstance(code, int) else 0
         if standalone_mode:

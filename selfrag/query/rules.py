@@ -621,7 +621,12 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
         at = tokens.index(tok)
-        if hits and any(forms(u.norm) & profile.item_nouns for u in tokens[at + 1 : at + 3]):
+        following = []
+        for u in tokens[at + 1 : at + 3]:
+            if u.norm in AUXILIARIES:
+                break  # "Which products were recalled …": a verb, not a word of the items
+            following.append(u)
+        if hits and any(forms(u.norm) & profile.item_nouns for u in following):
             # "How many home matches …", "Which phase 3 trial …": a word of the items asked about
             # (with its value), not the attribute whose values are asked for.
             return None
