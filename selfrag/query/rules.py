@@ -623,8 +623,9 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         at = tokens.index(tok)
         following = []
         for u in tokens[at + 1 : at + 3]:
-            if u.norm in AUXILIARIES:
-                break  # "Which products were recalled …": a verb, not a word of the items
+            word = u.text.casefold()
+            if u.norm in AUXILIARIES or (not word.endswith("s") and lemma(word) != word):
+                break  # "Which products were recalled …", "any products recalled by …": a verb, not the items' word
             following.append(u)
         if hits and any(forms(u.norm) & profile.item_nouns for u in following):
             # "How many home matches …", "Which phase 3 trial …": a word of the items asked about

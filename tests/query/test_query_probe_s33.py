@@ -182,3 +182,11 @@ def test_which_of_two_named_items_did_more_is_no_listing_of_both() -> None:
     plan = PLANNER.plan("Which enrolled more participants, NCT-7004 or NCT-7010?", TRIALS,
                         {**TRIAL_VALUES, "trial_id": ["NCT-7004", "NCT-7010"]}, today=date(2026, 6, 1))
     assert plan.asks is None
+
+
+def test_a_verb_after_the_attribute_s_word_is_no_word_of_the_items() -> None:
+    # "Were any products recalled by Kestrel Home in 2019?" lost its "No" (an intermediate commit
+    # read "recalled" as the recall notices' word, after "products").
+    from tests.query.test_query_probe_s31 import _plan as recall_plan
+
+    assert recall_plan("Were any products recalled by Kestrel Home in 2019?").asks == "documents"
