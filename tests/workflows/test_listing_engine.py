@@ -265,9 +265,7 @@ def test_how_many_items_named_by_their_identifier_s_word_is_their_count(chroma_c
     assert result.outcome == "answered" and result.short_answer == "2 matching documents"
 
 
-def test_an_answer_to_which_item_that_names_no_cited_item_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
-    # "Which paper found that dropout noise alone is a strong augmentation?" was signed "Paper
-    # abstracts", a phrase of another abstract: the question asks which paper, and that is none.
+def _papers(chroma_client: Any, tmp_path: Path, answer: str) -> SelfRagEngine:
     from selfrag.schema import CollectionSchema
 
     schema = CollectionSchema.model_validate({"description": "Research papers; the text is the abstract", "attributes": [
@@ -278,25 +276,20 @@ def test_an_answer_to_which_item_that_names_no_cited_item_is_not_signed(chroma_c
             ("P-132", "Checking Scientific Claims", "We verify scientific claims against paper abstracts.")]
     path.write_text("".join(json.dumps({"id": i, "text": t, "metadata": {"paper_id": i, "title": ti}}) + "\n"
                             for i, ti, t in rows))
-    wrong, _ = records_engine(chroma_client, "papers", schema, [path], "Paper abstracts [2].", top_k=4,
-                              today=lambda: date(2025, 6, 1))
+    run, _ = records_engine(chroma_client, "papers", schema, [path], answer, top_k=4, today=lambda: date(2025, 6, 1))
+    return run
+
+
+def test_an_answer_to_which_item_that_names_no_cited_item_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
+    # "Which paper found that dropout noise alone is a strong augmentation?" was signed "Paper
+    # abstracts", a phrase of another abstract: the question asks which paper, and that is none.
+    wrong = _papers(chroma_client, tmp_path, "Paper abstracts [2].")
     result = wrong.run("Which paper found that dropout noise alone is a strong augmentation?", collection="papers")
     assert result.outcome != "answered"
     assert any(v["kind"] == "attribute" and not v["passed"] for v in result.trace.verdicts)
 
 
 def test_an_answer_to_which_item_naming_a_cited_item_is_signed(chroma_client: Any, tmp_path: Path) -> None:
-    from selfrag.schema import CollectionSchema
-
-    schema = CollectionSchema.model_validate({"description": "Research papers; the text is the abstract", "attributes": [
-        {"name": "paper_id", "type": "string", "kind": "identifier", "description": "paper identifier"},
-        {"name": "title", "type": "string", "kind": "name", "description": "title of the paper"}]})
-    path = tmp_path / "papers.jsonl"
-    rows = [("P-116", "Contrastive Sentence Embeddings", "Dropout noise alone is a strong augmentation."),
-            ("P-132", "Checking Scientific Claims", "We verify scientific claims against paper abstracts.")]
-    path.write_text("".join(json.dumps({"id": i, "text": t, "metadata": {"paper_id": i, "title": ti}}) + "\n"
-                            for i, ti, t in rows))
-    right, _ = records_engine(chroma_client, "papers", schema, [path], "Contrastive Sentence Embeddings (P-116) [1].",
-                              top_k=4, today=lambda: date(2025, 6, 1))
+    right = _papers(chroma_client, tmp_path, "Contrastive Sentence Embeddings (P-116) [1].")
     result = right.run("Which paper found that dropout noise alone is a strong augmentation?", collection="papers")
     assert result.outcome == "answered"
