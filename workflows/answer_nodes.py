@@ -13,6 +13,7 @@ from graders import GradeResult
 from graders.figures import unnamed_codes, unnamed_phrases
 from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import headed_attribute
+from selfrag.schema import CollectionSchema
 from workflows import records as rec
 from workflows._phase import (
     Phase,
@@ -315,20 +316,26 @@ class AnswerNodes(Phase):
         current.update({"grounded": grounded.passed, "useful": None if useful is None else useful.passed})
         return {"generations": gens, "verdicts": verdicts}
 
-    def _other_measure(self, state: SelfRagState, short: str, cited: set[str]) -> str | None:
-        """Why the short answer (a model's whole answer, when it gives none) is a cited record's stored value of an attribute the question does
-        not ask (``stated_attribute``, ``unasked_words``), for a question on one collection with a
-        schema; None when it is not, or when the question asks that attribute and nothing more."""
+    def _one_schema(self, state: SelfRagState) -> tuple[rec.ResourcePlan, CollectionSchema] | None:
+        """The plan and schema of the one collection a question is asked of, when it declares attributes."""
         live = [p for p in state["resource_plans"] if p["error"] is None]
-        if not short or len(live) != 1:
+        if len(live) != 1:
             return None
         schema = self.c.store.get_collection(live[0]["resource"]).schema
-        if not schema.attributes:
+        return (live[0], schema) if schema.attributes else None
+
+    def _other_measure(self, state: SelfRagState, short: str, cited: set[str]) -> str | None:
+        """Why the short answer (a model's whole answer, when it gives none) is a cited record's
+        stored value of an attribute the question does not ask (``stated_attribute``,
+        ``unasked_words``); None when it is not, or when the question asks that attribute and
+        nothing more, or is not asked of one collection with a schema."""
+        if not short or (found := self._one_schema(state)) is None:
             return None
+        plan, schema = found
         for d in state["relevant"]:
             if d["id"] not in cited or (attribute := stated_attribute(short, d["metadata"], schema)) is None:
                 continue
-            if left := unasked_words(planned_text(state), attribute, live[0]["filter"]):
+            if left := unasked_words(planned_text(state), attribute, plan["filter"]):
                 records = f", {attribute.description}," if attribute.description else ""
                 return (f"the answer {short[:80]!r} is the stored {attribute.name}{records} of {d['id']}; the question asks "
                         f"{', '.join(sorted(left))!r}, which that attribute does not record")
@@ -339,12 +346,11 @@ class AnswerNodes(Phase):
         ("Which paper …?", "Which brand …?": ``headed_attribute``) names none of the cited
         documents' values of it (an item by any of its names or identifiers); None when it does,
         or when the question asks no such thing or its filter holds that attribute."""
-        live = [p for p in state["resource_plans"] if p["error"] is None]
-        if not short or len(live) != 1:
+        if not short or (found := self._one_schema(state)) is None:
             return None
-        schema = self.c.store.get_collection(live[0]["resource"]).schema
+        plan, schema = found
         headed = schema.attribute(headed_attribute(state["standalone_question"], schema) or "")
-        if headed is None or headed.type not in ("string", "string[]") or headed.name in filter_attributes(live[0]["filter"]):
+        if headed is None or headed.type not in ("string", "string[]") or headed.name in filter_attributes(plan["filter"]):
             return None
         calls = [headed.name]
         if headed.kind in ("identifier", "name") or headed.name == schema.label_attribute:
