@@ -362,6 +362,12 @@ def read_question(
                 and not any(term_match(forms(_word_before(tokens, event.span[0]).norm), d.terms) for d in dates):
             taken.claim(event.span)
             unread.append(question[event.span[0]:event.span[1]].strip())
+    for m in [m for m in mentions if _dated_event(tokens, m, mentions, dates, profile)]:
+        # "When was NCT-7011 completed?": "completed" is the event whose date is asked ("date the
+        # trial was completed"), not the state of the records to look in; as a filter it hides a
+        # trial not completed yet.
+        mentions.remove(m)
+        taken.release(m.span)
     together = _run_together(question, mentions)
     for m in together:
         # "the Aurora Sport": two names of one attribute written as one ("Sport" the last word of
@@ -528,6 +534,40 @@ def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, men
         return False  # the condition's own word comes first ("founded in 1975")
     return _event_word(tokens, start, mentions, found.attribute) and not term_match(
         forms(_word_before(tokens, start).norm), year.terms)
+
+
+_DATE_WORDS = frozenset(["date", "day", "year", "month"])
+
+
+def _asks_a_date(tokens: list[Token]) -> bool:
+    """Whether the question asks when: "When …", "What date/year …", "In what year …"."""
+    words = [t.norm for t in tokens[:3]]
+    if words[:1] == ["when"]:
+        return True
+    if words[:1] == ["in"] or words[:1] == ["on"]:
+        words = words[1:]
+    return len(words) >= 2 and words[0] in ("what", "which") and words[1] in _DATE_WORDS
+
+
+def _dated_event(tokens: list[Token], mention: Mention, mentions: Sequence[Mention], dates: Sequence[AttrProfile],
+                 profile: SchemaProfile) -> bool:
+    """Whether ``mention`` is the event a when-question asks the date of: a verb's form a value
+    took as written ("completed" of status) that a date attribute's name or description uses
+    ("date the trial was completed"), not before the items' word, other values between ("the
+    completed Velatrib trials": a state that selects them)."""
+    if not dates or not _asks_a_date(tokens) or mention.negated or mention.attr.attr.kind in _NAMING_KINDS:
+        return False
+    word = next((t for t in tokens if (t.start, t.end) == mention.span), None)
+    if word is None or not word.text.isalpha():
+        return False
+    text = word.text.casefold()
+    if text.endswith("s") or lemma(text) == text or str(mention.value).casefold() != text:
+        return False
+    valued = [m.span for m in mentions if m is not mention]
+    after = next((t for t in tokens if t.start >= word.end and not any(a <= t.start < b for a, b in valued)), None)
+    if after is not None and forms(after.norm) & profile.item_nouns:
+        return False
+    return any(term_match(forms(word.norm), d.terms) for d in dates)
 
 
 def _word_before(tokens: list[Token], start: int) -> Token:

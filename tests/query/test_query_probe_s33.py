@@ -190,3 +190,20 @@ def test_a_verb_after_the_attribute_s_word_is_no_word_of_the_items() -> None:
     from tests.query.test_query_probe_s31 import _plan as recall_plan
 
     assert recall_plan("Were any products recalled by Kestrel Home in 2019?").asks == "documents"
+
+
+@pytest.mark.parametrize("question", [
+    "When was NCT-7011 completed?",
+    "When was the Velatrib XR trial completed?",
+    "What date was NCT-7011 completed?",
+])
+def test_the_event_a_when_question_dates_is_no_filter(question: str) -> None:
+    # "When was NCT-7011 completed?" filtered status = completed, which hides a trial not completed
+    # yet: "completed" is the event its completion date records, what the question asks the date of.
+    plan = PLANNER.plan(question, TRIALS, {**TRIAL_VALUES, "trial_id": ["NCT-7011"]}, today=date(2026, 6, 1))
+    assert "status" not in {c.attribute for c in clauses(plan.query.filter)}
+
+
+def test_a_state_before_the_items_word_stays_a_filter_in_a_when_question() -> None:
+    plan = _trial_plan("When did the completed Velatrib trials start?")
+    assert ("status", "completed") in {(c.attribute, c.value) for c in clauses(plan.query.filter)}
