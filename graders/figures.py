@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from selfrag.lang import MAGNITUDES, UNITS
+from selfrag.text import content_terms
 
-__all__ = ["Figure", "codes", "figures", "unnamed_codes", "unnamed_phrases", "unsupported_figures"]
+__all__ = ["Figure", "codes", "figures", "nearer_figure", "unnamed_codes", "unnamed_phrases", "unsupported_figures"]
 
 # A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
 _FIGURE = re.compile(
@@ -67,6 +68,72 @@ def unsupported_figures(claim: str, passages: list[str], *, held: Sequence[Figur
     """
     stated = [f for p in passages for f in figures(p)]
     return [f.text for f in figures(claim) if not any(f.within(g) for g in [*stated, *held])]
+
+
+# Where a sentence's clauses part: punctuation, and the words that join two statements of figures
+# ("0.472, close to graph-based methods at 0.481", "41,000 in 2019 and 38,500 in 2018").
+_CLAUSE = re.compile(r"[,;:](?!\d)|[()]|\b(?:while|whereas|but|versus|vs|against|compared|than|and)\b", re.IGNORECASE)
+_YEAR_FIGURE = re.compile(r"(?:1[5-9]|20)\d\d")
+
+
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
+_WORD_AFTER = re.compile(r"\s?([A-Za-z]+)")
+
+
+def _kinds(text: str) -> list[tuple[Figure, tuple[bool, bool, str]]]:
+    """The figures of ``text`` with their kind for telling near misses apart: a percentage, a year,
+    and the dimension of the unit written after it ("554 ft" a length, "3 hours" a time). An
+    ordinal ("10th tallest") is a rank, no figure of any kind."""
+    out = []
+    plain = _MARKER.sub(" ", text)
+    for m in _FIGURE.finditer(plain):
+        after = plain[m.end():]
+        if _ORDINAL.match(after):
+            continue
+        figure = figures(m.group(0))[0]
+        word = _WORD_AFTER.match(after)
+        unit = UNITS.get(word.group(1).casefold()) if word is not None else None
+        out.append((figure, (figure.percent, bool(_YEAR_FIGURE.fullmatch(figure.text)), unit.dimension if unit else "")))
+    return out
+
+
+def nearer_figure(question: str, answer: str, sentence: str) -> Figure | None:
+    """A figure of ``sentence``, of the kind of the answer's, in a clause that shares more of the
+    question's words than any clause stating the answer's figure does; None when there is none.
+
+    "What Hits@10 do graph-based methods get?" read as the 0.472 of "Hits@10 reaches 0.472, close
+    to graph-based methods at 0.481": the clause the question describes states another figure, so
+    the reader's span is a near miss, however sure it is. A figure the question states ("in 2018")
+    counts twice: it tells the clauses apart more than any word. Only withholds a signature: a
+    clause no better than the answer's own leaves it standing.
+    """
+    stated = figures(answer)
+    if not stated:
+        return None
+    asked = {t for t in content_terms(question) if not t[:1].isdigit()}
+    # The figures the question writes as figures ("in 2018"), not the digits of a name ("Hits@10", "P-108").
+    own = [f for word in question.split() for f in figures(word.strip(".,;:?!")) if f.text == word.strip(".,;:?!")]
+    answer_figure = stated[0]
+    # Its kind as the sentence writes it: "554" of "554 ft" is a length.
+    kind = next((k for f, k in _kinds(sentence) if answer_figure.within(f) or f.within(answer_figure)), None)
+    if kind is None:
+        return None
+
+    def score(clause: str) -> int:
+        shared = asked & content_terms(clause)
+        return len(shared) + 2 * sum(1 for f in figures(clause) if any(f.within(q) or q.within(f) for q in own))
+
+    clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+    mine = [score(c) for c in clauses if any(answer_figure.within(f) or f.within(answer_figure) for f in figures(c))]
+    if not mine:
+        return None
+    best: tuple[int, Figure] | None = None
+    for clause in clauses:
+        others = [f for f, k in _kinds(clause) if k == kind and not answer_figure.within(f)
+                  and not f.within(answer_figure) and not any(f.within(q) for q in own)]
+        if others and score(clause) > max(mine) and (best is None or score(clause) > best[0]):
+            best = (score(clause), others[0])
+    return None if best is None else best[1]
 
 
 # A code: capitals and a number written as one name ("CHEM 210", "SR-71", "MBIO330", "A320").

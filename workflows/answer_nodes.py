@@ -10,9 +10,10 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 
 from graders import GradeResult
-from graders.figures import unnamed_codes, unnamed_phrases
+from graders.figures import figures, nearer_figure, unnamed_codes, unnamed_phrases
 from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import headed_attribute
+from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
 from workflows import records as rec
 from workflows._phase import (
@@ -299,6 +300,15 @@ class AnswerNodes(Phase):
             # than the question asks, so it answers another question, however well it reads.
             verdicts.append(decided_verdict("attribute", current["number"], False, "unverified", other))
             current["verified"] = False
+        if current["probability"] is not None and (near := nearer_in_quote(question, short or "", answer)) is not None:
+            # "What Hits@10 do graph-based methods get?" read as the 0.472 of "Hits@10 reaches 0.472,
+            # close to graph-based methods at 0.481": the clause the question describes states the
+            # other figure, so the reader's span is a near miss, however sure reader and critic are.
+            verdicts.append(decided_verdict(
+                "figure", current["number"], False, "unverified",
+                f"the answer {short!r} is stated beside {near!r} in one sentence, and the clause stating "
+                f"{near!r} is the one the question's words describe: the answer may be a near miss"))
+            current["verified"] = False
         useful: GradeResult | None
         if self.c.parallel_checks:
             with ContextThreadPoolExecutor(max_workers=2) as pool:
@@ -406,3 +416,16 @@ class AnswerNodes(Phase):
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
             "short_answer": short, "confidence": confidence, "history": [*(state.get("history") or []), turn],
         }
+
+
+def nearer_in_quote(question: str, short: str, answer: str) -> str | None:
+    """The figure, as written, that a sentence of ``answer`` (the short answer and its quote)
+    states beside the short answer's figure in the clause the question's words describe
+    (``nearer_figure``); None when no sentence does."""
+    if not figures(short):
+        return None
+    quote = re.sub(r"\[\d{1,3}\]", " ", answer)
+    for sentence in sentence_spans(quote):
+        if (near := nearer_figure(question, short, sentence.text)) is not None:
+            return near.text
+    return None

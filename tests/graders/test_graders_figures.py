@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graders import answer_claims, unsupported_figures
 from graders.figures import figures
 
@@ -29,3 +31,53 @@ def test_claims_take_the_markers_of_their_run_of_sentences() -> None:
 def test_the_short_answer_becomes_one_claim_with_its_question() -> None:
     claims = answer_claims("Yes. Adults may take two tablets [1].", 1, question="Can adults take two?", short_answer="Yes")
     assert claims == [("Can adults take two? Yes", (1,)), ("Adults may take two tablets.", (1,))]
+
+
+# A new user's paper abstracts: "What Hits@10 do graph-based methods get according to P-108?" was
+# signed 0.472, the paper's own figure, from "Hits@10 reaches 0.472, close to graph-based methods at
+# 0.481." (reader probability 0.81, critic support 0.91): the other figure's clause is the one the
+# question describes.
+SENTENCE = "Hits@10 reaches 0.472, close to graph-based methods at 0.481."
+
+
+def test_a_figure_from_another_clause_than_the_one_the_question_describes_is_found() -> None:
+    from graders.figures import nearer_figure
+
+    found = nearer_figure("What Hits@10 do graph-based methods get according to P-108?", "0.472", SENTENCE)
+    assert found is not None and found.text == "0.481"
+
+
+@pytest.mark.parametrize(("question", "answer", "sentence"), [
+    ("What Hits@10 does P-108 reach?", "0.472", SENTENCE),
+    ("What Hits@10 do graph-based methods get according to P-108?", "0.481", SENTENCE),
+    # Another kind of figure (a year beside a count) is no rival; nor a figure the question itself states.
+    ("How many people lived in Tarnby in 2020?", "5,200", "In 2020, 5,200 people lived in Tarnby, up from 4,100 in 2010."),
+    ("How many visitors came in 2019?", "41,000", "The museum had 41,000 visitors in 2019 and 38,500 in 2018."),
+    ("How long is the Aldwen line?", "38 kilometres", "The Aldwen line is 38 kilometres long."),
+])
+def test_the_answer_s_own_clause_or_no_rival_leaves_no_nearer_figure(question: str, answer: str, sentence: str) -> None:
+    from graders.figures import nearer_figure
+
+    assert nearer_figure(question, answer, sentence) is None
+
+
+def test_the_other_year_s_clause_is_nearer_when_the_question_names_that_year() -> None:
+    from graders.figures import nearer_figure
+
+    found = nearer_figure("How many visitors came in 2018?", "41,000",
+                          "The museum had 41,000 visitors in 2019, and 38,500 in 2018.")
+    assert found is not None and found.text == "38,500"
+
+
+@pytest.mark.parametrize(("question", "answer", "sentence"), [
+    # HaluEval dev: a rank is no figure, and a height is no count.
+    ("The landmark 47-storey mixed use skyscraper is how tall?", "554 ft",
+     "At a height of 554 ft, it is the tallest building in the United Kingdom outside London and 10th tallest building "
+     "in the United Kingdom."),
+    ("How long does the tallest building in the kingdom take to climb?", "554 ft",
+     "The tallest building in the kingdom takes 12 minutes to climb, and it stands 554 ft high."),
+])
+def test_a_rank_or_a_figure_of_another_unit_is_no_near_miss(question: str, answer: str, sentence: str) -> None:
+    from graders.figures import nearer_figure
+
+    assert nearer_figure(question, answer, sentence) is None

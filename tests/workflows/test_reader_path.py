@@ -10,7 +10,7 @@ from typing import Any
 
 from graders import Combine, GraderConfig
 from selfrag.reading import Reading, sentence_spans
-from selfrag.testing import ScriptedJudge, reading_of
+from selfrag.testing import ScriptedChatModel, ScriptedJudge, reading_of
 from tests.workflows.conftest import DOCS, FAST, sequence_search
 from workflows import Outcome, RunOptions
 from workflows.reading import read_answer
@@ -284,3 +284,26 @@ def test_an_answer_from_the_metadata_is_one_field_never_parts_of_several() -> No
             assert sum(f in passage[s.start : s.end] for f in fields) <= 1, passage[s.start : s.end]
     assert out.short_answer == "1958"
     assert out.answer == "1958. Two Figures, Winter is an oil on canvas by Edvard Saltholm. year_acquired: 1958. [1]"
+
+
+def test_a_figure_beside_the_one_the_question_describes_is_not_signed(make_engine: Any) -> None:
+    # A new user's paper abstracts: "What Hits@10 do graph-based methods get according to P-108?"
+    # was signed 0.472 (reader 0.81, critic support 0.91), the paper's own figure, from the sentence
+    # that gives graph-based methods 0.481.
+    from selfrag.testing import FakeCollection, FakeStore
+    from tests.workflows.conftest import FAST as RETRY
+    from tests.workflows.conftest import SCHEMA
+    from workflows import Components, SelfRagEngine
+
+    text = "P-108 completes knowledge bases without a graph. Hits@10 reaches 0.472, close to graph-based methods at 0.481."
+    judge = judge_reading("0.472")
+    coll = FakeCollection("papers", SCHEMA, [{"id": "P-108", "text": text, "metadata": {}}])
+    components = Components.from_model(ScriptedChatModel.from_rules({}), FakeStore(coll), retry=RETRY, self_query_mode="rules",
+                                       judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                                       extractive_only=True, rules_only_text=True)
+    result = SelfRagEngine(components).run("What Hits@10 do graph-based methods get according to P-108?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "0.472"
+    figure = next(v for v in result.trace.verdicts if v["kind"] == "figure")
+    assert not figure["passed"] and "'0.481'" in figure["reason"] and result.trace.stop_reason == figure["reason"]
+    asked_right = SelfRagEngine(components).run("What Hits@10 does P-108 reach?", collection="papers")
+    assert asked_right.outcome is Outcome.ANSWERED
