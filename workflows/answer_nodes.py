@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
@@ -16,6 +17,7 @@ from selfrag.query import headed_attribute
 from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
 from workflows import records as rec
+from workflows._names import names
 from workflows._phase import (
     Phase,
     asks,
@@ -236,9 +238,17 @@ class AnswerNodes(Phase):
             reason = f"reader probability {p:.2f} {'>=' if ok else '<'} threshold {threshold:.2f}"
             rival = current.get("rival")
             if ok and rival is not None and rival["probability"] >= RIVAL_PROBABILITY:
-                ok = False
-                reason += (f", but document [{rival['document']}] answers {rival['answer']!r} (reader probability "
-                           f"{rival['probability']:.2f} >= {RIVAL_PROBABILITY:.2f}): the documents disagree")
+                elsewhere = _about_another(question, current, rival["document"], docs)
+                if elsewhere:
+                    # HaluEval dev: "Who recorded Friends in Low Places?" read "Chris Shiflett" out of a
+                    # document about another band, which never names the song: an answer to another
+                    # question, no disagreement (17 right answers of 18 were unsigned by such rivals).
+                    reason += (f"; document [{rival['document']}] answers {rival['answer']!r}, but never names "
+                               f"{', '.join(map(repr, elsewhere))}, which the question and the answer's document do")
+                else:
+                    ok = False
+                    reason += (f", but document [{rival['document']}] answers {rival['answer']!r} (reader probability "
+                               f"{rival['probability']:.2f} >= {RIVAL_PROBABILITY:.2f}): the documents disagree")
             verdicts.append(decided_verdict("reader", current["number"], ok, "verified" if ok else "unverified", reason,
                                             model=self._reader_name(), prompt_version="reader/v1"))
             current["verified"] = ok
@@ -429,3 +439,18 @@ def nearer_in_quote(question: str, short: str, answer: str) -> str | None:
         if (near := nearer_figure(question, short, sentence.text)) is not None:
             return near.text
     return None
+
+
+def _about_another(question: str, current: rec.GeneratedAnswer, number: int, docs: Sequence[rec.Document]) -> list[str]:
+    """The names the question writes (``workflows._names``) that the answer's cited documents write
+    and the document numbered ``number`` among those it was read from does not: that document is
+    about something else, and its answer is to another question. Empty when there are none."""
+    by_id = {d["id"]: d for d in docs}
+    read = current["documents"]
+    if not 1 <= number <= len(read) or read[number - 1] not in by_id:
+        return []
+    cited = [(by_id[c["id"]]["text"], by_id[c["id"]]["metadata"]) for c in current["citations"] if c["id"] in by_id]
+    other = by_id[read[number - 1]]
+    asked = [n.text for n in names(question, {}, question=True)]
+    shared = [n for n in asked if cited and not unnamed_phrases([n], cited)]
+    return unnamed_phrases(shared, [(other["text"], other["metadata"])])

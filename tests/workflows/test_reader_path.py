@@ -290,20 +290,53 @@ def test_a_figure_beside_the_one_the_question_describes_is_not_signed(make_engin
     # A new user's paper abstracts: "What Hits@10 do graph-based methods get according to P-108?"
     # was signed 0.472 (reader 0.81, critic support 0.91), the paper's own figure, from the sentence
     # that gives graph-based methods 0.481.
+    text = "P-108 completes knowledge bases without a graph. Hits@10 reaches 0.472, close to graph-based methods at 0.481."
+    engine = _engine_over({"P-108": text}, judge_reading("0.472"))
+    result = engine.run("What Hits@10 do graph-based methods get according to P-108?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "0.472"
+    figure = next(v for v in result.trace.verdicts if v["kind"] == "figure")
+    assert not figure["passed"] and "'0.481'" in figure["reason"] and result.trace.stop_reason == figure["reason"]
+    asked_right = engine.run("What Hits@10 does P-108 reach?", collection="papers")
+    assert asked_right.outcome is Outcome.ANSWERED
+
+
+def _engine_over(texts: dict[str, str], judge: ScriptedJudge) -> Any:
+    """An offline engine over a collection of ``texts`` (id → text), every search finding them all."""
     from selfrag.testing import FakeCollection, FakeStore
     from tests.workflows.conftest import FAST as RETRY
     from tests.workflows.conftest import SCHEMA
     from workflows import Components, SelfRagEngine
 
-    text = "P-108 completes knowledge bases without a graph. Hits@10 reaches 0.472, close to graph-based methods at 0.481."
-    judge = judge_reading("0.472")
-    coll = FakeCollection("papers", SCHEMA, [{"id": "P-108", "text": text, "metadata": {}}])
+    coll = FakeCollection("papers", SCHEMA, [{"id": k, "text": v, "metadata": {}} for k, v in texts.items()])
     components = Components.from_model(ScriptedChatModel.from_rules({}), FakeStore(coll), retry=RETRY, self_query_mode="rules",
                                        judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
                                        extractive_only=True, rules_only_text=True)
-    result = SelfRagEngine(components).run("What Hits@10 do graph-based methods get according to P-108?", collection="papers")
-    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "0.472"
-    figure = next(v for v in result.trace.verdicts if v["kind"] == "figure")
-    assert not figure["passed"] and "'0.481'" in figure["reason"] and result.trace.stop_reason == figure["reason"]
-    asked_right = SelfRagEngine(components).run("What Hits@10 does P-108 reach?", collection="papers")
-    assert asked_right.outcome is Outcome.ANSWERED
+    return SelfRagEngine(components)
+
+
+def _rival_judge(best: str, rival: str) -> ScriptedJudge:
+    def read(question: str, passages: list[str]) -> Reading:
+        return dataclasses.replace(reading_of(best, passages), rival=reading_of(rival, passages, probability=0.7))
+
+    return ScriptedJudge(lambda *a: 0.9, read, thresholds=THRESHOLDS, name="judge-test-v1")
+
+
+def test_a_rival_from_a_document_that_never_names_what_the_question_asks_about_is_no_disagreement() -> None:
+    # HaluEval dev: "Who recorded Friends in Low Places?" read "Garth Brooks" (right) from its document
+    # and "Chris Shiflett" from a document about another band, which never names the song: 17 right
+    # answers of 18 unsigned on dev rows 1-1000 were such rivals.
+    engine = _engine_over({"a": "Friends in Low Places was recorded by Garth Brooks in 1990.",
+                           "b": "Chris Shiflett joined the band as its lead guitarist in 1999."},
+                          _rival_judge("Garth Brooks", "Chris Shiflett"))
+    result = engine.run("Who recorded Friends in Low Places?", collection="papers")
+    assert result.outcome is Outcome.ANSWERED and result.short_answer == "Garth Brooks"
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert reader["passed"] and "never names" in reader["reason"] and "'Low Places'" in reader["reason"]
+
+
+def test_a_rival_that_names_what_the_question_asks_about_still_disagrees() -> None:
+    engine = _engine_over({"a": "Friends in Low Places was recorded by Garth Brooks in 1990.",
+                           "b": "Friends in Low Places was first recorded by Chris Shiflett in 1989."},
+                          _rival_judge("Garth Brooks", "Chris Shiflett"))
+    result = engine.run("Who recorded Friends in Low Places?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED
