@@ -34,7 +34,7 @@ def fence(tag: str, text: str, **attrs: str) -> str:
 
 
 HIDDEN_METADATA = frozenset(
-    {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "doc_id", "doc_hash"}
+    {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "row", "doc_id", "doc_hash"}
 )
 """Bookkeeping keys that say nothing about the content; every other metadata value is shown."""
 

@@ -60,7 +60,7 @@ def test_metadata_is_shown_but_bookkeeping_is_hidden() -> None:
     }  # fmt: skip
     # keys sorted: Chroma returns metadata in no stable order, prompts must be reproducible
     assert document_text(doc) == "A bunch of women are wholesome\n(director: Greta Gerwig; rating: 8.3; year: 2019)"
-    assert {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "doc_id", "doc_hash"} == HIDDEN_METADATA
+    assert {"source", "filename", "ext", "chunk_index", "chunk", "page", "page_start", "line", "row", "doc_id", "doc_hash"} == HIDDEN_METADATA
 
 
 def test_document_without_descriptive_metadata_is_its_text() -> None:
@@ -72,3 +72,12 @@ def test_document_without_descriptive_metadata_is_its_text() -> None:
 def test_long_text_is_cut_but_metadata_is_kept() -> None:
     doc = {"text": "x" * 50, "metadata": {"company": "Walmart"}}
     assert document_text(doc, max_chars=10) == "x" * 10 + " …\n(company: Walmart)"
+
+
+def test_a_row_number_is_bookkeeping_the_reader_never_reads() -> None:
+    # HaluEval dev: every imported passage ended "row: 17.", a sentence the reader read as content; with
+    # it hidden, 1.8 points more of rows 1-1000 were right (0.681 -> 0.699) and fewer answers signed wrong.
+    from workflows.reading import passage_text
+
+    doc = {"text": "Arthur's Magazine was an American literary periodical.", "metadata": {"row": 17}}
+    assert document_text(doc) == passage_text(doc) == "Arthur's Magazine was an American literary periodical."
