@@ -19,7 +19,8 @@ from datetime import date, timedelta
 
 from selfrag.lang.numbers import NUMBER_WORDS
 
-__all__ = ["MONTHS", "DateRange", "YearSpan", "find_date_range", "find_year_phrases", "resolve_year_value", "wants_latest"]
+__all__ = ["MONTHS", "DateRange", "YearSpan", "find_date_range", "find_date_ranges", "find_year_phrases", "resolve_year_value",
+           "wants_latest"]
 
 _MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                 "november", "december"]  # fmt: skip
@@ -76,6 +77,21 @@ def find_date_range(question: str, today: date) -> DateRange | None:
         if (found := reader(question, today)) is not None:
             return found
     return None
+
+
+def find_date_ranges(question: str, today: date, *, most: int = 3) -> list[DateRange]:
+    """Every date range ``question`` names (at most ``most``), in the order it writes them: each
+    phrase read is blanked out before the next is looked for ("published in 2022 and patched in
+    2023" names two)."""
+    found: list[DateRange] = []
+    text = question
+    while len(found) < most and (r := find_date_range(text, today)) is not None:
+        found.append(r)
+        if r.span is None:
+            break
+        a, b = r.span
+        text = text[:a] + " " * (b - a) + text[b:]
+    return sorted(found, key=lambda r: r.span or (0, 0))
 
 
 def _search(pattern: str, text: str) -> re.Match[str] | None:

@@ -31,8 +31,9 @@ from selfrag.kg.context import GraphContext
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
 from selfrag.kg.recognition import KIND_WORDS
-from selfrag.lang import MONTHS, Token, find_date_range, lemma, tokenize, wants_latest
+from selfrag.lang import MONTHS, Token, find_date_ranges, lemma, tokenize, wants_latest
 from selfrag.lang.questions import (
+    AUXILIARIES,
     REQUEST_VERBS,
     asks_about_all,
     asks_about_any,
@@ -534,17 +535,40 @@ def read_graph_terms(
     date_attr = schema.date_attribute
     if date_attr is not None:
         unread = "".join(" " if any(a <= i < b for a, b in consumed) else ch for i, ch in enumerate(question))
-        span = find_date_range(unread, today)
-        dated = _dated_attribute(question, span.span, schema) if span is not None and span.span is not None else date_attr
-        if span is not None and dated is None:
-            # "How many trials were there in 2023?" of a start and a completion date: which is not said.
+        previous: tuple[int, int] | None = None
+        # "published in 2022 and patched in 2023": each phrase bounds the date its own verb names.
+        for span in find_date_ranges(unread, today):
             phrase = question[span.span[0]:span.span[1]].strip() if span.span is not None else "the date"
-            changes.append(Change(kind="unread_bound", detail=f"{phrase!r}: which date it bounds is not said; not filtered"))
-        elif span is not None and dated is not None:
+            if previous is not None and span.span is not None and any(
+                    t.norm == "or" for t in tokenize(question[previous[1]:span.span[0]])):
+                # "published in 2022 or patched in 2023": either, which a conjunction of filters is not.
+                changes.append(Change(kind="ambiguous_coordination", detail=f"{phrase!r}: an alternative to the date "
+                                      "before it, which one filter cannot hold; not filtered"))
+                continue
+            previous = span.span
+            if span.span is not None and (more := _ALTERNATIVE_DATE.match(question, span.span[1])) is not None:
+                # "published in 2022 or 2023": the year after "or" is no date phrase of its own, and
+                # the one before it alone is not what is asked.
+                changes.append(Change(kind="ambiguous_coordination", detail=f"{phrase!r}{more.group(0)}: alternatives, of "
+                                      "which the filter holds the first only"))
+            dated = _dated_attribute(question, span.span, schema) if span.span is not None else date_attr
+            if dated is None:
+                # "How many trials were there in 2023?" of a start and a completion date: which is not said.
+                changes.append(Change(kind="unread_bound", detail=f"{phrase!r}: which date it bounds is not said; not filtered"))
+                continue
+            bounds: list[FilterNode] = []
             if span.start is not None:
-                nodes.append(Comparison(attribute=dated.name, comparator="gte", value=date_number(span.start)))
+                bounds.append(Comparison(attribute=dated.name, comparator="gte", value=date_number(span.start)))
             if span.end is not None:
-                nodes.append(Comparison(attribute=dated.name, comparator="lt", value=date_number(span.end)))
+                bounds.append(Comparison(attribute=dated.name, comparator="lt", value=date_number(span.end)))
+            if span.span is not None and negated_date(question, span.span):
+                # "not published in 2024": the dates outside the range (a record without one is in neither).
+                outside: list[FilterNode] = [_outside(b) for b in bounds]
+                nodes.append(outside[0] if len(outside) == 1 else Operation(operator="or", arguments=outside))
+                changes.append(Change(kind="resolved_date", detail=f"{dated.name}: before {span.start or '…'} or from "
+                                      f"{span.end or '…'} on (not in {phrase!r})"))
+                continue
+            nodes.extend(bounds)
             changes.append(Change(kind="resolved_date", detail=f"{dated.name}: from {span.start or '…'} to before {span.end or '…'}"))
     # A negation's own words ("apart from", "except") are no topic: it is held by a graph term or
     # the question gets no set answer (``_set_aside``).
@@ -582,6 +606,29 @@ def read_graph_terms(
         # "Are X's suppliers Japanese?" asks about all of them: the ones that are do not answer it.
         asks = None
     return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks)
+
+
+_ALTERNATIVE_DATE = re.compile(r"\s*,?\s*(?:or|and)\s+(?:in\s+)?(?:\d{4}|" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
+
+
+def negated_date(question: str, span: tuple[int, int]) -> bool:
+    """Whether a negation stands before the date phrase at ``span``, through auxiliaries and a verb
+    only ("were not published in 2024", "weren't patched before 2023", "not in 2024")."""
+    before = [t for t in tokenize(question) if t.end <= span[0]][-3:]
+    for t in reversed(before):
+        if t.norm in NEGATIONS:
+            return True
+        word = t.text.casefold()
+        if t.norm in AUXILIARIES or (word.isalpha() and not word.endswith("s") and lemma(word) != word):
+            continue  # "were", "published"
+        return False
+    return False
+
+
+def _outside(bound: FilterNode) -> FilterNode:
+    """The complement of one bound of a date range: ``gte`` → ``lt``, ``lt`` → ``gte``."""
+    assert isinstance(bound, Comparison)
+    return bound.model_copy(update={"comparator": "lt" if bound.comparator == "gte" else "gte"})
 
 
 def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSchema) -> AttributeInfo | None:

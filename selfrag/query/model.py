@@ -98,5 +98,6 @@ class Change(BaseModel):
         "computed",
         "guessed_value",
         "either_attribute",
+        "ambiguous_name",
     ]
     detail: str

@@ -100,7 +100,8 @@ class Whether:
     any: bool = False
 
 
-NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute")
+NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
+             "ambiguous_name")
 """Changes after which the filter may not hold the question as asked: what it selects is no answer
 (no listing, computation or count), though it still guides the search."""
 
@@ -311,6 +312,8 @@ class SelfQueryPlanner:
             changes.extend(Change(kind="either_attribute", detail=f"{note}: the question's words name one of them, "
                                   "which is not said; both searched, nothing computed from them is the answer")
                            for note in reading.either)
+            changes.extend(Change(kind="ambiguous_name", detail=f"{note}: which one is meant is not said; filtered, "
+                                  "nothing computed from it is the answer") for note in reading.ambiguous)
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)

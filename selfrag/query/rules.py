@@ -47,7 +47,7 @@ from selfrag.lang import (
     tokenize,
     word_set,
 )
-from selfrag.lang.questions import AUXILIARIES
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, WH_WORDS
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
 from selfrag.query._grounding import clauses
@@ -87,7 +87,8 @@ class Reading:
                  unread: Sequence[str] = (), extreme: Superlative | None = None,
                  aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
                  guessed: Sequence[str] = (), unknown_names: Sequence[str] = (),
-                 dated: Sequence[tuple[int, int]] = (), either: Sequence[str] = ()) -> None:
+                 dated: Sequence[tuple[int, int]] = (), either: Sequence[str] = (),
+                 ambiguous: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -120,6 +121,9 @@ class Reading:
         self.which_items = which_items
         """The question asks "Which <the collection's items> …?" ("Which Acme laptops have HDMI
         ports?"): when the filter holds the rest, the items it selects are the answer."""
+        self.ambiguous = list(ambiguous)
+        """Names read as one attribute's value that are also a word of another name attribute's
+        known value ("Hunter": a title, and Mara Hunter's surname): which one is meant is not said."""
         self.unknown_names = list(unknown_names)
         """Names the question writes that are a known name and more ("Aurora Sport", "Brisa HD"):
         no known item, so an answer must name them to be about what was asked."""
@@ -282,6 +286,50 @@ def _outside_names(question: str, numbers: list[Number], profile: SchemaProfile)
     return [n for n in numbers if not any(s <= n.start and n.end <= e for s, e in spans)]
 
 
+def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
+    """The spans where ``question`` writes, as whole words and but for case, a known value of
+    several words of a name or identifier attribute, longest first, none inside another."""
+    found: list[Span] = []
+    values = sorted({str(v) for p in profile.strings() if p.attr.kind in _NAMING_KINDS for v in p.values
+                     if len(str(v).split()) > 1}, key=len, reverse=True)
+    for value in values:
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", question, re.IGNORECASE):
+            if not any(a <= m.start() and m.end() <= b for a, b in found):
+                found.append(m.span())
+    return found
+
+
+def _also_part_of(question: str, mention: Mention, profile: SchemaProfile) -> str | None:
+    """Another name attribute's known value that the name ``mention`` read (one word, as written)
+    is a word of ("Hunter" of author "Mara Hunter", read as the title "Hunter"), as ``attribute
+    'value'``; None when there is none."""
+    written = question[mention.span[0]:mention.span[1]]
+    if mention.attr.attr.kind not in _NAMING_KINDS or mention.negated or len(written.split()) != 1:
+        return None
+    word = written.casefold()
+    for p in profile.strings():
+        if p.name == mention.attr.name or p.attr.kind not in _NAMING_KINDS:
+            continue
+        for value in p.values:
+            words = str(value).casefold().split()
+            if len(words) > 1 and word in words:
+                return f"{p.name} {value!r}"
+    return None
+
+
+def _named_number(question: str, found: Found, numbers: Sequence[Number], profile: SchemaProfile) -> bool:
+    """Whether ``found``, an equality on a number written bare (no currency, unit or scale), read a
+    number that is, as written, a known value of a name or identifier attribute ("2084", a title):
+    the value names the item, as "route 62" does, and the number reader leaves it to the values'."""
+    if not any(isinstance(c, Comparison) and c.comparator == "eq" for c in clauses(found.node)):
+        return False
+    inside = [n for n in numbers if found.span[0] <= n.start and n.end <= found.span[1]]
+    if len(inside) != 1 or inside[0].money or inside[0].scaled or inside[0].unit is not None:
+        return False
+    text = question[inside[0].start:inside[0].end].casefold()
+    return any(p.attr.kind in _NAMING_KINDS and any(str(v).casefold() == text for v in p.values) for p in profile.strings())
+
+
 def _written(question: str, words: list[Token]) -> str:
     """``words`` as the question writes them: joined by a space, or by the punctuation alone that
     joins them in the question ("2.0", "Wi-Fi", "1,500"), which the lexical index reads as one term."""
@@ -312,6 +360,10 @@ def read_question(
     numbers = _outside_names(question, find_numbers(question), profile)
     similarity = Similarity(embeddings) if embeddings is not None else None
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
+    for f in [f for f in numeric if _named_number(question, f, numbers, profile)]:
+        # "price of 2084?" of a book titled "2084": the title, not a price of 2,084.
+        numeric.remove(f)
+        taken.release(f.span)
     if (full or schema).date_attribute is not None:
         # "after June 2024" is one date, the date readers' ("from 2024-07-01"), not a year of a
         # year attribute and "after June" of this year.
@@ -335,8 +387,15 @@ def read_question(
     held = [d for d in _dated(question, tokens, taken, dates, today) if taken.free(d)]
     for span in held:
         taken.claim(span)
+    # A list's element inside a known name of several words is part of the name: "Ruby" of "Ruby
+    # Chen" is no skill, "History" of "A Short History of Bridges" no genre.
+    names = [span for span in _known_names(question, profile) if taken.free(span)]
+    for span in names:
+        taken.claim(span)
     listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken,
                             exclude=values)
+    for span in names:
+        taken.release(span)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
     for span in held:
         taken.release(span)
@@ -362,6 +421,10 @@ def read_question(
                 and not any(term_match(forms(_word_before(tokens, event.span[0]).norm), d.terms) for d in dates):
             taken.claim(event.span)
             unread.append(question[event.span[0]:event.span[1]].strip())
+    for m in [m for m in mentions if _graded_form(question, m)]:
+        # "the highest CVSS score", "a higher score": a comparison's word, not severity = high.
+        mentions.remove(m)
+        taken.release(m.span)
     for m in [m for m in mentions if _dated_event(tokens, m, mentions, dates, profile)]:
         # "When was NCT-7011 completed?": "completed" is the event whose date is asked ("date the
         # trial was completed"), not the state of the records to look in; as a filter it hides a
@@ -384,9 +447,16 @@ def read_question(
                for m in mentions if m.how.startswith("embedding") and float(m.how.split()[1]) < NAME_FLOOR]
     # "from Boston", "by Arlow City": a word giving the value a role, which one of the attributes
     # holding it is not said ("played by" either team, "sent by" the sender only).
+    # Nor is it said when one of them is what the records are called by ("Yuki Tanaka": an
+    # employee's name, and her reports' manager): "What languages does Yuki Tanaka speak?" asks of
+    # her record, "Who reports to Yuki Tanaka?" of theirs.
+    label = (full or schema).label_attribute
     either = [f"{question[m.span[0]:m.span[1]]!r} read as {' or '.join([m.attr.name, *(o.name for o in m.also)])}"
-              for m in mentions if m.also and (before := [t for t in tokens if t.end <= m.span[0]])
-              and before[-1].norm in _ROLE_WORDS]
+              for m in mentions if m.also and ((before := [t for t in tokens if t.end <= m.span[0]])
+                                               and before[-1].norm in _ROLE_WORDS
+                                               or label in (m.attr.name, *(o.name for o in m.also)))]
+    ambiguous = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r}; also a word of {other}"
+                 for m in mentions if (other := _also_part_of(question, m, profile)) is not None]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     subject = named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
@@ -463,6 +533,11 @@ def read_question(
     leftover = [t.text for i, t in enumerate(tokens) if read.free((t.start, t.end)) and t.norm.isalpha()
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
                 and i not in bound_verbs]
+    if len(tokens) > 2 and tokens[0].norm in WH_WORDS and tokens[-1].norm in _STRANDED and read.free(
+            (tokens[-1].start, tokens[-1].end)):
+        # "What is Winter Lanterns about?", "What is it for?": the preposition's object is what is
+        # asked, which no filter holds.
+        leftover.append(tokens[-1].text)
     text = search or " ".join(question.split())
     # "Which <the items> …?", or "Which <a category's value> …?" ("Which SUVs were listed in
     # 2024?", "Which diesel hatchbacks are red?"): the items the value selects. Not a name's value
@@ -474,7 +549,7 @@ def read_question(
                                      and not m.negated for m in mentions)))
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
-                   leftover, which_items, guessed, unknown, dated, either)
+                   leftover, which_items, guessed, unknown, dated, either, ambiguous)
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:
@@ -536,7 +611,17 @@ def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, men
         forms(_word_before(tokens, start).norm), year.terms)
 
 
+def _graded_form(question: str, mention: Mention) -> bool:
+    """Whether ``mention`` read a comparative or superlative ("higher", "highest") as the value
+    its base spells ("high"): a comparison's word, which the superlative and bound readers read."""
+    written = question[mention.span[0]:mention.span[1]].casefold()
+    value = str(mention.value).casefold()
+    return written != value and written.isalpha() and written.endswith(("er", "est")) and lemma(written) == value
+
+
 _DATE_WORDS = frozenset(["date", "day", "year", "month"])
+_STRANDED = frozenset(PREPOSITIONS) | {"about", "of", "to", "like", "into"}
+"""Prepositions a question may end on, their object the wh-word ("What is it about?")."""
 
 
 def _asks_a_date(tokens: list[Token]) -> bool:
@@ -660,6 +745,8 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     for tok in after:
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
+        if not hits and forms(tok.norm) & profile.item_nouns:
+            return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         at = tokens.index(tok)
         following = []
         for u in tokens[at + 1 : at + 3]:
