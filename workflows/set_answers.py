@@ -450,6 +450,11 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         dates = ([a for a in schema.attributes if a.type == "date" and a.name not in tested]
                  or [a for a in schema.attributes if a.kind == "year" and a.name not in tested])
         named = dates if len(dates) == 1 else [a for a in dates if _recorded(a) & asked_words]
+    if not named and re.match(r"\s*who\b", question, re.IGNORECASE):
+        # "Who wrote Winter Lanterns?": the one name attribute whose description uses a word the
+        # question does ("author who wrote the book"), not another of the record's names.
+        people = [a for a in schema.attributes if a.type == "string" and a.kind == "name" and a.name not in tested]
+        named = [a for a in people if _recorded(a) & asked_words]
     if not named and (m := re.match(r"\s*how\s+many\s+(\w+)", question, re.IGNORECASE)):
         # "How many units of X were recalled?": a number attribute a word of whose name is counted.
         counted = content_terms(m.group(1))

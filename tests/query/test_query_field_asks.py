@@ -75,3 +75,22 @@ def test_how_many_of_a_list_s_elements_is_their_number() -> None:
     assert counted is not None and counted.short_answer == "3" and "Germany, France, Italy" in counted.answer
     listed = field_answer(document, schema.attributes[1])
     assert listed is not None and listed.short_answer == "Germany, France, Italy"
+
+
+BOOKS = CollectionSchema.model_validate({"description": "A bookshop's catalogue", "attributes": [
+    {"name": "title", "type": "string", "kind": "name", "description": "title of the book"},
+    {"name": "author", "type": "string", "kind": "name", "description": "author who wrote the book"},
+    {"name": "publisher", "type": "string", "description": "publisher of the book"}]})
+TITLE: dict[str, Any] = {"attribute": "title", "comparator": "eq", "value": "Winter Lanterns"}
+
+
+@pytest.mark.parametrize(("question", "search", "expected"), [
+    # A new user's bookshop: "Who wrote Winter Lanterns?" went to the reader, which named the publisher.
+    ("Who wrote Winter Lanterns?", "Who wrote", "author"),
+    ("who wrote winter lanterns", "who wrote", "author"),
+    ("Who wrote the foreword to Winter Lanterns?", "Who wrote the foreword", None),
+    ("Who reviewed Winter Lanterns?", "Who reviewed", None),
+])
+def test_who_with_the_verb_a_name_attribute_s_description_uses_asks_that_name(question: str, search: str,
+                                                                               expected: str | None) -> None:
+    assert _asked(question, search, BOOKS, TITLE) == expected
