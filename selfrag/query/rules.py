@@ -47,7 +47,7 @@ from selfrag.lang import (
     tokenize,
     word_set,
 )
-from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, WH_WORDS
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
 from selfrag.query._grounding import clauses
@@ -533,10 +533,11 @@ def read_question(
     leftover = [t.text for i, t in enumerate(tokens) if read.free((t.start, t.end)) and t.norm.isalpha()
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
                 and i not in bound_verbs]
-    if len(tokens) > 2 and tokens[0].norm in WH_WORDS and tokens[-1].norm in _STRANDED and read.free(
-            (tokens[-1].start, tokens[-1].end)):
-        # "What is Winter Lanterns about?", "What is it for?": the preposition's object is what is
-        # asked, which no filter holds.
+    if len(tokens) > 2 and tokens[0].norm in ("what", "who", "whom") and tokens[1].norm in AUXILIARIES \
+            and tokens[-1].norm in _STRANDED and read.free((tokens[-1].start, tokens[-1].end)):
+        # "What is Winter Lanterns about?", "What is it for?": the preposition's object is the
+        # wh-word alone, what is asked, which no filter holds. Not "Which matches did X score in?",
+        # whose object is the items asked for.
         leftover.append(tokens[-1].text)
     text = search or " ".join(question.split())
     # "Which <the items> …?", or "Which <a category's value> …?" ("Which SUVs were listed in

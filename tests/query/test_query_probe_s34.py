@@ -170,3 +170,10 @@ def test_a_name_the_records_are_called_by_and_another_attribute_holds_is_no_answ
 def test_a_first_name_that_is_a_skill_is_part_of_the_name() -> None:
     # "Is Ruby Chen remote?" was signed "No": "Ruby" read as the skill.
     assert "skills" not in {c.attribute for c in clauses(_staff_plan("Is Ruby Chen remote?").query.filter)}
+
+
+def test_a_preposition_whose_object_is_the_items_asked_for_keeps_the_listing() -> None:
+    # An intermediate commit unsigned "Which matches did Edu Santos score in?" (a ninth user's probe).
+    from tests.query.test_query_probe_s33 import _match_plan
+
+    assert _match_plan("Which matches did Arlow City play in?").asks == "documents"
