@@ -184,7 +184,11 @@ class _Finder:
         ("away" of away_team beside home_team; "team", in both, names neither)."""
         own = {p.name: p.name_terms - frozenset().union(*(q.name_terms for q in candidates if q is not p))
                for p in candidates}
-        naming = [(p, [t for t in self.tokens if forms(t.norm) & own[p.name]]) for p in candidates]
+        # Not a word of another known value the question writes: "Manager" of the title "Engineering
+        # Manager" names no manager ("Is Marta Kowalska an Engineering Manager?").
+        valued = self._valued_spans()
+        naming = [(p, [t for t in self.tokens if forms(t.norm) & own[p.name]
+                       and not any(a <= t.start < b for a, b in valued)]) for p in candidates]
         named = [(p, toks) for p, toks in naming if toks]
         if len(named) != 1:
             return None
@@ -192,6 +196,15 @@ class _Finder:
             if self.taken.free((t.start, t.end)):
                 self.taken.claim((t.start, t.end))
         return named[0][0]
+
+    def _valued_spans(self) -> list[tuple[int, int]]:
+        """Where the question writes, whole and but for case, a known value of several words."""
+        spans = []
+        for _, idx in self.indexes:
+            for value in idx.values:
+                if len(value.split()) > 1:
+                    spans += [m.span() for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", self.q, re.IGNORECASE)]
+        return spans
 
     def _filler_value(self, i: int, span: tuple[int, int]) -> Mention | None:
         """A request word that is, exactly, a known value ("search" of a service, "watch" of a

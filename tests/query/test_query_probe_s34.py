@@ -177,3 +177,15 @@ def test_a_preposition_whose_object_is_the_items_asked_for_keeps_the_listing() -
     from tests.query.test_query_probe_s33 import _match_plan
 
     assert _match_plan("Which matches did Arlow City play in?").asks == "documents"
+
+
+@pytest.mark.parametrize("question", ["Is Marta Kowalska an Engineering Manager?", "Is Yuki Tanaka a Sales Manager?"])
+def test_a_word_of_a_known_value_names_no_attribute(question: str) -> None:
+    # "Is Marta Kowalska an Engineering Manager?" was answered from whether her reports work in
+    # Engineering: "Manager", a word of the title "Engineering Manager", named the manager attribute.
+    catalogue = {**PEOPLE, "name": [*PEOPLE["name"], "Marta Kowalska"], "manager": [*PEOPLE["manager"], "Marta Kowalska"],
+                 "title": ["Engineering Manager", "Sales Manager", "Support Team Lead"],
+                 "department": ["Engineering", "Sales", "Support"]}
+    plan = PLANNER.plan(question, STAFF, catalogue, today=date(2026, 6, 1))
+    found = {c.attribute for c in clauses(plan.query.filter)}
+    assert "title" in found and "department" not in found and plan.whether is None
