@@ -441,7 +441,14 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     if first and first[0].lower().strip("¿¡") in AUXILIARIES:
         return None
     tested = set(filter_attributes(filter_dump))
-    named = [a for a in schema.named_in(question) if a.name not in tested and a.type != "boolean"]
+    # The filter's values as the question writes them name no attribute: "Topic" of the title
+    # "Clustering Search Results by Topic" is no topics.
+    held: list[object] = []
+    filter_values(filter_dump, held)
+    unvalued = question
+    for value in held:
+        unvalued = re.sub(rf"(?<!\w){re.escape(str(value))}(?!\w)", " ", unvalued, flags=re.IGNORECASE)
+    named = [a for a in schema.named_in(unvalued) if a.name not in tested and a.type != "boolean"]
     cues = ""
     asked_words = content_terms(search_text)
     if not named and re.match(r"\s*when\b", question, re.IGNORECASE):

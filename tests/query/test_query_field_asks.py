@@ -94,3 +94,14 @@ TITLE: dict[str, Any] = {"attribute": "title", "comparator": "eq", "value": "Win
 def test_who_with_the_verb_a_name_attribute_s_description_uses_asks_that_name(question: str, search: str,
                                                                                expected: str | None) -> None:
     assert _asked(question, search, BOOKS, TITLE) == expected
+
+
+def test_a_word_of_the_filter_s_own_value_names_no_attribute() -> None:
+    # A new user's papers: "How many pages is Clustering Search Results by Topic?" went to the reader:
+    # "Topic", a word of the title the filter holds, named the topics attribute beside pages.
+    papers = CollectionSchema.model_validate({"description": "Research papers", "attributes": [
+        {"name": "title", "type": "string", "kind": "name", "description": "title of the paper"},
+        {"name": "topics", "type": "string[]", "description": "topics the paper covers"},
+        {"name": "pages", "type": "integer", "kind": "count", "description": "number of pages"}]})
+    where: dict[str, Any] = {"attribute": "title", "comparator": "eq", "value": "Clustering Search Results by Topic"}
+    assert _asked("How many pages is Clustering Search Results by Topic?", "pages", papers, where) == "pages"
