@@ -443,14 +443,20 @@ def nearer_in_quote(question: str, short: str, answer: str) -> str | None:
 
 def _about_another(question: str, current: rec.GeneratedAnswer, number: int, docs: Sequence[rec.Document]) -> list[str]:
     """The names the question writes (``workflows._names``) that the answer's cited documents write
-    and the document numbered ``number`` among those it was read from does not: that document is
-    about something else, and its answer is to another question. Empty when there are none."""
+    and that no other document the answer was read from writes all of, the one numbered ``number``
+    among them included: no other document is about what the question names, so none can say
+    otherwise. Empty when there are none (or another document writes them all)."""
     by_id = {d["id"]: d for d in docs}
     read = current["documents"]
     if not 1 <= number <= len(read) or read[number - 1] not in by_id:
         return []
-    cited = [(by_id[c["id"]]["text"], by_id[c["id"]]["metadata"]) for c in current["citations"] if c["id"] in by_id]
-    other = by_id[read[number - 1]]
+    cited_ids = {c["id"] for c in current["citations"]}
+    cited = [(by_id[i]["text"], by_id[i]["metadata"]) for i in cited_ids if i in by_id]
     asked = [n.text for n in names(question, {}, question=True)]
     shared = [n for n in asked if cited and not unnamed_phrases([n], cited)]
-    return unnamed_phrases(shared, [(other["text"], other["metadata"])])
+    if not shared:
+        return []
+    others = [by_id[i] for i in read if i not in cited_ids and i in by_id]
+    if any(not unnamed_phrases(shared, [(d["text"], d["metadata"])]) for d in others):
+        return []  # another document is about it too: the reader's best rival is not the only one
+    return unnamed_phrases(shared, [(by_id[read[number - 1]]["text"], by_id[read[number - 1]]["metadata"])])

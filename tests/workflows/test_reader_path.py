@@ -340,3 +340,15 @@ def test_a_rival_that_names_what_the_question_asks_about_still_disagrees() -> No
                           _rival_judge("Garth Brooks", "Chris Shiflett"))
     result = engine.run("Who recorded Friends in Low Places?", collection="papers")
     assert result.outcome is Outcome.UNVERIFIED
+
+
+def test_a_rival_about_something_else_is_no_licence_while_another_document_names_what_is_asked() -> None:
+    # The fifth user's handbook: "What time does Northgate Branch open on Saturday?" read 10:30 out of
+    # Elmstead's storytime; the reader's best rival ("Sundays") came from a page never naming
+    # Northgate Branch, but the branches page, which does, says 10:00. An intermediate commit signed it.
+    engine = _engine_over({"a": "Hearing loops are at Northgate Branch. A storytime is held at Elmstead Branch on Saturday at 10:30.",
+                           "b": "From 2024 the branches close on Sundays.",
+                           "c": "Northgate Branch is open on Saturday from 10:00 to 16:00."},
+                          _rival_judge("10:30", "Sundays"))
+    result = engine.run("What time does Northgate Branch open on Saturday?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED
