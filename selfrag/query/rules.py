@@ -301,8 +301,8 @@ def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
 
 def _also_part_of(question: str, mention: Mention, profile: SchemaProfile) -> str | None:
     """Another name attribute's known value that the name ``mention`` read (one word, as written)
-    is a word of ("Hunter" of author "Mara Hunter", read as the title "Hunter"), as ``attribute
-    'value'``; None when there is none."""
+    is the last word of ("Hunter" of author "Mara Hunter", read as the title "Hunter"), as
+    ``attribute 'value'``; None when there is none."""
     written = question[mention.span[0]:mention.span[1]]
     if mention.attr.attr.kind not in _NAMING_KINDS or mention.negated or len(written.split()) != 1:
         return None
@@ -312,7 +312,9 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile) -> st
             continue
         for value in p.values:
             words = str(value).casefold().split()
-            if len(words) > 1 and word in words:
+            if len(words) > 1 and words[-1] == word:
+                # A surname ("Mara Hunter"); not a brand that opens or sits inside its items' names
+                # ("Ibis Berlin Alexanderplatz", "Paris Marriott Champs-Elysees").
                 return f"{p.name} {value!r}"
     return None
 

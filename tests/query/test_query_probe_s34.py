@@ -189,3 +189,16 @@ def test_a_word_of_a_known_value_names_no_attribute(question: str) -> None:
     plan = PLANNER.plan(question, STAFF, catalogue, today=date(2026, 6, 1))
     found = {c.attribute for c in clauses(plan.query.filter)}
     assert "title" in found and "department" not in found and plan.whether is None
+
+
+def test_a_brand_that_opens_or_sits_inside_other_names_is_no_surname() -> None:
+    # An intermediate commit unsigned "Marriott hotels in Paris" (a self-query set's listing): the
+    # chain is a word of its hotels' names ("Paris Marriott Champs-Elysees"), not a surname.
+    hotels = CollectionSchema.model_validate({"description": "Hotel listings", "attributes": [
+        {"name": "name", "type": "string", "kind": "name", "description": "The hotel's name"},
+        {"name": "chain", "type": "string", "kind": "name", "description": "Hotel chain or brand"},
+        {"name": "city", "type": "string", "kind": "place", "description": "City the hotel is in"}]})
+    catalogue = {"name": ["Paris Marriott Champs-Elysees", "Ibis Berlin Alexanderplatz"], "chain": ["Marriott", "Ibis"],
+                 "city": ["Paris", "Berlin"]}
+    plan = PLANNER.plan("Marriott hotels in Paris", hotels, catalogue, today=date(2026, 6, 1))
+    assert plan.asks == "documents" and not any(c.kind == "ambiguous_name" for c in plan.changes)
