@@ -286,6 +286,21 @@ def _outside_names(question: str, numbers: list[Number], profile: SchemaProfile)
     return [n for n in numbers if not any(s <= n.start and n.end <= e for s, e in spans)]
 
 
+_HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir", "dame", "lady", "lord"])
+
+
+def _first_name_before(question: str, tokens: list[Token], mention: Mention) -> Token | None:
+    """The capitalised word written right before the surname ``mention`` read ("Austin" of "Austin
+    Chen"), when it is no function word, question word or title ("Does Chen …", "Dr Chen")."""
+    before = [t for t in tokens if t.end <= mention.span[0]]
+    if not before or question[before[-1].end:mention.span[0]] != " ":
+        return None
+    word = before[-1]
+    if not word.text[:1].isupper() or word.norm in QUERY_STOP or word.norm in _HONORIFICS or word.norm in AUXILIARIES:
+        return None
+    return word
+
+
 def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
     """The spans where ``question`` writes, as whole words and but for case, a known value of
     several words of a name or identifier attribute, longest first, none inside another."""
@@ -441,6 +456,17 @@ def read_question(
         taken.release(m.span)
     if together:
         unknown.append(question[min(m.span[0] for m in together):max(m.span[1] for m in together)])
+    for m in [m for m in mentions if m.how == "surname"]:
+        # "Austin Chen", "Carlos Chen": a surname after another first name ("Ruby Chen" is known) is
+        # a name nobody knows; the first name is no city either.
+        first = _first_name_before(question, tokens, m)
+        if first is None or m not in mentions:
+            continue
+        gone = [m, *(o for o in mentions if o is not m and o.span[0] <= first.start < o.span[1])]
+        for o in gone:
+            mentions.remove(o)
+            taken.release(o.span)
+        unknown.append(question[min(first.start, *(o.span[0] for o in gone)):m.span[1]])
     # A value linked by meaning, not spelling, is a guess: an embedding cannot tell a synonym
     # ("veggie" for vegetarian) from a sibling ("purple" for Blue).
     # Past the alias floor ("NYC" for New York, 0.94) a link is the value it names; below it a

@@ -202,3 +202,12 @@ def test_a_brand_that_opens_or_sits_inside_other_names_is_no_surname() -> None:
                  "city": ["Paris", "Berlin"]}
     plan = PLANNER.plan("Marriott hotels in Paris", hotels, catalogue, today=date(2026, 6, 1))
     assert plan.asks == "documents" and not any(c.kind == "ambiguous_name" for c in plan.changes)
+
+
+@pytest.mark.parametrize("question", ["What city is Austin Chen in?", "What is Carlos Chen's salary?"])
+def test_a_surname_after_another_first_name_is_nobody_known(question: str) -> None:
+    # "What city is Austin Chen in?" (no such employee) was signed "0 matching documents: no document
+    # has city Austin and name Ruby Chen": "Chen" read as Ruby Chen, "Austin" as the city.
+    plan = _staff_plan(question)
+    assert not {c.attribute for c in clauses(plan.query.filter)} & {"name", "city"}
+    assert plan.asks is None
