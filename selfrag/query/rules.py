@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
+from difflib import SequenceMatcher
 
 from langchain_core.embeddings import Embeddings
 
@@ -289,6 +290,13 @@ def _outside_names(question: str, numbers: list[Number], profile: SchemaProfile)
 _HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir", "dame", "lady", "lord"])
 
 
+def _misspelt(written: str, known: str) -> bool:
+    """Whether ``written`` is ``known`` (a first name) mistyped: the same first letter and most
+    letters in order ("Dnaiel" of "Daniel"), not another name ("Austin", "Carlos" of "Ruby")."""
+    a, b = written.casefold(), known.casefold()
+    return a[:1] == b[:1] and SequenceMatcher(None, a, b).ratio() >= 0.66
+
+
 def _first_name_before(question: str, tokens: list[Token], mention: Mention) -> Token | None:
     """The capitalised word written right before the surname ``mention`` read ("Austin" of "Austin
     Chen"), when it is no function word, question word or title ("Does Chen …", "Dr Chen")."""
@@ -462,6 +470,8 @@ def read_question(
         first = _first_name_before(question, tokens, m)
         if first is None or m not in mentions:
             continue
+        if _misspelt(first.text, str(m.value).split()[0]):
+            continue  # "Dnaiel Brandt": Daniel Brandt, misspelt
         gone = [m, *(o for o in mentions if o is not m and o.span[0] <= first.start < o.span[1])]
         for o in gone:
             mentions.remove(o)

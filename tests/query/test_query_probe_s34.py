@@ -211,3 +211,12 @@ def test_a_surname_after_another_first_name_is_nobody_known(question: str) -> No
     plan = _staff_plan(question)
     assert not {c.attribute for c in clauses(plan.query.filter)} & {"name", "city"}
     assert plan.asks is None
+
+
+def test_a_misspelt_first_name_before_a_known_surname_is_still_that_person() -> None:
+    # An intermediate commit unsigned "Who is Dnaiel Brandt's manager?" (Daniel Brandt, misspelt).
+    plan = _staff_plan("Who is Dnaiel Brandt's manager?")
+    assert ("name", "Leo Brandt") not in {(c.attribute, c.value) for c in clauses(plan.query.filter)}
+    plan = PLANNER.plan("Who is Dnaiel Brandt's manager?", STAFF, {**PEOPLE, "name": ["Daniel Brandt", "Ruby Chen"]},
+                        today=date(2026, 6, 1))
+    assert ("name", "Daniel Brandt") in {(c.attribute, c.value) for c in clauses(plan.query.filter)}
