@@ -19,7 +19,7 @@ from pydantic import TypeAdapter
 from selfrag.errors import RuntimeFailure, SelfRagError
 from selfrag.kg import Entity, resolve_reply
 from selfrag.kg.entities import Candidate
-from selfrag.query import FilterNode, and_where
+from selfrag.query import FilterNode, and_where, without_unrecorded
 from selfrag.query.graph_terms import EntityChoice, GraphTerm
 from workflows import records as rec
 from workflows._phase import Phase, decided_verdict
@@ -36,6 +36,8 @@ __all__ = ["PlanNodes"]
 
 _FILTER: TypeAdapter[Any] = TypeAdapter(FilterNode)
 _TERM: TypeAdapter[rec.GraphTermRecord] = TypeAdapter(rec.GraphTermRecord)
+_LOOKUP_CAP = 1_000
+"""Most chunks read to tell whether a negated condition leaves records of the kind out (``selfrag.query.unrecorded``)."""
 
 
 class _Planned(NamedTuple):
@@ -165,6 +167,12 @@ class PlanNodes(Phase):
                                    concurrency=opts.grade_concurrency)
             plan = self.c.planner.plan(question, coll.schema, catalogue, mandatory_where=fixed, today=self.today(),
                                        graph=graph)
+            if plan.negated:
+                def lookup(where: dict[str, Any] | None) -> list[Any] | None:
+                    chunks = coll.matching(where, cap=_LOOKUP_CAP)
+                    return None if chunks is None else [c.metadata for c in chunks]
+
+                plan = without_unrecorded(plan, coll.schema, lookup, mandatory_where=fixed)
         except RuntimeFailure:
             if spec is not None:
                 spec.drop("the self-query failed")

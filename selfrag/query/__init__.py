@@ -11,7 +11,8 @@ deterministic constructor driven by the schema and the catalogue alone), ``to_wh
 ``check_text`` (is a model's search text still about the question), ``build_planner`` (a planner
 as the settings and the provider profile describe it), ``find_graph_terms``/``read_graph_terms``/
 ``validate_relations`` (relation conditions, entity mentions, named ranges, dates and latest-first
-over a collection's knowledge graph).
+over a collection's knowledge graph), ``without_unrecorded`` (no set answer from a negated condition
+that records of the kind cannot be placed by).
 """
 
 from selfrag.query._where import MAX_FILTER_VALUES
@@ -39,6 +40,7 @@ from selfrag.query.profiles import build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
 from selfrag.query.rules import Reading, headed_attribute, read_question, rule_based_query
 from selfrag.query.translate import and_where, to_where
+from selfrag.query.unrecorded import without_unrecorded
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
 
 __all__ = [
@@ -77,4 +79,5 @@ __all__ = [
     "to_where",
     "validate_query",
     "validate_relations",
+    "without_unrecorded",
 ]

@@ -81,6 +81,9 @@ MEANING_MARGIN = 0.1
 """How far the chosen attribute's closest word must lead every other tied attribute's."""
 
 
+_CONJUNCTIONS = frozenset({"and", "or", "but", "nor"})
+
+
 class _Reader:
     def __init__(self, question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
                  similarity: Similarity | None = None) -> None:  # fmt: skip
@@ -127,13 +130,14 @@ class _Reader:
                     return key, window[0].start
         return None
 
-    def negated_before(self, start: int, reach: int = 3, attr: AttrProfile | None = None) -> int | None:
+    def negated_before(self, start: int, reach: int = 5, attr: AttrProfile | None = None) -> int | None:
         """Start of a negation word within ``reach`` words before ``start``, with only light words
-        between ("not from the 80s", "isn't rated above 8"), never across another value."""
+        between ("not from the 80s", "isn't rated above 8", "do not have a cvss of 9.8"), never
+        across another value or a conjunction (the negation of another condition)."""
         i = self.index_before(start)
         for k in range(i, max(-1, i - reach), -1):
             t = self.tokens[k]
-            if not self.free((t.start, t.end)):
+            if not self.free((t.start, t.end)) or t.norm in _CONJUNCTIONS:
                 return None
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start

@@ -20,11 +20,12 @@ clause and is left as written.
 
 from __future__ import annotations
 
+from selfrag.query._grounding import clauses
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar
 from selfrag.query.translate import push_not
 from selfrag.schema import CollectionSchema
 
-__all__ = ["held_where_present"]
+__all__ = ["held_where_present", "needed_by_negation"]
 
 
 def held_where_present(node: FilterNode, schema: CollectionSchema) -> FilterNode:
@@ -33,6 +34,18 @@ def held_where_present(node: FilterNode, schema: CollectionSchema) -> FilterNode
     pushed = push_not(node)
     rewritten = _rewrite(pushed, schema)
     return node if rewritten == pushed else rewritten
+
+
+def needed_by_negation(node: FilterNode, schema: CollectionSchema) -> list[str]:
+    """The attributes of ``node``'s negated comparisons that ``held_where_present`` makes need
+    their attribute: a record without one is selected by neither the condition nor its opposite."""
+    out: list[str] = []
+    for c in clauses(push_not(node)):
+        attr = schema.attribute(c.attribute)
+        if c.comparator in ("ne", "nin") and attr is not None and attr.type in ("boolean", "integer", "float") \
+                and c.attribute not in out:
+            out.append(c.attribute)
+    return out
 
 
 def _rewrite(node: FilterNode, schema: CollectionSchema) -> FilterNode:

@@ -284,6 +284,9 @@ class GraphReading:
     changes: list[Change] = field(default_factory=list)
     asks: Asks = None
     """What the question asks for when its filters hold all of it (``asks_for``)."""
+    negated: list[str] = field(default_factory=list)
+    """The date attributes a negated date phrase bounds ("not patched before 2023"): a record
+    without the date is selected by neither the range nor its outside (``Plan.negated``)."""
 
 
 def has_graph_terms(schema: CollectionSchema) -> bool:
@@ -525,6 +528,7 @@ def read_graph_terms(
     changes: list[Change] = []
     masked = topic_text if topic_text is not None else question
     nodes: list[FilterNode] = []
+    negated: list[str] = []
     ranges = [NamedRange(attribute=a.name, words=tuple(r.words), comparator=r.comparator, value=r.value)
               for a in schema.attributes for r in a.named_ranges]
     range_words: list[str] = []
@@ -565,6 +569,7 @@ def read_graph_terms(
                 # "not published in 2024": the dates outside the range (a record without one is in neither).
                 outside: list[FilterNode] = [_outside(b) for b in bounds]
                 nodes.append(outside[0] if len(outside) == 1 else Operation(operator="or", arguments=outside))
+                negated.append(dated.name)
                 changes.append(Change(kind="resolved_date", detail=f"{dated.name}: before {span.start or '…'} or from "
                                       f"{span.end or '…'} on (not in {phrase!r})"))
                 continue
@@ -605,7 +610,8 @@ def read_graph_terms(
     elif asks == "entities" and asks_yes_or_no(question) and not asks_about_any(question):
         # "Are X's suppliers Japanese?" asks about all of them: the ones that are do not answer it.
         asks = None
-    return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks)
+    return GraphReading(terms=list(terms), filter=_and(nodes), latest=latest, changes=changes, asks=asks,
+                        negated=list(dict.fromkeys(negated)))
 
 
 _ALTERNATIVE_DATE = re.compile(r"\s*,?\s*(?:or|and)\s+(?:in\s+)?(?:\d{4}|" + "|".join(MONTHS) + r")\b", re.IGNORECASE)

@@ -99,5 +99,6 @@ class Change(BaseModel):
         "guessed_value",
         "either_attribute",
         "ambiguous_name",
+        "unrecorded_values",
     ]
     detail: str

@@ -85,6 +85,10 @@ class Plan:
     unknown_names: tuple[str, ...] = ()
     """Names the question writes that are a known name and more ("Aurora Sport"): no known item.
     An answer whose cited documents never write them is about something else (not signed)."""
+    negated: tuple[str, ...] = ()
+    """Attributes a negated condition of the filter needs: "not patched before 2023" selects the
+    records patched from 2023 on, and one never patched by neither. Whether such records exist is
+    for the store to say (``selfrag.query.unrecorded``)."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ class Whether:
 
 
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
-             "ambiguous_name")
+             "ambiguous_name", "unrecorded_values")
 """Changes after which the filter may not hold the question as asked: what it selects is no answer
 (no listing, computation or count), though it still guides the search."""
 
@@ -327,12 +331,14 @@ class SelfQueryPlanner:
         terms: list[GraphTerm] = []
         latest = False
         asks: Asks = None
+        negated = list(chosen.negated)
         if has_graph_terms(full):
             extra = read_graph_terms(question, full, graph, today=today, topic_text=rules.query.query, terms=found,
                                      filters_elsewhere=query.filter is not None,
                                      consumed=reading.consumed if source == "rules" and generic_question == question else ())
             terms, latest, asks = list(extra.terms), extra.latest, extra.asks
             changes.extend([*found_changes, *extra.changes])
+            negated.extend(extra.negated)
             if graph is not None and source == "llm" and proposed:
                 # The model's relation conditions, checked; the recogniser's mentions stay.
                 checked, dropped = validate_relations(proposed, graph)
@@ -459,7 +465,7 @@ class SelfQueryPlanner:
             changes.append(Change(kind="merged_mandatory", detail=f"mandatory filter ANDed in: {mandatory}"))
         return Plan(query=query, where=where, changes=changes, source=source, llm_error=llm_error, terms=tuple(terms),
                     latest=latest, asks=asks, computed=computed, whether=whether,
-                    unknown_names=tuple(reading.unknown_names))
+                    unknown_names=tuple(reading.unknown_names), negated=tuple(dict.fromkeys(negated)))
 
     def _choose(
         self, question: str, llm: Validated | None, llm_error: str | None, rules: Validated, today: date

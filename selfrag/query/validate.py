@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from selfrag.query._grounding import grounding
+from selfrag.query._grounding import clauses, grounding
 from selfrag.query._numbers import find_numbers
-from selfrag.query._present import held_where_present
+from selfrag.query._present import held_where_present, needed_by_negation
 from selfrag.query._repair import Repairer
 from selfrag.query._satisfy import make_satisfiable
 from selfrag.query._where import parse_where
@@ -44,6 +44,8 @@ class Validated:
     """Every repair and every dropped clause, in the order they were made."""
     usable: bool = True
     """False when the input was unparseable, or has neither query text nor a filter."""
+    negated: tuple[str, ...] = ()
+    """Attributes a negated condition of the filter needs (``_present.needed_by_negation``)."""
 
 
 def _unpack(sq: object) -> tuple[object, object, object] | None:
@@ -134,6 +136,7 @@ def validate_query(
         The repaired query, the list of changes, and whether it is usable at all.
     """
     changes: list[Change] = []
+    negated: tuple[str, ...] = ()
     unpacked = _unpack(sq)
     if unpacked is None:
         return Validated(StructuredQuery(query=""), [], usable=False)
@@ -145,10 +148,12 @@ def validate_query(
         # A filter that cannot select anything is never passed on (see _satisfy).
         # Only documents that have a number or a flag can be "not" a value of it (see _present);
         # satisfiability is then judged on what the store will be asked.
+        negated = tuple(needed_by_negation(node, schema)) if node is not None else ()
         node = held_where_present(node, schema) if node is not None else None
         node = make_satisfiable(node, schema, changes, question=question)
         if node is None:
             changes.append(Change(kind="empty_filter", detail="no usable condition left; searching without a filter"))
     limit = _limit(_grounded_limit(raw_limit, question, changes), max_limit, changes)
     query = StructuredQuery(query=text, filter=node, limit=limit)
-    return Validated(query, changes, usable=bool(text) or node is not None)
+    return Validated(query, changes, usable=bool(text) or node is not None,
+                     negated=tuple(a for a in negated if node is not None and a in {c.attribute for c in clauses(node)}))

@@ -1,0 +1,72 @@
+"""Records a negated condition says nothing about: "not patched before 2023" of an advisory never patched.
+
+A negated date or number is written so that it needs its attribute (``_present``, and the outside
+of a date range in ``graph_terms``): a record without the attribute is selected by neither the
+condition nor its opposite. That is right for records of another kind (the on-call policy has no
+year, and is no incident "not in 2025"), and may be wrong for records of the same kind: an
+advisory never patched was "not patched before 2023" too, and a painting of unknown year may or
+may not be "not painted in 1900". Which one a missing value means is the data's, not the
+question's, so a count, listing, ranking or yes/no computed from such a filter is no answer when
+records of the kind lack the attribute; it still guides the search.
+
+The planner is pure (schema and catalogue); whether such records exist needs the store, so the
+caller passes its lookup (``workflows.plan_nodes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from selfrag.query._grounding import clauses
+from selfrag.query.model import Change, FilterNode, Operation
+from selfrag.query.planner import Plan
+from selfrag.query.translate import and_where, to_where
+from selfrag.schema import CollectionSchema
+
+__all__ = ["without_unrecorded"]
+
+Lookup = Callable[[dict[str, Any] | None], Sequence[Mapping[str, Any]] | None]
+"""The metadata of every chunk a ``where`` selects; None when there are too many to read."""
+
+
+def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
+                       mandatory_where: dict[str, Any] | None = None) -> Plan:
+    """``plan``, with nothing computed from its filter as the answer (no ``asks``, ``whether``
+    or whole ``computed``) when records the rest of its filter selects lack an attribute one of
+    its negated conditions needs, or when there are too many to tell; ``plan`` itself otherwise.
+    The change it adds says how many and which attribute."""
+    answers = plan.asks is not None or plan.whether is not None or (plan.computed is not None and plan.computed.whole)
+    held = {c.attribute for c in clauses(plan.query.filter)}
+    if not answers or not (needed := [a for a in plan.negated if a in held]):
+        return plan
+    declared = {a.name for a in schema.attributes}
+    for name in needed:
+        rest = _without(plan.query.filter, name)
+        rows = lookup(and_where(mandatory_where, to_where(rest)))
+        if rows is None:
+            detail = f"{name}: too many records to tell whether some have none; nothing computed from the filter is the answer"
+        else:
+            # Records of the kind: any other declared attribute (the on-call policy has none).
+            lacking = {str(m.get("doc_id") or i) for i, m in enumerate(rows)
+                       if m.get(name) is None and any(m.get(a) is not None for a in declared - {name})}
+            if not lacking:
+                continue
+            detail = (f"{name}: {len(lacking)} matching record{'s' if len(lacking) != 1 else ''} "
+                      f"{'have' if len(lacking) != 1 else 'has'} none, which the negated condition neither "
+                      "selects nor excludes; nothing computed from the filter is the answer")
+        computed = plan.computed if plan.computed is None else replace(plan.computed, whole=False)
+        return replace(plan, asks=None, whether=None, computed=computed,
+                       changes=[*plan.changes, Change(kind="unrecorded_values", detail=detail)])
+    return plan
+
+
+def _without(node: FilterNode | None, name: str) -> FilterNode | None:
+    """``node`` without its comparisons on ``name`` (an operation left empty goes too)."""
+    if node is None or not isinstance(node, Operation):
+        return None if node is None or node.attribute == name else node
+    kept = [k for a in node.arguments if (k := _without(a, name)) is not None]
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else node.model_copy(update={"arguments": kept})

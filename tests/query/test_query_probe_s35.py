@@ -1,0 +1,49 @@
+"""What session 35 found signed wrong in the self-query's reading of negations."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner
+from selfrag.query._grounding import clauses
+from selfrag.schema import CollectionSchema
+
+ADVISORIES = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "advisories.json").read_text()))
+CATALOGUE = {"advisory_id": ["SA-2021-0003", "SA-2022-0055"], "product": ["Corvid", "Corvid Edge", "Heron DB"],
+             "vendor": ["Nightjar Labs", "Current"], "affected_versions": ["2.0", "2.1", "2.2"],
+             "cwe": ["path traversal", "SQL injection"]}
+PLANNER = SelfQueryPlanner(None, mode="rules")
+
+
+def _plan(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, ADVISORIES, CATALOGUE, today=date(2026, 6, 1))
+
+
+@pytest.mark.parametrize(("question", "comparators"), [
+    # "How many advisories do not have a cvss of 9.8?" was read as cvss = 9.8 and its matches
+    # listed as the answer: the negation stood four words before the number.
+    ("How many advisories do not have a cvss of 9.8?", {"lt", "gt"}),
+    ("Which advisories don't have a CVSS score of 9.8?", {"lt", "gt"}),
+    ("Which advisories do not have a CVSS above 7?", {"lte"}),
+])
+def test_a_negation_before_a_verb_of_having_governs_the_number(question: str, comparators: set[str]) -> None:
+    plan = _plan(question)
+    assert {c.comparator for c in clauses(plan.query.filter) if c.attribute == "cvss"} == comparators
+    assert plan.negated == ("cvss",) or comparators == {"lte"}
+
+
+@pytest.mark.parametrize("question", [
+    "How many advisories were not patched before 2023?",
+    "Which advisories were not patched in 2022?",
+])
+def test_a_negated_date_names_the_attribute_it_needs(question: str) -> None:
+    assert _plan(question).negated == ("patched",)
+
+
+def test_a_negation_of_another_clause_does_not_reach_the_number() -> None:
+    plan = _plan("Which advisories are not exploited and have a cvss of 9.8?")
+    assert ("cvss", "eq", 9.8) in {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}

@@ -1,0 +1,76 @@
+"""A negated condition on an attribute some records do not have: "not patched before 2023" of
+advisories that were never patched. Whether those records are "not patched before 2023" is not
+for a filter to say (the store selects a record without a date by no bound on it), so what the
+filter selects is no count or listing to sign; with every record dated, it still is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from selfrag.schema import CollectionSchema
+from tests.workflows.conftest import records_engine
+
+SCHEMA = CollectionSchema.model_validate({
+    "description": "security advisories",
+    "attributes": [
+        {"name": "advisory_id", "type": "string", "kind": "identifier", "description": "advisory identifier"},
+        {"name": "published", "type": "date", "description": "date the advisory was published"},
+        {"name": "patched", "type": "date", "description": "date the fix was released; missing when unpatched"},
+        {"name": "cvss", "type": "float", "kind": "score", "description": "CVSS base score"},
+    ],
+})
+
+
+def _records(tmp_path: Path, *, unpatched: bool) -> Path:
+    rows = [
+        ("SA-1", "2021-02-10", "2021-03-01", 7.5),
+        ("SA-2", "2022-04-01", "2022-05-30", 9.8),
+        ("SA-3", "2022-11-20", "2023-01-09", 5.0),
+        ("SA-4", "2023-06-02", "2023-08-22", 6.1),
+        ("SA-5", "2024-03-03", None if unpatched else "2024-05-07", 8.8),
+    ]
+    path = tmp_path / "advisories.jsonl"
+    with path.open("w") as f:
+        for ident, published, patched, cvss in rows:
+            meta: dict[str, Any] = {"advisory_id": ident, "published": published, "cvss": cvss}
+            if patched is not None:
+                meta["patched"] = patched
+            text = f"Advisory {ident} was published on {published}." + (f" It was patched on {patched}." if patched else "")
+            f.write(json.dumps({"id": ident, "text": text, "metadata": meta}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("question", [
+    "How many advisories were not patched before 2023?",
+    "Which advisories were not patched in 2022?",
+])
+def test_a_negated_date_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path, question: str) -> None:
+    # "How many advisories were not patched before 2023?" was signed "20 matching documents": the
+    # six never patched were left out, and they were not patched before 2023 either.
+    engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [_records(tmp_path, unpatched=True)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run(question, collection="advisories")
+    assert all(g["strategy"] != "listing" for g in result.trace.generations)
+    assert result.outcome != "answered"
+    assert any(c["kind"] == "unrecorded_values" and "patched" in c["detail"] for c in result.trace.plan["changes"])
+
+
+def test_a_negated_date_every_record_has_is_still_counted(chroma_client: Any, tmp_path: Path) -> None:
+    engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [_records(tmp_path, unpatched=False)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run("How many advisories were not patched before 2023?", collection="advisories")
+    assert result.outcome == "answered" and result.short_answer == "3 matching documents"
+
+
+def test_a_negated_number_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path) -> None:
+    path = _records(tmp_path, unpatched=False)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    del rows[0]["metadata"]["cvss"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [path], "A model's answer [1].", top_k=10, relevant=False)
+    result = engine.run("How many advisories do not have a cvss of 9.8?", collection="advisories")
+    assert result.outcome != "answered"
