@@ -195,6 +195,8 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                 before = [w for w in norms[max(0, first - 2) : first] if w not in DETERMINERS]
                 negated = bool(before) and before[-1] in NEGATIONS
                 start = tokens[first - 1].start if negated and first > 0 and norms[first - 1] in NEGATIONS else tokens[first].start
+                if not negated and (phrase := _negation_phrase_before(tokens, first)) is not None:
+                    negated, start = True, tokens[phrase].start  # "versions other than 2.0"
                 if not negated:
                     # "didn't affect Germany", "do not have a tow hitch": the negation governs the
                     # element through an article and a verb of having (or one saying an item has it).
@@ -270,6 +272,17 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     if lo < hi and not any(t.norm.isalpha() for t in kept[lo:hi]):
         lo = max((i for i in range(lo) if names_items(kept[i])), default=lo)
     return _written(question, kept[lo:hi])
+
+
+def _negation_phrase_before(tokens: Sequence[Token], at: int) -> int | None:
+    """The index of the first token of a negation phrase ("other than", "apart from") right
+    before token ``at``; None without one."""
+    for phrase in NEGATION_PHRASES:
+        words = phrase.split()
+        start = at - len(words)
+        if start >= 0 and [t.text.casefold() for t in tokens[start:at]] == words:
+            return start
+    return None
 
 
 def _outside_names(question: str, numbers: list[Number], profile: SchemaProfile) -> list[Number]:

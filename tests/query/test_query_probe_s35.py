@@ -47,3 +47,14 @@ def test_a_negated_date_names_the_attribute_it_needs(question: str) -> None:
 def test_a_negation_of_another_clause_does_not_reach_the_number() -> None:
     plan = _plan("Which advisories are not exploited and have a cvss of 9.8?")
     assert ("cvss", "eq", 9.8) in {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}
+
+
+@pytest.mark.parametrize("question", [
+    "Which advisories affect versions other than 2.0?",
+    "advisories for versions apart from 2.0",
+])
+def test_a_negation_phrase_before_a_list_element_negates_it(question: str) -> None:
+    # "Which advisories affect versions other than 2.0?" was signed with the five that affect 2.0.
+    plan = _plan(question)
+    assert ("affected_versions", "contains", "2.0") not in {(c.attribute, c.comparator, c.value)
+                                                           for c in clauses(plan.query.filter)}
