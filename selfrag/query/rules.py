@@ -225,6 +225,13 @@ def _join(question: str, found: list[Found]) -> list[FilterNode]:
             prev, node = out[-1]
             between = question[prev.span[1] : f.span[0]].casefold()
             if prev.attribute == f.attribute and re.fullmatch(r"[\s,]*(?:or|either|,)\s*(?:\w+\s+)?", between) and "or" in between.split():
+                if isinstance(prev.node, Comparison) and prev.node.comparator == "not_contains" \
+                        and isinstance(f.node, Comparison) and f.node.comparator == "contains":
+                    # "did not affect 2.2 or 2.1": neither, the negation carrying over the list.
+                    negated = f.node.model_copy(update={"comparator": "not_contains"})
+                    args = [*(node.arguments if isinstance(node, Operation) and node.operator == "and" else [node]), negated]
+                    out[-1] = (Found(negated, (prev.span[0], f.span[1]), f.attribute), Operation(operator="and", arguments=args))
+                    continue
                 args = [*(node.arguments if isinstance(node, Operation) and node.operator == "or" else [node]), f.node]
                 out[-1] = (Found(f.node, (prev.span[0], f.span[1]), f.attribute), Operation(operator="or", arguments=args))
                 continue

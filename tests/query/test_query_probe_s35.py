@@ -58,3 +58,17 @@ def test_a_negation_phrase_before_a_list_element_negates_it(question: str) -> No
     plan = _plan(question)
     assert ("affected_versions", "contains", "2.0") not in {(c.attribute, c.comparator, c.value)
                                                            for c in clauses(plan.query.filter)}
+
+
+@pytest.mark.parametrize("question", [
+    "Which advisories did not affect version 2.2 or 2.1?",
+    "advisories that don't affect 2.2 or version 2.1",
+])
+def test_a_negation_carries_over_a_list_s_elements_joined_by_or(question: str) -> None:
+    # "did not affect version 2.2 or 2.1" was read as "not 2.2, or 2.1": 33 advisories signed,
+    # among them those affecting 2.1.
+    plan = _plan(question)
+    assert plan.query.filter is not None
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
+        ("affected_versions", "not_contains", "2.2"), ("affected_versions", "not_contains", "2.1")}
+    assert plan.query.filter.model_dump(exclude_none=True)["operator"] == "and"
