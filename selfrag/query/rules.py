@@ -193,7 +193,8 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                 if first > 0 and term_match(forms(norms[first - 1]), p.name_terms):
                     first -= 1  # "station Harrow Fen"
                 before = [w for w in norms[max(0, first - 2) : first] if w not in DETERMINERS]
-                negated = bool(before) and before[-1] in NEGATIONS
+                # "neither" and "no" are determiners too: the word right before is read first.
+                negated = (first > 0 and norms[first - 1] in NEGATIONS) or (bool(before) and before[-1] in NEGATIONS)
                 start = tokens[first - 1].start if negated and first > 0 and norms[first - 1] in NEGATIONS else tokens[first].start
                 if not negated and (phrase := _negation_phrase_before(tokens, first)) is not None:
                     negated, start = True, tokens[phrase].start  # "versions other than 2.0"

@@ -72,3 +72,19 @@ def test_a_negation_carries_over_a_list_s_elements_joined_by_or(question: str) -
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
         ("affected_versions", "not_contains", "2.2"), ("affected_versions", "not_contains", "2.1")}
     assert plan.query.filter.model_dump(exclude_none=True)["operator"] == "and"
+
+
+STAFF = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "staff.json").read_text()))
+PEOPLE = {"name": ["Lena Fischer", "Ruby Chen"], "department": ["Engineering", "Sales"], "city": ["Berlin", "London"],
+          "skills": ["Python", "SQL"], "languages": ["English", "French", "German"]}
+
+
+@pytest.mark.parametrize(("question", "attribute", "values"), [
+    # "Which employees speak neither French nor German?" was signed with eleven who speak French.
+    ("Which employees speak neither French nor German?", "languages", {"French", "German"}),
+    ("employees who know neither Python nor SQL", "skills", {"Python", "SQL"}),
+])
+def test_neither_negates_the_first_of_a_list_s_elements(question: str, attribute: str, values: set[str]) -> None:
+    plan = PLANNER.plan(question, STAFF, PEOPLE, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
+        (attribute, "not_contains", v) for v in values}
