@@ -160,7 +160,7 @@ class _Finder:
             if others:
                 # "Arlow City" is a home team and an away team: the one the question names by its
                 # own words ("away matches"), else either.
-                chosen = self._named_among([p, *others])
+                chosen = self._named_among([p, *others]) or self._by_verb(span, [p, *others])
                 return Mention(chosen, m.value, span, m.how) if chosen else Mention(p, m.value, span, m.how, also=tuple(others))
             return Mention(p, m.value, span, m.how)
         if n >= 2:
@@ -196,6 +196,32 @@ class _Finder:
             if self.taken.free((t.start, t.end)):
                 self.taken.claim((t.start, t.end))
         return named[0][0]
+
+    def _by_verb(self, span: tuple[int, int], candidates: Sequence[AttrProfile]) -> AttrProfile | None:
+        """The one of ``candidates`` whose description alone uses the verb right before the value,
+        a preposition or an adverb between ("reports to X", "reports directly to X": the manager,
+        "the person they report to"). The value before its verb ("Who does X report to?") is the
+        verb's subject, and stays either."""
+        before = [t for t in self.tokens if t.end <= span[0]][-3:]
+        link = before.pop().norm if before and before[-1].norm in _VERB_LINKS else None
+        while before and before[-1].norm.endswith("ly"):
+            before.pop()  # "reports directly to"
+        if not before or not before[-1].norm.isalpha() or before[-1].norm in QUERY_STOP or before[-1].lemma in self.items:
+            return None  # "flights from Boston": the items, no verb
+        verb = forms(before[-1].norm)
+
+        def uses(description: str) -> bool:
+            # The verb with the same preposition after it: "played at home" is no "played by".
+            words = re.findall(r"[a-z]+", description.casefold())
+            return any(forms(w) & verb and (link is None or link in words[i + 1:i + 3]) for i, w in enumerate(words))
+
+        using = [p for p in candidates if uses(p.attr.description or "")]
+        if len(using) != 1:
+            return None
+        held = (before[-1].start, span[0])
+        if self.taken.free(held):
+            self.taken.claim(held)  # the verb is the attribute's, as its own word beside a value is
+        return using[0]
 
     def _valued_spans(self) -> list[tuple[int, int]]:
         """Where the question writes, whole and but for case, a known value of several words."""
@@ -546,6 +572,8 @@ def find_mentions(
     return _untied_names(question, tokens, _negate(question, tokens, mentions, taken, profile.item_nouns), taken)
 
 
+_VERB_LINKS = frozenset(["to", "by", "for", "with", "under", "from", "of"])
+"""Words between a verb and the value it governs ("reports to", "managed by")."""
 _LIST_WORDS = frozenset(["and", "or", "nor", "either", "neither", "a", "an", "the"])
 
 

@@ -75,7 +75,7 @@ def test_a_negation_carries_over_a_list_s_elements_joined_by_or(question: str) -
 
 
 STAFF = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "staff.json").read_text()))
-PEOPLE = {"name": ["Lena Fischer", "Ruby Chen"], "department": ["Engineering", "Sales"], "city": ["Berlin", "London"],
+PEOPLE = {"name": ["Lena Fischer", "Ruby Chen"], "manager": ["Lena Fischer"], "department": ["Engineering", "Sales"], "city": ["Berlin", "London"],
           "skills": ["Python", "SQL"], "languages": ["English", "French", "German"]}
 
 
@@ -88,3 +88,27 @@ def test_neither_negates_the_first_of_a_list_s_elements(question: str, attribute
     plan = PLANNER.plan(question, STAFF, PEOPLE, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
         (attribute, "not_contains", v) for v in values}
+
+
+@pytest.mark.parametrize("question", [
+    "Who reports to Lena Fischer?",
+    "How many people report to Lena Fischer?",
+    "Which employees report directly to Lena Fischer?",
+])
+def test_a_verb_before_a_name_two_attributes_hold_names_the_one_its_description_uses(question: str) -> None:
+    # "Who reports to X?" was never answered: X is a name and a manager, and which one was not
+    # read. The manager's description says "the person they report to".
+    plan = PLANNER.plan(question, STAFF, PEOPLE, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("manager", "eq", "Lena Fischer")}
+    assert not any(c.kind == "either_attribute" for c in plan.changes)
+
+
+@pytest.mark.parametrize("question", [
+    "Who does Lena Fischer report to?",
+    "What languages does Lena Fischer speak?",
+])
+def test_a_name_before_its_verb_is_still_either(question: str) -> None:
+    plan = PLANNER.plan(question, STAFF, PEOPLE, today=date(2026, 6, 1))
+    assert ("manager", "eq", "Lena Fischer") not in {(c.attribute, c.comparator, c.value)
+                                                      for c in clauses(plan.query.filter)} or \
+        any(c.kind == "either_attribute" for c in plan.changes)
