@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ANAPHORS", "AUXILIARIES", "EXISTENTIALS", "PREPOSITIONS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all",
-           "asks_about_any", "asks_in_general", "asks_yes_or_no", "coordinated", "is_request", "wh_words"]
+           "asks_about_any", "asks_in_general", "asks_yes_or_no", "coordinated", "is_request", "positive_question", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
                "shall", "has", "have", "had", "may", "might", "must")
@@ -47,6 +47,30 @@ company?"); without one, "Are X's suppliers Japanese?" asks about all of them.""
 
 _FRONTED = re.compile(r"(?:^|[,;:—–]\s*|\s[-–]\s*)(?:" + "|".join(AUXILIARIES) + r")\b", re.IGNORECASE)
 _WH = re.compile(r"\b(?:" + "|".join(sorted(WH_WORDS)) + r")\b", re.IGNORECASE)
+
+
+_OPENING_NEGATION = re.compile(
+    r"^(\s*)(?:(?P<contracted>(?:" + "|".join(a for a in AUXILIARIES if a not in ("am", "can", "will", "shall", "may"))
+    + r")n['’]?t|can['’]?t|cannot|won['’]?t|shan['’]?t)|(?P<aux>" + "|".join(AUXILIARIES) + r")(?P<not>\s+not))\b",
+    re.IGNORECASE)
+
+
+def positive_question(question: str) -> str:
+    """``question`` with the negation of its opening verb blanked out, same length (offsets into it
+    stay valid): "Isn't X remote?" asks what "Is X remote?" asks, and its "n't" negates no
+    condition (read as one, it selected everyone but X). A negation anywhere else stays."""
+    m = _OPENING_NEGATION.match(question)
+    if m is None:
+        return question
+    if m.group("aux"):
+        start, end = m.span("not")
+        return question[:start] + " " * (end - start) + question[end:]
+    start, end = m.span("contracted")
+    word = m.group("contracted")
+    low = word.casefold()
+    positive = word[:3] if low.startswith("can") else "will" if low.startswith("won") else "shall" if low.startswith("shan") \
+        else re.sub(r"n['’]?t$", "", word, flags=re.IGNORECASE)
+    return question[:start] + positive.ljust(end - start) + question[end:]
 
 
 def wh_words(question: str) -> list[str]:

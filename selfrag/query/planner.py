@@ -26,7 +26,7 @@ from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
 from selfrag.lang import QUERY_STOP, Token, forms, tokenize
-from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, wh_words
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
 from selfrag.query._profile import SchemaProfile
@@ -220,6 +220,7 @@ class SelfQueryPlanner:
         itself fills). A guess: the model may still add a condition the rules missed.
         """
         today = today or self.today or date.today()
+        question = positive_question(question)
         scalar = schema.scalar_view()
         reading = read_question(question, scalar, catalogue, today=today, embeddings=self.embeddings)
         rules = validate_query(reading.query, scalar, catalogue, today=today, max_limit=self.max_limit, question=question)
@@ -280,6 +281,8 @@ class SelfQueryPlanner:
             InvalidFilter: ``mandatory_where`` does not fit ``schema``.
         """
         today = today or self.today or date.today()
+        # "Isn't X remote?" asks whether X is remote: its "n't" negates no condition.
+        question = positive_question(question)
         full = schema
         # The generic readers know scalar attributes only; dates, arrays and relations are read below.
         schema = full.scalar_view()

@@ -112,3 +112,22 @@ def test_a_name_before_its_verb_is_still_either(question: str) -> None:
     assert ("manager", "eq", "Lena Fischer") not in {(c.attribute, c.comparator, c.value)
                                                       for c in clauses(plan.query.filter)} or \
         any(c.kind == "either_attribute" for c in plan.changes)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "Isn't Grace Liu remote?" was read as "name is not Grace Liu and remote", and signed "Yes"
+    # from the other remote employees: the negation of a question's opening verb negates nothing.
+    ("Isn't Ruby Chen remote?", {("name", "eq", "Ruby Chen"), ("remote", "eq", True)}),
+    ("Is not Ruby Chen remote?", {("name", "eq", "Ruby Chen"), ("remote", "eq", True)}),
+    ("Doesn't Ruby Chen speak French?", {("name", "eq", "Ruby Chen"), ("languages", "contains", "French")}),
+    ("Aren't Engineering employees in Berlin?", {("department", "eq", "Engineering"), ("city", "eq", "Berlin")}),
+    ("Wasn't Ruby Chen hired before 2018?", {("name", "eq", "Ruby Chen"), ("hire_date", "lt", 20180101)}),
+])
+def test_a_negated_opening_verb_negates_no_condition(question: str, expected: set[tuple[str, str, object]]) -> None:
+    plan = PLANNER.plan(question, STAFF, PEOPLE, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
+
+
+def test_a_negation_inside_the_question_still_negates() -> None:
+    plan = PLANNER.plan("Which employees aren't in Berlin?", STAFF, PEOPLE, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("city", "ne", "Berlin")}
