@@ -137,7 +137,12 @@ class _Finder:
                 if not self.taken.free(span) or self.q[span[0]:span[1]].count(","):
                     continue
                 text = self.q[span[0] : span[1]]
-                if all(self.light(t) for t in toks):
+                if _DOTTED.fullmatch(text):
+                    # "1.2.3": a code (a version), no number; the value written exactly, or none
+                    # ("1.2.4" is no misspelt "1.2.3").
+                    exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None and m.how == "exact"]
+                    hit = Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1 else None
+                elif all(self.light(t) for t in toks):
                     hit = self._filler_value(i, span) if n == 1 else None
                 else:
                     hit = self._lookup(text, n, span)
@@ -572,6 +577,8 @@ def find_mentions(
     return _untied_names(question, tokens, _negate(question, tokens, mentions, taken, profile.item_nouns), taken)
 
 
+_DOTTED = re.compile(r"\d+(?:\.\d+){2,}")
+"""A dotted code of three numbers or more ("1.2.3", "2024.2.5"): a version, never a number."""
 _VERB_LINKS = frozenset(["to", "by", "for", "with", "under", "from", "of"])
 """Words between a verb and the value it governs ("reports to", "managed by")."""
 _LIST_WORDS = frozenset(["and", "or", "nor", "either", "neither", "a", "an", "the"])

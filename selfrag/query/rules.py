@@ -70,6 +70,8 @@ _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", 
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
 _BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 _ARTICLES = frozenset({"a", "an", "the"})
+_DOTTED_CODE = re.compile(r"(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d)")
+"""A dotted code of three numbers or more ("1.2.3"): a version, never a number (``_numbers``)."""
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
 _ROLE_WORDS = frozenset({"from", "to", "into", "toward", "towards", "via", "by"})
 """Words giving the value after them a role ("from Boston", "sent by Alice")."""
@@ -282,6 +284,15 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     return _written(question, kept[lo:hi])
 
 
+def _verb_of(word: str, attr: AttrProfile) -> bool:
+    """Whether ``attr``'s description uses ``word`` as a verb: the same form ("played" of "date the
+    match was played") or another form of a verb written inflected ("play" of "was played"); not
+    a noun of the same stem ("supported" is no "support" of "date support for the release ends")."""
+    f = forms(word)
+    return any(w == word or (lemma(w) != w and f & forms(w))
+               for w in re.findall(r"[a-z]+", f"{attr.attr.name.replace('_', ' ')} {attr.attr.description or ''}".casefold()))
+
+
 def _negation_phrase_before(tokens: Sequence[Token], at: int) -> int | None:
     """The index of the first token of a negation phrase ("other than", "apart from") right
     before token ``at``; None without one."""
@@ -452,6 +463,9 @@ def read_question(
         taken.release(m.span)
         after = next(t for t in tokens if t.start >= m.span[1])
         unknown.append(question[m.span[0]:after.end])
+    # "Harbor 3.10.7" when no release has that version: a code nobody has, not a number.
+    unknown += [m.group() for m in _DOTTED_CODE.finditer(question)
+                if not any(a <= m.start() < b for a, b in (x.span for x in mentions))]
     for f in [f for f in numeric if _event_s_year(tokens, f, full_profile, mentions)]:
         # "cars sold in 2025": the year the sale happened, which no attribute records (status
         # says only that it did), not the model year; left unread, so nothing is signed on it.
@@ -575,7 +589,7 @@ def read_question(
         # A verb's form ("played"), or its base after "did" ("did Arlow City play"): not a noun.
         verb = (not word.endswith("s") and lemma(word) != word) or any(u.norm in ("did", "do", "does") for u in tokens[:i])
         if read.free((t.start, t.end)) and word.isalpha() and verb \
-                and any(term_match(forms(t.norm), d.terms) for d in dates) and not forms(t.norm) & profile.item_nouns:
+                and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The search text keeps the date phrase and those verbs: a vector search ranks by them too.

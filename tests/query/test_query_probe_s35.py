@@ -131,3 +131,37 @@ def test_a_negated_opening_verb_negates_no_condition(question: str, expected: se
 def test_a_negation_inside_the_question_still_negates() -> None:
     plan = PLANNER.plan("Which employees aren't in Berlin?", STAFF, PEOPLE, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("city", "ne", "Berlin")}
+
+
+RELEASES = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "releases.json").read_text()))
+VERSIONS = {"product": ["Harbor", "Quill", "Tern"], "version": ["1.2", "1.2.3", "3.0", "3.0.1", "3.10.1", "10.2"],
+            "channel": ["stable", "beta", "lts"], "platforms": ["Linux", "macOS", "Windows"], "lead_engineer": ["Ana Ruiz"]}
+
+
+def _release_plan(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, RELEASES, VERSIONS, today=date(2026, 11, 29))
+
+
+@pytest.mark.parametrize(("question", "version"), [
+    # "What channel was Tern 1.2.3 released in?" was read as version 1.2 and signed with 1.2's channel.
+    ("What channel was Tern 1.2.3 released in?", "1.2.3"),
+    ("Which channel was Harbor 3.0.1 released in?", "3.0.1"),
+    ("What channel is Harbor 3.10.1?", "3.10.1"),
+])
+def test_a_dotted_version_is_no_number_it_starts_with(question: str, version: str) -> None:
+    assert ("version", "eq", version) in {(c.attribute, c.comparator, c.value) for c in clauses(_release_plan(question).query.filter)}
+
+
+def test_a_dotted_version_nobody_has_is_an_unknown_name() -> None:
+    # Its answer must cite a document writing "3.10.7", or it is about another release.
+    plan = _release_plan("What channel is Harbor 3.10.7?")
+    assert "3.10.7" in plan.unknown_names and plan.asks is None
+
+
+@pytest.mark.parametrize("question", ["is quill 10.2 still supported", "Is Harbor 3.10.1 still supported?"])
+def test_a_word_a_date_s_description_uses_as_a_noun_is_still_asked(question: str) -> None:
+    # "is quill 10.2 still supported" was signed "Yes: the document with version 10.2 has product
+    # Quill": "supported" was taken for the verb of end_of_support's "date support for the release
+    # ends", which says only that the item took place, and the product became what was asked.
+    plan = _release_plan(question)
+    assert plan.whether is None and plan.asks is None
