@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from selfrag.lang import Token, forms, lemma, word_map
+from selfrag.lang import NUMBER_WORDS, Token, forms, lemma, word_map
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
@@ -227,6 +227,11 @@ def _superlative_form(tokens: list[Token], i: int) -> bool:
     word = tokens[i].norm
     if word in _UNMEASURED_RANK:
         return True
+    if word in ("first", "last"):
+        # "the first Quill release": the earliest or the latest, which no attribute is named to
+        # rank by here; not "the first 3 releases" (a limit) nor "first name".
+        nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""
+        return i > 0 and tokens[i - 1].norm == "the" and not nxt.isdigit() and nxt not in NUMBER_WORDS
     if word in _QUANTIFIERS | {"least"}:
         # "the most popular", "is most popular"; not "at least", "most members attend"
         return i > 0 and tokens[i - 1].norm in ("the", "is", "are", "was", "were", "be")

@@ -100,5 +100,6 @@ class Change(BaseModel):
         "either_attribute",
         "ambiguous_name",
         "unrecorded_values",
+        "exclusive_element",
     ]
     detail: str

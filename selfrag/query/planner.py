@@ -105,7 +105,7 @@ class Whether:
 
 
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
-             "ambiguous_name", "unrecorded_values")
+             "ambiguous_name", "unrecorded_values", "exclusive_element")
 """Changes after which the filter may not hold the question as asked: what it selects is no answer
 (no listing, computation or count), though it still guides the search."""
 
@@ -321,6 +321,9 @@ class SelfQueryPlanner:
                            for note in reading.either)
             changes.extend(Change(kind="ambiguous_name", detail=f"{note}: which one is meant is not said; filtered, "
                                   "nothing computed from it is the answer") for note in reading.ambiguous)
+            changes.extend(Change(kind="exclusive_element", detail=f"{note!r}: asked as the only element, which the "
+                                  "filter holds as one of them; nothing computed from it is the answer")
+                           for note in reading.exclusive)
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)

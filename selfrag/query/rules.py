@@ -91,7 +91,7 @@ class Reading:
                  aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
                  guessed: Sequence[str] = (), unknown_names: Sequence[str] = (),
                  dated: Sequence[tuple[int, int]] = (), either: Sequence[str] = (),
-                 ambiguous: Sequence[str] = ()) -> None:
+                 ambiguous: Sequence[str] = (), exclusive: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -138,6 +138,9 @@ class Reading:
         """Values several attributes hold, read as in any of them, after a word that gives them a
         role the question leaves unsaid ("flights from Boston": origin or destination): searched,
         but what the filter selects answers nothing for certain."""
+        self.exclusive = list(exclusive)
+        """A list's elements asked as its only one ("support only Linux"): filtered as contained,
+        which holds less than asked (the others may be there too), so the matches answer nothing."""
         self.guessed = list(guessed)
         """The values linked by meaning, not by spelling ("'purple' read as colour 'Blue' (embedding
         0.78)"): the filter searches with them, but what it selects answers nothing for certain."""
@@ -282,6 +285,24 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     if lo < hi and not any(t.norm.isalpha() for t in kept[lo:hi]):
         lo = max((i for i in range(lo) if names_items(kept[i])), default=lo)
     return _written(question, kept[lo:hi])
+
+
+_ONLY_BEFORE = frozenset({"only", "just", "exclusively", "solely"})
+_ONLY_AFTER = frozenset({"only", "exclusively", "alone"})
+
+
+def _exclusive(tokens: Sequence[Token], found: Found) -> bool:
+    """Whether a list's element is asked as the only one ("only Linux", "only on Linux", "Linux only")."""
+    if not isinstance(found.node, Comparison) or found.node.comparator != "contains":
+        return False
+    inside = [i for i, t in enumerate(tokens) if found.span[0] <= t.start and t.end <= found.span[1]]
+    if not inside:
+        return False
+    k = inside[0] - 1
+    while k >= 0 and inside[0] - k <= 2 and tokens[k].norm in ("on", "in", "for", "with", "the", "a", "an"):
+        k -= 1
+    after = inside[-1] + 1
+    return (k >= 0 and tokens[k].norm in _ONLY_BEFORE) or (after < len(tokens) and tokens[after].norm in _ONLY_AFTER)
 
 
 def _verb_of(word: str, attr: AttrProfile) -> bool:
@@ -623,7 +644,8 @@ def read_question(
                                      and not m.negated for m in mentions)))
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
-                   leftover, which_items, guessed, unknown, dated, either, ambiguous)
+                   leftover, which_items, guessed, unknown, dated, either, ambiguous,
+                   [question[f.span[0]:f.span[1]] for f in listed if _exclusive(tokens, f)])
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:

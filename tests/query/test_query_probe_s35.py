@@ -165,3 +165,31 @@ def test_a_word_a_date_s_description_uses_as_a_noun_is_still_asked(question: str
     # ends", which says only that the item took place, and the product became what was asked.
     plan = _release_plan(question)
     assert plan.whether is None and plan.asks is None
+
+
+@pytest.mark.parametrize("question", [
+    "Which releases support only Linux?",
+    "Which releases are Linux only?",
+    "Which releases run only on Linux?",
+    "How many releases support Linux exclusively?",
+])
+def test_only_one_element_of_a_list_is_no_contains_answer(question: str) -> None:
+    # "Which releases support only Linux?" was signed with all 31 that support Linux among others.
+    plan = _release_plan(question)
+    assert plan.asks is None and plan.computed is None and plan.whether is None
+    assert any(c.kind == "exclusive_element" for c in plan.changes)
+
+
+def test_a_category_value_with_only_is_still_its_value() -> None:
+    assert _release_plan("Which releases are only stable?").asks == "documents"
+
+
+@pytest.mark.parametrize("question", ["What was the first Quill release?", "the last release of Tern"])
+def test_the_first_or_last_item_is_no_listing(question: str) -> None:
+    # "What was the first Quill release?" was signed "9 matching documents", newest first.
+    plan = _release_plan(question)
+    assert plan.asks is None
+
+
+def test_the_first_few_items_are_still_a_listing() -> None:
+    assert _release_plan("Show me the first 3 Quill releases").asks == "documents"
