@@ -321,6 +321,10 @@ class SelfQueryPlanner:
                            for note in reading.either)
             changes.extend(Change(kind="ambiguous_name", detail=f"{note}: which one is meant is not said; filtered, "
                                   "nothing computed from it is the answer") for note in reading.ambiguous)
+            # A graph term set aside ("not based in Japan", ``graph_terms``) holds its negation itself.
+            changes.extend(Change(kind="negation_not_held", detail=f"{word!r}: a negation no condition holds; "
+                                  "nothing computed from the filter is the answer")
+                           for word in (reading.unheld_negations if not any(t.excluded for t in found) else ()))
             changes.extend(Change(kind="exclusive_element", detail=f"{note!r}: asked as the only element, which the "
                                   "filter holds as one of them; nothing computed from it is the answer")
                            for note in reading.exclusive)

@@ -43,6 +43,7 @@ from selfrag.lang import (
     QUERY_STOP,
     Token,
     find_date_range,
+    find_date_ranges,
     forms,
     lemma,
     tokenize,
@@ -91,7 +92,8 @@ class Reading:
                  aggregate: Aggregate | None = None, leftover: Sequence[str] = (), which_items: bool = False,
                  guessed: Sequence[str] = (), unknown_names: Sequence[str] = (),
                  dated: Sequence[tuple[int, int]] = (), either: Sequence[str] = (),
-                 ambiguous: Sequence[str] = (), exclusive: Sequence[str] = ()) -> None:
+                 ambiguous: Sequence[str] = (), exclusive: Sequence[str] = (),
+                 unheld_negations: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -139,6 +141,9 @@ class Reading:
         role the question leaves unsaid ("flights from Boston": origin or destination): searched,
         but what the filter selects answers nothing for certain."""
         self.exclusive = list(exclusive)
+        self.unheld_negations = list(unheld_negations)
+        """Negations no condition took ("did Ana Ruiz not lead"): the filter holds the question
+        without them, so what it selects answers nothing."""
         """A list's elements asked as its only one ("support only Linux"): filtered as contained,
         which holds less than asked (the others may be there too), so the matches answer nothing."""
         self.guessed = list(guessed)
@@ -285,6 +290,19 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     if lo < hi and not any(t.norm.isalpha() for t in kept[lo:hi]):
         lo = max((i for i in range(lo) if names_items(kept[i])), default=lo)
     return _written(question, kept[lo:hi])
+
+
+def _unheld_negations(question: str, tokens: Sequence[Token], taken: Spans, today: date) -> list[str]:
+    """The negation words no reader claimed, but one a few words before a date phrase, which the
+    date reader reads later ("not published in 2024", ``graph_terms.negated_date``)."""
+    dates = [r.span[0] for r in find_date_ranges(question, today) if r.span is not None]
+    out = []
+    for i, t in enumerate(tokens):
+        ahead = tokens[i + 1:i + 4]
+        if t.norm in NEGATIONS and taken.free((t.start, t.end)) \
+                and not (ahead and any(t.end <= d <= ahead[-1].end for d in dates)):
+            out.append(t.text)
+    return out
 
 
 _ONLY_BEFORE = frozenset({"only", "just", "exclusively", "solely"})
@@ -612,6 +630,7 @@ def read_question(
         if read.free((t.start, t.end)) and word.isalpha() and verb \
                 and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
+    unheld = _unheld_negations(question, tokens, taken, today)
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The search text keeps the date phrase and those verbs: a vector search ranks by them too.
     search = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
@@ -645,7 +664,7 @@ def read_question(
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
                    [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
                    leftover, which_items, guessed, unknown, dated, either, ambiguous,
-                   [question[f.span[0]:f.span[1]] for f in listed if _exclusive(tokens, f)])
+                   [question[f.span[0]:f.span[1]] for f in listed if _exclusive(tokens, f)], unheld)
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:

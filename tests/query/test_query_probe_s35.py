@@ -193,3 +193,25 @@ def test_the_first_or_last_item_is_no_listing(question: str) -> None:
 
 def test_the_first_few_items_are_still_a_listing() -> None:
     assert _release_plan("Show me the first 3 Quill releases").asks == "documents"
+
+
+@pytest.mark.parametrize("question", [
+    # "How many releases did Mac Donnelly not lead?" was read as lead_engineer = Mac Donnelly and
+    # signed "5 matching documents", his own: the "not" after the name negated nothing read.
+    "How many releases did Ana Ruiz not lead?",
+    "Which releases did Ana Ruiz not lead?",
+])
+def test_a_negation_no_condition_holds_is_no_set_answer(question: str) -> None:
+    plan = _release_plan(question)
+    assert plan.asks is None and plan.computed is None and plan.whether is None
+    assert any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+@pytest.mark.parametrize("question", [
+    "Which releases were not led by Ana Ruiz?",
+    "How many releases were not released in 2024?",
+    "Which releases do not support Windows?",
+])
+def test_a_negation_a_condition_holds_still_answers(question: str) -> None:
+    plan = _release_plan(question)
+    assert plan.asks == "documents" and not any(c.kind == "negation_not_held" for c in plan.changes)
