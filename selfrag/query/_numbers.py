@@ -21,7 +21,7 @@ __all__ = ["Number", "find_numbers"]
 
 _DIGITS = re.compile(
     # Never the start of a dotted code ("1.2.3", a version): that is no number "1.2".
-    r"(?<![\w.,])(?P<cur>[$€£¥]\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\.\d)"
+    r"(?<![\w.,])(?P<cur>[$€£¥]\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\.?\d)"
     r"(?:\s?(?P<mag>k|K|mm|MM|bn|BN|M|m|b|B|mil|mio)(?![\w]))?(?P<cur2>\s?[$€£¥])?(?P<plus>\+)?"
 )
 _CURRENCY = {"$", "€", "£", "¥"}

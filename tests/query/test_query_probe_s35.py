@@ -215,3 +215,11 @@ def test_a_negation_no_condition_holds_is_no_set_answer(question: str) -> None:
 def test_a_negation_a_condition_holds_still_answers(question: str) -> None:
     plan = _release_plan(question)
     assert plan.asks == "documents" and not any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+def test_no_part_of_a_dotted_code_is_a_number() -> None:
+    # "What is the insured value of 1987.12.3?" (an accession number) was read as a value of 1987.1.
+    from selfrag.query._numbers import find_numbers
+
+    assert find_numbers("What is the insured value of 1987.12.3?") == []
+    assert [n.value for n in find_numbers("rated 4.5 or more, under 1,250")] == [4.5, 1250]
