@@ -1,4 +1,5 @@
-"""What session 35 found signed wrong in the self-query's reading of negations."""
+"""What session 35 found signed wrong in the self-query's reading: negations, dotted versions, names two
+attributes hold, "only" and "the first"."""
 
 from __future__ import annotations
 
@@ -8,19 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from selfrag.query import SelfQueryPlanner
 from selfrag.query._grounding import clauses
 from selfrag.schema import CollectionSchema
 
-ADVISORIES = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "advisories.json").read_text()))
-CATALOGUE = {"advisory_id": ["SA-2021-0003", "SA-2022-0055"], "product": ["Corvid", "Corvid Edge", "Heron DB"],
-             "vendor": ["Nightjar Labs", "Current"], "affected_versions": ["2.0", "2.1", "2.2"],
-             "cwe": ["path traversal", "SQL injection"]}
-PLANNER = SelfQueryPlanner(None, mode="rules")
-
-
-def _plan(question: str):  # type: ignore[no-untyped-def]
-    return PLANNER.plan(question, ADVISORIES, CATALOGUE, today=date(2026, 6, 1))
+# The eleventh new user's advisories (session 34), asked otherwise.
+from tests.query.test_query_probe_s34 import PLANNER, _plan
 
 
 @pytest.mark.parametrize(("question", "comparators"), [
