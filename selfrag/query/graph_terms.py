@@ -642,7 +642,15 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
     description alone uses the word right before the phrase ("completed in 2023" of "date the trial
     was completed"), else the one alone named by a word anywhere in the question ("a completion
     date in 2023"); the only one there is; None when the words name none or several."""
-    profiles = [p for p in SchemaProfile(schema, {}).attributes if p.attr.type == "date"]
+    all_profiles = SchemaProfile(schema, {}).attributes
+    profiles = [p for p in all_profiles if p.attr.type == "date"]
+    years = [p for p in all_profiles if p.attr.kind == "year" and p.attr.type != "date"]
+    if len(profiles) == 1 and years and not any(m in question[span[0]:span[1]].casefold() for m in MONTHS):
+        # "artworks from 1917" beside a year attribute ("year the artwork was created"): a bare
+        # year bounds the date ("acquired") only when a word of the question is the date's own.
+        # "date" itself is every date's word, and a verb too ("works that date from 1917").
+        dated = profiles[0].terms - frozenset().union(*(y.terms for y in years)) - {"date", "dated", "dates"}
+        return profiles[0].attr if any(lemma(t.norm) in dated or t.norm in dated for t in tokenize(question)) else None
     if len(profiles) < 2:
         return profiles[0].attr if profiles else None
     own = {p.name: p.terms - frozenset().union(*(q.terms for q in profiles if q is not p)) for p in profiles}

@@ -216,3 +216,22 @@ def test_no_part_of_a_dotted_code_is_a_number() -> None:
 
     assert find_numbers("What is the insured value of 1987.12.3?") == []
     assert [n.value for n in find_numbers("rated 4.5 or more, under 1,250")] == [4.5, 1250]
+
+
+ARTWORKS = CollectionSchema.model_validate(json.loads((Path(__file__).parent / "schemas" / "artworks.json").read_text()))
+HOLDINGS = {"title": ["1917", "Number 8", "Morning at Lake Constance"], "artist": ["Anna Weiss", "Otto Weiss"],
+            "gallery": ["Room 2", "Room 4"], "medium": ["oil on canvas", "bronze"]}
+
+
+@pytest.mark.parametrize("question", ["How many artworks date from 1917?", "Which works are from 1917?"])
+def test_a_bare_year_beside_a_year_attribute_bounds_no_date_its_words_do_not_name(question: str) -> None:
+    # "How many artworks date from 1917?" was read as acquired in 1917 and signed "0 matching
+    # documents": the work made in 1917 (the year attribute) was the answer.
+    plan = PLANNER.plan(question, ARTWORKS, HOLDINGS, today=date(2026, 11, 29))
+    assert "acquired" not in {c.attribute for c in clauses(plan.query.filter)}
+
+
+def test_a_bare_year_the_date_s_verb_names_still_bounds_the_date() -> None:
+    plan = PLANNER.plan("How many artworks were acquired in 1995?", ARTWORKS, HOLDINGS, today=date(2026, 11, 29))
+    assert {(c.attribute, c.comparator) for c in clauses(plan.query.filter)} == {("acquired", "gte"), ("acquired", "lt")}
+    assert plan.asks == "documents"
