@@ -33,6 +33,7 @@ from workflows._phase import (
 from workflows.graph_resolution import graph_context
 from workflows.options import RunOptions
 from workflows.outcomes import Outcome
+from workflows.reading import passage_text
 from workflows.resource_retrieval import filter_where, plan_where
 from workflows.routing import decide_outcome
 from workflows.set_answers import (
@@ -311,6 +312,15 @@ class AnswerNodes(Phase):
             # than the question asks, so it answers another question, however well it reads.
             verdicts.append(decided_verdict("attribute", current["number"], False, "unverified", other))
             current["verified"] = False
+        if current["probability"] is not None and short and (word := cut_from_word(
+                short, [passage_text(d) for d in docs if d["id"] in cited])) is not None:
+            # "How many works were acquired in 1995?" read as "11-20", the month and day of
+            # "acquired: 1995-11-20": a span cut out of a longer word or code is a piece of
+            # another value, however sure the reader is.
+            verdicts.append(decided_verdict(
+                "span", current["number"], False, "unverified",
+                f"the answer {short!r} is part of {word!r} wherever the cited documents write it: a piece of another value"))
+            current["verified"] = False
         if current["probability"] is not None and (near := nearer_in_quote(question, short or "", answer)) is not None:
             # "What Hits@10 do graph-based methods get?" read as the 0.472 of "Hits@10 reaches 0.472,
             # close to graph-based methods at 0.481": the clause the question describes states the
@@ -427,6 +437,38 @@ class AnswerNodes(Phase):
             "outcome": outcome, "answer": answer, "citations": citations, "stop_reason": stop,
             "short_answer": short, "confidence": confidence, "history": [*(state.get("history") or []), turn],
         }
+
+
+_JOINERS = "-./:"
+
+
+def cut_from_word(short: str, texts: Sequence[str]) -> str | None:
+    """The longer word or code ``short`` is written inside in ``texts`` ("1995-11-20" of "11-20"),
+    when every place they write it is inside one; None when one place writes it whole, or none does.
+    A year at the head of a date ("1995" of "1995-11-20") is that date's year, a whole answer."""
+    wanted = short.strip()
+    if not wanted:
+        return None
+    word: str | None = None
+    for text in texts:
+        for m in re.finditer(re.escape(wanted), text, re.IGNORECASE):
+            before, after = text[max(0, m.start() - 2):m.start()], text[m.end():m.end() + 2]
+            starts_inside = bool(before) and (before[-1].isalnum() or (
+                len(before) == 2 and before[-1] in _JOINERS and before[0].isalnum()))
+            ends_inside = bool(after) and (after[0].isalnum() or (
+                len(after) == 2 and after[0] in _JOINERS and after[1].isalnum()))
+            if ends_inside and not starts_inside and re.fullmatch(r"\d{4}", wanted) and after[0] == "-":
+                ends_inside = False  # "1995" of "1995-11-20"
+            if not starts_inside and not ends_inside:
+                return None
+            lo = m.start()
+            while lo > 0 and (text[lo - 1].isalnum() or text[lo - 1] in _JOINERS):
+                lo -= 1
+            hi = m.end()
+            while hi < len(text) and (text[hi].isalnum() or (text[hi] in _JOINERS and hi + 1 < len(text) and text[hi + 1].isalnum())):
+                hi += 1
+            word = word or text[lo:hi]
+    return word
 
 
 def nearer_in_quote(question: str, short: str, answer: str) -> str | None:

@@ -92,7 +92,7 @@ def decide_outcome(state: SelfRagState) -> tuple[str, GeneratedAnswer | None, st
             dropped = "; ".join(r["detail"] for r in state["relaxations"])
             return Outcome.UNVERIFIED.value, best, stop or f"no document matched all the question's conditions ({dropped})"
         named = [v for v in state["verdicts"]
-                 if v["kind"] in ("names", "attribute", "figure") and not v["passed"] and v["generation"] == best["number"]]
+                 if v["kind"] in ("names", "attribute", "figure", "span") and not v["passed"] and v["generation"] == best["number"]]
         if named:
             return Outcome.UNVERIFIED.value, best, stop or named[-1]["reason"]
         return Outcome.UNVERIFIED.value, best, stop or "the reader's probability is below its threshold"

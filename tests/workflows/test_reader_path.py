@@ -300,6 +300,25 @@ def test_a_figure_beside_the_one_the_question_describes_is_not_signed(make_engin
     assert asked_right.outcome is Outcome.ANSWERED
 
 
+def test_a_span_cut_out_of_a_longer_word_is_not_signed(make_engine: Any) -> None:
+    # A new user's museum: "How many works were acquired in 1995?" was signed "11-20" (reader 0.81),
+    # the month and day of "acquired: 1995-11-20".
+    text = "Otto's wife, also called Anna, seated with a grey cat. acquired: 1995-11-20."
+    engine = _engine_over({"A05": text}, judge_reading("11-20"))
+    result = engine.run("How many works were acquired in 1995?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED
+    cut = next(v for v in result.trace.verdicts if v["kind"] == "span")
+    assert not cut["passed"] and "1995-11-20" in cut["reason"]
+
+
+def test_a_year_read_from_a_date_and_a_whole_word_are_still_signed(make_engine: Any) -> None:
+    text = "Otto's wife, also called Anna, seated with a grey cat. acquired: 1995-11-20."
+    assert _engine_over({"A05": text}, judge_reading("1995")).run(
+        "In which year was it acquired?", collection="papers").outcome is Outcome.ANSWERED
+    assert _engine_over({"A05": text}, judge_reading("a grey cat")).run(
+        "Who sits with Anna?", collection="papers").outcome is Outcome.ANSWERED
+
+
 def _engine_over(texts: dict[str, str], judge: ScriptedJudge) -> Any:
     """An offline engine over a collection of ``texts`` (id → text), every search finding them all."""
     from selfrag.testing import FakeCollection, FakeStore
