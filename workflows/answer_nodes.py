@@ -445,18 +445,24 @@ _JOINERS = "-./:"
 def cut_from_word(short: str, texts: Sequence[str]) -> str | None:
     """The longer word or code ``short`` is written inside in ``texts`` ("1995-11-20" of "11-20"),
     when every place they write it is inside one; None when one place writes it whole, or none does.
-    A year at the head of a date ("1995" of "1995-11-20") is that date's year, a whole answer."""
+    A joiner ("-", ".", "/", ":") joins only characters of one class: "16" of "16-year-old" is a
+    figure and its unit, "51" of "Collins.51" a missing space. A year at the head of a date ("1995"
+    of "1995-11-20") is that date's year; "Yes" and "No" are no spans."""
     wanted = short.strip()
-    if not wanted:
+    if not wanted or wanted.casefold() in ("yes", "no"):
         return None
+
+    def joined(a: str, b: str) -> bool:
+        return (a.isdigit() and b.isdigit()) or (a.isalpha() and b.isalpha())
+
     word: str | None = None
     for text in texts:
         for m in re.finditer(re.escape(wanted), text, re.IGNORECASE):
             before, after = text[max(0, m.start() - 2):m.start()], text[m.end():m.end() + 2]
             starts_inside = bool(before) and (before[-1].isalnum() or (
-                len(before) == 2 and before[-1] in _JOINERS and before[0].isalnum()))
+                len(before) == 2 and before[-1] in _JOINERS and joined(before[0], wanted[0])))
             ends_inside = bool(after) and (after[0].isalnum() or (
-                len(after) == 2 and after[0] in _JOINERS and after[1].isalnum()))
+                len(after) == 2 and after[0] in _JOINERS and joined(after[1], wanted[-1])))
             if ends_inside and not starts_inside and re.fullmatch(r"\d{4}", wanted) and after[0] == "-":
                 ends_inside = False  # "1995" of "1995-11-20"
             if not starts_inside and not ends_inside:

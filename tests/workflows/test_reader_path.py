@@ -371,3 +371,14 @@ def test_a_rival_about_something_else_is_no_licence_while_another_document_names
                           _rival_judge("10:30", "Sundays"))
     result = engine.run("What time does Northgate Branch open on Saturday?", collection="papers")
     assert result.outcome is Outcome.UNVERIFIED
+
+
+def test_a_figure_with_its_hyphenated_unit_a_missing_space_and_yes_or_no_are_no_cut_spans() -> None:
+    # On HaluEval dev: "16" of "16-year-old", "51 Birch Street" of "Collins.51 Birch Street", and
+    # the reader's "No", which is no span of "known", had been held as cut.
+    from workflows.answer_nodes import cut_from_word
+
+    assert cut_from_word("16", ["a 16-year-old student"]) is None
+    assert cut_from_word("51 Birch Street", ["lived with Collins.51 Birch Street"]) is None
+    assert cut_from_word("No", ["well known"]) is None
+    assert cut_from_word("Irish", ["the British-Irish council"]) == "British-Irish"
