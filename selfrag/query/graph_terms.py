@@ -621,14 +621,20 @@ def negated_date(question: str, span: tuple[int, int]) -> bool:
     """Whether a negation stands before the date phrase at ``span``, through auxiliaries and a verb
     only ("were not published in 2024", "weren't patched before 2023", "not in 2024")."""
     before = [t for t in tokenize(question) if t.end <= span[0]][-3:]
-    for t in reversed(before):
+    for i in range(len(before) - 1, -1, -1):
+        t = before[i]
         if t.norm in NEGATIONS:
             return True
         word = t.text.casefold()
         if t.norm in AUXILIARIES or (word.isalpha() and not word.endswith("s") and lemma(word) != word):
             continue  # "were", "published"
-        return False
+        # "did not end in 2023", "didn't start before 2022": the verb's bare form.
+        return i > 0 and before[i - 1].norm in _VERB_NEGATIONS and t.text.isalpha() and t.text.islower()
     return False
+
+
+# The negations of a verb ("did not end", "never started"), not of a noun ("without a placebo").
+_VERB_NEGATIONS = frozenset({"not", "never", "cannot"} | {n for n in NEGATIONS if n.endswith("nt")})
 
 
 def _outside(bound: FilterNode) -> FilterNode:
