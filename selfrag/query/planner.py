@@ -312,8 +312,7 @@ class SelfQueryPlanner:
             changes.extend(Change(kind="asked_property", detail=f"{describe_node(n)}: what the question asks of "
                                   f"{reading.subject!r}, searched, not filtered") for n in reading.asked)
         if source == "rules":
-            changes.extend(Change(kind="unread_bound", detail=f"{phrase!r}: no attribute it bounds; not filtered")
-                           for phrase in reading.unread)
+            changes.extend(Change(kind="unread_bound", detail=f"{note}; not filtered") for note in reading.unread)
             changes.extend(Change(kind="guessed_value", detail=f"{note}: a guess by meaning; filtered, nothing "
                                   "computed from it is the answer") for note in reading.guessed)
             changes.extend(Change(kind="either_attribute", detail=f"{note}: the question's words name one of them, "

@@ -71,6 +71,7 @@ _PLAIN = FUNCTION_WORDS | DETERMINERS | frozenset({"whats", "please", "thanks", 
 """Words that never ask anything of their own (what a listing's question may hold besides its filter)."""
 _BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 _ARTICLES = frozenset({"a", "an", "the"})
+_HUNDREDS = re.compile(r"\b(?:the\s+)?\d\d00['’]?s\b", re.IGNORECASE)
 _DOTTED_CODE = re.compile(r"(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d)")
 """A dotted code of three numbers or more ("1.2.3"): a version, never a number (``_numbers``)."""
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
@@ -111,6 +112,7 @@ class Reading:
         self.subject = subject
         """That thing's name as written, when conditions were set aside."""
         self.unread = list(unread)
+        """Notes on what bounds the items but no condition holds ("'in March': a month without its year")."""
         """Bounds written in the question that no attribute fits ("fewer than 3 ports" over
         prices and ratings): not filtered, and no limit either."""
         self.extreme = extreme
@@ -455,6 +457,10 @@ def read_question(
     taken = Spans()
     numbers = _outside_names(question, find_numbers(question), profile)
     similarity = Similarity(embeddings) if embeddings is not None else None
+    # "the 1900s" is the decade 1900-1909 or the century, as often one as the other: no bound.
+    hundreds = [m.span() for m in _HUNDREDS.finditer(question)]
+    for span in hundreds:
+        taken.claim(span)
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
     for f in [f for f in numeric if _named_number(question, f, numbers, profile)]:
         # "price of 2084?" of a book titled "2084": the title, not a price of 2,084.
@@ -482,6 +488,11 @@ def read_question(
     # after "in" is no unknown place. Held while values are read, then given back to that reader.
     held = [d for d in _dated(question, tokens, taken, dates, today) if taken.free(d)]
     for span in held:
+        taken.claim(span)
+    # "in March" without its year: no value ("March" is no unknown venue) and no bound the filter
+    # holds (which year is not said), so left unread and kept from every reader.
+    months = _bare_months(question, tokens, taken, values)
+    for span in months:
         taken.claim(span)
     # A list's element inside a known name of several words is part of the name: "Ruby" of "Ruby
     # Chen" is no skill, "History" of "A Short History of Bridges" no genre.
@@ -662,9 +673,31 @@ def read_question(
         or (lead is not None and any(m.span[0] <= lead.start < m.span[1] and m.attr.attr.kind == "category"
                                      and not m.negated for m in mentions)))
     return Reading(StructuredQuery(query=text, filter=node, limit=limit), taken.in_order(), notes, residual,
-                   [f.node for f in asked], subject.text if asked and subject is not None else "", unread, extreme, aggregate,
+                   [f.node for f in asked], subject.text if asked and subject is not None else "",
+                   [f"{u!r}: no attribute it bounds" for u in unread]
+                   + [f"{question[a:b]!r}: a month without its year" for a, b in months]
+                   + [f"{question[a:b]!r}: a decade or a century, which is not said" for a, b in hundreds], extreme, aggregate,
                    leftover, which_items, guessed, unknown, dated, either, ambiguous,
                    [question[f.span[0]:f.span[1]] for f in listed if _exclusive(tokens, f)], unheld)
+
+
+_MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3) | {"may"}
+_MONTH_CUES = frozenset({"in", "during", "before", "until", "till", "by", "through", "throughout", "of"})
+
+
+def _bare_months(question: str, tokens: list[Token], taken: Spans, values: set[str]) -> list[Span]:
+    """The spans of a month's name written without its year after a date's preposition ("in March",
+    "during may"), not a known value's and not a name's first word ("in June Carter's books")."""
+    out: list[Span] = []
+    for i in range(1, len(tokens)):
+        t, cue = tokens[i], tokens[i - 1]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if t.norm not in _MONTH_NAMES or cue.norm not in _MONTH_CUES or t.norm in values \
+                or not taken.free((cue.start, t.end)) or (nxt is not None and question[t.end:nxt.start] == " "
+                                                          and (nxt.text[:1].isupper() or nxt.text[:1].isdigit())):
+            continue
+        out.append((cue.start, t.end))
+    return out
 
 
 def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:

@@ -52,3 +52,56 @@ def test_a_negation_before_a_bare_verb_negates_the_date_phrase(question: str, ex
 ])
 def test_a_negation_of_another_phrase_does_not_reach_the_date(question: str) -> None:
     assert ("start_date", "gte", 20210101) in _bounds(question)
+
+
+# The eighth new user's matches (session 33): one date attribute, a venue (a place) and referees.
+MATCHES = CollectionSchema.model_validate(json.loads((HERE / "matches.json").read_text()))
+MATCH_VALUES = {"home_team": ["Arlow City", "Tarn Rovers"], "away_team": ["Arlow City", "Tarn Rovers"],
+                "venue": ["Riverside Ground", "Tarnside Stadium"], "referee": ["Helen Marsh", "Omar Tello"]}
+
+
+@pytest.mark.parametrize("question", [
+    # "How many matches were there in March?" was signed "0 matching documents": the month, written
+    # without its year, was read as an unknown venue "March".
+    "How many matches were there in March?",
+    "Which matches were played in March?",
+    "how many matches in march",
+    "Which matches did Omar Tello referee in May?",
+])
+def test_a_month_without_its_year_is_no_value_and_no_whole_condition(question: str) -> None:
+    plan = PLANNER.plan(question, MATCHES, MATCH_VALUES, today=date(2026, 6, 1))
+    assert "venue" not in {c.attribute for c in clauses(plan.query.filter)}
+    assert [c.detail for c in plan.changes if c.kind == "unread_bound"]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which matches were played in March 2025?", {("match_date", "gte", 20250301), ("match_date", "lt", 20250401)}),
+    ("Which matches did Helen Marsh referee?", {("referee", "eq", "Helen Marsh")}),
+])
+def test_a_month_with_its_year_and_a_surname_like_it_are_still_read(question: str, expected: set[tuple[str, str, object]]) -> None:
+    plan = PLANNER.plan(question, MATCHES, MATCH_VALUES, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
+    assert not [c for c in plan.changes if c.kind == "unread_bound"]
+
+
+# The same user's clubs: the year each was founded.
+CLUBS = CollectionSchema.model_validate(json.loads((HERE / "clubs.json").read_text()))
+
+
+@pytest.mark.parametrize("question", [
+    # "How many clubs were not founded in the 1900s?" was signed "11": the decade 1900-1909, where
+    # "the 1900s" is as often the century.
+    "How many clubs were not founded in the 1900s?",
+    "Which clubs were founded in the 1800s?",
+    "clubs from the 2000s",
+])
+def test_a_hundred_s_plural_is_a_decade_or_a_century_and_bounds_nothing(question: str) -> None:
+    plan = PLANNER.plan(question, CLUBS, {"name": ["Arlow City"]}, today=date(2026, 6, 1))
+    assert "founded" not in {c.attribute for c in clauses(plan.query.filter)}
+    assert [c.detail for c in plan.changes if c.kind == "unread_bound"]
+
+
+def test_a_decade_is_still_a_decade() -> None:
+    plan = PLANNER.plan("Which clubs were founded in the 1920s?", CLUBS, {"name": ["Arlow City"]}, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
+        ("founded", "gte", 1920), ("founded", "lte", 1929)}
