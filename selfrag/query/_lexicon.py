@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import cast, get_args
 
-from selfrag.lang import word_lists, word_map, word_set
+from selfrag.lang import lemma, word_lists, word_map, word_set
 from selfrag.query.model import Comparator
 
 
@@ -49,6 +49,20 @@ NEGATIONS = word_set("negations")
 """Single words that negate what follows them (apostrophes already removed by the tokenizer)."""
 NEGATION_PHRASES = tuple(sorted(word_set("negation_phrases")))
 """Phrases that negate what follows them."""
+VERB_NEGATIONS = frozenset({"not", "never", "cannot"} | {n for n in NEGATIONS if n.endswith("nt")})
+"""The negations of a verb ("did not end", "never started", "didn't"), not of a noun ("without a placebo")."""
+
+
+def verb_form(token_text: str, after: str | None) -> bool:
+    """Whether a word between a negation and what it negates is the negated verb: an inflected form
+    ("published", "patched": the lemma differs, not a plural in -s), or a bare lower-case word
+    right after a verb's negation (``after``: "did not end in 2023", "didn't start before 2022")."""
+    word = token_text.casefold()
+    if not word.isalpha():
+        return False
+    if not word.endswith("s") and lemma(word) != word:
+        return True
+    return after in VERB_NEGATIONS and token_text.islower()
 
 DIMENSION_WORDS: dict[str, frozenset[str]] = {
     dim: word_set(f"dimension_words.{dim}") for dim in word_lists()["dimension_words"] if dim != "about"

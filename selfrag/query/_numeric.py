@@ -27,7 +27,7 @@ from datetime import date
 import numpy as np
 
 from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms, identifier_words, lemma, normalise
-from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
+from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES, verb_form
 from selfrag.query._limit import asks_count, label_before
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -141,8 +141,9 @@ class _Reader:
                 return None
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start
-            if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
-                return None
+            if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)) \
+                    and not verb_form(t.text, self.tokens[k - 1].norm if k > 0 else None):
+                return None  # "were not published in 2022", "did not appear in 2021": the verb between
         return None
 
     def postfix_after(self, end: int) -> tuple[Comparator, int] | None:

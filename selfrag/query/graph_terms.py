@@ -44,7 +44,7 @@ from selfrag.lang.questions import (
     wh_words,
 )
 from selfrag.lang.stopwords import DETERMINERS, FUNCTION_WORDS
-from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS
+from selfrag.query._lexicon import NEGATION_PHRASES, NEGATIONS, verb_form
 from selfrag.query._profile import SchemaProfile
 from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.schema import AttributeInfo, CollectionSchema
@@ -625,16 +625,10 @@ def negated_date(question: str, span: tuple[int, int]) -> bool:
         t = before[i]
         if t.norm in NEGATIONS:
             return True
-        word = t.text.casefold()
-        if t.norm in AUXILIARIES or (word.isalpha() and not word.endswith("s") and lemma(word) != word):
-            continue  # "were", "published"
-        # "did not end in 2023", "didn't start before 2022": the verb's bare form.
-        return i > 0 and before[i - 1].norm in _VERB_NEGATIONS and t.text.isalpha() and t.text.islower()
+        if t.norm in AUXILIARIES or verb_form(t.text, before[i - 1].norm if i > 0 else None):
+            continue  # "were", "published", "did not end"
+        return False
     return False
-
-
-# The negations of a verb ("did not end", "never started"), not of a noun ("without a placebo").
-_VERB_NEGATIONS = frozenset({"not", "never", "cannot"} | {n for n in NEGATIONS if n.endswith("nt")})
 
 
 def _outside(bound: FilterNode) -> FilterNode:

@@ -294,10 +294,11 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     return _written(question, kept[lo:hi])
 
 
-def _unheld_negations(question: str, tokens: Sequence[Token], taken: Spans, today: date) -> list[str]:
+def _unheld_negations(question: str, tokens: Sequence[Token], taken: Spans, today: date | None) -> list[str]:
     """The negation words no reader claimed, but one a few words before a date phrase, which the
-    date reader reads later ("not published in 2024", ``graph_terms.negated_date``)."""
-    dates = [r.span[0] for r in find_date_ranges(question, today) if r.span is not None]
+    date reader reads later ("not published in 2024", ``graph_terms.negated_date``). ``today`` is
+    None when the collection has no date attribute: no date reader reads any phrase later."""
+    dates = [r.span[0] for r in find_date_ranges(question, today) if r.span is not None] if today is not None else []
     out = []
     for i, t in enumerate(tokens):
         ahead = tokens[i + 1:i + 4]
@@ -641,7 +642,7 @@ def read_question(
         if read.free((t.start, t.end)) and word.isalpha() and verb \
                 and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
-    unheld = _unheld_negations(question, tokens, taken, today)
+    unheld = _unheld_negations(question, tokens, taken, today if dates else None)
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The search text keeps the date phrase and those verbs: a vector search ranks by them too.
     search = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)

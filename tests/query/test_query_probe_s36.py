@@ -105,3 +105,36 @@ def test_a_decade_is_still_a_decade() -> None:
     plan = PLANNER.plan("Which clubs were founded in the 1920s?", CLUBS, {"name": ["Arlow City"]}, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
         ("founded", "gte", 1920), ("founded", "lte", 1929)}
+
+
+# The eighth new user's papers (session 33): a year attribute and no date.
+PAPERS = CollectionSchema.model_validate(json.loads((HERE / "papers.json").read_text()))
+PAPER_VALUES = {"authors": ["Dana Okafor", "Lina Abara"], "topics": ["retrieval", "graphs"]}
+
+
+def _paper_bounds(question: str) -> set[tuple[str, str, object]]:
+    plan = PLANNER.plan(question, PAPERS, PAPER_VALUES, today=date(2026, 6, 1))
+    return {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "How many papers were not published in 2022?" was read as year = 2022: the negation stood
+    # before the participle, which the year's reader did not pass through; and the negation went
+    # unnoted, as if a date reader were to read it, in a collection with no date.
+    ("How many papers were not published in 2022?", {("year", "lt", 2022), ("year", "gt", 2022)}),
+    ("Which papers weren't published before 2022?", {("year", "gte", 2022)}),
+    ("Which papers did not appear in 2021?", {("year", "lt", 2021), ("year", "gt", 2021)}),
+])
+def test_a_negation_before_a_verb_reaches_the_year(question: str, expected: set[tuple[str, str, object]]) -> None:
+    assert _paper_bounds(question) == expected
+
+
+def test_a_negation_before_a_date_phrase_is_unheld_when_no_date_reader_reads_it() -> None:
+    # With no date attribute, no date reader takes the negation later: left unclaimed, it is unheld.
+    from selfrag.lang import tokenize
+    from selfrag.query._spans import Spans
+    from selfrag.query.rules import _unheld_negations
+
+    question = "Which papers were not published in 2022?"
+    assert _unheld_negations(question, tokenize(question), Spans(), None) == ["not"]
+    assert _unheld_negations(question, tokenize(question), Spans(), date(2026, 6, 1)) == []
