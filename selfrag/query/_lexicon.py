@@ -9,9 +9,11 @@ is decided elsewhere (``_profile``), from the collection's declared schema alone
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast, get_args
 
 from selfrag.lang import lemma, word_lists, word_map, word_set
+from selfrag.lang.questions import AUXILIARIES
 from selfrag.query.model import Comparator
 
 
@@ -49,20 +51,22 @@ NEGATIONS = word_set("negations")
 """Single words that negate what follows them (apostrophes already removed by the tokenizer)."""
 NEGATION_PHRASES = tuple(sorted(word_set("negation_phrases")))
 """Phrases that negate what follows them."""
-VERB_NEGATIONS = frozenset({"not", "never", "cannot"} | {n for n in NEGATIONS if n.endswith("nt")})
-"""The negations of a verb ("did not end", "never started", "didn't"), not of a noun ("without a placebo")."""
-
-
-def verb_form(token_text: str, after: str | None) -> bool:
+def verb_form(token_text: str, before: Sequence[str]) -> bool:
     """Whether a word between a negation and what it negates is the negated verb: an inflected form
     ("published", "patched": the lemma differs, not a plural in -s), or a bare lower-case word
-    right after a verb's negation (``after``: "did not end in 2023", "didn't start before 2022")."""
+    right after an auxiliary's negation ("did not end in 2023", "didn't start before 2022").
+    ``before``: the lower-cased words before it, nearest last. The bare verb of a subject
+    ("did Dana Okafor not write in 2023") is no auxiliary's: which the negation governs is not said."""
     word = token_text.casefold()
     if not word.isalpha():
         return False
     if not word.endswith("s") and lemma(word) != word:
         return True
-    return after in VERB_NEGATIONS and token_text.islower()
+    if not token_text.islower() or not before:
+        return False
+    negation = before[-1]
+    return negation == "cannot" or (negation.endswith("nt") and negation in NEGATIONS) or (
+        negation in ("not", "never") and len(before) > 1 and before[-2] in AUXILIARIES)
 
 DIMENSION_WORDS: dict[str, frozenset[str]] = {
     dim: word_set(f"dimension_words.{dim}") for dim in word_lists()["dimension_words"] if dim != "about"

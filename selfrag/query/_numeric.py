@@ -142,7 +142,7 @@ class _Reader:
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start
             if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)) \
-                    and not verb_form(t.text, self.tokens[k - 1].norm if k > 0 else None):
+                    and not verb_form(t.text, [u.norm for u in self.tokens[max(0, k - 2):k]]):
                 return None  # "were not published in 2022", "did not appear in 2021": the verb between
         return None
 

@@ -620,12 +620,12 @@ _ALTERNATIVE_DATE = re.compile(r"\s*,?\s*(?:or|and)\s+(?:in\s+)?(?:\d{4}|" + "|"
 def negated_date(question: str, span: tuple[int, int]) -> bool:
     """Whether a negation stands before the date phrase at ``span``, through auxiliaries and a verb
     only ("were not published in 2024", "weren't patched before 2023", "not in 2024")."""
-    before = [t for t in tokenize(question) if t.end <= span[0]][-3:]
-    for i in range(len(before) - 1, -1, -1):
+    before = [t for t in tokenize(question) if t.end <= span[0]]
+    for i in range(len(before) - 1, max(-1, len(before) - 4), -1):
         t = before[i]
         if t.norm in NEGATIONS:
             return True
-        if t.norm in AUXILIARIES or verb_form(t.text, before[i - 1].norm if i > 0 else None):
+        if t.norm in AUXILIARIES or verb_form(t.text, [u.norm for u in before[:i]]):
             continue  # "were", "published", "did not end"
         return False
     return False

@@ -138,3 +138,10 @@ def test_a_negation_before_a_date_phrase_is_unheld_when_no_date_reader_reads_it(
     question = "Which papers were not published in 2022?"
     assert _unheld_negations(question, tokenize(question), Spans(), None) == ["not"]
     assert _unheld_negations(question, tokenize(question), Spans(), date(2026, 6, 1)) == []
+
+
+def test_a_negation_after_a_subject_before_its_bare_verb_is_not_the_year_s() -> None:
+    # "Which papers did Dana Okafor not write in 2023?": her papers not from 2023, or the 2023
+    # papers not hers; which is not said, so the negation is held by no condition.
+    plan = PLANNER.plan("Which papers did Dana Okafor not write in 2023?", PAPERS, PAPER_VALUES, today=date(2026, 6, 1))
+    assert any(c.kind == "negation_not_held" for c in plan.changes)
