@@ -92,6 +92,7 @@ class _Reader:
         self.profile = profile
         self.taken = taken
         self.sim = similarity
+        self.values = frozenset(v.casefold() for p in profile.attributes for v in p.values)
         self.meant: dict[str, str] = {}
         """The word that chose each attribute by meaning (``_by_meaning``): it names the attribute."""
 
@@ -142,8 +143,10 @@ class _Reader:
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start
             if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)) \
-                    and not verb_form(t.text, [u.norm for u in self.tokens[max(0, k - 2):k]]):
-                return None  # "were not published in 2022", "did not appear in 2021": the verb between
+                    and not (verb_form(t.text, [u.norm for u in self.tokens[max(0, k - 2):k]]) and t.norm not in self.values):
+                # "were not published in 2022", "did not appear in 2021": the verb between; not a
+                # value the negation is another attribute's ("not sold in 2025": status).
+                return None
         return None
 
     def postfix_after(self, end: int) -> tuple[Comparator, int] | None:

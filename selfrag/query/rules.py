@@ -728,11 +728,12 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
     year = profile.by_name.get(found.attribute)
     if year is None or year.attr.kind != "year" or not dates:
         return False
-    before = [t for t in tokens if t.end <= found.span[0]]
-    if not before:
-        return False
-    verb = forms(before[-1].norm)
-    return any(term_match(verb, d.terms) for d in dates) and not term_match(verb, year.terms)
+    before = [t for t in tokens if t.end <= found.span[0]][-1:]
+    # A negation's reach holds its verb too ("were not listed in 2024"): the words up to the figure.
+    figure = next((t.start for t in tokens if found.span[0] <= t.start < found.span[1] and t.text[:1].isdigit()), found.span[1])
+    words = [*before, *(t for t in tokens if found.span[0] <= t.start < figure and t.text.isalpha())]
+    return any(any(term_match(forms(t.norm), d.terms) for d in dates) and not term_match(forms(t.norm), year.terms)
+               for t in words)
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:
@@ -821,9 +822,10 @@ def _event_word(tokens: list[Token], start: int, mentions: Sequence[Mention], at
     word = verb.text.casefold()
     if word.endswith("s") or lemma(word) == word:
         return False
-    return any(m.span == (verb.start, verb.end) and str(m.value).casefold() == word
-               and m.attr.name != attribute and not m.negated and m.attr.attr.kind not in _NAMING_KINDS
-               for m in mentions)
+    # Negated too: "not sold in 2025" is about a sale's year as "sold in 2025" is, which no
+    # attribute records (a car sold in 2024 was not sold in 2025 either).
+    return any(m.span[1] == verb.end and m.span[0] <= verb.start and str(m.value).casefold() == word
+               and m.attr.name != attribute and m.attr.attr.kind not in _NAMING_KINDS for m in mentions)
 
 
 def _month_s_year(tokens: list[Token], found: Found, schema: CollectionSchema) -> bool:

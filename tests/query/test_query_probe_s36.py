@@ -145,3 +145,31 @@ def test_a_negation_after_a_subject_before_its_bare_verb_is_not_the_year_s() -> 
     # papers not hers; which is not said, so the negation is held by no condition.
     plan = PLANNER.plan("Which papers did Dana Okafor not write in 2023?", PAPERS, PAPER_VALUES, today=date(2026, 6, 1))
     assert any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+# The ninth new user's cars (session 32): a listing date beside a model year.
+CARS = CollectionSchema.model_validate(json.loads((HERE / "cars.json").read_text()))
+CAR_VALUES = {"make": ["Halden", "Torvik"], "model": ["Corvane 300", "Ridgeback"], "branch": ["Northgate", "Hillcrest"],
+              "features": ["backup camera", "heated seats"]}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "Which Halden cars were not listed in 2025?" (a negation now reaching its year through the
+    # verb) was read as model year ≠ 2025: "listed" had stood right before the year phrase, now
+    # inside the negation's reach.
+    ("Which Halden cars were not listed in 2025?", {("make", "eq", "Halden"), ("listed_on", "lt", 20250101),
+                                                    ("listed_on", "gte", 20260101)}),
+    ("Which cars weren't listed before 2025?", {("listed_on", "gte", 20250101)}),
+])
+def test_a_negated_year_of_a_date_s_verb_bounds_the_date(question: str, expected: set[tuple[str, str, object]]) -> None:
+    plan = PLANNER.plan(question, CARS, CAR_VALUES, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
+
+
+def test_a_negated_value_before_an_event_s_year_stays_the_value_s() -> None:
+    # "Which cars were not sold in 2025?": status is not sold, and the year of a sale no attribute
+    # records; the model year is not what the negation reaches.
+    plan = PLANNER.plan("Which cars were not sold in 2025?", CARS, {**CAR_VALUES, "status": ["available", "sold"]},
+                        today=date(2026, 6, 1))
+    assert "model_year" not in {c.attribute for c in clauses(plan.query.filter)}
+    assert any(c.kind == "unread_bound" for c in plan.changes)
