@@ -193,6 +193,15 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
     unit = UNITS.get(n.unit or "")
     unit_forms = forms(n.unit) if n.unit else frozenset()
     score = 0.0
+    # "Summit frost days 2023", "2022 records": a bare year, or one before the items' own noun,
+    # beside a year attribute is the year; an attribute named beside it is what is asked, not a
+    # count of 2,023 frost days ("1200 pages" is still pages: its noun is no word for the items).
+    items = n.unit is not None and bool(forms(n.unit) & reader.profile.item_nouns)
+    if n.year_like and 1800 <= n.value <= 2100 and (cue is None or CUES.get(cue) == "eq") and unit is None \
+            and not n.money and (n.unit is None or items) and any(y.fits(n.value) for y in reader.profile.years()):
+        if not p.is_year:
+            return None
+        return 5.0 + (3 if cue in YEAR_ONLY_CUES else 0)
     counted = _counted(reader, n)
     if counted is not None and not term_match(forms(counted.norm), p.terms):
         # A number of things no word of ``p`` names is no measure in a unit ("fewer than 3 ports"

@@ -173,3 +173,26 @@ def test_a_negated_value_before_an_event_s_year_stays_the_value_s() -> None:
                         today=date(2026, 6, 1))
     assert "model_year" not in {c.attribute for c in clauses(plan.query.filter)}
     assert any(c.kind == "unread_bound" for c in plan.changes)
+
+
+# Session 36's weather-station user: one record a station and year, temperatures, frost days.
+STATIONS = CollectionSchema.model_validate(json.loads((HERE / "stations.json").read_text()))
+STATION_VALUES = {"station": ["Summit", "Tarn Gap", "Ashford Ridge", "Kelby Point"], "observer": ["Ann Hale"]}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "Summit frost days 2023" was signed "0 matching documents" as frost_days = 2023; "Tarn Gap mean
+    # temperature 2023" as a mean temperature of 2,023 degrees; "2022 records …" as record_high = 2022.
+    ("Summit frost days 2023", {("station", "eq", "Summit"), ("year", "eq", 2023)}),
+    ("Tarn Gap mean temperature 2023", {("station", "eq", "Tarn Gap"), ("year", "eq", 2023)}),
+    ("2022 records not in the North Upland with less than 10 frost days",
+     {("year", "eq", 2022), ("region", "ne", "North Upland"), ("frost_days", "lt", 10)}),
+])
+def test_a_bare_year_beside_another_attribute_s_name_is_the_year(question: str, expected: set[tuple[str, str, object]]) -> None:
+    plan = PLANNER.plan(question, STATIONS, STATION_VALUES, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
+
+
+def test_a_compared_figure_the_size_of_a_year_is_still_the_attribute_s() -> None:
+    plan = PLANNER.plan("Which stations had more than 2000 mm of rainfall?", STATIONS, STATION_VALUES, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("rainfall_mm", "gt", 2000)}
