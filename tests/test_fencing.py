@@ -81,3 +81,14 @@ def test_a_row_number_is_bookkeeping_the_reader_never_reads() -> None:
 
     doc = {"text": "Arthur's Magazine was an American literary periodical.", "metadata": {"row": 17}}
     assert document_text(doc) == passage_text(doc) == "Arthur's Magazine was an American literary periodical."
+
+
+def test_a_list_s_elements_are_shown_as_words_not_as_python() -> None:
+    # Session 36's weather user saw "anemometer', 'barometer" as a short answer: the reader read
+    # the passage's "instruments: ['thermometer', 'anemometer', 'barometer']".
+    from workflows.reading import passage_text
+
+    doc = {"text": "Port Selby is a station.", "metadata": {"instruments": ["thermometer", "anemometer"], "year": 2022}}
+    assert "(instruments: thermometer, anemometer; year: 2022)" in document_text(doc)
+    assert "instruments: thermometer, anemometer." in passage_text(doc)
+    assert "[" not in passage_text(doc) and "'" not in document_text(doc)

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from selfrag.fencing import document_text, shown_metadata
+from selfrag.fencing import document_text, shown_metadata, shown_value
 from selfrag.reading import Critic, Reader, Reading, answer_key, sentence_spans, split_sentences
 from workflows.bridge import Bridged, read_bridge
 from workflows.comparison import alternatives, names_one_of, read_comparison, readings
@@ -124,7 +124,7 @@ def passage_text(doc: Mapping[str, Any]) -> str:
     sentence, so an answer read from the metadata is one field's value; on one line, "(room: 4;
     year_acquired: 1958; …)", it took in parts of several ("4; year_acquired: 1958; year")."""
     text = document_text({"text": doc.get("text", "")})
-    fields = [f"{k}: {v}" for k, v in shown_metadata(doc)]
+    fields = [f"{k}: {shown_value(v)}" for k, v in shown_metadata(doc)]
     return "\n".join([text, *(f if f.endswith((".", "!", "?")) else f + "." for f in fields)])
 
 

@@ -214,7 +214,8 @@ class Judge:
                     assert a is not None and b is not None
                     raw = math.log(max(p_answer, 1e-9)) + span_lp
                     support = tuple(s for s, _ in sents if s[0] <= a[0] < s[1])[:1] or tuple(s for s, _ in sents[:1])
-                    found.append(Reading("span", passage[a[0] : b[1]].strip(), p_idx, a[0], b[1], support, raw,
+                    first = signed_start(passage, a[0])
+                    found.append(Reading("span", passage[first : b[1]].strip(), p_idx, first, b[1], support, raw,
                                          kind_probabilities=probs))
             else:
                 raw = math.log(max(p_answer, 1e-9)) + math.log(max(probs[kind] / max(p_answer, 1e-9), 1e-9))
@@ -276,6 +277,16 @@ def _with_rival(best: Reading, found: Sequence[Reading]) -> Reading:
     """``best`` with its rival: the best of ``found`` read in another passage that says otherwise."""
     rival = next((r for r in found if r.passage != best.passage and disagree(r.answer, best.answer)), None)
     return dataclasses.replace(best, rival=rival)
+
+
+def signed_start(passage: str, start: int) -> int:
+    """Where a span starting at ``start`` starts with the minus sign of the figure there: the
+    tokenizer splits "-1.2" into "-" and "1.2", and a span from the digits reads −1.2 °C as 1.2 °C.
+    A hyphen after a word or a figure ("COVID-19", "10-12") is no sign."""
+    if 0 < start < len(passage) and passage[start].isdigit() and passage[start - 1] in "-−" \
+            and (start == 1 or passage[start - 2].isspace() or passage[start - 2] in "([:=~≈<>"):
+        return start - 1
+    return start
 
 
 def _token_sentences(passage: str, offsets: Sequence[tuple[int, int] | None]) -> list[int]:

@@ -392,3 +392,19 @@ def test_read_names_the_best_answer_of_another_passage_that_says_otherwise(tiny_
         rivals += expected is not None
         assert judge.read(question, passages[:1]).rival is None  # one passage has no rival
     assert rivals  # a random tiny reader: some other passage answers otherwise somewhere
+
+
+@pytest.mark.parametrize(("passage", "start", "expected"), [
+    # Session 36's weather user was given "1.2 °C" for a mean temperature of -1.2 °C: the tokenizer
+    # splits the minus sign off, and the span began at the digits.
+    ("a mean temperature of -1.2 °C", 23, 22),
+    ("the low was −4 C", 13, 12),
+    ("(-3.5 °C)", 2, 1),
+    # A hyphen between figures or words is no sign: "10-12", "COVID-19".
+    ("between 10-12 days", 11, 11),
+    ("the COVID-19 trial", 10, 10),
+])
+def test_a_span_starting_at_a_figure_takes_its_minus_sign(passage: str, start: int, expected: int) -> None:
+    from selfrag.reading.judge import signed_start
+
+    assert signed_start(passage, start) == expected
