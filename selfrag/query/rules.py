@@ -899,6 +899,11 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         if not hits and forms(tok.norm) & profile.item_nouns:
             return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         at = tokens.index(tok)
+        if forms(tok.norm) & profile.item_nouns:
+            # "Which record had the most frost days?": the items' own word, which only begins
+            # record_high_c's name; "Which record high …" names it whole.
+            near = frozenset().union(*(forms(u.norm) for u in tokens[at : at + 3]))
+            hits = [h for h in hits if all(len(t) < 2 or t in near for t in profile.by_name[h].name_terms)]
         following = []
         for u in tokens[at + 1 : at + 3]:
             word = u.text.casefold()

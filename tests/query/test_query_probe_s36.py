@@ -196,3 +196,15 @@ def test_a_bare_year_beside_another_attribute_s_name_is_the_year(question: str, 
 def test_a_compared_figure_the_size_of_a_year_is_still_the_attribute_s() -> None:
     plan = PLANNER.plan("Which stations had more than 2000 mm of rainfall?", STATIONS, STATION_VALUES, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("rainfall_mm", "gt", 2000)}
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "Which record had the most frost days in 2022?" was signed "21.4 (frost_days: 176)": the
+    # winner named by its record_high_c, "record" being the items' own word as well.
+    ("Which record had the most frost days in 2022?", None),
+    ("Which record high was the highest?", "record_high_c"),
+])
+def test_the_items_own_word_heads_no_attribute_it_only_begins(question: str, expected: str | None) -> None:
+    from selfrag.query.rules import headed_attribute
+
+    assert headed_attribute(question, STATIONS) == expected
