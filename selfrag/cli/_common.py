@@ -26,16 +26,17 @@ _JSON_ERRORS: ContextVar[bool] = ContextVar("selfrag_json_errors", default=False
 """Set while a command given ``--json`` runs: its errors are JSON too."""
 
 
-def printable(text: str) -> str:
+def printable(text: str, *, lines: bool = False) -> str:
     """``text`` with each character that is not printable written as ``repr`` writes it (``\\x1b``,
     ``\\u202e``). A terminal obeys an escape sequence (a colour, a cleared screen, a bidi override)
-    in what it is sent, and questions, answers and documents' text are the user's or a model's."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    in what it is sent, and questions, answers and documents' text are the user's or a model's.
+    With ``lines``, a line break stays one: an answer of several lines (a listing) is shown on them."""
+    return "".join(c if c.isprintable() or (lines and c == "\n") else repr(c)[1:-1] for c in text)
 
 
-def shown(text: str) -> str:
+def shown(text: str, *, lines: bool = False) -> str:
     """``text`` made safe to put inside rich markup on a terminal: printable, and its brackets escaped."""
-    return escape(printable(text))
+    return escape(printable(text, lines=lines))
 
 
 def fail(message: str, code: str = "usage_error", exit_code: int = 2) -> NoReturn:

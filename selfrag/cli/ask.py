@@ -22,7 +22,7 @@ def print_result(console: Console, result: object) -> None:
 
     assert isinstance(result, Result)
     colour = {Outcome.ANSWERED: "green", Outcome.ABSTAINED: "yellow"}.get(result.outcome, "red")
-    console.print(f"[bold {colour}]{result.outcome.value}[/]  {shown(result.answer)}", markup=True, soft_wrap=True)
+    console.print(f"[bold {colour}]{result.outcome.value}[/]  {shown(result.answer, lines=True)}", markup=True, soft_wrap=True)
     for c in result.citations:
         meta = ", ".join(f"{k}={v}" for k, v in c.metadata.items() if k not in ("source", "ext", "chunk", "doc_hash"))
         source = f"{c.resource}: " if c.resource and len(result.collections) > 1 else ""
@@ -133,7 +133,7 @@ def print_answer(console: Console, answer: dict[str, Any]) -> None:
     """A human rendering of the API's answer body (``POST /v1/answers``), as ``print_result`` renders a result."""
     outcome = str(answer["outcome"])
     colour = {"answered": "green", "abstained": "yellow"}.get(outcome, "red")
-    console.print(f"[bold {colour}]{outcome}[/]  {shown(str(answer['answer']))}", markup=True, soft_wrap=True)
+    console.print(f"[bold {colour}]{outcome}[/]  {shown(str(answer['answer']), lines=True)}", markup=True, soft_wrap=True)
     several = len(answer.get("collections") or []) > 1
     for c in answer.get("citations") or []:
         meta = ", ".join(f"{k}={v}" for k, v in c["metadata"].items() if k not in ("source", "ext", "chunk", "doc_hash"))

@@ -87,6 +87,24 @@ def test_human_output_escapes_control_characters(cli: Cli, movies: None, fake: A
     assert lines[0] == "answered  Toy Story\\x1b[2J: toys\\u202e come alive [1]."
 
 
+def test_an_answer_s_lines_are_printed_as_lines() -> None:
+    # Session 36's weather user saw a listing printed as "newest first:\n- Kelby Point …": a line
+    # break is no terminal command, and an answer of several lines is shown on several; an escape
+    # sequence in them is still escaped.
+    import io
+
+    from rich.console import Console
+
+    from selfrag.cli.ask import print_answer
+
+    out = io.StringIO()
+    print_answer(Console(file=out, width=200, highlight=False), {
+        "outcome": "answered", "answer": "2 matching documents:\n- Kelby Point [1]\n- Port\x1b[2J Selby [2]",
+        "citations": [], "collections": ["stations"], "filter": None, "trace": {}})
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == ["answered  2 matching documents:", "- Kelby Point [1]", "- Port\\x1b[2J Selby [2]"], lines
+
+
 def test_nothing_relevant_abstains_within_the_budgets(cli: Cli, movies: None, fake: Any) -> None:
     fake.script(relevant=[], rewrite="toy figures that move")
     result = cli("ask", TOYS, "-c", "movies", "--json", "--max-rewrites", "1")
