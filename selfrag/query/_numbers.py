@@ -186,7 +186,17 @@ def _digit_number(m: re.Match[str], question: str, tokens: list[Token]) -> Numbe
         d.and_a_half(question, tokens)
     year_like = not d.scaled and not d.money and raw.isdigit() and len(raw) == 4 and 1000 <= d.value <= 2999
     start = m.start("cur") if m.group("cur") else m.start("num")
+    if _signed(question, start):
+        # "below -0.5 °C": the minus sign is the figure's; not a hyphen ("COVID-19", "2023-24").
+        d.value, start, year_like = -d.value, start - 1, False
     return d.number(start, plus=bool(m.group("plus")), year_like=year_like)
+
+
+def _signed(question: str, start: int) -> bool:
+    """Whether a minus sign written right before the figure at ``start`` is its sign: after a space,
+    an opening bracket or the question's start, not after a word or a figure."""
+    return start > 0 and question[start - 1] in "-−" and (start == 1 or question[start - 2].isspace()
+                                                           or question[start - 2] in "([:=<>≤≥")
 
 
 def _article_units(question: str, tokens: list[Token], numbers: list[Number]) -> list[Number]:

@@ -208,3 +208,29 @@ def test_the_items_own_word_heads_no_attribute_it_only_begins(question: str, exp
     from selfrag.query.rules import headed_attribute
 
     assert headed_attribute(question, STATIONS) == expected
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    # "Which stations had a mean temperature below -0.5 °C?" was read as below 0.5: the minus sign
+    # was no part of the number.
+    ("mean temperature below -0.5 °C", -0.5),
+    ("colder than −3 degrees", -3.0),
+    ("between -5 and 5", -5.0),
+    ("(-12.5)", -12.5),
+])
+def test_a_minus_sign_before_a_figure_is_its_sign(question: str, value: float) -> None:
+    from selfrag.query._numbers import find_numbers
+
+    assert find_numbers(question)[0].value == value
+
+
+@pytest.mark.parametrize("question", ["COVID-19 trials", "the 2023-24 season", "10-20 km", "pages 5 - 10"])
+def test_a_hyphen_after_a_word_or_a_figure_is_no_sign(question: str) -> None:
+    from selfrag.query._numbers import find_numbers
+
+    assert all(n.value >= 0 for n in find_numbers(question))
+
+
+def test_a_negative_bound_filters_below_zero() -> None:
+    plan = PLANNER.plan("Which stations had a mean temperature below -0.5 °C?", STATIONS, STATION_VALUES, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("mean_temp_c", "lt", -0.5)}
