@@ -14,8 +14,8 @@ money       an amount of money ("price", "fee per year in dollars")
 duration    a span of time in a unit ("in minutes", "years of experience")
 score       a rating or score ("1 to 5 stars", "average review")
 count       a whole number of things ("how many members")
-length, area, weight, energy, percent
-            a measure in a unit of that dimension ("in km", "sq ft", "kcal", "%")
+length, area, weight, energy, percent, temperature
+            a measure in a unit of that dimension ("in km", "sq ft", "kcal", "%", "in °C")
 name        proper names: people, companies ("author", "president")
 place       places ("city where it meets")
 identifier  a value names one document ("code" of a course, "isbn"): a yes/no question about
@@ -37,12 +37,13 @@ __all__ = ["KINDS", "AttributeKind", "guess_kind", "measure_dimension"]
 
 AttributeKind = Literal[
     "year", "date", "money", "duration", "score", "count", "length", "area", "weight", "energy", "percent",
-    "name", "place", "identifier", "category", "flag",
+    "temperature", "name", "place", "identifier", "category", "flag",
 ]  # fmt: skip
 KINDS: tuple[str, ...] = get_args(AttributeKind)
 
 _MEASURES: dict[str, AttributeKind] = {"time": "duration", "length": "length", "area": "area", "weight": "weight",
-                                        "energy": "energy", "percent": "percent", "stars": "score", "money": "money"}  # fmt: skip
+                                        "energy": "energy", "percent": "percent", "stars": "score", "money": "money",
+                                        "temperature": "temperature", "fahrenheit": "temperature"}  # fmt: skip
 # Short unit spellings are units only as written on their own ("in km"); longer ones by their lemma too.
 _SHORT_UNITS = word_set("short_units")
 _RATE = word_set("rate_words")
@@ -62,7 +63,7 @@ _NOUN_MEASURES: dict[str, AttributeKind] = {
 
 def measure_dimension(kind: str | None) -> str | None:
     """The unit dimension (``selfrag.lang.UNITS``) a numeric kind is measured in, if any."""
-    dimensions: dict[str, str] = {v: k for k, v in _MEASURES.items() if k != "stars"}
+    dimensions: dict[str, str] = {v: k for k, v in _MEASURES.items() if k not in ("stars", "fahrenheit")}
     return dimensions.get(kind or "")
 
 
@@ -75,6 +76,7 @@ def _stated_unit(words: list[str], raw: str) -> str | None:
     joined = " ".join(words)
     found = [k for k in UNITS if " " in k and re.search(rf"\b{re.escape(k)}\b", joined)]
     found += [s for s in ("$", "€", "£", "¥", "%") if s in raw]
+    found += [("celsius" if m.group(1) in "cC" else "fahrenheit") for m in re.finditer(r"[°º]\s?([CcFf])\b", raw)]
     for i, w in enumerate(words):
         if i and words[i - 1] in _RATE:
             continue
@@ -83,7 +85,9 @@ def _stated_unit(words: list[str], raw: str) -> str | None:
                 found.append(f)
                 break
     money = [u for u in found if UNITS[u].dimension == "money"]
-    chosen = money or found
+    # "temperature over the year in degrees Celsius": the scale, not the year the mean is over.
+    scales = [u for u in found if u in ("celsius", "centigrade", "fahrenheit", "degree celsius", "degree fahrenheit")]
+    chosen = money or scales or found
     return chosen[0] if chosen else None
 
 

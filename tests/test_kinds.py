@@ -55,7 +55,7 @@ def test_a_declared_kind_and_unit_are_kept_and_a_missing_unit_guessed_only_for_t
 
 def test_an_unknown_kind_or_unit_is_refused_naming_the_attribute() -> None:
     with pytest.raises(ValidationError, match="kind"):
-        AttributeInfo.model_validate({"name": "t", "type": "integer", "kind": "temperature"})
+        AttributeInfo.model_validate({"name": "t", "type": "integer", "kind": "loudness"})
     with pytest.raises(ValidationError, match="'t'"):
         AttributeInfo.model_validate({"name": "t", "type": "integer", "kind": "duration", "unit": "fortnights"})
 

@@ -52,6 +52,11 @@ UNITS: dict[str, Unit] = {
     "gbp": Unit("money", 1), "pound": Unit("money", 1), "quid": Unit("money", 1), "¥": Unit("money", 1),
     "yen": Unit("money", 1), "chf": Unit("money", 1), "franc": Unit("money", 1), "cad": Unit("money", 1),
     "aud": Unit("money", 1), "grand": Unit("money", 1000),
+    # temperature: not converted, the scales are affine (°F = 1.8 °C + 32); "degree" is either, so
+    # a Fahrenheit attribute reads only what names its own scale
+    "celsius": Unit("temperature", 1), "centigrade": Unit("temperature", 1), "degree": Unit("temperature", 1),
+    "degree celsius": Unit("temperature", 1), "fahrenheit": Unit("fahrenheit", 1),
+    "degree fahrenheit": Unit("fahrenheit", 1),
     # ratings
     "star": Unit("stars", 1), "%": Unit("percent", 1), "percent": Unit("percent", 1), "per cent": Unit("percent", 1),
 }  # fmt: skip

@@ -25,6 +25,7 @@ _DIGITS = re.compile(
     r"(?:\s?(?P<mag>k|K|mm|MM|bn|BN|M|m|b|B|mil|mio)(?![\w]))?(?P<cur2>\s?[$€£¥])?(?P<plus>\+)?"
 )
 _CURRENCY = {"$", "€", "£", "¥"}
+_DEGREES = re.compile(r"\s?[°º]\s?([CcFf])\b")
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.IGNORECASE)
 _CUE_ENDS = frozenset(c.split()[-1] for c in CUES)
 _MULTIWORD_UNITS = sorted((k for k in UNITS if " " in k), key=len, reverse=True)
@@ -62,6 +63,9 @@ def _tokens_after(tokens: list[Token], end: int) -> list[Token]:
 
 def _unit_after(question: str, tokens: list[Token], end: int) -> tuple[str | None, int, bool]:
     """(unit, end of unit, is money) for the words right after ``end`` (a hyphen may join them)."""
+    if (degrees := _DEGREES.match(question, end)) is not None:
+        # "-0.5 °C", "30°F": the tokenizer keeps no "°", only the scale's letter after it.
+        return ("celsius" if degrees.group(1) in "cC" else "fahrenheit"), degrees.end(), False
     rest = _tokens_after(tokens, end)
     if not rest or question[end : rest[0].start].strip(" -–") != "":
         return None, end, False

@@ -34,6 +34,8 @@ def _dimension(attr: AttributeInfo) -> tuple[str | None, Unit | None]:
         return "money", unit or UNITS["$"]
     if attr.kind == "score":
         return ("stars", unit) if unit is not None and unit.dimension == "stars" else ("score", None)
+    if attr.kind == "temperature" and unit is not None:
+        return unit.dimension, unit  # Celsius ("temperature") or Fahrenheit: never compared across
     return measure_dimension(attr.kind), unit
 
 

@@ -36,6 +36,7 @@ GEAR = CollectionSchema(description="Outdoor gear", attributes=[
     A(name="release_year", type="integer", description="Year it came out"),
     A(name="energy", type="integer", description="Food energy in kcal"),
     A(name="discount", type="integer", description="Discount in percent"),
+    A(name="max_temp", type="float", description="Highest rated air temperature in degrees Celsius"),
     A(name="waterproof", type="boolean", description="Whether it is waterproof"),
     A(name="city", type="string", description="City where it is sold"),
 ])  # fmt: skip

@@ -234,3 +234,37 @@ def test_a_hyphen_after_a_word_or_a_figure_is_no_sign(question: str) -> None:
 def test_a_negative_bound_filters_below_zero() -> None:
     plan = PLANNER.plan("Which stations had a mean temperature below -0.5 °C?", STATIONS, STATION_VALUES, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("mean_temp_c", "lt", -0.5)}
+
+
+# The weather user could declare no temperature: "unit": "celsius" was refused, and left undeclared
+# "mean air temperature over the year in degrees Celsius" was guessed a duration in years.
+def test_a_temperature_in_degrees_celsius_is_guessed_a_temperature() -> None:
+    from selfrag.kinds import guess_kind
+
+    assert guess_kind("float", "mean_temp_c", "mean air temperature over the year in degrees Celsius") == ("temperature", "celsius")
+    assert guess_kind("float", "max_temp", "maximum temperature in °F") == ("temperature", "fahrenheit")
+    assert guess_kind("float", "temp", "") == ("temperature", None)
+
+
+CLIMATE = CollectionSchema.model_validate({"attributes": [
+    {"name": "town", "type": "string", "kind": "place", "description": "town of the reading"},
+    {"name": "mean_temp", "type": "float", "kind": "temperature", "unit": "celsius", "description": "mean air temperature"},
+    {"name": "rainfall_mm", "type": "integer", "description": "rainfall in millimetres"},
+]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which towns had a mean temperature above 12 °C?", {("mean_temp", "gt", 12.0)}),
+    ("towns warmer than 12 degrees", {("mean_temp", "gt", 12.0)}),
+    ("Which towns were below -2°C?", {("mean_temp", "lt", -2.0)}),
+    # Fahrenheit is no scale of this attribute, and is not converted: not read as 54 °C.
+    ("Which towns had a mean temperature above 54 °F?", set()),
+])
+def test_a_temperature_is_read_in_its_own_scale(question: str, expected: set[tuple[str, str, object]]) -> None:
+    plan = PLANNER.plan(question, CLIMATE, {"town": ["Ostby"]}, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
+
+
+def test_the_warmest_ranks_by_the_one_temperature() -> None:
+    plan = PLANNER.plan("Which town was the warmest?", CLIMATE, {"town": ["Ostby"]}, today=date(2026, 6, 1))
+    assert plan.computed is not None and plan.computed.attribute == "mean_temp" and plan.computed.highest
