@@ -69,14 +69,16 @@ __all__ = [
 # entities are related.
 _DOCUMENT_WORDS = ("news article articles report reports story stories update updates document documents item items "
                    "review reviews post posts entry entries")
+# What a news question asks when it asks for the events themselves ("What happened at X in 2024?",
+# "What did X announce?"): the documents about the set of entities a relation selects are the
+# answer. Of one record ("What happened in INC-2039?", "to the anemometer at Ashford Ridge in
+# 2023"), the event is in its text, which a listing of it does not quote: a topic, for the reader.
+_EVENT_WORDS = "happen occur announce announcement"
 # Words that name the kind of document or the order wanted, never the topic.
 _NOT_TOPIC = (
     "latest newest recent most freshest last first " + _DOCUMENT_WORDS + " "
     "anything something any all company companies organisation organization firm business "
     "today yesterday week month year years since before after during past this next "
-    # what a news question asks when it asks for the events themselves ("What happened at X in
-    # 2024?", "What did X announce?"): the matching documents are the answer
-    "happen occur announce announcement "
     # prepositions the shared stop list keeps, which name no topic either
     "among amongst between within across around toward towards without via per regarding concerning"
 )
@@ -580,7 +582,7 @@ def read_graph_terms(
     # The collection's own words for its items ("the latest notices") name the kind of document, as
     # "news" does: the search text keeps them, the topic does not.
     items = SchemaProfile(schema.scalar_view(), {}).item_nouns
-    not_topic = content_terms(" ".join([_NOT_TOPIC, *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
+    not_topic = content_terms(" ".join([_NOT_TOPIC, _EVENT_WORDS if terms else "", *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
                                         *NEGATION_PHRASES, *items]))
     labels: set[str] = set()
     if context is not None:

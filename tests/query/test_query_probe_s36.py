@@ -268,3 +268,19 @@ def test_a_temperature_is_read_in_its_own_scale(question: str, expected: set[tup
 def test_the_warmest_ranks_by_the_one_temperature() -> None:
     plan = PLANNER.plan("Which town was the warmest?", CLIMATE, {"town": ["Ostby"]}, today=date(2026, 6, 1))
     assert plan.computed is not None and plan.computed.attribute == "mean_temp" and plan.computed.highest
+
+
+# Session 36's incident-report user: one record an incident, with its story in the text.
+INCIDENTS = CollectionSchema.model_validate(json.loads((HERE / "incidents.json").read_text()))
+
+
+@pytest.mark.parametrize(("question", "schema", "values"), [
+    # "What happened in INC-2039?" was signed "1 matching document" with the incident's first
+    # sentence, which says what was affected, not what happened.
+    ("What happened in INC-2039?", INCIDENTS, {"incident_id": ["INC-2039", "INC-2041"]}),
+    ("what happened to the anemometer at ashford ridge in 2023", STATIONS,
+     {**STATION_VALUES, "instruments": ["anemometer", "barometer"]}),
+])
+def test_what_happened_to_one_record_is_a_question_for_its_text(question: str, schema: CollectionSchema,
+                                                                values: dict[str, list[str]]) -> None:
+    assert PLANNER.plan(question, schema, values, today=date(2026, 6, 1)).asks is None
