@@ -104,6 +104,7 @@ class Whether:
     any: bool = False
 
 
+_ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
              "ambiguous_name", "unrecorded_values", "exclusive_element")
 """Changes after which the filter may not hold the question as asked: what it selects is no answer
@@ -425,7 +426,12 @@ class SelfQueryPlanner:
             # earliest inspection"): they are no topic left.
             left = reading.residual and content_terms(reading.residual) - (
                 content_terms(reading.extreme.phrase) if reading.extreme is not None else set())
+            # "When did the most expensive incident start?" asks its date, which a ranking by cost
+            # does not give: whole only when the ranking is by a date.
+            ranked = full.attribute(e.attribute) if e is not None and e.attribute else None
+            dated = ranked is not None and ranked.kind in ("date", "year")
             whole = (source == "rules" and not terms and not left and not rules.changes
+                     and (_ASKS_WHEN.match(question) is None or dated)
                      and (not yes_no or bool(subject) or choice)
                      and (e is None or reading.aggregate is None)
                      and not any(c.kind in NOT_WHOLE

@@ -284,3 +284,15 @@ INCIDENTS = CollectionSchema.model_validate(json.loads((HERE / "incidents.json")
 def test_what_happened_to_one_record_is_a_question_for_its_text(question: str, schema: CollectionSchema,
                                                                 values: dict[str, list[str]]) -> None:
     assert PLANNER.plan(question, schema, values, today=date(2026, 6, 1)).asks is None
+
+
+@pytest.mark.parametrize(("question", "whole"), [
+    # "when did the most expensive incident start" was signed "INC-2028, Chase Morgan (cost_usd:
+    # 405000)": the ranking named the incident, not the date asked.
+    ("when did the most expensive incident start", False),
+    ("What day did the most expensive incident start?", False),
+    ("Which incident was the most expensive?", True),
+])
+def test_when_of_a_ranking_by_another_measure_is_no_whole_answer(question: str, whole: bool) -> None:
+    plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2039", "INC-2041"]}, today=date(2026, 6, 1))
+    assert plan.computed is not None and plan.computed.whole is whole
