@@ -477,7 +477,8 @@ def read_question(
               and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
     full_profile = SchemaProfile(full, catalogue) if full is not None else profile
     dates = [p for p in full_profile.attributes if p.attr.type == "date"]
-    for f in [f for f in numeric if _date_s_year(tokens, f, full_profile, dates)]:
+    for f in [f for f in numeric if _date_s_year(tokens, f, full_profile, dates) or _a_year_of_a_date(tokens, f, full_profile,
+                                                                                                      dates, numbers)]:
         # "listed in 2024" is a year of the listing date, not of the model year.
         numeric.remove(f)
         taken.release(f.span)
@@ -718,6 +719,21 @@ def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[Att
             and any(term_match(forms(before[-1].norm), d.terms) for d in dates):
         spans.append((before[-1].start, before[-1].end))
     return spans
+
+
+def _a_year_of_a_date(tokens: list[Token], found: Found, profile: SchemaProfile, dates: Sequence[AttrProfile],
+                      numbers: Sequence[Number]) -> bool:
+    """Whether ``found``, a condition on a number attribute no year, is a year written after "in" or
+    "during" in a collection with a date, which the date reader reads ("incidents affecting search
+    in 2022": the year they started, not 2,022 customers affected, "affecting" near as it stands)."""
+    attr = profile.by_name.get(found.attribute)
+    if attr is None or attr.is_year or not dates:
+        return False
+    inside = [n for n in numbers if found.span[0] <= n.start < found.span[1]]
+    if len(inside) != 1 or not inside[0].year_like or inside[0].unit:
+        return False
+    before = [t for t in tokens if t.end <= inside[0].start]
+    return bool(before) and before[-1].norm in ("in", "during")
 
 
 def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, dates: Sequence[AttrProfile]) -> bool:

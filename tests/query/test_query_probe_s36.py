@@ -296,3 +296,11 @@ def test_what_happened_to_one_record_is_a_question_for_its_text(question: str, s
 def test_when_of_a_ranking_by_another_measure_is_no_whole_answer(question: str, whole: bool) -> None:
     plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2039", "INC-2041"]}, today=date(2026, 6, 1))
     assert plan.computed is not None and plan.computed.whole is whole
+
+
+def test_a_year_after_in_is_no_count_a_word_of_which_stands_near() -> None:
+    # "incidents affecting search in 2022" was read as customers_affected = 2022.
+    plan = PLANNER.plan("incidents affecting search in 2022", INCIDENTS, {"services": ["search", "login"]},
+                        today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
+        ("services", "contains", "search"), ("started", "gte", 20220101), ("started", "lt", 20230101)}
