@@ -104,6 +104,31 @@ class Whether:
     any: bool = False
 
 
+def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) -> list[str]:
+    """Values of one single-valued attribute joined by "and", filtered as either ("HRA … and …
+    NSC"), where the question asks for what has both: "both" says so, and so does a question for
+    another attribute's values ("Which PIs have an HRA grant and an NSC grant?": the PIs with
+    one of each, which no one record shows). "Which grants are from HRA and NSC?" asks for the
+    grants of either."""
+    headed = headed_attribute(question, schema)
+    if headed is not None and (h := schema.attribute(headed)) is not None and h.kind == "identifier":
+        headed = None  # "Which grants …" shown by grant_number: the records themselves, one each
+    both = re.search(r"\bboth\b", question, re.IGNORECASE) is not None
+    out = []
+    for c in clauses(node):
+        if c.comparator != "in" or not isinstance(c.value, list) or len(c.value) < 2:
+            continue
+        attr = schema.attribute(c.attribute)
+        if attr is None or attr.type != "string" or not (both or (headed is not None and headed != c.attribute)):
+            continue
+        spots = sorted(m.start() for v in c.value
+                       if (m := re.search(rf"(?<!\w){re.escape(str(v))}(?!\w)", question, re.IGNORECASE)) is not None)
+        between = question[spots[0]:spots[-1]] if len(spots) >= 2 else ""
+        if re.search(r"\band\b", between, re.IGNORECASE) and not re.search(r"\b(?:or|either)\b", between, re.IGNORECASE):
+            out.append(f"{c.attribute}: " + " and ".join(map(repr, c.value)))
+    return out
+
+
 _ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
              "ambiguous_name", "unrecorded_values", "exclusive_element")
@@ -328,6 +353,8 @@ class SelfQueryPlanner:
             changes.extend(Change(kind="exclusive_element", detail=f"{note!r}: asked as the only element, which the "
                                   "filter holds as one of them; nothing computed from it is the answer")
                            for note in reading.exclusive)
+        changes.extend(Change(kind="ambiguous_coordination", detail=f"{note}: records of each, which one filter cannot "
+                              "pair; filtered as either") for note in _paired(question, query.filter, full))
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)

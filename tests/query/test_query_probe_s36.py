@@ -304,3 +304,22 @@ def test_a_year_after_in_is_no_count_a_word_of_which_stands_near() -> None:
                         today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
         ("services", "contains", "search"), ("started", "gte", 20220101), ("started", "lt", 20230101)}
+
+
+# Session 36's research-grant user: an agency and an institution for each grant, and its PI.
+GRANTS = CollectionSchema.model_validate(json.loads((HERE / "grants.json").read_text()))
+GRANT_VALUES = {"agency": ["HRA", "NSC", "EFF"], "institution": ["Lindqvist University", "Bayview Medical College"]}
+
+
+@pytest.mark.parametrize(("question", "paired"), [
+    # Signed with the six PIs of any HRA or NSC grant at either institution: "both … and …" of one
+    # PI was filtered as agency in (HRA, NSC) and institution in (Lindqvist, Bayview).
+    ("Which PI leads both an HRA grant at Lindqvist University and an NSC grant at Bayview Medical College?", True),
+    ("Which PIs have grants from both HRA and NSC?", True),
+    ("Which PIs have an HRA grant and an NSC grant?", True),
+    ("Which grants are from HRA and NSC?", False),
+    ("Which PIs have an HRA or an NSC grant?", False),
+])
+def test_values_of_one_attribute_asked_of_one_thing_are_no_filter_of_either(question: str, paired: bool) -> None:
+    plan = PLANNER.plan(question, GRANTS, GRANT_VALUES, today=date(2026, 6, 1))
+    assert any(c.kind == "ambiguous_coordination" for c in plan.changes) is paired
