@@ -98,10 +98,21 @@ def _search(pattern: str, text: str) -> re.Match[str] | None:
     return re.search(pattern, text, re.IGNORECASE)
 
 
+# "in 2023 or later", "in March 2023 and after", "in 2022 or earlier": open at one end.
+_LATER = r"(?:\s*,?\s+(?:or|and)\s+(?P<open>later|after|since|onwards?|beyond|earlier|before|prior))?"
+
+
+def _open_ended(start: date, end: date, m: re.Match[str]) -> DateRange:
+    side = (m.group("open") or "").casefold()
+    if side in ("earlier", "before", "prior"):
+        return DateRange(None, end, m.span())
+    return DateRange(start, None if side else end, m.span())
+
+
 def _month_year(q: str, today: date) -> DateRange | None:
-    if m := _search(rf"\b(?:in|during)\s+{_MONTH}\s+(\d{{4}})\b", q):
+    if m := _search(rf"\b(?:in|during)\s+{_MONTH}\s+(\d{{4}})\b{_LATER}", q):
         start = date(int(m.group(2)), MONTHS[m.group(1).casefold()], 1)
-        return DateRange(start, _next_month(start), m.span())
+        return _open_ended(start, _next_month(start), m)
     if m := _search(rf"\b(since|after|from)\s+{_MONTH}(?:\s+(\d{{4}}))?\b", q):
         month = MONTHS[m.group(2).casefold()]
         year = int(m.group(3)) if m.group(3) else (today.year if month <= today.month else today.year - 1)
@@ -118,9 +129,9 @@ def _year(q: str, today: date) -> DateRange | None:
         return DateRange(date(int(m.group(2)) + (m.group(1).casefold() == "after"), 1, 1), None, m.span())
     if m := _search(r"\bbefore\s+(\d{4})\b", q):
         return DateRange(None, date(int(m.group(1)), 1, 1), m.span())
-    if m := _search(r"\b(?:in|during|from)\s+(\d{4})\b", q):
+    if m := _search(r"\b(?:in|during|from)\s+(\d{4})\b" + _LATER, q):
         year = int(m.group(1))
-        return DateRange(date(year, 1, 1), date(year + 1, 1, 1), m.span())
+        return _open_ended(date(year, 1, 1), date(year + 1, 1, 1), m)
     return None
 
 

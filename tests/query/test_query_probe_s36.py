@@ -323,3 +323,16 @@ GRANT_VALUES = {"agency": ["HRA", "NSC", "EFF"], "institution": ["Lindqvist Univ
 def test_values_of_one_attribute_asked_of_one_thing_are_no_filter_of_either(question: str, paired: bool) -> None:
     plan = PLANNER.plan(question, GRANTS, GRANT_VALUES, today=date(2026, 6, 1))
     assert any(c.kind == "ambiguous_coordination" for c in plan.changes) is paired
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "How many Ecology grants started in 2023 or later?" was read as started in 2023.
+    ("Which grants started in 2023 or later?", {("start_date", "gte", 20230101)}),
+    ("grants that started in 2023 and after", {("start_date", "gte", 20230101)}),
+    ("grants that started in 2022 or earlier", {("start_date", "lt", 20230101)}),
+    ("grants starting in March 2023 or later", {("start_date", "gte", 20230301)}),
+    ("Which grants started in 2023 or before?", {("start_date", "lt", 20240101)}),
+])
+def test_a_year_or_later_is_open_ended(question: str, expected: set[tuple[str, str, object]]) -> None:
+    plan = PLANNER.plan(question, GRANTS, GRANT_VALUES, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
