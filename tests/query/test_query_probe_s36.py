@@ -336,3 +336,15 @@ def test_values_of_one_attribute_asked_of_one_thing_are_no_filter_of_either(ques
 def test_a_year_or_later_is_open_ended(question: str, expected: set[tuple[str, str, object]]) -> None:
     plan = PLANNER.plan(question, GRANTS, GRANT_VALUES, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == expected
+
+
+@pytest.mark.parametrize(("question", "ambiguous"), [
+    # "incidents except those affecting search in 2022" (all but the search incidents of 2022) was
+    # filtered as the 2022 incidents not affecting search.
+    ("incidents except those affecting search in 2022", True),
+    ("incidents except those affecting search", False),
+    ("Which incidents in 2022 did not affect search?", False),
+])
+def test_an_exclusion_of_two_conditions_is_no_filter_of_each(question: str, ambiguous: bool) -> None:
+    plan = PLANNER.plan(question, INCIDENTS, {"services": ["search", "login"]}, today=date(2026, 6, 1))
+    assert any(c.kind == "ambiguous_coordination" for c in plan.changes) is ambiguous
