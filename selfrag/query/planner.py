@@ -25,11 +25,10 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import QUERY_STOP, Token, find_date_ranges, forms, tokenize
+from selfrag.lang import QUERY_STOP, Token, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
-from selfrag.query._numbers import find_numbers
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -103,26 +102,6 @@ class Whether:
     subject: FilterNode
     predicate: FilterNode
     any: bool = False
-
-
-_EXCLUDING = re.compile(r"\b(?:except|excluding|other\s+than|apart\s+from|besides|but\s+not)\s+(?:for\s+)?"
-                        r"(?:those|the\s+ones|ones|any|all)\b", re.IGNORECASE)
-
-
-def _excluded_scope(question: str, node: FilterNode | None, today: date) -> str | None:
-    """The words of an exclusion of what meets two conditions or more ("incidents except those
-    affecting search in 2022": all but the search incidents of 2022), which a filter of conditions
-    each negated or not cannot hold: the filter negates one and keeps the other."""
-    m = _EXCLUDING.search(question)
-    if m is None:
-        return None
-    after = question[m.end():]
-    values = [str(c.value) for c in clauses(node) if isinstance(c.value, str)] + [
-        str(v) for c in clauses(node) if isinstance(c.value, list) for v in c.value]
-    held = sum(1 for v in dict.fromkeys(values) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", after, re.IGNORECASE))
-    dated = [r.span for r in find_date_ranges(after, today) if r.span is not None]
-    held += len(dated) + sum(1 for n in find_numbers(after) if not any(a <= n.start < b for a, b in dated))
-    return question[m.start():].strip(" ?.") if held >= 2 else None
 
 
 def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) -> list[str]:
@@ -376,9 +355,6 @@ class SelfQueryPlanner:
                            for note in reading.exclusive)
         changes.extend(Change(kind="ambiguous_coordination", detail=f"{note}: records of each, which one filter cannot "
                               "pair; filtered as either") for note in _paired(question, query.filter, full))
-        if (scope := _excluded_scope(question, query.filter, today)) is not None:
-            changes.append(Change(kind="ambiguous_coordination", detail=f"{scope!r}: excludes what has all its "
-                                  "conditions, which the filter holds as each condition apart"))
         if source == "llm":
             # The model's search text must stay on the question; else the question minus its filter phrases.
             check = check_text(query.query, question, embeddings=self.embeddings)
