@@ -71,9 +71,13 @@ _DOCUMENT_WORDS = ("news article articles report reports story stories update up
                    "review reviews post posts entry entries")
 # What a news question asks when it asks for the events themselves ("What happened at X in 2024?",
 # "What did X announce?"): the documents about the set of entities a relation selects are the
-# answer. Of one record ("What happened in INC-2039?", "to the anemometer at Ashford Ridge in
-# 2023"), the event is in its text, which a listing of it does not quote: a topic, for the reader.
+# answer. Without one ("What happened in INC-2039?", "to the anemometer at Ashford Ridge in
+# 2023"), the story is in a record's text, which a listing of it does not quote: a topic, for the
+# reader.
 _EVENT_WORDS = "happen occur announce announcement"
+_WHAT_HAPPENED = re.compile(r"\s*what\s+(?:has\s+|had\s+|exactly\s+)?(?:happen|occur)", re.IGNORECASE)
+"""The question for an event's story ("What happened in INC-2039?"), not for the items it counts
+or lists ("How many incidents happened after July 2024?")."""
 # Words that name the kind of document or the order wanted, never the topic.
 _NOT_TOPIC = (
     "latest newest recent most freshest last first " + _DOCUMENT_WORDS + " "
@@ -582,7 +586,8 @@ def read_graph_terms(
     # The collection's own words for its items ("the latest notices") name the kind of document, as
     # "news" does: the search text keeps them, the topic does not.
     items = SchemaProfile(schema.scalar_view(), {}).item_nouns
-    not_topic = content_terms(" ".join([_NOT_TOPIC, _EVENT_WORDS if terms else "", *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
+    events = "" if not terms and _WHAT_HAPPENED.match(question) else _EVENT_WORDS
+    not_topic = content_terms(" ".join([_NOT_TOPIC, events, *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
                                         *NEGATION_PHRASES, *items]))
     labels: set[str] = set()
     if context is not None:

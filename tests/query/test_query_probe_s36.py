@@ -345,3 +345,10 @@ def test_an_exclusion_then_a_year_reads_as_the_year_s_items_without_the_excluded
                         today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {
         ("services", "not_contains", "search"), ("started", "gte", 20220101), ("started", "lt", 20230101)}
+
+
+def test_how_many_items_happened_still_counts_them() -> None:
+    plan = PLANNER.plan("how many incidents happened after July 2024", INCIDENTS, {"services": ["search"]},
+                        today=date(2026, 6, 1))
+    assert plan.asks == "documents" and ("started", "gte", 20240801) in {
+        (c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}
