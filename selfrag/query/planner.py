@@ -25,10 +25,10 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import QUERY_STOP, Token, forms, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
-from selfrag.query._lexicon import ITEM_WORDS, NEGATIONS
+from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
 from selfrag.query._profile import SchemaProfile
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
@@ -494,12 +494,19 @@ class SelfQueryPlanner:
                 and not any(c.kind in NOT_WHOLE for c in changes) \
                 and not _names_unfiltered(question, schema, query.filter):
             whether = _whether(question, query.filter, full)
-            if whether is not None:
-                # "Is the Pebble Rattle a fire hazard?": what the rattle's notice says, shown, rather
-                # than whether any notice of a fire-hazard rattle exists.
-                asks = None
-                changes.append(Change(kind="computed", detail=f"whether {describe_node(whether.subject)} has "
-                                      f"{describe_node(whether.predicate)}: counted"))
+        elif asks in (None, "documents") and computed is None and not terms and source == "rules" and reading.asked \
+                and query.filter is not None and _names_one(query.filter, full) and not rules.changes \
+                and asks_yes_or_no(question) and not any(c.kind in NOT_WHOLE for c in changes) \
+                and not _beyond_conditions(reading.residual, reading.asked, full):
+            # "Did INC-2028 cost more than $400,000?": what is asked of the one record its
+            # identifier names, set aside from the filter, is counted on that record.
+            whether = Whether(subject=query.filter, predicate=_conjoin(reading.asked), any=False)
+        if whether is not None:
+            # "Is the Pebble Rattle a fire hazard?": what the rattle's notice says, shown, rather
+            # than whether any notice of a fire-hazard rattle exists.
+            asks = None
+            changes.append(Change(kind="computed", detail=f"whether {describe_node(whether.subject)} has "
+                                  f"{describe_node(whether.predicate)}: counted"))
         where = and_where(mandatory, to_where(query.filter))
         if self.rules_reason and source == "rules":
             changes.insert(0, Change(kind="model_not_asked", detail=self.rules_reason))
@@ -673,6 +680,28 @@ def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Wheth
     if not predicate:
         return None
     return Whether(subject=_conjoin(subject), predicate=_conjoin(predicate), any=bool(_EVER.search(question)))
+
+
+def _beyond_conditions(residual: str, asked: Sequence[FilterNode], schema: CollectionSchema) -> bool:
+    """Whether the words left of a question whose conditions were set aside ask more than those
+    conditions: a word no asked attribute's name or description uses, nor its value, cue, figure
+    or unit ("resolved within 90 minutes": "resolved" is no word of a duration; "cost more than
+    400,000" asks the cost alone)."""
+    profile = SchemaProfile(schema, {})
+    known: set[str] = set()
+    for c in clauses(_conjoin(asked) if asked else None):
+        if (p := profile.by_name.get(c.attribute)) is not None:
+            known |= p.terms
+        for v in c.value if isinstance(c.value, list) else [c.value]:
+            known |= {w for t in tokenize(str(v)) for w in forms(t.norm)}
+    cue_words = {w for cue in CUES for w in cue.split()}
+    for t in tokenize(residual):
+        word = t.norm
+        if word in QUERY_STOP or word in cue_words or word in UNITS or t.lemma in UNITS \
+                or not word.replace(",", "").replace(".", "").isalpha() or forms(word) & known:
+            continue
+        return True
+    return False
 
 
 def _conjoin(parts: Sequence[FilterNode]) -> FilterNode:

@@ -352,3 +352,19 @@ def test_how_many_items_happened_still_counts_them() -> None:
                         today=date(2026, 6, 1))
     assert plan.asks == "documents" and ("started", "gte", 20240801) in {
         (c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)}
+
+
+@pytest.mark.parametrize(("question", "counted"), [
+    # "Did INC-2028 cost more than $400,000?" went to the reader, which said "No" of an incident
+    # that cost $405,000: what is asked of the one record an identifier names is counted on it.
+    ("Did INC-2028 cost more than $400,000?", True),
+    ("Was INC-2028 a SEV1?", True),
+    ("Did INC-2028 affect search?", True),
+    # Words the conditions do not hold: the record's text has to say.
+    ("Was INC-2028 resolved within 90 minutes?", False),
+    ("Did INC-2028 cost more than $400,000 in the first week?", False),
+])
+def test_a_yes_no_of_one_identified_record_is_counted_on_it(question: str, counted: bool) -> None:
+    plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2028"], "services": ["search", "login"]},
+                        today=date(2026, 6, 1))
+    assert (plan.whether is not None) is counted
