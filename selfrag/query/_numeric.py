@@ -219,6 +219,9 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
             score += 10 if p.dimension == unit.dimension else 5
         elif n.unit and term_match(unit_forms, p.name_terms):
             score += 10
+        elif n.unit and p.dimension in (None, "score") and term_match(unit_forms, p.terms):
+            # "over 35 degrees" of a score "in degrees Celsius": a unit its own description names.
+            score += 5
         else:
             return None
     elif n.unit and term_match(unit_forms, p.name_terms):

@@ -368,3 +368,14 @@ def test_a_yes_no_of_one_identified_record_is_counted_on_it(question: str, count
     plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2028"], "services": ["search", "login"]},
                         today=date(2026, 6, 1))
     assert (plan.whether is not None) is counted
+
+
+def test_a_unit_a_score_s_description_names_is_its_unit() -> None:
+    # The weather user, with no temperature kind to declare, declared "score … in degrees Celsius":
+    # "over 35 degrees" is still that score's.
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "station", "type": "string", "kind": "name", "description": "name of the station"},
+        {"name": "record_high_c", "type": "float", "kind": "score",
+         "description": "highest temperature recorded in the year in degrees Celsius"}]})
+    plan = PLANNER.plan("Which stations recorded over 35 degrees?", schema, {"station": ["Summit"]}, today=date(2026, 6, 1))
+    assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("record_high_c", "gt", 35.0)}
