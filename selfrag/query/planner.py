@@ -688,8 +688,14 @@ def _beyond_conditions(residual: str, asked: Sequence[FilterNode], schema: Colle
     or unit ("resolved within 90 minutes": "resolved" is no word of a duration; "cost more than
     400,000" asks the cost alone)."""
     profile = SchemaProfile(schema, {})
+    asked_clauses = list(clauses(_conjoin(asked) if asked else None))
+    if any((a := schema.attribute(c.attribute)) is None or a.kind == "identifier" for c in asked_clauses):
+        return True  # "Did HRA-22-118 get more than HRA-22-1180?": another record, compared, not a property
+    if re.search(r"\b(?:\w+er|more|less|fewer)\s+than\b", residual, re.IGNORECASE) \
+            and not any(c.comparator in ("gt", "gte", "lt", "lte") for c in asked_clauses):
+        return True  # "Was X larger than Y?": a comparison no figure of the predicate holds
     known: set[str] = set()
-    for c in clauses(_conjoin(asked) if asked else None):
+    for c in asked_clauses:
         if (p := profile.by_name.get(c.attribute)) is not None:
             known |= p.terms
         for v in c.value if isinstance(c.value, list) else [c.value]:

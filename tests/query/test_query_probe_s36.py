@@ -379,3 +379,16 @@ def test_a_unit_a_score_s_description_names_is_its_unit() -> None:
          "description": "highest temperature recorded in the year in degrees Celsius"}]})
     plan = PLANNER.plan("Which stations recorded over 35 degrees?", schema, {"station": ["Summit"]}, today=date(2026, 6, 1))
     assert {(c.attribute, c.comparator, c.value) for c in clauses(plan.query.filter)} == {("record_high_c", "gt", 35.0)}
+
+
+@pytest.mark.parametrize("question", [
+    # Signed "No" for a grant of $1,150,000 against one of $980,000: "than HRA-22-1180" was counted
+    # as whether HRA-22-118 is numbered HRA-22-1180.
+    "Did HRA-22-118 get more than HRA-22-1180?",
+    "Was EFF-2023-A02 larger than EFF-2023-A20?",
+    "Was HRA-22-118 bigger than Soil Carbon Feedback?",
+])
+def test_a_yes_no_comparing_two_records_is_not_counted_on_one(question: str) -> None:
+    values = {"grant_number": ["HRA-22-118", "HRA-22-1180", "EFF-2023-A02", "EFF-2023-A20"],
+              "title": ["Soil Carbon Feedback"], "agency": ["HRA"]}
+    assert PLANNER.plan(question, GRANTS, values, today=date(2026, 6, 1)).whether is None
