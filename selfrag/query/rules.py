@@ -912,14 +912,14 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     for tok in after:
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
-        if not hits and forms(tok.norm) & profile.item_nouns:
-            return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         at = tokens.index(tok)
         if forms(tok.norm) & profile.item_nouns:
             # "Which record had the most frost days?": the items' own word, which only begins
             # record_high_c's name; "Which record high …" names it whole.
             near = frozenset().union(*(forms(u.norm) for u in tokens[at : at + 3]))
             hits = [h for h in hits if all(len(t) < 2 or t in near for t in profile.by_name[h].name_terms)]
+            if not hits:
+                return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         following = []
         for u in tokens[at + 1 : at + 3]:
             word = u.text.casefold()

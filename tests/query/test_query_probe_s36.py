@@ -392,3 +392,12 @@ def test_a_yes_no_comparing_two_records_is_not_counted_on_one(question: str) -> 
     values = {"grant_number": ["HRA-22-118", "HRA-22-1180", "EFF-2023-A02", "EFF-2023-A20"],
               "title": ["Soil Carbon Feedback"], "agency": ["HRA"]}
     assert PLANNER.plan(question, GRANTS, values, today=date(2026, 6, 1)).whether is None
+
+
+def test_the_items_own_word_first_heads_nothing_after_it() -> None:
+    # "Which releases support macOS but not Windows?" came to name the releases by end_of_support,
+    # "support" standing after the items' word, whose release_date it only begins.
+    from selfrag.query.rules import headed_attribute
+
+    releases = CollectionSchema.model_validate(json.loads((HERE / "releases.json").read_text()))
+    assert headed_attribute("Which releases support macOS but not Windows?", releases) is None
