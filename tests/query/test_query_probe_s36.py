@@ -363,10 +363,13 @@ def test_how_many_items_happened_still_counts_them() -> None:
     # Words the conditions do not hold: the record's text has to say.
     ("Was INC-2028 resolved within 90 minutes?", False),
     ("Did INC-2028 cost more than $400,000 in the first week?", False),
+    # Signed "No" of an incident that affected checkout: the two set aside were counted as both.
+    ("Did INC-2014 affect login or checkout?", False),
+    ("Did INC-2014 affect login and checkout?", True),
 ])
 def test_a_yes_no_of_one_identified_record_is_counted_on_it(question: str, counted: bool) -> None:
-    plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2028"], "services": ["search", "login"]},
-                        today=date(2026, 6, 1))
+    plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2028", "INC-2014"],
+                                              "services": ["search", "login", "checkout"]}, today=date(2026, 6, 1))
     assert (plan.whether is not None) is counted
 
 
