@@ -27,7 +27,7 @@ from datetime import date
 import numpy as np
 
 from selfrag.lang import QUERY_STOP, UNITS, Token, find_year_phrases, forms, identifier_words, lemma, normalise
-from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES, verb_form
+from selfrag.query._lexicon import CUES, DIMENSION_WORDS, FLIP, NEGATIONS, POSTFIX, YEAR_ONLY_CUES
 from selfrag.query._limit import asks_count, label_before
 from selfrag.query._numbers import Number
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -92,7 +92,6 @@ class _Reader:
         self.profile = profile
         self.taken = taken
         self.sim = similarity
-        self.values = frozenset(v.casefold() for p in profile.attributes for v in p.values)
         self.meant: dict[str, str] = {}
         """The word that chose each attribute by meaning (``_by_meaning``): it names the attribute."""
 
@@ -142,10 +141,9 @@ class _Reader:
                 return None
             if t.norm in NEGATIONS and t.norm not in ("nor",):
                 return t.start
-            if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)) \
-                    and not (verb_form(t.text, [u.norm for u in self.tokens[max(0, k - 2):k]]) and t.norm not in self.values):
-                # "were not published in 2022", "did not appear in 2021": the verb between; not a
-                # value the negation is another attribute's ("not sold in 2025": status).
+            if t.norm not in QUERY_STOP and not (attr is not None and term_match(forms(t.norm), attr.terms)):
+                # Not through a verb the attribute's words do not use ("were not cited in 2022" is
+                # no publication year's): the negation is left unheld, and nothing is signed.
                 return None
         return None
 
