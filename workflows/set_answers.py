@@ -709,8 +709,8 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     # identifier alone tells someone who asked "which recall" nothing. The attribute a question
     # asks for ("Which product …?") names it alone.
     also: list[str] = []
-    if label is None and (label := schema.label_attribute) is not None \
-            and (called_by := schema.attribute(label)) is not None and called_by.kind == "identifier":
+    label = label or schema.label_attribute
+    if label is not None and (called_by := schema.attribute(label)) is not None and called_by.kind == "identifier":
         also = [a.name for a in schema.attributes if a.type == "string" and a.kind == "name"]
     if info is not None and info.type == "date":
         most = "latest" if highest else "earliest"

@@ -917,10 +917,7 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
             # "Which record had the most frost days?": the items' own word, which only begins
             # record_high_c's name; "Which record high …" names it whole.
             near = frozenset().union(*(forms(u.norm) for u in tokens[at : at + 3]))
-            # The items' identifier ("Which recalls …" of recall_id) is the items themselves, which
-            # a listing names by their label and their names.
-            hits = [h for h in hits if all(len(t) < 2 or t in near for t in profile.by_name[h].name_terms)
-                    and profile.by_name[h].attr.kind != "identifier"]
+            hits = [h for h in hits if all(len(t) < 2 or t in near for t in profile.by_name[h].name_terms)]
             if not hits:
                 return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         following = []

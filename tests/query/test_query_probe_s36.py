@@ -411,14 +411,3 @@ def test_the_items_own_word_first_heads_nothing_after_it() -> None:
 
     releases = CollectionSchema.model_validate(json.loads((HERE / "releases.json").read_text()))
     assert headed_attribute("Which releases support macOS but not Windows?", releases) is None
-
-
-@pytest.mark.parametrize("question", ["Which 2022 recall had the most units affected?",
-                                      "Which recalls affected more than 100,000 units?"])
-def test_the_items_own_word_is_no_identifier_s_heading(question: str) -> None:
-    # Rankings of recalls came to be named "R03" alone, not "R03, Tumble Tower Blocks": the items'
-    # word headed recall_id once recall_date, which it only begins, no longer shared it.
-    from selfrag.query.rules import headed_attribute
-
-    recalls = CollectionSchema.model_validate(json.loads((HERE / "recalls-s31.json").read_text()))
-    assert headed_attribute(question, recalls) is None

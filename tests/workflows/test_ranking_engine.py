@@ -419,6 +419,10 @@ def test_a_record_called_by_its_identifier_is_named_by_its_name_too() -> None:
     asked = ranked_answer(chunks, "recalls", schema, {"attribute": "units", "highest": False, "n": 1}, page=4,
                           label="product")
     assert asked is not None and asked.short_answer == "Pebble Rattle (units: 51000)"
+    # "Which recall …" headed by the identifier itself ("recall" of recall_id) is named so too.
+    by_id = ranked_answer(chunks, "recalls", schema, {"attribute": "units", "highest": False, "n": 1}, page=4,
+                          label="recall_id")
+    assert by_id is not None and by_id.short_answer == "R01, Pebble Rattle (units: 51000)"
 
 
 @pytest.mark.parametrize(("question", "short", "cited"), [
