@@ -129,6 +129,7 @@ def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) ->
     return out
 
 
+_NEVER = re.compile(r"\bnever\b", re.IGNORECASE)
 _ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
              "ambiguous_name", "unrecorded_values", "exclusive_element")
@@ -407,6 +408,12 @@ class SelfQueryPlanner:
             asks = None
         # "Which town …?" names the attribute each document the answer shows is shown by.
         headed = headed_attribute(question, full)
+        if headed is not None and _NEVER.search(question) and (h := full.attribute(headed)) is not None \
+                and h.kind != "identifier":
+            # "Which stations never had a mean below 5 °C?": of each station's every record, which a
+            # filter of records does not hold (a station of 4 °C one year and 6 °C the next is listed).
+            changes.append(Change(kind="negation_not_held", detail=f"'never' of each {headed}'s every record: "
+                                  "a filter holds it of each record apart; nothing computed from it is the answer"))
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
                 and not rules.changes and not any(c.kind in NOT_WHOLE for c in changes) and not _names_unfiltered(question, schema, query.filter, ranked=[headed] if headed else []) \
                 and (is_request(question) or not reading.leftover):
