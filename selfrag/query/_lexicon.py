@@ -51,6 +51,8 @@ NEGATIONS = word_set("negations")
 """Single words that negate what follows them (apostrophes already removed by the tokenizer)."""
 NEGATION_PHRASES = tuple(sorted(word_set("negation_phrases")))
 """Phrases that negate what follows them."""
+
+
 def verb_form(token_text: str, before: Sequence[str]) -> bool:
     """Whether a word between a negation and what it negates is the negated verb: an inflected form
     ("published", "patched": the lemma differs, not a plural in -s), or a bare lower-case word
@@ -67,6 +69,7 @@ def verb_form(token_text: str, before: Sequence[str]) -> bool:
     negation = before[-1]
     return negation == "cannot" or (negation.endswith("nt") and negation in NEGATIONS) or (
         negation in ("not", "never") and len(before) > 1 and before[-2] in AUXILIARIES)
+
 
 DIMENSION_WORDS: dict[str, frozenset[str]] = {
     dim: word_set(f"dimension_words.{dim}") for dim in word_lists()["dimension_words"] if dim != "about"
