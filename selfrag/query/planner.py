@@ -701,6 +701,8 @@ def _beyond_conditions(residual: str, asked: Sequence[FilterNode], schema: Colle
     if re.search(r"\b(?:\w+er|more|less|fewer)\s+than\b", residual, re.IGNORECASE) \
             and not any(c.comparator in ("gt", "gte", "lt", "lte") for c in asked_clauses):
         return True  # "Was X larger than Y?": a comparison no figure of the predicate holds
+    if re.search(r"\b(?:only|just|exclusively|solely|alone)\b", residual, re.IGNORECASE):
+        return True  # "Does SA-2021-0017 affect only 5.0?": no other element, which containing 5.0 is not
     if len(asked_clauses) > 1 and re.search(r"\b(?:or|either|nor)\b", residual, re.IGNORECASE):
         return True  # "Did INC-2014 affect login or checkout?": either, which their conjunction is not
     known: set[str] = set()

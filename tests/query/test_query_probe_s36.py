@@ -374,6 +374,9 @@ def test_how_many_items_happened_still_counts_them() -> None:
     # Signed "No" of an incident that affected checkout: the two set aside were counted as both.
     ("Did INC-2014 affect login or checkout?", False),
     ("Did INC-2014 affect login and checkout?", True),
+    # Signed "Yes" of an advisory affecting 5.0, 5.1 and 5.2: "only" was held as containing 5.0.
+    ("Did INC-2028 affect only checkout?", False),
+    ("Did INC-2028 affect checkout alone?", False),
 ])
 def test_a_yes_no_of_one_identified_record_is_counted_on_it(question: str, counted: bool) -> None:
     plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2028", "INC-2014"],
