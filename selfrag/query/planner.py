@@ -703,6 +703,9 @@ def _beyond_conditions(residual: str, asked: Sequence[FilterNode], schema: Colle
         return True  # "Was X larger than Y?": a comparison no figure of the predicate holds
     if re.search(r"\b(?:only|just|exclusively|solely|alone)\b", residual, re.IGNORECASE):
         return True  # "Does SA-2021-0017 affect only 5.0?": no other element, which containing 5.0 is not
+    if re.search(r"\b(?:about|around|approximately|roughly|nearly|almost|circa|mostly|mainly|largely|partly)\b|~",
+                 residual, re.IGNORECASE):
+        return True  # "Did INC-2028 cost about $400,000?": near a figure, which no comparison holds
     if len(asked_clauses) > 1 and re.search(r"\b(?:or|either|nor)\b", residual, re.IGNORECASE):
         return True  # "Did INC-2014 affect login or checkout?": either, which their conjunction is not
     known: set[str] = set()

@@ -377,6 +377,8 @@ def test_how_many_items_happened_still_counts_them() -> None:
     # Signed "Yes" of an advisory affecting 5.0, 5.1 and 5.2: "only" was held as containing 5.0.
     ("Did INC-2028 affect only checkout?", False),
     ("Did INC-2028 affect checkout alone?", False),
+    ("Did INC-2028 cost about $400,000?", False),
+    ("Did INC-2028 cost roughly 400000 dollars?", False),
 ])
 def test_a_yes_no_of_one_identified_record_is_counted_on_it(question: str, counted: bool) -> None:
     plan = PLANNER.plan(question, INCIDENTS, {"incident_id": ["INC-2028", "INC-2014"],
