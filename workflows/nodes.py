@@ -90,7 +90,7 @@ ENTRY = "condense"
 NODES: tuple[NodeSpec, ...] = (
     NodeSpec("condense", SelfRagNodes.condense, ("self_query", "finalize"), routing.after_condense,
              summaries.condense),
-    NodeSpec("self_query", SelfRagNodes.self_query, ("graph_resolve", "latest", "retrieve"), routing.after_self_query,
+    NodeSpec("self_query", SelfRagNodes.self_query, ("graph_resolve", "latest", "retrieve", "finalize"), routing.after_self_query,
              summaries.self_query, event="self_query"),
     NodeSpec("graph_resolve", SelfRagNodes.graph_resolve, ("latest", "retrieve", "finalize"),
              routing.after_graph_resolve, summaries.graph_resolve, event="graph_resolve"),

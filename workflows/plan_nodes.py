@@ -11,6 +11,7 @@ abstention.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from langgraph.runtime import Runtime
@@ -19,8 +20,10 @@ from pydantic import TypeAdapter
 from selfrag.errors import RuntimeFailure, SelfRagError
 from selfrag.kg import Entity, resolve_reply
 from selfrag.kg.entities import Candidate
-from selfrag.query import FilterNode, and_where, without_unrecorded
+from selfrag.query import Absent, Change, FilterNode, absent_identifiers, and_where, without_unrecorded, written_in
 from selfrag.query.graph_terms import EntityChoice, GraphTerm
+from selfrag.store import SearchableCollection
+from selfrag.store.catalogue import MAX_VALUES
 from workflows import records as rec
 from workflows._phase import Phase, decided_verdict
 from workflows.graph_resolution import clarification, graph_context, resolve_terms
@@ -61,6 +64,21 @@ def _resume(terms: list[GraphTerm], resumed: rec.ResumedChoice | None) -> list[G
     return [t.model_copy(update={"entity": choice, "candidates": []})
             if t.ambiguous and (t.value == resumed["value"] or any(c.id == choice.id for c in t.candidates)) else t
             for t in terms]
+
+
+def _absent_codes(question: str, coll: SearchableCollection, catalogue: dict[str, list[str]]) -> list[Absent]:
+    """The codes ``question`` names in an identifier's shape that no record of ``coll`` has and no
+    passage of it writes; none when the store cannot tell (a catalogue at its bound may lack the
+    code, a collection past the lookup cap is not read through)."""
+    absent = [a for a in absent_identifiers(question, coll.schema, catalogue)
+              if len(catalogue.get(a.attribute, [])) < MAX_VALUES]
+    if not absent:
+        return []
+    chunks = coll.matching(None, cap=_LOOKUP_CAP)
+    if chunks is None:
+        return []
+    texts = [c.text for c in chunks]
+    return [a for a in absent if not written_in(texts, a.written)]
 
 
 class PlanNodes(Phase):
@@ -132,8 +150,13 @@ class PlanNodes(Phase):
             record["graph"] = {"terms": graphed["graph_terms"], "latest": graphed["latest"]}
         # The turn's search text: the one resource's, or the question when each has its own.
         query = plans[0]["query"] if len(plans) == 1 else question
-        return {"resource_plans": plans, "plan": record, "query": query, "queries_seen": [normalise_query(query)],
-                "speculated": outs[0].speculated}
+        update: dict[str, Any] = {"resource_plans": plans, "plan": record, "query": query, "queries_seen": [normalise_query(query)],
+                  "speculated": outs[0].speculated}
+        if not live(plans):
+            # Every resource knows the question names a record it does not have: say so, search nothing.
+            absent = next(p for p in plans if p["error_code"] == "absent_identifier")
+            update.update(no_match=absent["error"], stop_reason=f"absent identifier: {absent['error']}")
+        return update
 
     def _plan_one(self, res: Resource, state: SelfRagState, opts: RunOptions, *, speculate: bool) -> _Planned:
         question = state["standalone_question"]
@@ -173,6 +196,7 @@ class PlanNodes(Phase):
                     return None if chunks is None else [c.metadata for c in chunks]
 
                 plan = without_unrecorded(plan, coll.schema, lookup, mandatory_where=fixed)
+            absent = _absent_codes(question, coll, catalogue)
         except RuntimeFailure:
             if spec is not None:
                 spec.drop("the self-query failed")
@@ -214,6 +238,14 @@ class PlanNodes(Phase):
                 subject=_FILTER.dump_python(plan.whether.subject, mode="json"),
                 predicate=_FILTER.dump_python(plan.whether.predicate, mode="json"), any=plan.whether.any),
         )
+        if absent:
+            # "What did INC-2099 cost?" of incidents without one: any answer is another record's.
+            said = ", ".join(f"{a.attribute} {a.written!r}" for a in absent)
+            planned["error"], planned["error_code"] = (
+                f"No record in the collection {res.name!r} has {said}, so I won't answer about another one.",
+                "absent_identifier")
+            plan = replace(plan, changes=[*plan.changes, Change(kind="absent_identifier", detail=(
+                f"{said}: no record has it and no passage writes it; nothing is searched for it"))])
         detail: rec.PlanRecord = {
             "structured_query": plan.query.model_dump(mode="json"),
             "where": plan.where,

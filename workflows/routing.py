@@ -33,8 +33,11 @@ def _search(state: SelfRagState) -> Literal["latest", "retrieve"]:
     return "latest" if any(p["latest"] for p in state["resource_plans"] if p["error"] is None) else "retrieve"
 
 
-def after_self_query(state: SelfRagState) -> Literal["graph_resolve", "latest", "retrieve"]:
-    """Graph conditions resolve first; a plan with filters and no topic takes the newest documents."""
+def after_self_query(state: SelfRagState) -> Literal["graph_resolve", "latest", "retrieve", "finalize"]:
+    """Graph conditions resolve first; a plan with filters and no topic takes the newest documents.
+    No resource left (each knows the question names a record it lacks) ends the run."""
+    if state["stop_reason"]:
+        return "finalize"
     if any(p["graph_terms"] for p in state["resource_plans"] if p["error"] is None):
         return "graph_resolve"
     return _search(state)

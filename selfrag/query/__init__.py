@@ -12,10 +12,12 @@ deterministic constructor driven by the schema and the catalogue alone), ``to_wh
 as the settings and the provider profile describe it), ``find_graph_terms``/``read_graph_terms``/
 ``validate_relations`` (relation conditions, entity mentions, named ranges, dates and latest-first
 over a collection's knowledge graph), ``without_unrecorded`` (no set answer from a negated condition
-that records of the kind cannot be placed by).
+that records of the kind cannot be placed by), ``absent_identifiers`` (codes in an identifier's
+shape that no known value is).
 """
 
 from selfrag.query._where import MAX_FILTER_VALUES
+from selfrag.query.absent import Absent, absent_identifiers, code_key, written_in
 from selfrag.query.anchor import TextCheck, check_text, is_placeholder
 from selfrag.query.graph_terms import (
     EntityChoice,
@@ -45,6 +47,7 @@ from selfrag.query.validate import Validated, grounding, parse_where, validate_q
 
 __all__ = [
     "MAX_FILTER_VALUES",
+    "Absent",
     "Change",
     "Comparator",
     "Comparison",
@@ -62,9 +65,11 @@ __all__ = [
     "StructuredQuery",
     "TextCheck",
     "Validated",
+    "absent_identifiers",
     "and_where",
     "build_planner",
     "check_text",
+    "code_key",
     "describe",
     "find_graph_terms",
     "grounding",
@@ -80,4 +85,5 @@ __all__ = [
     "validate_query",
     "validate_relations",
     "without_unrecorded",
+    "written_in",
 ]

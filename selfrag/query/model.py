@@ -101,5 +101,6 @@ class Change(BaseModel):
         "ambiguous_name",
         "unrecorded_values",
         "exclusive_element",
+        "absent_identifier",
     ]
     detail: str

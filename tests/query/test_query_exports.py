@@ -11,6 +11,6 @@ def test_all_is_importable_and_complete():
         assert hasattr(query, name), name
     public = {n for n in vars(query) if not n.startswith("_")} - {
         "model", "planner", "relax", "rules", "translate", "validate", "annotations", "anchor", "profiles", "graph_terms",
-        "unrecorded",
+        "unrecorded", "absent",
     }  # fmt: skip
     assert public <= set(query.__all__)
