@@ -48,6 +48,8 @@ _CMP_OWN: dict[str, tuple[frozenset[str], bool]] = {
 """Comparatives that name their own measure ("cheaper"): the kinds they compare by, and whether the largest wins."""
 _ADJECTIVES = {w: frozenset(v.split()) for w, v in word_map("measure_adjectives").items()}
 """Adjectives naming a measure after a superlative ("most expensive", "best rated"): the kinds it ranks by."""
+_VERBS = {w: frozenset(v.split()) for w, v in word_map("measure_verbs").items()}
+"""Verbs naming the measure of a superlative right after them ("cost the most", "lasted longer"): the kinds."""
 _AGGREGATES = word_map("aggregates")
 """Words asking for the mean (average) or the sum (total) of an attribute."""
 _SUMMABLE = frozenset({"count", "money", "duration", "length", "area", "weight", "energy"})
@@ -161,6 +163,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             continue
         word = tok.norm
         comparative = word in _CMP_GENERIC or word in _CMP_OWN
+        verb = _verb_before(tokens, i, taken)
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         found: tuple[AttrProfile, bool, Token] | None = None
         several: list[AttrProfile] = []
@@ -182,8 +185,17 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                            [p for p in numeric if p.attr.type != "date"])
             if named is not None:
                 found = (named[0], generic[word] == "max", named[1])
+            elif verb is not None:
+                # "Which incident cost the most?": the verb names the measure, as "expensive" would.
+                fits = _of_kind(_VERBS[verb.norm], [p for p in numeric if p.attr.type != "date"])
+                highest = generic[word] == "max"
+                if len(fits) == 1:
+                    found = (fits[0], highest, tok)
+                several = fits
         elif word in own:
             kinds, highest = own[word]
+            if verb is not None and kinds & _VERBS[verb.norm]:
+                kinds = kinds & _VERBS[verb.norm]  # "lasted the longest": a duration, not a length
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
             if named is not None and named[0].attr.kind in kinds:
                 found = (named[0], highest, named[1])  # "the longest battery life"
@@ -198,11 +210,12 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         if found is None:
             if len(several) > 1:
                 last = nxt if nxt is not None and nxt.norm in _ADJECTIVES else tok
-                return Superlative("", highest, question[tok.start : last.end], (tok.start, last.end),
+                first = tok if verb is None else verb
+                return Superlative("", highest, question[first.start : last.end], (first.start, last.end),
                                    candidates=tuple(p.name for p in several), comparative=comparative)
             continue
         attr, highest, last = found
-        span = (tok.start, last.end)
+        span = (tok.start if verb is None else verb.start, last.end)
         if attr.attr.type != "date":
             # A date's words stay for the date readers ("the latest fares": newest first, ``latest``).
             taken.claim(span)
@@ -213,6 +226,15 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         return Superlative(attr.name, highest, question[span[0] : span[1]], span, several=plural and not comparative,
                            comparative=comparative)
     return None
+
+
+def _verb_before(tokens: list[Token], i: int, taken: Spans) -> Token | None:
+    """The verb naming a measure right before ``tokens[i]`` or its "the" ("cost the most", "lasted
+    longer"), when no reader took it; None otherwise."""
+    j = i - 1 if i > 0 and tokens[i - 1].norm != "the" else i - 2
+    if j < 0 or tokens[j].norm not in _VERBS or not taken.free((tokens[j].start, tokens[j].end)):
+        return None
+    return tokens[j]
 
 
 _GENERIC_ITEMS = frozenset().union(*(forms(w) for w in ITEM_WORDS))

@@ -101,6 +101,11 @@ def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, 
             j += 1
             if parts[-1] in ("dozen", "couple", "pair", "single"):
                 break
+        if parts == ["one"] and ((i > 0 and tokens[i - 1].norm in _PRONOUN_ONE) or (j < len(tokens) and tokens[j].norm == "of")):
+            # "Which one cost the most?", "the one in Leeds", "one of the SEV1 incidents": a
+            # pronoun, no figure (it was read as a cost of 1).
+            i += 1
+            continue
         if parts:
             if parts[-1] == "couple" and j < len(tokens) and tokens[j].norm == "of":
                 j += 1
@@ -117,6 +122,10 @@ def _word_numbers(question: str, tokens: list[Token]) -> list[tuple[float, int, 
             continue
         i += 1
     return found
+
+
+_PRONOUN_ONE = frozenset({"which", "what", "this", "that", "the", "each", "every", "any", "no", "another", "whichever"})
+"""Words before a lone "one" that make it a pronoun ("which one", "the one"), not the figure 1."""
 
 
 def _compose(parts: list[str]) -> float | None:

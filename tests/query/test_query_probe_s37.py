@@ -1,0 +1,82 @@
+"""What session 37's own questions to earlier users' collections found left unread in the self-query."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner, read_question
+from selfrag.schema import CollectionSchema
+
+HERE = Path(__file__).parent / "schemas"
+# The seventeenth new user's incidents (session 36): one money, one duration, one count.
+INCIDENTS = CollectionSchema.model_validate(json.loads((HERE / "incidents.json").read_text()))
+VALUES = {"incident_id": ["INC-2014", "INC-2028", "INC-2041"], "severity": ["SEV1", "SEV2", "SEV3"],
+          "engineer": ["Chase Morgan", "Marcus Hill"]}
+PLANNER = SelfQueryPlanner(None, mode="rules")
+TODAY = date(2026, 6, 1)
+
+
+@pytest.mark.parametrize(("question", "attribute", "highest"), [
+    # "Which incident cost the most?" was no ranking: "most" named nothing after it, and "cost"
+    # was left to search. The verb names the measure, as "most expensive" does.
+    ("Which incident cost the most?", "cost_usd", True),
+    ("Which SEV2 incident cost the least?", "cost_usd", False),
+    ("Which incident lasted the longest?", "duration_minutes", True),
+    ("which incident lasts the shortest", "duration_minutes", False),
+])
+def test_a_verb_naming_a_measure_ranks_by_it(question: str, attribute: str, highest: bool) -> None:
+    reading = read_question(question, INCIDENTS, VALUES, today=TODAY)
+    assert reading.extreme is not None
+    assert (reading.extreme.attribute, reading.extreme.highest) == (attribute, highest)
+    assert reading.residual == ""
+    plan = PLANNER.plan(question, INCIDENTS, VALUES, today=TODAY)
+    assert plan.computed is not None and plan.computed.whole
+
+
+@pytest.mark.parametrize(("question", "attribute", "highest"), [
+    ("Which cost more, INC-2014 or INC-2028?", "cost_usd", True),
+    ("Which incident lasted longer, INC-2014 or INC-2041?", "duration_minutes", True),
+    ("Which one cost less: INC-2014 or INC-2041?", "cost_usd", False),
+])
+def test_a_verb_naming_a_measure_compares_two_named_records(question: str, attribute: str, highest: bool) -> None:
+    plan = PLANNER.plan(question, INCIDENTS, VALUES, today=TODAY)
+    assert plan.computed is not None
+    assert (plan.computed.attribute, plan.computed.highest, plan.computed.n) == (attribute, highest, 1)
+    assert plan.computed.whole and plan.computed.compared == "incident_id"
+
+
+@pytest.mark.parametrize("question", [
+    "Which incidents cost more than $5000?",         # a bound, not a comparison
+    "How much did INC-2014 cost?",                  # one record's value
+    "Which incident was the last to be resolved?",  # "last" no verb here
+])
+def test_a_measure_verb_without_a_superlative_ranks_nothing(question: str) -> None:
+    plan = PLANNER.plan(question, INCIDENTS, VALUES, today=TODAY)
+    assert plan.computed is None or plan.computed.op != "rank" or plan.computed.attribute not in ("cost_usd", "duration_minutes")
+
+
+def test_a_verb_fitting_two_attributes_ranks_by_neither() -> None:
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "fee", "type": "float", "kind": "money", "description": "entry fee"},
+        {"name": "prize", "type": "float", "kind": "money", "description": "prize money"},
+    ]})
+    reading = read_question("Which race cost the most?", schema, {}, today=TODAY)
+    assert reading.extreme is not None and reading.extreme.attribute == ""
+    assert set(reading.extreme.candidates) == {"fee", "prize"}
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    # "Which one cost the most?" was read as cost_usd = 1: "one" after "which" is a pronoun.
+    ("Which one cost the most?", None),
+    ("which one costs 310000 dollars", {"cost_usd": {"$eq": 310000.0}}),
+    ("Is INC-2014 one of the SEV1 incidents?", {"incident_id": {"$eq": "INC-2014"}}),
+    # a figure still
+    ("incidents that affected one customer", {"customers_affected": {"$eq": 1}}),
+    ("How many incidents cost one hundred thousand dollars?", {"cost_usd": {"$eq": 100000.0}}),
+])
+def test_one_after_which_or_the_is_a_pronoun(question: str, where: object) -> None:
+    assert PLANNER.plan(question, INCIDENTS, VALUES, today=TODAY).where == where
