@@ -76,6 +76,8 @@ _HUNDREDS = re.compile(r"\b(?:the\s+)?(?!2000)\d\d00['’]?s\b", re.IGNORECASE)
 labelled sets' homes-042, movies-guide-030 read it so)."""
 _DOTTED_CODE = re.compile(r"(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d)")
 """A dotted code of three numbers or more ("1.2.3"): a version, never a number (``_numbers``)."""
+_COMPARING_TWO = re.compile(r"\bthan\b|\bor\b", re.IGNORECASE)
+"""A comparison's words between two named records ("cost more than", "INC-2014 or INC-2041 cheaper")."""
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
 _ROLE_WORDS = frozenset({"from", "to", "into", "toward", "towards", "via", "by"})
 """Words giving the value after them a role ("from Boston", "sent by Alice")."""
@@ -585,7 +587,12 @@ def read_question(
     ambiguous = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r}; also a word of {other}"
                  for m in mentions if (other := _also_part_of(question, m, profile)) is not None]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
-    subject = named_subject(question, tokens, taken, profile, identifying)
+    # "Did INC-2014 cost more than INC-2028?" sets two records side by side: the second is the
+    # other side of a comparison, not a property asked of the first.
+    paired = len({(m.attr.name, m.value) for m in mentions if m.attr.attr.kind == "identifier" and not m.negated}) == 2 \
+        and len({m.attr.name for m in mentions if m.attr.attr.kind == "identifier" and not m.negated}) == 1 \
+        and _COMPARING_TWO.search(question) is not None
+    subject = None if paired else named_subject(question, tokens, taken, profile, identifying)
     asked: list[Found] = []
     if subject is not None:
         # What a yes/no question asks of the thing it names is no filter: its words are searched.
@@ -918,8 +925,11 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         if forms(tok.norm) & profile.item_nouns:
             # "Which record had the most frost days?": the items' own word, which only begins
             # record_high_c's name; "Which record high …" names it whole.
+            # Every word of the name as declared: "type" of event_type is no name term (too
+            # generic), yet "How many events …" counts events, not event types.
             near = frozenset().union(*(forms(u.norm) for u in tokens[at : at + 3]))
-            hits = [h for h in hits if all(len(t) < 2 or t in near for t in profile.by_name[h].name_terms)]
+            hits = [h for h in hits if all(len(t) < 2 or t in near
+                                           for t in [*profile.by_name[h].name_terms, *re.split(r"[_\W]+", h.lower())])]
             if not hits:
                 return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         following = []

@@ -80,3 +80,51 @@ def test_a_verb_fitting_two_attributes_ranks_by_neither() -> None:
 ])
 def test_one_after_which_or_the_is_a_pronoun(question: str, where: object) -> None:
     assert PLANNER.plan(question, INCIDENTS, VALUES, today=TODAY).where == where
+
+
+# The twenty-second new user's seismic events (session 37): items called "events", and an
+# attribute event_type whose second word is too generic to be a name term.
+EVENTS = CollectionSchema.model_validate(json.loads((HERE / "events.json").read_text()))
+EVENT_VALUES = {"event_id": ["EQ-2023-0412", "EQ-2022-0101"], "event_type": ["tectonic", "volcanic"],
+                "nearest_town": ["Hope", "Hopewell"], "stations": ["KRT", "KRT2", "MNT"],
+                "analyst": ["Maria Okafor", "Daniel Okafor"]}
+
+
+@pytest.mark.parametrize("question", [
+    # Signed "1: tectonic": the number of event types among the matches, not of events.
+    "How many events had a tsunami warning?",
+    "How many volcanic events are there?",
+    "how many events did station KRT2 detect",
+    "How many events happened in 2022?",
+])
+def test_how_many_of_the_items_counts_them_not_an_attribute_their_word_begins(question: str) -> None:
+    plan = PLANNER.plan(question, EVENTS, EVENT_VALUES, today=TODAY)
+    assert plan.computed is None
+    assert plan.asks == "documents"
+
+
+def test_how_many_of_an_attribute_named_whole_counts_its_values() -> None:
+    plan = PLANNER.plan("How many regions had a tsunami warning?", EVENTS, EVENT_VALUES, today=TODAY)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("distinct", "region")
+
+
+@pytest.mark.parametrize(("question", "attribute", "subject", "highest"), [
+    # "Did INC-2014 last longer than INC-2041?" was read as a property asked of INC-2014 alone,
+    # INC-2041 searched for, and the reader's "No" shown (it lasted 240 minutes, INC-2041 140).
+    ("Did INC-2014 last longer than INC-2041?", "duration_minutes", "INC-2014", True),
+    ("Was INC-2041 cheaper than INC-2014?", "cost_usd", "INC-2041", False),
+    ("Did INC-2028 affect more customers than INC-2014?", "customers_affected", "INC-2028", True),
+    ("Is INC-2014 or INC-2041 cheaper?", "cost_usd", "", False),
+])
+def test_a_yes_no_question_setting_two_records_side_by_side_compares_them(
+        question: str, attribute: str, subject: str, highest: bool) -> None:
+    plan = PLANNER.plan(question, INCIDENTS, VALUES, today=TODAY)
+    assert plan.computed is not None and plan.computed.whole
+    assert (plan.computed.attribute, plan.computed.subject, plan.computed.highest) == (attribute, subject, highest)
+    assert plan.computed.compared == "incident_id"
+
+
+def test_a_property_asked_of_one_record_is_still_asked_of_it() -> None:
+    plan = PLANNER.plan("Were INC-2014 and INC-2041 both SEV1?", INCIDENTS, VALUES, today=TODAY)
+    assert plan.computed is None and plan.whether is None
+    assert plan.where == {"incident_id": {"$eq": "INC-2014"}}
