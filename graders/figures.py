@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from selfrag.lang import MAGNITUDES, UNITS
+from selfrag.reading import sentence_spans
 from selfrag.text import content_terms
 
-__all__ = ["Figure", "codes", "figures", "nearer_figure", "unnamed_codes", "unnamed_phrases", "unsupported_figures"]
+__all__ = ["Figure", "codes", "figures", "nearer_figure", "parallel_year", "unnamed_codes", "unnamed_phrases",
+           "unsupported_figures"]
 
 # A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
 _FIGURE = re.compile(
@@ -188,3 +190,44 @@ def unnamed_phrases(phrases: Sequence[str], passages: Sequence[tuple[str, Mappin
         squeeze(str(v)) for _, metadata in passages for value in metadata.values()
         for v in (value if isinstance(value, list) else [value])]
     return [p for p in phrases if not any(f" {squeeze(p)} " in f" {w} " for w in written)]
+
+
+_YEARS = re.compile(r"(?<![\d.,])(?:1[89]\d\d|20\d\d)(?![\d.,]\d)")
+
+
+def _words(sentence: str) -> set[str]:
+    return {t for t in content_terms(sentence) if not any(ch.isdigit() for ch in t)}
+
+
+def parallel_year(question: str, short: str, quote: str, passages: Sequence[str]) -> str | None:
+    """A sentence of ``passages`` that states the same thing as the sentence of ``quote`` holding
+    ``short`` (a figure) for another year, when the question writes none of that sentence's years
+    (it may write the other's: "the KRT2 budget in 2024" read from the 2022 sentence):
+    "Its budget for 2022 was 48,000 dollars" beside "The KRT2 budget for 2024 was 55,000 dollars",
+    asked "the KRT2 budget in the year Mount Kelda erupted". Which year's figure answers is then
+    the reader's guess. "The same thing": at least two content words in common, and every word of
+    the question the quoted sentence has is in it too. None when there is no such sentence."""
+    asked = figures(short)
+    if not asked:
+        return None
+    question_words = _words(question)
+    for sentence in sentence_spans(_MARKER.sub(" ", quote)):
+        text = sentence.text
+        if short.casefold() not in text.casefold():
+            continue
+        years = set(_YEARS.findall(text)) - set(_YEARS.findall(short))
+        if not years or years & set(_YEARS.findall(question)):
+            continue
+        words = _words(text)
+        needed = question_words & words
+        for passage in passages:
+            for other in sentence_spans(passage):
+                others_years = set(_YEARS.findall(other.text))
+                if not others_years or others_years & years or other.text.strip() == text.strip():
+                    continue
+                theirs = _words(other.text)
+                stated = figures(_YEARS.sub(" ", other.text))
+                if needed <= theirs and len(words & theirs) >= 2 and stated \
+                        and not any(a.within(f) or f.within(a) for a in asked for f in stated):
+                    return other.text.strip()
+    return None

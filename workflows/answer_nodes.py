@@ -11,7 +11,7 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 
 from graders import GradeResult
-from graders.figures import figures, nearer_figure, unnamed_codes, unnamed_phrases
+from graders.figures import figures, nearer_figure, parallel_year, unnamed_codes, unnamed_phrases
 from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import headed_attribute
 from selfrag.reading import sentence_spans
@@ -329,6 +329,17 @@ class AnswerNodes(Phase):
                 "figure", current["number"], False, "unverified",
                 f"the answer {short!r} is stated beside {near!r} in one sentence, and the clause stating "
                 f"{near!r} is the one the question's words describe: the answer may be a near miss"))
+            current["verified"] = False
+        if current["probability"] is not None and short and current["verified"] is not False and (
+                parallel := parallel_year(question, short, answer, [passage_text(d) for d in docs])) is not None:
+            # "the KRT2 budget in the year Mount Kelda erupted" read as "Its budget for 2022 was
+            # 48,000 dollars" beside "The KRT2 budget for 2024 was 55,000 dollars": the documents
+            # state it for several years, the question writes none, and which one it means is the
+            # reader's guess however sure it is.
+            verdicts.append(decided_verdict(
+                "figure", current["number"], False, "unverified",
+                f"the answer {short!r} is stated for a year the question does not write, and {parallel!r} "
+                "states it for another: which year's figure the question asks is not read"))
             current["verified"] = False
         useful: GradeResult | None
         if self.c.parallel_checks:

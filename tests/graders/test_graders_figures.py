@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graders import answer_claims, unsupported_figures
-from graders.figures import figures
+from graders.figures import figures, parallel_year
 
 
 def test_a_figure_is_supported_at_the_precision_it_was_written() -> None:
@@ -81,3 +81,39 @@ def test_a_rank_or_a_figure_of_another_unit_is_no_near_miss(question: str, answe
     from graders.figures import nearer_figure
 
     assert nearer_figure(question, answer, sentence) is None
+
+
+_SUMMARIES = [
+    "Mount Kelda erupted on 20 January 2024, and its alert level was raised to Red for 6 days. "
+    "The station KRT2 budget for 2024 was 55,000 dollars.",
+    "The station KRT2 was installed in 2021 and was fully operational throughout 2022. Its budget for 2022 was 48,000 dollars.",
+    "The station KRT2 budget for 2023 was 52,000 dollars. The station PLX was offline for 19 days in March 2023.",
+]
+_QUOTE = ("48,000 dollars. Mount Kelda erupted on 20 January 2024, and its alert level was raised to Red for 6 days [1]. "
+          "Its budget for 2022 was 48,000 dollars [2].")
+
+
+def test_a_figure_the_documents_state_for_other_years_is_the_readers_guess_of_the_year() -> None:
+    # Signed "48,000 dollars" (2022's) for the year Mount Kelda erupted (2024).
+    q = "What was the KRT2 budget in the year Mount Kelda erupted?"
+    assert parallel_year(q, "48,000 dollars", _QUOTE, _SUMMARIES) is not None
+    assert "2024" in (parallel_year(q, "48,000 dollars", _QUOTE, _SUMMARIES) or "")
+    # the question writing another year than the quoted sentence's
+    assert parallel_year("What was the KRT2 budget in 2024?", "48,000 dollars", _QUOTE, _SUMMARIES) is not None
+
+
+def test_a_figure_of_the_year_the_question_writes_is_no_guess() -> None:
+    assert parallel_year("What was the KRT2 budget in 2022?", "48,000 dollars", _QUOTE, _SUMMARIES) is None
+
+
+def test_a_sentence_about_another_thing_is_no_parallel() -> None:
+    # The PLX outage states days for 2023; it is no budget, and the question's "Kelda" is not in it.
+    quote = "6 days. Mount Kelda erupted on 20 January 2024, and its alert level was raised to Red for 6 days [1]."
+    others = ["Mount Arlo erupted on 3 May 2023, and its alert level was raised to Red for 4 days."]
+    assert parallel_year("How many days was the alert at Red after the Kelda eruption?", "6 days", quote, others) is None
+    # no year in the quoted sentence: nothing to guess
+    assert parallel_year("What is the budget?", "48,000 dollars", "48,000 dollars. The budget is 48,000 dollars [1].",
+                         _SUMMARIES) is None
+    # the same figure for another year is no other answer
+    assert parallel_year("What was the KRT2 budget?", "48,000 dollars", _QUOTE,
+                         ["The station KRT2 budget for 2021 was 48,000 dollars."]) is None

@@ -382,3 +382,19 @@ def test_a_figure_with_its_hyphenated_unit_a_missing_space_and_yes_or_no_are_no_
     assert cut_from_word("51 Birch Street", ["lived with Collins.51 Birch Street"]) is None
     assert cut_from_word("No", ["well known"]) is None
     assert cut_from_word("Irish", ["the British-Irish council"]) == "British-Irish"
+
+
+def test_a_figure_the_documents_state_for_another_year_is_not_signed() -> None:
+    # A new user's monitoring summaries: "What was the KRT2 budget in the year Mount Kelda
+    # erupted?" was signed 48,000 dollars (reader 0.81), the 2022 summary's figure; the eruption
+    # was in 2024, whose summary gives 55,000 dollars.
+    texts = {"s2024": "Mount Kelda erupted on 20 January 2024. The station KRT2 budget for 2024 was 55,000 dollars.",
+             "s2022": "The station KRT2 was fully operational throughout 2022. Its budget for 2022 was 48,000 dollars."}
+    engine = _engine_over(texts, judge_reading("48,000 dollars"))
+    result = engine.run("What was the KRT2 budget in the year Mount Kelda erupted?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "48,000 dollars"
+    figure = next(v for v in result.trace.verdicts if v["kind"] == "figure")
+    assert not figure["passed"] and "55,000 dollars" in figure["reason"]
+    # With one year's figure only, nothing is guessed.
+    alone = _engine_over({"s2022": texts["s2022"]}, judge_reading("48,000 dollars"))
+    assert alone.run("What was the KRT2 budget?", collection="papers").outcome is Outcome.ANSWERED
