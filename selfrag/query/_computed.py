@@ -317,8 +317,10 @@ def read_aggregate(question: str, tokens: list[Token], profile: SchemaProfile, t
         if named is not None:
             attr, last = named
         elif tok.norm != "mean":  # "mean" alone is a verb ("what does it mean")
+            # The word as the name writes it: "wins" begins winner_votes's "winner", and "How
+            # many Green party wins … in total" counts wins, no sum of votes.
             before = [(p, t) for t in tokens[:i] if taken.free((t.start, t.end)) for p in numeric
-                      if p.name_terms and term_match(forms(t.norm), p.name_terms)]
+                      if p.name_terms and forms(t.norm) & p.name_terms]
             if len({p.name for p, _ in before}) != 1:
                 continue
             attr, first = before[0]

@@ -195,6 +195,12 @@ class _Finder:
         naming = [(p, [t for t in self.tokens if forms(t.norm) & own[p.name]
                        and not any(a <= t.start < b for a, b in valued)]) for p in candidates]
         named = [(p, toks) for p, toks in naming if toks]
+        if not named:
+            # "Is Jordan Green in the Green party?": party beside runner_up_party, whose name says
+            # which party more; the name written alone is the plain one's.
+            named = [(p, toks) for p in candidates if not own[p.name] and p.name_terms
+                     and (toks := [t for t in self.tokens if forms(t.norm) & p.name_terms
+                                   and not any(a <= t.start < b for a, b in valued)])]
         if len(named) != 1:
             return None
         for t in named[0][1]:  # the word is the attribute's, as a value's attribute word beside it is
@@ -303,6 +309,12 @@ class _Finder:
                 after_not = j + 1 < len(self.tokens) and self.tokens[j].norm in ("not", "isnt", "arent") and self.tokens[j + 1].norm in _BOOL_MODIFIERS
                 if after_not:
                     j += 2
+                words = [w for w in normalise(p.name).split() if w not in QUERY_STOP]
+                if len(words) > 1 and not any(_bool_term(forms(t.norm), forms(words[0])) for t in self.tokens[i:j]):
+                    # "How many independents won?" is no incumbent_won, "How many elections …" no
+                    # special_election: the name's last word alone is a word of any record (a
+                    # winner won, each is an election); its first word says which records.
+                    continue
                 span = self.span(i, j)
                 out.append(Mention(p, not (negative_prefix or after_not), span, "boolean", negated=negative_prefix or after_not))
                 self.taken.claim(span)

@@ -4,7 +4,7 @@ Without this, such a question searches without its code and reads another record
 cost of INC-2038, shown (flagged) as the answer about INC-2099. The useful answer is that no record
 has that identifier.
 
-Which words are codes of an identifier attribute is learnt from its known values, not from a
+Which words are codes of an attribute is learnt from its known values, not from a
 pattern written here: a value's *shape* is its letters as written, each run of digits as one class
 and its separators ("INC-2014" → ``INC-#``, "CS 202" → ``CS #``, "EQ-2023-0412" → ``EQ-#-#``). A
 word of the question with a shape that several known values share, that is not itself a known
@@ -75,13 +75,16 @@ def _pattern(shape: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def absent_identifiers(question: str, schema: CollectionSchema, catalogue: Mapping[str, Sequence[str]]) -> list[Absent]:
-    """The codes ``question`` writes in the shape of an identifier attribute's known values that are
-    no known value of any attribute, in the order written."""
+    """The codes ``question`` writes in the shape of a string attribute's known values (an
+    identifier's, or any other's that are codes) that are no known value of any attribute, in the
+    order written."""
     known = {code_key(str(v)) for values in catalogue.values() for v in values}
     known |= {code_key(str(v)) for a in schema.attributes for v in (a.allowed_values or [])}
     found: dict[tuple[int, int], Absent] = {}
     for attr in schema.attributes:
-        if attr.kind != "identifier" or attr.type not in ("string", "string[]"):
+        # Any attribute whose values are codes, whatever kind was declared: districts named
+        # "D-14" by a "name" attribute, severities "SEV1" to "SEV3".
+        if attr.type not in ("string", "string[]"):
             continue
         shapes = Counter(s for v in catalogue.get(attr.name, []) if (s := _shape(str(v))) is not None)
         for shape, count in shapes.items():

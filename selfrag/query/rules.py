@@ -316,6 +316,17 @@ _ONLY_BEFORE = frozenset({"only", "just", "exclusively", "solely"})
 _ONLY_AFTER = frozenset({"only", "exclusively", "alone"})
 
 
+def _one_plain(mention: Mention) -> bool:
+    """Whether one of the attributes holding ``mention``'s value is named by words all of which
+    the others' names have too: party beside runner_up_party. The plain one is the record's own
+    (the winner's party), the other a second role's; the value alone ("Is Victor Hale a Green?",
+    "How many independents won?") is asked of one of them, and "either" answers another question.
+    Roles named alike (home_team, away_team) are either: "How many matches did Arlow City play?"."""
+    held = [mention.attr, *mention.also]
+    plain = [p for p in held if p.name_terms and p.name_terms <= frozenset().union(*(q.name_terms for q in held if q is not p))]
+    return len(plain) == 1
+
+
 def _exclusive(tokens: Sequence[Token], found: Found) -> bool:
     """Whether a list's element is asked as the only one ("only Linux", "only on Linux", "Linux only")."""
     if not isinstance(found.node, Comparison) or found.node.comparator != "contains":
@@ -583,7 +594,8 @@ def read_question(
     either = [f"{question[m.span[0]:m.span[1]]!r} read as {' or '.join([m.attr.name, *(o.name for o in m.also)])}"
               for m in mentions if m.also and ((before := [t for t in tokens if t.end <= m.span[0]])
                                                and before[-1].norm in _ROLE_WORDS
-                                               or label in (m.attr.name, *(o.name for o in m.also)))]
+                                               or label in (m.attr.name, *(o.name for o in m.also))
+                                               or _one_plain(m))]
     ambiguous = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r}; also a word of {other}"
                  for m in mentions if (other := _also_part_of(question, m, profile)) is not None]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
@@ -926,10 +938,12 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
             # "Which record had the most frost days?": the items' own word, which only begins
             # record_high_c's name; "Which record high …" names it whole.
             # Every word of the name as declared: "type" of event_type is no name term (too
-            # generic), yet "How many events …" counts events, not event types.
+            # generic), yet "How many events …" counts events, not event types. An identifier's
+            # "id" is the item itself ("Which paper …" is shown by paper_id).
             near = frozenset().union(*(forms(u.norm) for u in tokens[at : at + 3]))
-            hits = [h for h in hits if all(len(t) < 2 or t in near
-                                           for t in [*profile.by_name[h].name_terms, *re.split(r"[_\W]+", h.lower())])]
+            hits = [h for h in hits if all(len(t) < 2 or t in near for t in [
+                *profile.by_name[h].name_terms,
+                *(re.split(r"[_\W]+", h.lower()) if profile.by_name[h].attr.kind != "identifier" else ())])]
             if not hits:
                 return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
         following = []

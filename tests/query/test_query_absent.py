@@ -39,7 +39,6 @@ def test_a_code_in_the_identifiers_shape_that_no_record_has_is_absent(question: 
     "What was the cost of INC-2014?",
     "what did inc 2041 cost",          # a known code, spaced and cased otherwise
     "What did INC-02028 cost?",        # leading zeros
-    "Which incidents were SEV4?",      # a category's shape is no identifier's
     "How many incidents in 2023?",     # a bare number is no code
     "What did INC-2014-B cost?",       # a longer code than the shape: not this one
     "Which incidents cost more than 2099 USD?",
@@ -87,3 +86,14 @@ def test_written_in_finds_a_code_however_written() -> None:
     assert not written_in(["see INC-19990"], "INC-1999")
     assert not written_in(["see XINC-1999"], "INC-1999")
     assert not written_in(["INC-2014 cost 1999 dollars"], "INC-1999")
+
+
+def test_codes_of_an_attribute_of_any_kind() -> None:
+    # The election user declared districts "D-14" as names; "Who won D-9?" named none of them.
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "district_id", "type": "string", "kind": "name", "description": "district code"},
+        {"name": "severity", "type": "string", "allowed_values": ["SEV1", "SEV2", "SEV3"]}]})
+    values = {"district_id": ["D-1", "D-14", "D-41"], "severity": ["SEV1", "SEV2", "SEV3"]}
+    assert absent_identifiers("Who won D-9?", schema, values) == [Absent("district_id", "D-9")]
+    assert absent_identifiers("Which were SEV4?", schema, values) == [Absent("severity", "SEV4")]
+    assert absent_identifiers("Who won D-14 in SEV2?", schema, values) == []

@@ -128,3 +128,52 @@ def test_a_property_asked_of_one_record_is_still_asked_of_it() -> None:
     plan = PLANNER.plan("Were INC-2014 and INC-2041 both SEV1?", INCIDENTS, VALUES, today=TODAY)
     assert plan.computed is None and plan.whether is None
     assert plan.where == {"incident_id": {"$eq": "INC-2014"}}
+
+
+# The twenty-first new user's election results (session 37): a party for the winner and one for
+# the runner-up, booleans named incumbent_won and special_election.
+ELECTIONS = CollectionSchema.model_validate(json.loads((HERE / "elections.json").read_text()))
+ELECTION_VALUES = {"district_id": ["D-1", "D-14", "D-41"], "district": ["Bayfront", "Quarry"],
+                   "winner": ["Jordan Green", "Victor Hale", "Nadia Fors"], "runner_up": ["Amy Fox", "Ben Ortiz"],
+                   "party": ["Civic Union", "Green", "Independent", "Labor"],
+                   "runner_up_party": ["Civic Union", "Green", "Independent", "Labor"]}
+
+
+def _election(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, ELECTIONS, ELECTION_VALUES, today=TODAY)
+
+
+@pytest.mark.parametrize("question", [
+    # Each was signed over "party or runner_up_party": "Yes" of a Labor winner whose runner-up was
+    # Green, "13" Labor winners with 7 Labor runners-up among them.
+    "Is Victor Hale a Green?",
+    "Is Nadia Fors Labor?",
+    "How many Labor winners were there in 2021?",
+    "How many Green winners had turnout over 45%?",
+    "How many independents won in 2021?",
+])
+def test_a_value_of_a_record_s_own_attribute_and_a_second_role_s_is_either_and_not_whole(question: str) -> None:
+    plan = _election(question)
+    assert any(c.kind == "either_attribute" for c in plan.changes)
+    assert plan.whether is None and plan.asks is None and (plan.computed is None or not plan.computed.whole)
+
+
+def test_the_plain_attribute_named_by_its_word_is_chosen() -> None:
+    plan = _election("Is Jordan Green in the Green party?")
+    assert plan.where == {"$and": [{"winner": {"$eq": "Jordan Green"}}, {"party": {"$eq": "Green"}}]}
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    # "elections" named special_election, "won" incumbent_won: the last word of the name alone.
+    ("How many elections had turnout under 30 percent?", {"turnout_pct": {"$lt": 30.0}}),
+    ("How many special elections were there?", {"special_election": {"$eq": True}}),
+    ("In which races did the incumbent win?", {"incumbent_won": {"$eq": True}}),
+])
+def test_a_boolean_of_several_words_is_named_by_its_first(question: str, where: object) -> None:
+    assert _election(question).where == where
+
+
+def test_a_word_beginning_an_attribute_s_name_sums_nothing() -> None:
+    # "How many Green party wins were there in total?" was signed 70171, the sum of winner_votes.
+    plan = _election("How many Green party wins were there in total?")
+    assert plan.computed is None or plan.computed.attribute != "winner_votes"
