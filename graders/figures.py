@@ -18,7 +18,7 @@ from selfrag.lang import MAGNITUDES, UNITS
 from selfrag.reading import sentence_spans
 from selfrag.text import content_terms
 
-__all__ = ["Figure", "codes", "figures", "nearer_figure", "parallel_year", "unnamed_codes", "unnamed_phrases",
+__all__ = ["Figure", "codes", "figures", "nearer_figure", "other_year", "parallel_year", "unnamed_codes", "unnamed_phrases",
            "unsupported_figures"]
 
 # A figure: optional currency, a number (thousands separators allowed), an optional scale or unit.
@@ -230,4 +230,46 @@ def parallel_year(question: str, short: str, quote: str, passages: Sequence[str]
                 if needed <= theirs and len(words & theirs) >= 2 and stated \
                         and not any(a.within(f) or f.within(a) for a in asked for f in stated):
                     return other.text.strip()
+    return None
+
+
+_FROM = frozenset({"since", "from", "after", "starting", "beginning"})
+_UNTIL = frozenset({"before", "until", "till", "through", "to", "by", "up"})
+
+
+def _covers(sentence: str, year: int) -> bool:
+    """Whether a year of ``sentence`` (in, for, since, before, from … to …) takes in ``year``."""
+    words = re.findall(r"[A-Za-z]+|\d{4}", sentence)
+    years = [(i, int(w)) for i, w in enumerate(words) if w.isdigit() and _YEARS.fullmatch(w)]
+    for k, (i, y) in enumerate(years):
+        before = words[i - 1].casefold() if i > 0 else ""
+        if before in _FROM:
+            later = next((z for j, z in years[k + 1:] if j - i <= 3 and words[j - 1].casefold() in _UNTIL | {"and"}), None)
+            if y <= year and (later is None or year <= later):
+                return True
+        elif before in _UNTIL:
+            # "before 2023" leaves 2023 out; "until 2023", "through 2023" take it in
+            if year < y or (year == y and before != "before"):
+                return True
+        elif y == year:
+            return True
+    return False
+
+
+def other_year(question: str, short: str, quote: str) -> str | None:
+    """The sentence of ``quote`` holding ``short`` (a figure) when it states the figure for years
+    that leave out every year the question writes: asked "the notice period … in 2022", it reads
+    "Since 2023 the notice period is 7 days". None when the question writes no year, the sentence
+    none but the short answer's own, or one of them takes in a year asked."""
+    asked = {int(y) for y in _YEARS.findall(question)}
+    if not asked or not figures(short):
+        return None
+    own = set(_YEARS.findall(short))
+    for sentence in sentence_spans(re.sub(r"\s*\[\d{1,3}\]", "", quote)):
+        text = sentence.text
+        if short.casefold() not in text.casefold():
+            continue
+        stated = set(_YEARS.findall(text)) - own
+        if stated and not any(_covers(_YEARS.sub(lambda m: m.group() if m.group() not in own else " ", text), y) for y in asked):
+            return text.strip()
     return None

@@ -11,7 +11,7 @@ from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
 
 from graders import GradeResult
-from graders.figures import figures, nearer_figure, parallel_year, unnamed_codes, unnamed_phrases
+from graders.figures import figures, nearer_figure, other_year, parallel_year, unnamed_codes, unnamed_phrases
 from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import headed_attribute
 from selfrag.reading import sentence_spans
@@ -329,6 +329,13 @@ class AnswerNodes(Phase):
                 "figure", current["number"], False, "unverified",
                 f"the answer {short!r} is stated beside {near!r} in one sentence, and the clause stating "
                 f"{near!r} is the one the question's words describe: the answer may be a near miss"))
+            current["verified"] = False
+        if current["probability"] is not None and short and (stated := other_year(question, short, answer)) is not None:
+            # "the notice period … in 2022" read as "Since 2023 the notice period is 7 days": the
+            # sentence states the figure for years the question does not ask.
+            verdicts.append(decided_verdict(
+                "figure", current["number"], False, "unverified",
+                f"the answer {short!r} is stated for other years than the question asks: {stated!r}"))
             current["verified"] = False
         if current["probability"] is not None and short and current["verified"] is not False and (
                 parallel := parallel_year(question, short, answer, [passage_text(d) for d in docs])) is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graders import answer_claims, unsupported_figures
-from graders.figures import figures, parallel_year
+from graders.figures import figures, other_year, parallel_year
 
 
 def test_a_figure_is_supported_at_the_precision_it_was_written() -> None:
@@ -117,3 +117,29 @@ def test_a_sentence_about_another_thing_is_no_parallel() -> None:
     # the same figure for another year is no other answer
     assert parallel_year("What was the KRT2 budget?", "48,000 dollars", _QUOTE,
                          ["The station KRT2 budget for 2021 was 48,000 dollars."]) is None
+
+
+@pytest.mark.parametrize(("question", "short", "quote", "stated"), [
+    # A new user's carrier contract: "the notice period … in 2022" signed "7 days" from "Since 2023
+    # the notice period is 7 days"; 2022's was 3 days.
+    ("What was the notice period with Blue Heron in 2022?", "7 days", "7 days. Since 2023 the notice period is 7 days [1].",
+     "Since 2023 the notice period is 7 days."),
+    ("What was the notice period in 2022?", "7 days", "7 days. From 2019 to 2021 the notice period was 7 days [1].",
+     "From 2019 to 2021 the notice period was 7 days."),
+    ("How many people lived in Ostby in 2010?", "5,000", "5,000. The 2000 census counted 5,000 people [1].",
+     "The 2000 census counted 5,000 people."),
+])
+def test_a_figure_stated_for_other_years_than_asked(question: str, short: str, quote: str, stated: str) -> None:
+    assert other_year(question, short, quote) == stated
+
+
+@pytest.mark.parametrize(("question", "short", "quote"), [
+    ("What was the notice period in 2022?", "3 days", "3 days. In 2022 notice had to reach the carrier within 3 days [1]."),
+    ("What was the notice period in 2022?", "7 days", "7 days. Since 2020 the notice period is 7 days [1]."),
+    ("What was the notice period in 2022?", "7 days", "7 days. Before 2023 the notice period was 7 days [1]."),
+    ("What was the notice period in 2022?", "7 days", "7 days. From 2019 to 2023 the notice period was 7 days [1]."),
+    ("What was the notice period?", "7 days", "7 days. Since 2023 the notice period is 7 days [1]."),  # no year asked
+    ("In what year was the band that formed in 1990 signed?", "1993", "1993. The band was signed in 1993 [1]."),
+])
+def test_a_figure_of_a_year_asked_or_of_no_year(question: str, short: str, quote: str) -> None:
+    assert other_year(question, short, quote) is None

@@ -398,3 +398,17 @@ def test_a_figure_the_documents_state_for_another_year_is_not_signed() -> None:
     # With one year's figure only, nothing is guessed.
     alone = _engine_over({"s2022": texts["s2022"]}, judge_reading("48,000 dollars"))
     assert alone.run("What was the KRT2 budget?", collection="papers").outcome is Outcome.ANSWERED
+
+
+def test_a_figure_stated_for_other_years_than_the_question_asks_is_not_signed() -> None:
+    # A new user's carrier contract: "What was the notice period for damage claims with Blue Heron
+    # in 2022?" was signed "7 days" (reader 0.81) from "Since 2023 the notice period is 7 days".
+    texts = {"contract": "In 2022 a written notice of damage had to reach Blue Heron Lines within 3 days of delivery. "
+                         "Since 2023 the notice period is 7 days."}
+    engine = _engine_over(texts, judge_reading("7 days"))
+    result = engine.run("What was the notice period for damage claims with Blue Heron in 2022?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED
+    figure = next(v for v in result.trace.verdicts if v["kind"] == "figure")
+    assert not figure["passed"] and "Since 2023" in figure["reason"]
+    assert engine.run("What is the notice period for damage claims with Blue Heron?",
+                      collection="papers").outcome is Outcome.ANSWERED
