@@ -197,6 +197,8 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             if verb is not None and kinds & _VERBS[verb.norm]:
                 kinds = kinds & _VERBS[verb.norm]  # "lasted the longest": a duration, not a length
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
+            if named is not None and named[0].attr.kind not in kinds and forms(named[1].norm) & profile.item_nouns:
+                named = None  # "the lightest shipment": the items, not ship_date, whose name it begins
             if named is not None and named[0].attr.kind in kinds:
                 found = (named[0], highest, named[1])  # "the longest battery life"
             elif named is None:

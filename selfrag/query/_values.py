@@ -93,6 +93,10 @@ _VERB_OBJECTS = frozenset(["for", "through", "me", "us", "about"])
 """Words after a request word that make it a verb ("search for", "find me", "look through")."""
 
 
+_ROLE_PREPOSITIONS = frozenset({"to", "from", "into", "by"})
+"""Prepositions that give a value a role an attribute's description may name ("sent to", "left from")."""
+
+
 @dataclass(frozen=True)
 class Mention:
     """A value named in the question."""
@@ -165,7 +169,8 @@ class _Finder:
             if others:
                 # "Arlow City" is a home team and an away team: the one the question names by its
                 # own words ("away matches"), else either.
-                chosen = self._named_among([p, *others]) or self._by_verb(span, [p, *others])
+                chosen = self._named_among([p, *others]) or self._by_verb(span, [p, *others]) \
+                    or self._by_preposition(span, [p, *others])
                 return Mention(chosen, m.value, span, m.how) if chosen else Mention(p, m.value, span, m.how, also=tuple(others))
             return Mention(p, m.value, span, m.how)
         if n >= 2:
@@ -207,6 +212,27 @@ class _Finder:
             if self.taken.free((t.start, t.end)):
                 self.taken.claim((t.start, t.end))
         return named[0][0]
+
+    def _by_preposition(self, span: tuple[int, int], candidates: Sequence[AttrProfile]) -> AttrProfile | None:
+        """The one of ``candidates`` whose description alone has the preposition right before the
+        value ("went to Split": destination_port, "the port the shipment was sent to"; "from
+        Split": origin_port, "the port it left from"), whatever the verb."""
+        before = [t for t in self.tokens if t.end <= span[0]][-1:]
+        if not before or before[0].norm not in _ROLE_PREPOSITIONS:
+            return None
+        using = [p for p in candidates if before[0].norm in re.findall(r"[a-z]+", (p.attr.description or "").casefold())]
+        if len(using) != 1:
+            return None
+        # The preposition is the attribute's, and so is the verb right before it ("went to",
+        # "came from"): nothing left to search. Not the items' word ("shipments from Genoa").
+        held = before[0]
+        prior = [t for t in self.tokens if t.end <= held.start][-1:]
+        if prior and prior[0].norm.isalpha() and prior[0].norm not in QUERY_STOP and not forms(prior[0].norm) & self.items \
+                and self.taken.free((prior[0].start, prior[0].end)):
+            held = prior[0]
+        if self.taken.free((held.start, span[0])):
+            self.taken.claim((held.start, span[0]))
+        return using[0]
 
     def _by_verb(self, span: tuple[int, int], candidates: Sequence[AttrProfile]) -> AttrProfile | None:
         """The one of ``candidates`` whose description alone uses the verb right before the value,

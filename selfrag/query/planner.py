@@ -445,7 +445,10 @@ class SelfQueryPlanner:
         compared = _alternatives(query.filter) if e is not None and e.comparative else ""
         if e is not None and e.comparative and not compared:
             e = None  # "cheaper than the Hilton": no alternatives the filter selects to compare
-        yes_no = asks_yes_or_no(question)
+        # "lightest shipment?", "Cheapest hotel in Rome?": a noun phrase headed by its superlative
+        # asks which, not whether one exists.
+        yes_no = asks_yes_or_no(question) and not (
+            e is not None and not e.comparative and question[:e.span[0]].strip().casefold() in ("", "the"))
         if e is None and asks == "documents" and _COMPARING.search(question) and _alternatives(query.filter):
             # "Which enrolled more participants, NCT-7004 or NCT-7010?" with no measure read: the
             # two it selects, listed, name no winner.

@@ -78,6 +78,8 @@ _DOTTED_CODE = re.compile(r"(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d)")
 """A dotted code of three numbers or more ("1.2.3"): a version, never a number (``_numbers``)."""
 _COMPARING_TWO = re.compile(r"\bthan\b|\bor\b", re.IGNORECASE)
 """A comparison's words between two named records ("cost more than", "INC-2014 or INC-2041 cheaper")."""
+_CONTAINING = frozenset({"in", "inside", "on", "aboard", "within", "onboard"})
+"""Prepositions after "What was …" that ask what a named record holds ("What was in SHP-30471?")."""
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
 _ROLE_WORDS = frozenset({"from", "to", "into", "toward", "towards", "via", "by"})
 """Words giving the value after them a role ("from Boston", "sent by Alice")."""
@@ -686,6 +688,12 @@ def read_question(
         # wh-word alone, what is asked, which no filter holds. Not "Which matches did X score in?",
         # whose object is the items asked for.
         leftover.append(tokens[-1].text)
+    if len(tokens) > 3 and tokens[0].norm in ("what", "who", "whom") and tokens[1].norm in AUXILIARIES \
+            and tokens[2].norm in _CONTAINING and read.free((tokens[2].start, tokens[2].end)) \
+            and any(m.attr.attr.kind == "identifier" and m.span[0] > tokens[2].start for m in mentions):
+        # "What was in shipment SHP-30471?", "Who was on INC-2014?": what the record holds or
+        # involves, its text's to say, not the record itself.
+        leftover.append(tokens[2].text)
     text = search or " ".join(question.split())
     # "Which <the items> …?", or "Which <a category's value> …?" ("Which SUVs were listed in
     # 2024?", "Which diesel hatchbacks are red?"): the items the value selects. Not a name's value

@@ -177,3 +177,48 @@ def test_a_word_beginning_an_attribute_s_name_sums_nothing() -> None:
     # "How many Green party wins were there in total?" was signed 70171, the sum of winner_votes.
     plan = _election("How many Green party wins were there in total?")
     assert plan.computed is None or plan.computed.attribute != "winner_votes"
+
+
+# The twentieth new user's freight shipments (session 37): two ports, a carrier and a broker.
+SHIPMENTS = CollectionSchema.model_validate(json.loads((HERE / "shipments.json").read_text()))
+PORTS = ["Antwerp", "Genoa", "Hamburg", "Split"]
+SHIPMENT_VALUES = {"shipment_id": ["SHP-30417", "SHP-30471", "SHP-30147"], "origin_port": PORTS, "destination_port": PORTS,
+                   "carrier": ["Nordhavn Shipping", "Blue Heron Lines"], "container_type": ["reefer", "20ft dry"],
+                   "broker": ["Ingrid Hale", "Tomas Hale"]}
+
+
+def _shipment(question: str):  # type: ignore[no-untyped-def]
+    return PLANNER.plan(question, SHIPMENTS, SHIPMENT_VALUES, today=TODAY)
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    # "went to Split" was origin or destination: "the port the shipment was sent to" says which.
+    ("Which shipments went to Split?", {"destination_port": {"$eq": "Split"}}),
+    ("How many shipments came from Hamburg?", {"origin_port": {"$eq": "Hamburg"}}),
+    ("shipments from Genoa to Split", {"$and": [{"origin_port": {"$eq": "Genoa"}}, {"destination_port": {"$eq": "Split"}}]}),
+    ("Which shipments involved Hamburg?", {"$or": [{"origin_port": {"$eq": "Hamburg"}}, {"destination_port": {"$eq": "Hamburg"}}]}),
+])
+def test_a_preposition_an_attribute_s_description_has_names_it(question: str, where: object) -> None:
+    plan = _shipment(question)
+    assert plan.where == where
+    if "$or" not in where:  # type: ignore[operator]
+        assert plan.asks == "documents"
+
+
+@pytest.mark.parametrize(("question", "attribute", "highest"), [
+    # "lightest shipment?" ranked nothing: "shipment" was read as naming ship_date, and the bare
+    # noun phrase with a question mark as asking whether one exists.
+    ("lightest shipment?", "weight_kg", False),
+    ("What was the cheapest shipment?", "declared_value_eur", False),
+    ("heaviest reefer shipment?", "weight_kg", True),
+])
+def test_the_items_word_after_a_superlative_names_no_attribute_it_begins(question: str, attribute: str, highest: bool) -> None:
+    plan = _shipment(question)
+    assert plan.computed is not None and plan.computed.whole
+    assert (plan.computed.attribute, plan.computed.highest) == (attribute, highest)
+
+
+def test_what_was_in_a_record_asks_its_text() -> None:
+    # Signed as the one-document listing of SHP-30471, which never says what it carried.
+    assert _shipment("What was in shipment SHP-30471?").asks is None
+    assert _shipment("What is SHP-30471?").asks == "documents"

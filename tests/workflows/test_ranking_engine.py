@@ -425,6 +425,25 @@ def test_a_record_called_by_its_identifier_is_named_by_its_name_too() -> None:
     assert by_id is not None and by_id.short_answer == "R01, Pebble Rattle (units: 51000)"
 
 
+def test_names_of_two_roles_are_kept_apart() -> None:
+    # "lightest shipment?" was answered "SHP-30688, Nordhavn Shipping Sofie Jansen": a carrier and
+    # a broker read as one name.
+    from types import SimpleNamespace
+
+    from selfrag.schema import CollectionSchema
+    from workflows.set_answers import ranked_answer
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "shipment_id", "type": "string", "kind": "identifier"},
+        {"name": "carrier", "type": "string", "kind": "name"}, {"name": "broker", "type": "string", "kind": "name"},
+        {"name": "weight_kg", "type": "integer", "kind": "weight"}]})
+    rows = [("SHP-1", "Nordhavn Shipping", "Sofie Jansen", 4900), ("SHP-2", "Nordhavn Shipping", "Ingrid Hale", 9000)]
+    chunks = [SimpleNamespace(id=i, text=f"{i} was shipped.", metadata={"shipment_id": i, "carrier": c, "broker": b,
+                                                                       "weight_kg": w}) for i, c, b, w in rows]
+    light = ranked_answer(chunks, "shipments", schema, {"attribute": "weight_kg", "highest": False, "n": 1}, page=4)
+    assert light is not None and light.short_answer == "SHP-1, Nordhavn Shipping, Sofie Jansen (weight_kg: 4900)"
+
+
 @pytest.mark.parametrize(("question", "short", "cited"), [
     # Kelbridge has two records with the station, Marlow Cross one: three records, two towns.
     ("How many towns have the Harrow Fen station?", "2: Kelbridge, Marlow Cross", ["kel-21", "mar-22"]),
