@@ -964,6 +964,9 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
             # "How many home matches …", "Which phase 3 trial …": a word of the items asked about
             # (with its value), not the attribute whose values are asked for.
             return None
+        if len(hits) > 1:
+            # "Which district …" of district and district_id: the one named by the word alone.
+            hits = [h for h in hits if h.casefold() in forms(tok.norm)] or hits
         if hits:
             return hits[0] if len(hits) == 1 else None
     return None

@@ -222,3 +222,20 @@ def test_what_was_in_a_record_asks_its_text() -> None:
     # Signed as the one-document listing of SHP-30471, which never says what it carried.
     assert _shipment("What was in shipment SHP-30471?").asks is None
     assert _shipment("What is SHP-30471?").asks == "documents"
+
+
+@pytest.mark.parametrize(("question", "op", "attribute"), [
+    # "district" names district and district_id: the one called by the word alone heads it.
+    ("Which district had the highest turnout in 2023?", "rank", "turnout_pct"),
+    ("How many districts had a recount in 2023?", "distinct", "district"),
+])
+def test_the_attribute_called_by_the_word_alone_heads_the_question(question: str, op: str, attribute: str) -> None:
+    plan = _election(question)
+    assert plan.computed is not None and plan.computed.whole
+    assert (plan.computed.op, plan.computed.attribute) == (op, attribute)
+
+
+def test_caused_before_a_condition_is_the_condition_s_verb() -> None:
+    # "Which events caused more than 1 million dollars of damage?" left "caused" to search: no listing.
+    plan = PLANNER.plan("Which events caused more than 1 million dollars of damage?", EVENTS, EVENT_VALUES, today=TODAY)
+    assert plan.where == {"damage_usd": {"$gt": 1000000}} and plan.asks == "documents"
