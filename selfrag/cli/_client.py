@@ -13,9 +13,10 @@ prints it as it would print the local one.
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
-from selfrag.errors import DependencyUnavailable, RuntimeFailure, SelfRagError, UsageError
+from selfrag.errors import CollectionNotFound, DependencyUnavailable, RuntimeFailure, SelfRagError, UsageError
 
 if TYPE_CHECKING:
     import httpx
@@ -88,13 +89,21 @@ class Remote:
         error = body.get("error") if isinstance(body, dict) else None
         if isinstance(error, dict) and isinstance(error.get("code"), str):
             cls = _error_class(error["code"], response.status_code)
-            exc = cls.with_message(str(error.get("message") or error["code"]))
+            message = str(error.get("message") or error["code"])
+            missing = _MISSING.match(message) if cls is CollectionNotFound else None
+            # The server's advice for a missing collection is an HTTP client's (POST /v1/collections);
+            # the CLI's user is told the CLI's own.
+            exc = CollectionNotFound(missing.group(1)) if missing is not None else cls.with_message(message)
             exc.code = error["code"]  # the server's own code, also for classes shared by several codes
             raise exc
         raise (UsageError if response.is_client_error else RuntimeFailure)(
             f"the server at {self.url} answered {response.status_code} to {response.request.method} "
             f"{response.request.url.path}"
         )
+
+
+_MISSING = re.compile(r"collection '([^']+)' does not exist")
+"""A server's message for a missing collection, and the collection it names."""
 
 
 def _served_here() -> str | None:

@@ -22,11 +22,12 @@ the question names. The planner decides whether the computation is the whole ans
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from selfrag.lang import NUMBER_WORDS, Token, forms, lemma, word_map
+from selfrag.lang import NUMBER_WORDS, QUERY_STOP, Token, forms, lemma, word_map
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
@@ -192,6 +193,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                 if len(fits) == 1:
                     found = (fits[0], highest, tok)
                 several = fits
+            elif (named_by := _named_by_verb(tokens, i, taken, [p for p in numeric if p.attr.type != "date"])) is not None:
+                # "Which item was borrowed the most?": the verb is a word of the one attribute's name
+                # (borrowed_last_year), as "sold the most seats" is of seats_sold.
+                verb, found = named_by[1], (named_by[0], generic[word] == "max", tok)
         elif word in own:
             kinds, highest = own[word]
             if verb is not None and kinds & _VERBS[verb.norm]:
@@ -217,6 +222,8 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                                    candidates=tuple(p.name for p in several), comparative=comparative)
             continue
         attr, highest, last = found
+        if verb is None:
+            verb = _attribute_s_verb(tokens, i, taken, attr)
         span = (tok.start if verb is None else verb.start, last.end)
         if attr.attr.type != "date":
             # A date's words stay for the date readers ("the latest fares": newest first, ``latest``).
@@ -237,6 +244,29 @@ def _verb_before(tokens: list[Token], i: int, taken: Spans) -> Token | None:
     if j < 0 or tokens[j].norm not in _VERBS or not taken.free((tokens[j].start, tokens[j].end)):
         return None
     return tokens[j]
+
+
+def _named_by_verb(tokens: list[Token], i: int, taken: Spans, numeric: list[AttrProfile]) -> tuple[AttrProfile, Token] | None:
+    """The one attribute of ``numeric`` whose name has the verb right before ``tokens[i]`` or its
+    "the" ("borrowed the most": borrowed_last_year), and the verb; None when none or several."""
+    j = i - 1 if i > 0 and tokens[i - 1].norm != "the" else i - 2
+    if j < 0 or not tokens[j].norm.isalpha() or tokens[j].norm in QUERY_STOP or not taken.free((tokens[j].start, tokens[j].end)):
+        return None
+    fits = [p for p in numeric if forms(tokens[j].norm) & frozenset().union(
+        *(forms(w) for w in re.split(r"[_\W]+", p.name.casefold()) if len(w) > 2))]
+    return (fits[0], tokens[j]) if len(fits) == 1 else None
+
+
+def _attribute_s_verb(tokens: list[Token], i: int, taken: Spans, attr: AttrProfile) -> Token | None:
+    """The verb right before ``tokens[i]`` or its "the" that ``attr``'s own name or description
+    uses ("Did SK114 sell more seats …": seats_sold, "number of seats sold"), when no reader took
+    it; None otherwise."""
+    j = i - 1 if i > 0 and tokens[i - 1].norm != "the" else i - 2
+    if j < 0 or not tokens[j].norm.isalpha() or not taken.free((tokens[j].start, tokens[j].end)):
+        return None
+    words = re.findall(r"[a-z]+", f"{attr.name.replace('_', ' ')} {attr.attr.description or ''}".casefold())
+    uses = frozenset().union(*(forms(w) for w in words if len(w) > 2))
+    return tokens[j] if forms(tokens[j].norm) & uses else None
 
 
 _GENERIC_ITEMS = frozenset().union(*(forms(w) for w in ITEM_WORDS))

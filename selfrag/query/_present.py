@@ -37,13 +37,18 @@ def held_where_present(node: FilterNode, schema: CollectionSchema) -> FilterNode
 
 
 def needed_by_negation(node: FilterNode, schema: CollectionSchema) -> list[str]:
-    """The attributes of ``node``'s negated comparisons that ``held_where_present`` makes need
-    their attribute: a record without one is selected by neither the condition nor its opposite."""
+    """The attributes of ``node``'s negated comparisons, of which a record without the attribute is
+    neither an instance nor a counter-example: one ``held_where_present`` makes need its number or
+    flag is selected by neither the condition nor its opposite, and one a string's ``$ne`` or a
+    list's ``$not_contains`` selects ("not captained by Helen Ruiz" of a flight whose captain is not
+    recorded, "without wifi" of one whose services are not) may be one or not."""
     out: list[str] = []
     for c in clauses(push_not(node)):
         attr = schema.attribute(c.attribute)
-        if c.comparator in ("ne", "nin") and attr is not None and attr.type in ("boolean", "integer", "float") \
-                and c.attribute not in out:
+        if attr is None or c.attribute in out:
+            continue
+        if (c.comparator in ("ne", "nin") and attr.type in ("boolean", "integer", "float", "string")) \
+                or (c.comparator == "not_contains" and attr.type == "string[]"):
             out.append(c.attribute)
     return out
 

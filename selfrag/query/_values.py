@@ -121,6 +121,7 @@ class _Finder:
         self.sim = similarity
         self.items = item_nouns
         self.indexes = [(p, KnownValues(p.values)) for p in profile.strings() if p.values]
+        self.asked: str | None = None
 
     def span(self, i: int, j: int) -> tuple[int, int]:
         return self.tokens[i].start, self.tokens[j - 1].end
@@ -166,6 +167,11 @@ class _Finder:
         exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None]
         if exact:
             (p, m), others = exact[0], [q for q, o in exact[1:] if o.value == exact[0][1].value]
+            if others and self.asked in {c.name for c in [p, *others]}:
+                # "which branch has the book Riverside?": the attribute the question asks for is
+                # not the one its value is given of (Riverside the title, not the branch).
+                rest = [c for c in [p, *others] if c.name != self.asked]
+                p, others = rest[0], rest[1:]
             if others:
                 # "Arlow City" is a home team and an away team: the one the question names by its
                 # own words ("away matches"), else either.
@@ -348,14 +354,19 @@ class _Finder:
         return out
 
     # -- 3. embedding similarity --------------------------------------------------------------------
-    def similar(self) -> list[Mention]:
+    def similar(self, earlier: Sequence[Mention] = ()) -> list[Mention]:
+        """Values linked by meaning; not a yes/no attribute ``earlier`` mentions read by name
+        ("not special elections"), nor from the items' own word ("elections")."""
         if self.sim is None:
             return []
         targets: list[tuple[AttrProfile, Scalar, str]] = []
         for p in self.profile.strings():
             if not p.name_like:
                 targets.extend((p, v, v) for v in p.values[:200])
+        named = {m.attr.name for m in earlier if m.how == "boolean"}
         for p in self.profile.booleans():
+            if p.name in named:
+                continue
             label = " ".join(normalise(p.name).split())
             targets.append((p, True, label))
             if p.attr.description:
@@ -370,7 +381,7 @@ class _Finder:
                     continue
                 if any(t.norm.isdigit() for t in toks) or self.light(toks[0]) or self.light(toks[-1]):
                     continue
-                if any(t.norm in NEGATIONS for t in toks):
+                if any(t.norm in NEGATIONS for t in toks) or all(forms(t.norm) & self.items for t in toks):
                     continue
                 grams.append((i, i + n))
         if not grams:
@@ -604,14 +615,17 @@ def find_mentions(
     taken: Spans,
     similarity: Similarity | None,
     numbers: Sequence[Number] = (),
+    asked: str | None = None,
 ) -> list[Mention]:
     """Every value the question names, negation applied; consumed spans are claimed in ``taken``.
     ``numbers`` are the question's numbers (``find_numbers``), those left free by the numeric
-    reader: a number may be a known value of a string attribute ("route 62")."""
+    reader: a number may be a known value of a string attribute ("route 62"). ``asked``: the
+    attribute the question asks for ("which branch …"), whose value it does not give."""
     finder = _Finder(question, tokens, profile, taken, similarity, profile.item_nouns)
+    finder.asked = asked
     mentions = finder.known() + finder.numbered(numbers) + finder.booleans()
     mentions += finder.names(mentions)
-    mentions += finder.similar()
+    mentions += finder.similar(mentions)
     return _untied_names(question, tokens, _negate(question, tokens, mentions, taken, profile.item_nouns), taken)
 
 

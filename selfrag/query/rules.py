@@ -318,6 +318,39 @@ _ONLY_BEFORE = frozenset({"only", "just", "exclusively", "solely"})
 _ONLY_AFTER = frozenset({"only", "exclusively", "alone"})
 
 
+def _name_words(name: str) -> list[str]:
+    return [w for w in re.split(r"[_\W]+", name.casefold()) if w]
+
+
+def _runs(tokens: Sequence[Token], words: Sequence[str]) -> list[Span]:
+    """Where ``tokens`` write ``words`` one after the other (each in any of its forms)."""
+    out = []
+    for i in range(len(tokens) - len(words) + 1):
+        if all(forms(tokens[i + k].norm) & forms(w) for k, w in enumerate(words)):
+            out.append((tokens[i].start, tokens[i + len(words) - 1].end))
+    return out
+
+
+def _name_tails(tokens: Sequence[Token], profile: SchemaProfile) -> list[Span]:
+    """The last words of an attribute's name (two or more), written together where the question
+    writes another word of that name too: "last year" of "borrowed … last year" (borrowed_last_year)."""
+    out: list[Span] = []
+    for p in profile.attributes:
+        words = _name_words(p.name)
+        if len(words) < 3:
+            continue
+        head, tail = words[:-2], words[-2:]
+        if any(forms(t.norm) & forms(w) for t in tokens for w in head if len(w) > 2):
+            out += _runs(tokens, tail)
+    return out
+
+
+def _boolean_names(tokens: Sequence[Token], profile: SchemaProfile) -> list[Span]:
+    """Where a yes/no attribute's name of two words or more is written whole ("reference only")."""
+    return [span for p in profile.attributes if p.attr.type == "boolean" and len(words := _name_words(p.name)) > 1
+            for span in _runs(tokens, words)]
+
+
 def _one_plain(mention: Mention) -> bool:
     """Whether one of the attributes holding ``mention``'s value is named by words all of which
     the others' names have too: party beside runner_up_party. The plain one is the record's own
@@ -479,6 +512,10 @@ def read_question(
     hundreds = [m.span() for m in _HUNDREDS.finditer(question)]
     for span in hundreds:
         taken.claim(span)
+    for span in _name_tails(tokens, profile):
+        # "borrowed more than 100 times last year" of borrowed_last_year: "last year" is the
+        # attribute's name, no year of another.
+        taken.claim(span)
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
     for f in [f for f in numeric if _named_number(question, f, numbers, profile)]:
         # "price of 2084?" of a book titled "2084": the title, not a price of 2,084.
@@ -518,11 +555,18 @@ def read_question(
     names = [span for span in _known_names(question, profile) if taken.free(span)]
     for span in names:
         taken.claim(span)
+    # A yes/no attribute's name written whole ("reference only" of reference_only) holds its words:
+    # "reference" in it is no subject heading.
+    flags = [span for span in _boolean_names(tokens, full_profile) if taken.free(span)]
+    for span in flags:
+        taken.claim(span)
     listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken,
                             exclude=values)
-    for span in names:
+    for span in [*names, *flags]:
         taken.release(span)
-    mentions = find_mentions(question, tokens, profile, taken, similarity, numbers)
+    mentions = find_mentions(question, tokens, profile, taken, similarity, numbers,
+                             asked=headed_attribute(question, full or schema) if tokens and tokens[0].norm in ("which", "what")
+                             else None)
     for span in held:
         taken.release(span)
     unknown: list[str] = []
@@ -638,6 +682,13 @@ def read_question(
     used = {f.attribute for f in numeric} | {m.attr.name for m in mentions} | {f.attribute for f in listed}
     if (headed := headed_attribute(question, full or schema)) is not None:
         used.add(headed)  # "Which town …": the word asks for what each document is shown by
+        tie = tokens[2] if len(tokens) > 4 else None
+        if extreme is not None and tie is not None and tokens[0].norm == "which" and tokens[3].norm == "the" \
+                and tokens[4].start == extreme.span[0] and tie.norm.isalpha() and tie.norm not in QUERY_STOP \
+                and taken.free((tie.start, tie.end)):
+            # "Which carrier moved the heaviest shipment?": the verb ties the asked attribute to the
+            # ranked item, as its own value does; no topic left to search.
+            taken.claim((tie.start, tie.end))
     notes = [f"{m.attr.name}: {question[m.span[0]:m.span[1]]!r} → {m.value!r} ({m.how})" for m in mentions if m.how not in ("exact",)]
     # The date phrase the date reader holds (``graph_terms``: "in March 2023", "after June 2024")
     # is no word left to search for, nor is a verb right before it that a date attribute's own

@@ -17,6 +17,7 @@ Cli = Callable[..., Result]
 SOLID = {("__start__", "condense"), ("generate", "check"), ("finalize", "__end__")}
 ROUTED = {("condense", "self_query"), ("condense", "finalize"),  # a question about the conversation
           ("self_query", "retrieve"), ("self_query", "graph_resolve"), ("self_query", "latest"),  # graph conditions
+          ("self_query", "finalize"),  # a record the collection does not have ("What did INC-2099 cost?")
           ("graph_resolve", "retrieve"), ("graph_resolve", "latest"), ("graph_resolve", "finalize"),
           ("latest", "grade_documents"), ("latest", "finalize"),
           ("retrieve", "grade_documents"), ("retrieve", "finalize"),

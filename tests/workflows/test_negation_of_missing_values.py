@@ -74,3 +74,50 @@ def test_a_negated_number_some_records_lack_is_no_set_answer(chroma_client: Any,
     engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [path], "A model's answer [1].", top_k=10, relevant=False)
     result = engine.run("How many advisories do not have a cvss of 9.8?", collection="advisories")
     assert result.outcome != "answered"
+
+
+FLIGHTS = CollectionSchema.model_validate({
+    "description": "flights",
+    "attributes": [
+        {"name": "flight_number", "type": "string", "kind": "identifier", "description": "flight number"},
+        {"name": "destination", "type": "string", "kind": "place", "description": "the city the flight arrives to"},
+        {"name": "captain", "type": "string", "kind": "name", "description": "captain who commanded the flight"},
+        {"name": "services", "type": "string[]", "description": "services offered on board"},
+    ],
+})
+
+
+def _flights(tmp_path: Path, *, unknown: bool) -> Path:
+    rows = [("SK1", "Denver", "Helen Ruiz", ["wifi"]), ("SK2", "Denver", "Maria Okafor", ["meals"]),
+            ("SK3", "Denver", None if unknown else "Tomas Berg", None if unknown else ["wifi", "meals"])]
+    path = tmp_path / "flights.jsonl"
+    with path.open("w") as f:
+        for ident, dest, captain, services in rows:
+            meta: dict[str, Any] = {"flight_number": ident, "destination": dest}
+            if captain is not None:
+                meta["captain"] = captain
+            if services is not None:
+                meta["services"] = services
+            f.write(json.dumps({"id": ident, "text": f"Flight {ident} flew to {dest}.", "metadata": meta}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("question", [
+    "Which flights to Denver were not captained by Helen Ruiz?",
+    "How many flights without wifi?",
+])
+def test_a_negated_value_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path, question: str) -> None:
+    # A new user's flights: "not captained by Helen Ruiz" listed a flight whose captain is not
+    # recorded (it may have been her), and "without wifi" counted one whose services are not.
+    engine, _ = records_engine(chroma_client, "flights", FLIGHTS, [_flights(tmp_path, unknown=True)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run(question, collection="flights")
+    assert result.outcome != "answered"
+    assert any(c["kind"] == "unrecorded_values" for c in result.trace.plan["changes"])
+
+
+def test_a_negated_value_every_record_has_is_still_listed(chroma_client: Any, tmp_path: Path) -> None:
+    engine, _ = records_engine(chroma_client, "flights", FLIGHTS, [_flights(tmp_path, unknown=False)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run("Which flights to Denver were not captained by Helen Ruiz?", collection="flights")
+    assert result.outcome == "answered" and result.short_answer == "SK2 and SK3"
