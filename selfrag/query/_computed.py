@@ -184,7 +184,11 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             # is not the latest one because "recall" is a word of ``recall_date``.
             named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))],
                            [p for p in numeric if p.attr.type != "date"])
-            if named is not None:
+            if named is not None and (rivals := _described_rivals(tokens, named, numeric)):
+                # "the most seats" of seats_sold beside capacity, "number of seats on the aircraft":
+                # which one is not said.
+                found, several, highest = None, [named[0], *rivals], generic[word] == "max"
+            elif named is not None:
                 found = (named[0], generic[word] == "max", named[1])
             elif verb is not None:
                 # "Which incident cost the most?": the verb names the measure, as "expensive" would.
@@ -244,6 +248,19 @@ def _verb_before(tokens: list[Token], i: int, taken: Spans) -> Token | None:
     if j < 0 or tokens[j].norm not in _VERBS or not taken.free((tokens[j].start, tokens[j].end)):
         return None
     return tokens[j]
+
+
+def _described_rivals(tokens: list[Token], named: tuple[AttrProfile, Token], numeric: list[AttrProfile]) -> list[AttrProfile]:
+    """Other attributes of the named one's kind whose description has the word that named it, when
+    the question writes none of the named one's other name words: "the most seats" names
+    seats_sold by "seats", and capacity is "number of seats on the aircraft"."""
+    attr, word = named
+    said = frozenset().union(*(forms(t.norm) for t in tokens))
+    others = [w for w in re.split(r"[_\W]+", attr.name.casefold()) if len(w) > 2 and not forms(w) & forms(word.norm)]
+    if not others or any(forms(w) & said for w in others):
+        return []
+    return [p for p in numeric if p.name != attr.name and p.attr.kind == attr.attr.kind and forms(word.norm)
+            & frozenset().union(*(forms(w) for w in re.findall(r"[a-z]+", (p.attr.description or "").casefold())))]
 
 
 def _named_by_verb(tokens: list[Token], i: int, taken: Spans, numeric: list[AttrProfile]) -> tuple[AttrProfile, Token] | None:

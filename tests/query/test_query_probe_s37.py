@@ -322,3 +322,13 @@ def test_the_items_word_is_no_flag_by_meaning() -> None:
     assert plan.where == {"special_election": {"$eq": False}}
     assert not any(c.kind == "guessed_value" for c in plan.changes)
     assert plan.asks == "documents"
+
+
+def test_a_word_another_attribute_s_description_has_names_neither() -> None:
+    # "Which flight had the most seats?" was ranked by seats_sold; capacity is "number of seats on
+    # the aircraft", the likelier reading. Which one is not said, so nothing is ranked.
+    plan = PLANNER.plan("Which flight had the most seats?", FLIGHTS, FLIGHT_VALUES, today=TODAY)
+    assert plan.computed is not None and not plan.computed.whole
+    assert set(plan.computed.candidates) == {"seats_sold", "capacity"}
+    sold = PLANNER.plan("Which flight sold the most seats?", FLIGHTS, FLIGHT_VALUES, today=TODAY)
+    assert sold.computed is not None and sold.computed.whole and sold.computed.attribute == "seats_sold"
