@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.figures import Figure, figures
-from selfrag.lang import word_map
+from selfrag.lang import lemma, word_map
 from selfrag.lang.dates import MONTHS
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.reading import split_sentences
@@ -461,7 +461,13 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         # "Who wrote Winter Lanterns?": the one name attribute whose description uses a word the
         # question does ("author who wrote the book"), not another of the record's names.
         people = [a for a in schema.attributes if a.type == "string" and a.kind == "name" and a.name not in tested]
-        named = [a for a in people if _recorded(a) & asked_words]
+        # The doer of the question's verb by name ("Who inspected INS-5611?": the inspector), not
+        # a name whose description uses the verb of its own ("the inspected restaurant").
+        agents = [(a, verbs) for a in people if (verbs := _agent_of(a.name, question))]
+        if agents:
+            named, cues = [a for a, _ in agents], " ".join(v for _, verbs in agents for v in verbs)
+        else:
+            named = [a for a in people if _recorded(a) & asked_words]
     if not named and (m := re.match(r"\s*how\s+many\s+(\w+)", question, re.IGNORECASE)):
         # "How many units of X were recalled?": a number attribute a word of whose name is counted.
         counted = content_terms(m.group(1))
@@ -526,6 +532,17 @@ def _states_date(text: str, number: int) -> bool:
     names = [w for w in words if w[:1].isupper() and w.casefold() not in MONTHS]
     year, month, day = number // 10000, number // 100 % 100, number % 100
     return not names and months == {month} and sorted(numbers) == sorted([day, year])
+
+
+_AGENT_ENDINGS = ("er", "or", "r", "ist")
+
+
+def _agent_of(name: str, question: str) -> list[str]:
+    """The verbs ``question`` uses (as written) of which a word of attribute ``name`` is the agent
+    noun: "inspected" of inspector, "directed" of director, "reviews" of reviewer."""
+    words = re.split(r"[_\W]+", name.casefold())
+    return [w for w in re.findall(r"[a-z]+", question.casefold()) if len(w) > 3 and (v := lemma(w)) != w and len(v) > 2
+            and any(word.startswith(v) and word[len(v):] in _AGENT_ENDINGS for word in words)]
 
 
 def _recorded(attribute: AttributeInfo) -> frozenset[str]:

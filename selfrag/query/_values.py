@@ -122,6 +122,8 @@ class _Finder:
         self.items = item_nouns
         self.indexes = [(p, KnownValues(p.values)) for p in profile.strings() if p.values]
         self.asked: str | None = None
+        self.every = _words_of(profile.schema.description)
+        """The words of the collection's own description: what every record is."""
 
     def span(self, i: int, j: int) -> tuple[int, int]:
         return self.tokens[i].start, self.tokens[j - 1].end
@@ -179,6 +181,11 @@ class _Finder:
                     or self._by_preposition(span, [p, *others])
                 return Mention(chosen, m.value, span, m.how) if chosen else Mention(p, m.value, span, m.how, also=tuple(others))
             return Mention(p, m.value, span, m.how)
+        words = text.split()
+        if n >= 2 and words[0].casefold() in ("the", "a", "an") \
+                and any(idx.exact(" ".join(words[1:])) is not None for _, idx in self.indexes):
+            # "in the Market": the district Market, written whole, not a part of "The Market Table".
+            return None
         if n >= 2:
             for p, idx in self.indexes:
                 # A part of a name names it only written as a name: "chess club" in lower case is
@@ -342,10 +349,15 @@ class _Finder:
                 if after_not:
                     j += 2
                 words = [w for w in normalise(p.name).split() if w not in QUERY_STOP]
-                if len(words) > 1 and not any(_bool_term(forms(t.norm), forms(words[0])) for t in self.tokens[i:j]):
-                    # "How many independents won?" is no incumbent_won, "How many elections …" no
-                    # special_election: the name's last word alone is a word of any record (a
-                    # winner won, each is an election); its first word says which records.
+                described = _words_of(p.attr.description)
+                if len(words) > 1 and not any(_bool_term(forms(t.norm), forms(words[0])) for t in self.tokens[i:j]) \
+                        and any(forms(t.norm) & (self.items | self.every) or not forms(t.norm) & described
+                                for t in self.tokens[i:j]):
+                    # "How many elections …" names no special_election (the collection is "one record
+                    # per district and election"), "How many independents won?" no incumbent_won
+                    # ("whether the winner was the incumbent"): without its first word, a flag's other
+                    # word names it only as its description uses it and the collection's does not
+                    # ("with breakfast" of free_breakfast, "Breakfast is included in the room price").
                     continue
                 span = self.span(i, j)
                 out.append(Mention(p, not (negative_prefix or after_not), span, "boolean", negated=negative_prefix or after_not))
@@ -556,6 +568,10 @@ def _unlike_values(attr: AttrProfile, text: str) -> bool:
     words. An attribute with no known values says nothing against a name."""
     coded = any(c.isdigit() for c in text)
     return bool(attr.values) and all(any(c.isdigit() for c in v) != coded for v in attr.values)
+
+
+def _words_of(text: str | None) -> frozenset[str]:
+    return frozenset().union(*(forms(w) for w in re.findall(r"[a-z]+", (text or "").casefold())))
 
 
 def _bool_term(f: frozenset[str], terms: frozenset[str]) -> bool:

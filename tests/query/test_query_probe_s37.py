@@ -332,3 +332,32 @@ def test_a_word_another_attribute_s_description_has_names_neither() -> None:
     assert set(plan.computed.candidates) == {"seats_sold", "capacity"}
     sold = PLANNER.plan("Which flight sold the most seats?", FLIGHTS, FLIGHT_VALUES, today=TODAY)
     assert sold.computed is not None and sold.computed.whole and sold.computed.attribute == "seats_sold"
+
+
+# The twenty-fifth new user's restaurant inspections (session 37): a district "Market" beside a
+# restaurant "The Market Table"; a restaurant and an inspector, both names.
+INSPECTIONS = CollectionSchema.model_validate(json.loads((HERE / "inspections.json").read_text()))
+INSPECTION_VALUES = {"inspection_id": ["INS-5521", "INS-5611"], "restaurant": ["The Market Table", "Golden Dragon"],
+                     "district": ["Harbor", "Market", "Old Town"], "inspector": ["Maria Lopez", "Grace Okoye"]}
+
+
+@pytest.mark.parametrize("question", ["How many inspections were in the Market?",
+                                      "How many inspections were in the Market district?"])
+def test_a_value_written_whole_beats_a_part_of_a_longer_name(question: str) -> None:
+    # Counted The Market Table's inspections ("3 matching documents"), signed; the district has 5.
+    plan = PLANNER.plan(question, INSPECTIONS, INSPECTION_VALUES, today=TODAY)
+    assert plan.where == {"district": {"$eq": "Market"}}
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    # "Who inspected INS-5611?" was signed with the restaurant, "the inspected restaurant".
+    ("Who inspected INS-5611?", "inspector"),
+    ("Which restaurant was inspected in INS-5611?", "restaurant"),
+])
+def test_who_asks_the_doer_of_its_verb(question: str, attribute: str) -> None:
+    from workflows.set_answers import asked_attribute
+
+    plan = PLANNER.plan(question, INSPECTIONS, INSPECTION_VALUES, today=TODAY)
+    where = plan.query.filter.model_dump(mode="json") if plan.query.filter is not None else None
+    found = asked_attribute(question, plan.query.query, INSPECTIONS, where)
+    assert found is not None and found.name == attribute
