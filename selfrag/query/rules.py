@@ -704,7 +704,9 @@ def read_question(
     unheld_negation = any(t.norm in NEGATIONS and taken.free((t.start, t.end)) for t in tokens) \
         or any(p in question.casefold() for p in NEGATION_PHRASES)
     for i, t in enumerate(tokens if not unheld_negation else ()):
-        if forms(t.norm) & LINKING_VERBS and read.free((t.start, t.end)):
+        if forms(t.norm) & LINKING_VERBS and read.free((t.start, t.end)) \
+                and not (i > 0 and tokens[i - 1].norm in ("what", "who")):
+            # Not the verb of a wh-word subject: "What caused the delay of SHP-30581?" asks the cause.
             nxt = next((u for u in tokens[i + 1:] if u.norm not in _ARTICLES), None)
             if nxt is not None and not taken.free((nxt.start, nxt.end)):
                 read.claim((t.start, t.end))

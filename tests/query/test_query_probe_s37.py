@@ -361,3 +361,12 @@ def test_who_asks_the_doer_of_its_verb(question: str, attribute: str) -> None:
     where = plan.query.filter.model_dump(mode="json") if plan.query.filter is not None else None
     found = asked_attribute(question, plan.query.query, INSPECTIONS, where)
     assert found is not None and found.name == attribute
+
+
+def test_what_caused_asks_the_cause() -> None:
+    # "What caused the delay of SHP-30581?" was signed as the one-document listing: "caused" was
+    # read as the verb of the filter's condition, as in "Which events caused … damage?".
+    values = {**SHIPMENT_VALUES, "shipment_id": ["SHP-30581", "SHP-30417"], "status": ["delayed", "delivered", "lost"]}
+    plan = PLANNER.plan("What caused the delay of SHP-30581?", SHIPMENTS, values, today=TODAY)
+    assert plan.asks is None
+    assert PLANNER.plan("Which shipments caused a delay?", SHIPMENTS, values, today=TODAY).where == {"status": {"$eq": "delayed"}}
