@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from selfrag.query._grounding import clauses
-from selfrag.query.model import Change, FilterNode, Operation
+from selfrag.query.model import Change, Comparison, FilterNode, Operation
 from selfrag.query.planner import Plan
 from selfrag.query.translate import and_where, to_where
 from selfrag.schema import CollectionSchema
@@ -39,7 +39,12 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
     The change it adds says how many and which attribute."""
     answers = plan.asks is not None or plan.whether is not None or (plan.computed is not None and plan.computed.whole)
     held = {c.attribute for c in clauses(plan.query.filter)}
-    if not answers or not (needed := [a for a in plan.negated if a in held]):
+    # "snacks but no meals": a record without services has no snacks either, so a value the
+    # attribute must hold already leaves it out. (Not a bound: a negated date is written as one,
+    # "not patched before 2023" as "patched from 2023".)
+    present = {c.attribute for c in _conjuncts(plan.query.filter)
+               if isinstance(c, Comparison) and c.comparator in ("eq", "in", "contains")}
+    if not answers or not (needed := [a for a in plan.negated if a in held and a not in present]):
         return plan
     declared = {a.name for a in schema.attributes}
     for name in needed:
@@ -60,6 +65,15 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
         return replace(plan, asks=None, whether=None, computed=computed,
                        changes=[*plan.changes, Change(kind="unrecorded_values", detail=detail)])
     return plan
+
+
+def _conjuncts(node: FilterNode | None) -> list[FilterNode]:
+    """The conditions ``node`` ANDs together at its top (``node`` itself when it is no "and")."""
+    if node is None:
+        return []
+    if isinstance(node, Operation) and node.operator == "and":
+        return list(node.arguments)
+    return [node]
 
 
 def _without(node: FilterNode | None, name: str) -> FilterNode | None:

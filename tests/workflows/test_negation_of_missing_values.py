@@ -121,3 +121,12 @@ def test_a_negated_value_every_record_has_is_still_listed(chroma_client: Any, tm
                                top_k=10, relevant=False)
     result = engine.run("Which flights to Denver were not captained by Helen Ruiz?", collection="flights")
     assert result.outcome == "answered" and result.short_answer == "SK2 and SK3"
+
+
+def test_a_positive_condition_on_the_same_attribute_leaves_records_without_it_out(chroma_client: Any, tmp_path: Path) -> None:
+    # "how many flights had snacks but no meals" abstained: a flight with no services recorded was
+    # taken for one the negation might count, yet it has no snacks either.
+    engine, _ = records_engine(chroma_client, "flights", FLIGHTS, [_flights(tmp_path, unknown=True)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run("How many flights offered wifi but no meals?", collection="flights")
+    assert result.outcome == "answered" and result.short_answer == "1 matching document"
