@@ -42,6 +42,7 @@ from workflows.set_answers import (
     SetAnswer,
     aggregate_answer,
     compared_answer,
+    count_by_answer,
     distinct_answer,
     document_listing,
     entities_and_documents,
@@ -54,6 +55,7 @@ from workflows.set_answers import (
     ranked_answer,
     stated_attribute,
     unasked_words,
+    unlocated_answer,
     whether_answer,
     with_values,
 )
@@ -65,6 +67,9 @@ __all__ = ["COMPUTE_CAP", "RIVAL_PROBABILITY", "AnswerNodes"]
 COMPUTE_CAP = 1_000
 """The most chunks a superlative ranks or an aggregate sums ("the cheapest" of more is left to the
 reader, unsigned): every match is read, with its text."""
+
+_THERE = re.compile(r"\b(?:is|are|was|were)\s+there\b", re.IGNORECASE)
+"""Whether any record exists ("Was there a recount in Quarry in 2021?"): none is "No"."""
 
 RIVAL_PROBABILITY = 0.5
 """An answer is not signed while another document's answer that says otherwise has at least this
@@ -141,6 +146,14 @@ class AnswerNodes(Phase):
                                      or headed_attribute(state["standalone_question"], collection.schema))
             if computed["op"] == "distinct":
                 return distinct_answer(chunks, plan["resource"], computed)
+            if computed["op"] == "count_by":
+                # The fewest may be a value no match holds: every value the collection holds counts.
+                everywhere = [] if computed["highest"] else collection.matching(plan["fixed"], cap=COMPUTE_CAP)
+                if everywhere is None:
+                    return None
+                others = {str(x) for c in everywhere for v in [c.metadata.get(str(computed["attribute"]))]
+                          for x in (v if isinstance(v, list) else [v]) if x not in (None, "")}
+                return count_by_answer(chunks, plan["resource"], computed, others=sorted(others))
             return aggregate_answer(chunks, plan["resource"], computed)
         field = self.field(state)
         if field is not None:
@@ -167,8 +180,13 @@ class AnswerNodes(Phase):
             return None
         if nothing_matches(state):
             plan = next(p for p in state["resource_plans"] if p["error"] is None)
-            return none_answer(plan, self.c.store.get_collection(plan["resource"]).schema,
-                               yes_no=asks_yes_or_no(state["standalone_question"]))
+            collection = self.c.store.get_collection(plan["resource"])
+            yes_no = asks_yes_or_no(state["standalone_question"])
+            if yes_no and not _THERE.search(state["standalone_question"]):
+                unlocated = self._unlocated(plan, collection)
+                if unlocated is not None:
+                    return unlocated
+            return none_answer(plan, collection.schema, yes_no=yes_no)
         asked = asks(state)
         if asked is None:
             return None
@@ -275,9 +293,10 @@ class AnswerNodes(Phase):
             else:
                 by = "by no stored attribute: what it ranks by is not recorded"
             what = (f"{'highest' if computed['highest'] else 'lowest'} {by}" if computed["op"] == "rank"
+                    else f"each {by} by how many matches hold it" if computed["op"] == "count_by"
                     else f"the number of distinct {by}" if computed["op"] == "distinct" else f"the {computed['op']} of {by}")
             verdicts.append(decided_verdict(
-                "ranking" if computed["op"] == "rank" else "aggregate", current["number"], False, "unverified",
+                "ranking" if computed["op"] in ("rank", "count_by") else "aggregate", current["number"], False, "unverified",
                 f"the question asks for the {computed['phrase']} ({what}), which no one passage shows; the matches "
                 "could not be computed over as asked"))
             current["verified"] = False
@@ -364,6 +383,39 @@ class AnswerNodes(Phase):
                 verdicts.append(res.record(current["number"]))
         current.update({"grounded": grounded.passed, "useful": None if useful is None else useful.passed})
         return {"generations": gens, "verdicts": verdicts}
+
+    def _unlocated(self, plan: rec.ResourcePlan, collection: Any) -> SetAnswer | None:
+        """The answer to a yes/no question whose filter matched nothing because the item it names
+        has no record in the year or at the date it writes ("Did Quarry have a recount in 2021?"
+        of a district whose one record is of 2023): that it has none then, with the years or dates
+        it has. A "No" would say it had a record then, without what was asked. None when every
+        named value has a record at those times (what was asked is what none has)."""
+        node = plan["filter"]
+        if node is None:
+            return None
+        conjuncts = node["arguments"] if node.get("operator") == "and" else [node]
+        schema = collection.schema
+
+        def locates(c: dict[str, Any]) -> bool:
+            a = schema.attribute(str(c.get("attribute")))
+            return a is not None and (a.type == "date" or a.kind == "year")
+
+        locators = [c for c in conjuncts if "attribute" in c and locates(c)]
+        if not locators:
+            return None
+        for c in conjuncts:
+            a = schema.attribute(str(c.get("attribute")))
+            if a is None or a.type != "string" or c.get("comparator") != "eq" or not isinstance(c.get("value"), str):
+                continue
+            alone = filter_where(plan["fixed"], c)
+            then = filter_where(plan["fixed"], {"operator": "and", "arguments": [c, *locators]})
+            if collection.count_documents(then) != 0 or not collection.count_documents(alone):
+                continue
+            held = collection.matching(alone, cap=COMPUTE_CAP)
+            if held is None:
+                return None
+            return unlocated_answer(plan, schema, c, locators, held)
+        return None
 
     def _one_schema(self, state: SelfRagState) -> tuple[rec.ResourcePlan, CollectionSchema] | None:
         """The plan and schema of the one collection a question is asked of, when it declares attributes."""

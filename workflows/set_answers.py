@@ -45,8 +45,8 @@ from workflows import records as rec
 
 __all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
-           "aggregate_answer", "compared_answer", "distinct_answer", "first_sentence", "none_answer", "ranked_answer", "stated_attribute",
-           "unasked_words", "whether_answer"]
+           "aggregate_answer", "compared_answer", "count_by_answer", "distinct_answer", "first_sentence", "none_answer", "ranked_answer", "stated_attribute",
+           "unasked_words", "unlocated_answer", "whether_answer"]
 
 SET_REASONS = {
     "graph": "the entity set the graph query returned",
@@ -63,6 +63,8 @@ SET_REASONS = {
              "unrelaxed",
     "distinct": "the distinct values, collected in code, of the attribute the question counts over every document "
                 "the question's filter selects, unrelaxed",
+    "count_by": "every document the question's filter selects, unrelaxed, was counted by its stored value of the "
+                "attribute the question asks for, in code",
     "whether": "the store counted the documents of the item the question names and those of them that have what "
                "it asks, under the question's whole filter",
     "none": "the store counted no document matching the question's whole filter, unrelaxed, and that filter is "
@@ -339,6 +341,34 @@ def none_answer(plan: rec.ResourcePlan, schema: CollectionSchema, *, yes_no: boo
     if yes_no:
         return SetAnswer(f"No: {said}.", "No", [], "none")
     return SetAnswer(f"0 matching documents: {said}.", "0 matching documents", [], "none")
+
+
+def unlocated_answer(plan: rec.ResourcePlan, schema: CollectionSchema, named: Mapping[str, Any],
+                     locators: Sequence[Mapping[str, Any]], chunks: Sequence[Any]) -> SetAnswer:
+    """The answer to a yes/no question about an item (``named``: its one condition) at a time it
+    has no record of (``locators``: the year or date conditions): "No record: no document in
+    'results' has district Quarry and year 2021; those with district Quarry have year 2023." The
+    short answer is no "No", which would say the item had a record then. ``chunks``: the item's
+    records, cited (at most a page of them)."""
+    when = {"operator": "and", "arguments": [dict(named), *map(dict, locators)]}
+    who = _conditions(named, schema)
+    docs = sorted(_documents(chunks), key=lambda d: str(d.id))
+    held = []
+    for c in locators:
+        attribute = str(c["attribute"])
+        info = schema.attribute(attribute)
+        values = sorted({v for d in docs if (v := d.metadata.get(attribute)) not in (None, "")}, key=str)
+        if info is not None and info.type == "date":
+            values = [date_text(n) if (n := date_number(v)) is not None else _shown(v) for v in values]
+        if values:
+            held.append(f"{attribute} {', '.join(map(_shown, values))}")
+    had = f"; those with {who} have {' and '.join(held)}" if held else ""
+    page = docs[:max(1, plan["k"])]
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=plan["resource"])
+                 for i, d in enumerate(page, 1)]
+    lines = "".join(f"\n- {first_sentence(str(d.text))} [{i}]" for i, d in enumerate(page, 1))
+    return SetAnswer(f"No record: no document in {plan['resource']!r} has {_conditions(when, schema)}{had}.{lines}",
+                     "No record", citations, "none")
 
 
 def whether_answer(chunks: Sequence[Any], resource: str, asked: Mapping[str, Any], *, named: int, having: int,
@@ -660,6 +690,70 @@ def distinct_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str,
     lines = [f"- {v} [{cited.index(first[v]) + 1}]" for v in values]
     short = f"{len(values)}: {', '.join(values)}" if len(values) <= AGGREGATE_SHOWN else str(len(values))
     return SetAnswer(f"{head}:\n" + "\n".join(lines), short, citations, "distinct")
+
+
+def count_by_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str, Any], *,
+                    others: Sequence[str] = ()) -> SetAnswer | None:
+    """The values of ``computed["attribute"]`` ranked by how many documents of ``chunks`` (every
+    chunk the filter selects) hold each ("Which region had the most events?"), the first
+    ``computed["n"]`` places (ties share one), most first or, without ``highest``, fewest first;
+    a list attribute counts each of its elements. ``others``: the attribute's values over the
+    whole collection, which count none here ("the fewest volcanic events": a region with none).
+
+    None when no document has a value, or when the documents that state none are enough to
+    change the first places (three unrecorded regions could be the second's, and the first's lead
+    is two): which value has the most is then not known."""
+    attribute, highest = str(computed["attribute"]), bool(computed["highest"])
+    n = max(1, int(computed.get("n") or 1))
+    docs = sorted(_documents(chunks), key=lambda d: str(d.id))
+    held: dict[str, list[Any]] = {}
+    for d in docs:
+        value = d.metadata.get(attribute)
+        for v in dict.fromkeys(value if isinstance(value, list) else [] if value in (None, "") else [value]):
+            held.setdefault(str(v), []).append(d)
+    if not held:
+        return None
+    for v in others:
+        held.setdefault(str(v), [])
+    unvalued = sum(1 for d in docs if d.metadata.get(attribute) in (None, "", []))
+    order = sorted(held, key=lambda v: (-len(held[v]) if highest else len(held[v]), v.casefold()))
+    counts = [len(held[v]) for v in order]
+    cut = counts[min(n, len(order)) - 1]
+    first = [v for v in order if (len(held[v]) >= cut if highest else len(held[v]) <= cut)]
+    rest = [len(held[v]) for v in order if v not in first]
+    if unvalued and rest:
+        # A record that states no value may be any value's: enough of them could lift the next
+        # one level with the last place (or, fewest first, lift a last place off it).
+        gap = cut - rest[0] if highest else rest[0] - cut
+        if unvalued >= gap:
+            return None
+    if unvalued and not highest:
+        return None  # an unrecorded record may be the fewest's own
+    cited: list[Any] = []
+    for v in first:
+        for d in held[v][:1]:
+            if d not in cited:
+                cited.append(d)
+    citations = [rec.CitedDocument(number=i, id=d.id, text=d.text, metadata=dict(d.metadata), resource=resource)
+                 for i, d in enumerate(cited, 1)]
+
+    def marker(v: str) -> str:
+        return f" [{cited.index(held[v][0]) + 1}]" if v in first and held[v] else ""
+
+    of = f"{len(docs)} matching document{'s' if len(docs) != 1 else ''}"
+    missing = (f"; {unvalued} of them state{'s' if unvalued == 1 else ''} no {attribute}, too few to change it"
+               if unvalued else "")
+    most = "most" if highest else "fewest"
+    shown = order[:max(len(first) + 2, 5)]
+    lines = [f"- {v}: {len(held[v])}{marker(v)}" for v in shown]
+    if len(first) == 1 or n > 1:
+        named = ", ".join(f"{v} ({len(held[v])})" for v in first)
+        lead = (f"{first[0]} has the {most} ({len(held[first[0]])} of {of} have {attribute} {first[0]}){missing}"
+                if len(first) == 1 else f"The {len(first)} values of {attribute} with the {most}, of {of}{missing}")
+    else:
+        named = ", ".join(first[:-1]) + f" and {first[-1]} ({cut} each)"
+        lead = f"{len(first)} values of {attribute} share the {most}, {cut} each, of {of}{missing}"
+    return SetAnswer(f"{lead}:\n" + "\n".join(lines), named, citations, "count_by")
 
 
 def one_each(chunks: Sequence[Any], attribute: str) -> bool:

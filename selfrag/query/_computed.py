@@ -80,6 +80,9 @@ class Superlative:
     candidates: tuple[str, ...] = ()
     """When the measure it names fits several attributes ("best rated" over stars and a guest
     score): those, and ``attribute`` is "". No ranking then; only the reason none is signed."""
+    counted: bool = False
+    """It ranks by how many of the items there are ("the most events", "the fewest claims", "most
+    common"): the values of the attribute the question asks for, by how many matches hold each."""
 
 
 def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, Token] | None:
@@ -136,6 +139,17 @@ def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProf
     return [p for p in numeric if p.attr.kind in kinds]
 
 
+def _begins_a_name(tokens: list[Token], i: int, profile: SchemaProfile) -> bool:
+    """Whether ``tokens[i]`` begins an attribute's name of two words or more written whole
+    ("Which nearest town …" of nearest_town): a name, no superlative."""
+    for p in profile.attributes:
+        words = [w for w in re.split(r"[_\W]+", p.name.casefold()) if w]
+        if len(words) >= 2 and i + len(words) <= len(tokens) and all(
+                w == t.norm or w in forms(t.norm) for w, t in zip(words, tokens[i : i + len(words)], strict=True)):
+            return True
+    return False
+
+
 def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
                      dates: Sequence[AttrProfile] = (), *, alternatives: bool = False) -> Superlative | None:
     """The first superlative in ``question`` over one numeric or ``dates`` attribute of ``profile``,
@@ -160,7 +174,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         return [t for t in tokens[j:] if taken.free((t.start, t.end))]
 
     for i, tok in enumerate(tokens):
-        if not taken.free((tok.start, tok.end)):
+        if not taken.free((tok.start, tok.end)) or _begins_a_name(tokens, i, profile):
             continue
         word = tok.norm
         comparative = word in _CMP_GENERIC or word in _CMP_OWN
@@ -304,8 +318,9 @@ def _superlative_form(tokens: list[Token], i: int) -> bool:
         nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""
         return i > 0 and tokens[i - 1].norm == "the" and not nxt.isdigit() and nxt not in NUMBER_WORDS
     if word in _QUANTIFIERS | {"least"}:
-        # "the most popular", "is most popular"; not "at least", "most members attend"
-        return i > 0 and tokens[i - 1].norm in ("the", "is", "are", "was", "were", "be")
+        # "the most popular", "is most popular", "given most often"; not "at least", "most members attend"
+        return i > 0 and (tokens[i - 1].norm in ("the", "is", "are", "was", "were", "be")
+                          or (i + 1 < len(tokens) and tokens[i + 1].norm in _HOW_OFTEN and tokens[i - 1].norm != "at"))
     return word.isalpha() and word.endswith("est") and len(word) > 4 and lemma(word) != word
 
 
@@ -333,8 +348,31 @@ def read_unmeasured(question: str, tokens: list[Token], profile: SchemaProfile, 
             continue
         if any(term_match(forms(tok.norm), p.name_terms) for p in profile.attributes):
             continue
+        if tok.norm in _QUANTIFIERS and (counted := _counted(tokens, i, items | _GENERIC_ITEMS, taken)) is not None:
+            # "Which region had the most events?", "Which breed is most common?": how many items
+            # each value has ranks them, which the stored values count.
+            return Superlative("", tok.norm == "most", question[tok.start : counted.end], (tok.start, counted.end),
+                               counted=True)
         if which or any(item(t) for t in tokens[i + 1 : i + 1 + _WINDOW]):
             return Superlative("", tok.norm not in ("worst", "least"), question[tok.start : tok.end], (tok.start, tok.end))
+    return None
+
+
+_HOW_OFTEN = frozenset({"common", "commonly", "frequent", "frequently", "often"})
+"""Words after "most"/"least" that rank by how many items there are ("most common", "least often")."""
+
+
+def _counted(tokens: list[Token], i: int, items: frozenset[str], taken: Spans) -> Token | None:
+    """The last word of what a quantifier superlative at ``tokens[i]`` counts, when it counts the
+    items: the item noun right after it (values the filter holds may stand between: "the most
+    volcanic events") or a word for how often ("most common"); None otherwise ("the most popular")."""
+    for t in tokens[i + 1 : i + 1 + _WINDOW]:
+        if t.norm in _HOW_OFTEN:
+            return t
+        if forms(t.norm) & items:
+            return t
+        if taken.free((t.start, t.end)):
+            return None
     return None
 
 

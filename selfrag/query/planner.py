@@ -140,10 +140,12 @@ NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "gue
 @dataclass(frozen=True)
 class Computation:
     """What a superlative or an aggregate asks of the documents the filter selects: them ranked by
-    one numeric attribute (``rank``), or its mean (``average``) or sum (``total``); or how many
-    distinct values of a word attribute they have (``distinct``: "How many towns …?")."""
+    one numeric attribute (``rank``), or its mean (``average``) or sum (``total``); how many
+    distinct values of a word attribute they have (``distinct``: "How many towns …?"); or the
+    values of a word attribute ranked by how many of them hold each (``count_by``: "Which region
+    had the most events?")."""
 
-    op: Literal["rank", "average", "total", "distinct"]
+    op: Literal["rank", "average", "total", "distinct", "count_by"]
     attribute: str
     highest: bool
     """For a ranking: the largest value first (max); else the smallest."""
@@ -461,8 +463,13 @@ class SelfQueryPlanner:
             # hotel its name selects, and "the lowest of 1" answers nothing asked.
             # A date superlative's words stay in the search text for the date readers ("the
             # earliest inspection"): they are no topic left.
+            # "What is the most common event type?": the attribute a count ranks the values of may
+            # be named right after it, when the question is headed by none ("Which region …").
+            after = question[e.span[1]:].strip().rstrip("?").strip() if e is not None and e.counted else ""
+            counted_by = headed if headed is not None or not after else headed_attribute(f"Which {after}?", full)
             left = reading.residual and content_terms(reading.residual) - (
-                content_terms(reading.extreme.phrase) if reading.extreme is not None else set())
+                content_terms(reading.extreme.phrase) if reading.extreme is not None else set()) - (
+                content_terms(after) if counted_by is not None and counted_by != headed else set())
             # "When did the most expensive incident start?" asks its date, which a ranking by cost
             # does not give: whole only when the ranking is by a date.
             ranked = full.attribute(e.attribute) if e is not None and e.attribute else None
@@ -473,7 +480,16 @@ class SelfQueryPlanner:
                      and (e is None or reading.aggregate is None)
                      and not any(c.kind in NOT_WHOLE
                                  for c in changes))
-            if e is not None and not newest and not within:
+            if e is not None and e.counted:
+                # "Which region had the most events?": the values of the attribute asked for, by
+                # how many matches hold each. Not of an identifier (one record each) nor without
+                # an attribute asked ("Who had the most …" of no attribute read): nothing counts.
+                grouped = full.attribute(counted_by) if counted_by is not None else None
+                counts = grouped is not None and grouped.type in ("string", "string[]") and grouped.kind != "identifier"
+                computed = Computation(op="count_by", attribute=grouped.name if grouped is not None and counts else "",
+                                       highest=e.highest, n=query.limit or 1, phrase=e.phrase, candidates=(),
+                                       whole=whole and counts and not yes_no)
+            elif e is not None and not newest and not within:
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
                                        n=1 if compared else query.limit or (0 if e.several else 1), phrase=e.phrase,
                                        candidates=e.candidates, whole=whole and bool(e.attribute), compared=compared,
@@ -490,7 +506,8 @@ class SelfQueryPlanner:
             asks = None
             by = computed.attribute or " or ".join(computed.candidates) + " (which one is not said)"
             what = (f"{'highest' if computed.highest else 'lowest'} {by} first" if computed.op == "rank"
-                    else f"the {computed.op} of {by}")
+                    else f"each {by} by how many matches hold it, {'most' if computed.highest else 'fewest'} first"
+                    if computed.op == "count_by" else f"the {computed.op} of {by}")
             changes.append(Change(kind="computed", detail=f"{computed.phrase!r}: {what}"
                                   + ("" if computed.whole else "; the question asks more than the filter and this hold")))
         if computed is None and distinct is not None:

@@ -1007,6 +1007,9 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
                 *(re.split(r"[_\W]+", h.lower()) if profile.by_name[h].attr.kind != "identifier" else ())])]
             if not hits:
                 return None  # "How many advisories affect version 2.0?": the items themselves, whatever follows
+            if len(hits) > 1:
+                # "Which event type …" of event_type and event_id: the one whose name is written whole.
+                hits = [h for h in hits if all(w in near for w in re.split(r"[_\W]+", h.lower()) if w)] or hits
         following = []
         for u in tokens[at + 1 : at + 3]:
             word = u.text.casefold()

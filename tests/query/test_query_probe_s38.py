@@ -1,0 +1,59 @@
+"""What session 38's questions to earlier users' collections found in the self-query."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner, headed_attribute, read_question
+from selfrag.schema import CollectionSchema
+
+HERE = Path(__file__).parent / "schemas"
+# The seismic events of session 37's new user: event_id beside event_type, nearest_town beside depth_km.
+EVENTS = CollectionSchema.model_validate(json.loads((HERE / "events.json").read_text()))
+VALUES = {"event_type": ["tectonic", "volcanic"], "region": ["Coastal Shelf", "Northern Arc"],
+          "nearest_town": ["Hope", "Tarn"]}
+PLANNER = SelfQueryPlanner(None, mode="rules")
+TODAY = date(2026, 6, 1)
+
+
+@pytest.mark.parametrize(("question", "attribute", "highest"), [
+    ("Which region had the most events?", "region", True),
+    ("Which region had the fewest events?", "region", False),
+    ("Which nearest town had the most tectonic events?", "nearest_town", True),
+    ("Which event type is most common?", "event_type", True),
+    ("What is the most common event type?", "event_type", True),
+    ("Which analyst had the fewest events in 2024?", "analyst", False),
+])
+def test_the_most_items_counts_the_values_asked_for(question: str, attribute: str, highest: bool) -> None:
+    plan = PLANNER.plan(question, EVENTS, VALUES, today=TODAY)
+    assert plan.computed is not None
+    assert (plan.computed.op, plan.computed.attribute, plan.computed.highest) == ("count_by", attribute, highest)
+    assert plan.computed.whole
+
+
+@pytest.mark.parametrize("question", [
+    "Which event had the most damage?",      # a measure: a ranking by damage_usd
+    "Which region is the most dangerous?",   # no count, nothing stored ranks it
+    "Did Coastal Shelf have the most events?",  # yes/no: not the ranking as its answer
+])
+def test_no_count_where_the_most_is_not_of_the_items(question: str) -> None:
+    plan = PLANNER.plan(question, EVENTS, VALUES, today=TODAY)
+    assert plan.computed is None or plan.computed.op != "count_by" or not plan.computed.whole
+
+
+def test_a_superlative_word_that_begins_a_name_is_the_name() -> None:
+    # "Which nearest town …" ranked events by the lowest depth_km ("nearest": the least distance).
+    reading = read_question("Which nearest town had the most tectonic events?", EVENTS, VALUES, today=TODAY)
+    assert reading.extreme is None or reading.extreme.attribute != "depth_km"
+    reading = read_question("Which event is the nearest to the surface?", EVENTS, VALUES, today=TODAY)
+    assert reading.extreme is not None  # a superlative still, where no name is written
+
+
+def test_the_name_written_whole_heads_the_question() -> None:
+    # "event" begins event_id and event_type; "event type" writes one of them whole.
+    assert headed_attribute("Which event type is most common?", EVENTS) == "event_type"
+    assert headed_attribute("Which event had the largest magnitude?", EVENTS) == "event_id"  # the item itself
