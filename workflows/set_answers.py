@@ -845,6 +845,14 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     unvalued = len(docs) - len(valued)
     missing = (f" ({unvalued} of them state{'s' if unvalued == 1 else ''} no {attribute} and "
                f"{'is' if unvalued == 1 else 'are'} not ranked)") if unvalued else ""
+    if len({(called(d), value(d)) for d in shown}) == 1 and len(shown) > 1 and label is not None:
+        # "Which policyholder in Austin has the most prior claims?": two of Tom Becker's claims
+        # state his 3; one policyholder, named once.
+        d = shown[0]
+        markers = "".join(f"[{i}]" for i in range(1, len(shown) + 1))
+        answer = (f"{called(d)}: the {most} {attribute} ({_shown(d.metadata[attribute])}) {of}{missing}; "
+                  f"{len(shown)} of its documents state it. {markers}")
+        return SetAnswer(answer, f"{called(d)} ({value(d)})", citations, "ranking")
     if len(shown) == 1:
         d = shown[0]
         head = first_sentence(str(d.text))

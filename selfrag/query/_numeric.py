@@ -232,6 +232,8 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
         score -= 4
     for tok, d in reader.near(start, end):
         f = forms(tok.norm)
+        if tok.norm in reader.profile.item_nouns:
+            continue  # "claims paid more than $5,000": the items' own word, no word of amount_claimed
         if term_match(f, p.terms):
             score += 7 - d
         elif p.dimension and (f & DIMENSION_WORDS.get(p.dimension, frozenset())):

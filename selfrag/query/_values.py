@@ -109,6 +109,10 @@ class Mention:
     also: tuple[AttrProfile, ...] = ()
     """Other attributes holding the same value, when the question does not say which one ("Arlow
     City", a home team and an away team): the value in any of them."""
+    role: AttrProfile | None = None
+    """Another attribute the verb before the value gives it the role of ("filed by Paris Holloway"
+    of an adjuster, where the policyholder is "the person who filed the claim"): the question may
+    ask about that attribute, which does not hold the value."""
 
 
 class _Finder:
@@ -180,7 +184,7 @@ class _Finder:
                 chosen = self._named_among([p, *others]) or self._by_verb(span, [p, *others]) \
                     or self._by_preposition(span, [p, *others])
                 return Mention(chosen, m.value, span, m.how) if chosen else Mention(p, m.value, span, m.how, also=tuple(others))
-            return Mention(p, m.value, span, m.how)
+            return Mention(p, m.value, span, m.how, role=self._agent_of_another(span, p))
         words = text.split()
         if n >= 2 and words[0].casefold() in ("the", "a", "an") \
                 and any(idx.exact(" ".join(words[1:])) is not None for _, idx in self.indexes):
@@ -272,6 +276,28 @@ class _Finder:
         if self.taken.free(held):
             self.taken.claim(held)  # the verb is the attribute's, as its own word beside a value is
         return using[0]
+
+    def _agent_of_another(self, span: tuple[int, int], held: AttrProfile) -> AttrProfile | None:
+        """The one attribute other than ``held`` whose name or description uses the verb of "<verb>
+        by" right before the value ("filed by Paris Holloway": policyholder, "the person who filed
+        the claim"), when ``held``'s own do not ("the adjuster who handled the claim"); None
+        otherwise ("handled by Paris Holloway", "claims by Paris Holloway")."""
+        before = [t for t in self.tokens if t.end <= span[0]][-2:]
+        if len(before) < 2 or before[-1].norm != "by":
+            return None
+        verb = before[0]
+        if not verb.norm.isalpha() or verb.norm in QUERY_STOP or forms(verb.norm) & self.items:
+            return None
+        said = forms(verb.norm)
+
+        def uses(p: AttrProfile) -> bool:
+            words = re.findall(r"[a-z]+", f"{p.name.replace('_', ' ')} {p.attr.description or ''}".casefold())
+            return any(forms(w) & said for w in words)
+
+        if uses(held):
+            return None
+        others = [p for p in self.profile.strings() if p.name != held.name and uses(p)]
+        return others[0] if len(others) == 1 else None
 
     def _valued_spans(self) -> list[tuple[int, int]]:
         """Where the question writes, whole and but for case, a known value of several words."""

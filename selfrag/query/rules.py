@@ -642,6 +642,9 @@ def read_question(
                                                and before[-1].norm in _ROLE_WORDS
                                                or label in (m.attr.name, *(o.name for o in m.also))
                                                or _one_plain(m))]
+    # "Which claims were filed by Paris Holloway?" of an adjuster: the verb is the policyholder's.
+    either += [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name}, the one holding it; the verb before it is "
+               f"{m.role.name}'s" for m in mentions if m.role is not None]
     ambiguous = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r}; also a word of {other}"
                  for m in mentions if (other := _also_part_of(question, m, profile)) is not None]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from selfrag.query import SelfQueryPlanner, headed_attribute, read_question
+from selfrag.query import Comparison, SelfQueryPlanner, headed_attribute, read_question
 from selfrag.schema import CollectionSchema
 
 HERE = Path(__file__).parent / "schemas"
@@ -57,3 +57,42 @@ def test_the_name_written_whole_heads_the_question() -> None:
     # "event" begins event_id and event_type; "event type" writes one of them whole.
     assert headed_attribute("Which event type is most common?", EVENTS) == "event_type"
     assert headed_attribute("Which event had the largest magnitude?", EVENTS) == "event_id"  # the item itself
+
+
+# The twentieth new user's insurance claims: amount_claimed beside amount_paid, a policyholder
+# ("the person who filed the claim") beside an adjuster ("the adjuster who handled the claim").
+CLAIMS = CollectionSchema.model_validate(json.loads((HERE / "claims.json").read_text()))
+CLAIM_VALUES = {"policyholder": ["Tom Becker", "Nora Lindqvist"], "adjuster": ["Paris Holloway", "Dana Wu"],
+                "city": ["Paris", "Austin", "Boston"], "status": ["open", "approved", "denied", "partially approved"]}
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    # "claims" is the items' word, no word of amount_claimed: "paid" names the amount.
+    ("How many claims paid more than $5,000?", "amount_paid"),
+    ("How many claims claimed more than $5,000?", "amount_claimed"),
+])
+def test_the_items_word_names_no_amount(question: str, attribute: str) -> None:
+    plan = PLANNER.plan(question, CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert [c.attribute for c in _clauses(plan.query.filter)] == [attribute]
+    assert plan.asks == "documents"
+
+
+def test_a_value_given_another_attributes_role_is_no_answer() -> None:
+    # Paris Holloway is an adjuster; "filed by" is the policyholder's verb. Listing his claims
+    # answered "Which claims did the adjuster handle?".
+    plan = PLANNER.plan("Which claims were filed by Paris Holloway?", CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert plan.asks is None
+    assert any(c.kind == "either_attribute" and "policyholder" in c.detail for c in plan.changes)
+    # The adjuster's own verb, or none, is the adjuster.
+    for question in ("Which claims were handled by Paris Holloway?", "Which claims did Paris Holloway handle?",
+                     "Which claims were filed by Tom Becker?"):
+        plan = PLANNER.plan(question, CLAIMS, CLAIM_VALUES, today=TODAY)
+        assert plan.asks == "documents", question
+
+
+def _clauses(node: object) -> list[Comparison]:
+    if node is None:
+        return []
+    if isinstance(node, Comparison):
+        return [node]
+    return [c for a in getattr(node, "arguments", []) for c in _clauses(a)]

@@ -100,3 +100,20 @@ def test_an_identifier_or_an_unnamed_attribute_is_not_counted(chroma_client: Any
     assert engine.run("Which visit had the most vaccines?", collection="visits").outcome != "answered"
     # No attribute asked for: what is counted by is not said.
     assert engine.run("Who had the most visits?", collection="visits").outcome != "answered"
+
+
+def test_one_value_of_the_asked_attribute_on_several_first_records_is_named_once(chroma_client: Any, tmp_path: Path) -> None:
+    # Two of Ana Cruz's visits share the heaviest weight: one vet, named once (it listed her twice).
+    rows = [("Northside", "dog", [], "Ana Cruz", 2023), ("Northside", "dog", [], "Ana Cruz", 2024),
+            ("Harbor", "cat", [], "Ben Ode", 2024)]
+    path = tmp_path / "visits.jsonl"
+    with path.open("w") as f:
+        for i, (clinic, species, vaccines, vet, year) in enumerate(rows, 1):
+            f.write(json.dumps({"id": f"V-{i:03d}", "text": f"Visit V-{i:03d} at {clinic}.", "metadata": {
+                "visit_id": f"V-{i:03d}", "clinic": clinic, "species": species, "vaccines": vaccines, "vet": vet,
+                "year": year, "weight_kg": 30.0 if vet == "Ana Cruz" else 4.0}}) + "\n")
+    engine, _ = records_engine(chroma_client, "visits", SCHEMA, [path], "Ana Cruz [1].", top_k=4, relevant=False)
+    result = engine.run("Which vet saw the heaviest pet?", collection="visits")
+    assert result.outcome == "answered"
+    assert result.short_answer == "Ana Cruz (weight_kg: 30)"
+    assert result.answer.count("Ana Cruz") == 1 and len(result.citations) == 2
