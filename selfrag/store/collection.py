@@ -35,18 +35,17 @@ from selfrag.store._record import CollectionRecord
 from selfrag.store.catalogue import CATALOGUED_TYPES
 from selfrag.store.changes import ChangeLog
 from selfrag.store.metadata import clean_metadata
-from selfrag.store.source import ChromaChunkSource
+from selfrag.store.source import ChromaChunkSource, stored_metadata
 from selfrag.store.types import (
     Chunk,
     DocumentPlan,
     DocumentsWritten,
     DocumentVersion,
     Hit,
-    MetadataValue,
     ProgressCallback,
     StoredDocument,
 )
-from selfrag.values import date_number, date_text
+from selfrag.values import date_number
 
 __all__ = ["EXACT_LIMIT", "FILTERED_BREADTH", "WRITE_BATCH", "Collection"]
 
@@ -183,7 +182,7 @@ class Collection:
             rows = self._chroma.get(where=cast(Any, where), include=["documents", "metadatas"], limit=cap + 1)
         if len(rows["ids"]) > cap:
             return None
-        return [Chunk(i, doc or "", _scalars(meta, self._dates))
+        return [Chunk(i, doc or "", stored_metadata(meta, self._dates))
                 for i, doc, meta in zip(rows["ids"], rows["documents"] or [], rows["metadatas"] or [], strict=False)]
 
     def add(self, chunks: Iterable[Chunk], *, progress: ProgressCallback | None = None) -> int:
@@ -678,7 +677,7 @@ class Collection:
         docs = (result["documents"] or [[]])[0]
         metas = (result["metadatas"] or [[]])[0]
         return [
-            Hit(id=i, text=doc or "", metadata=_scalars(meta, self._dates), score=1.0 - float(dist))
+            Hit(id=i, text=doc or "", metadata=stored_metadata(meta, self._dates), score=1.0 - float(dist))
             for i, doc, meta, dist in zip(found, docs, metas, dists, strict=False)
         ]
 
@@ -690,7 +689,7 @@ class Collection:
             rows = self._chroma.get(ids=ids, include=["documents", "metadatas"])
         by_id = dict(zip(rows["ids"], zip(rows["documents"] or [], rows["metadatas"] or [], strict=False), strict=False))
         return [
-            Hit(id=i, text=by_id[i][0] or "", metadata=_scalars(by_id[i][1], self._dates), score=score)
+            Hit(id=i, text=by_id[i][0] or "", metadata=stored_metadata(by_id[i][1], self._dates), score=score)
             for i, score in zip(ids, scores, strict=True)
             if i in by_id
         ]
@@ -759,7 +758,7 @@ class Collection:
         with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
             found = self._chroma.get(ids=wanted, include=["documents", "metadatas"])
         by_id = {
-            i: Chunk(i, doc or "", _scalars(meta, self._dates))
+            i: Chunk(i, doc or "", stored_metadata(meta, self._dates))
             for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [], strict=False)
         }
         return [by_id[i] for i in wanted if i in by_id]
@@ -792,7 +791,7 @@ class Collection:
 
     def lexical_source(self) -> ChromaChunkSource:
         """The collection as a lexical index reads it (its chunks, filters and change log, from Chroma)."""
-        return ChromaChunkSource(self._chroma)
+        return ChromaChunkSource(self._chroma, dates=self._dates)
 
     def _string_values(self, metadatas: Iterable[Mapping[str, Any] | None]) -> set[tuple[str, Any]]:
         """(attribute, value) of the schema's string attributes (and string lists' elements) in
@@ -953,20 +952,6 @@ _RACED_DELETE_TRIES = 3
 """Filtered queries tried when each fails on a chunk deleted beside it (see ``_search_ids``)."""
 _READ_PAGE = 5000
 """Ids per metadata read (each is one SQLite variable; see ``bench/filter_limit.py``)."""
-
-
-def _scalars(meta: Mapping[str, Any] | None, dates: frozenset[str] = frozenset()) -> dict[str, MetadataValue]:
-    """Stored metadata as the caller gave it: scalars and string lists (``string[]``), with the
-    ``date`` attributes (stored as YYYYMMDD integers) rendered back as ISO text."""
-    out: dict[str, MetadataValue] = {}
-    for k, v in (meta or {}).items():
-        if k in dates and isinstance(v, int) and not isinstance(v, bool):
-            out[k] = date_text(v)
-        elif isinstance(v, (str, int, float, bool)):
-            out[k] = v
-        elif isinstance(v, list) and all(isinstance(x, str) for x in v):
-            out[k] = [str(x) for x in v]
-    return out
 
 
 def _replacing(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chromadb.api.types import validate_where
@@ -28,12 +28,13 @@ from chromadb.api.types import validate_where
 from selfrag.errors import InvalidFilter
 from selfrag.store._errors import chroma_errors
 from selfrag.store.changes import ChangeLog
-from selfrag.store.types import Chunk
+from selfrag.store.types import Chunk, MetadataValue
+from selfrag.values import date_text
 
 if TYPE_CHECKING:
     from chromadb.api.models.Collection import Collection as ChromaCollection
 
-__all__ = ["VERSION_KEY", "ChromaChunkSource", "ChunkSource", "chunk_version", "text_version"]
+__all__ = ["VERSION_KEY", "ChromaChunkSource", "ChunkSource", "chunk_version", "stored_metadata", "text_version"]
 
 VERSION_KEY = "doc_hash"
 """Chunk metadata written by ``Collection.write_documents``: its document's fingerprint, which
@@ -87,8 +88,9 @@ class ChunkSource(Protocol):
 class ChromaChunkSource:
     """``ChunkSource`` over a Chroma collection (embedded or server)."""
 
-    def __init__(self, chroma: ChromaCollection) -> None:
+    def __init__(self, chroma: ChromaCollection, *, dates: frozenset[str] = frozenset()) -> None:
         self._chroma = chroma
+        self._dates = dates
 
     @property
     def name(self) -> str:
@@ -138,7 +140,21 @@ class ChromaChunkSource:
         with chroma_errors(f"cannot read collection {self.name!r}", collection=self.name):
             found = self._chroma.get(ids=wanted, include=cast(Any, ["documents", "metadatas"]))
         by_id = {
-            i: Chunk(i, doc or "", {k: v for k, v in (meta or {}).items() if isinstance(v, (str, int, float, bool))})
+            i: Chunk(i, doc or "", stored_metadata(meta, self._dates))
             for i, doc, meta in zip(found["ids"], found["documents"] or [], found["metadatas"] or [], strict=False)
         }
         return [by_id[i] for i in wanted if i in by_id]
+
+
+def stored_metadata(meta: Mapping[str, Any] | None, dates: frozenset[str] = frozenset()) -> dict[str, MetadataValue]:
+    """Stored metadata as the caller gave it: scalars and string lists (``string[]``), with the
+    ``date`` attributes (stored as YYYYMMDD integers) rendered back as ISO text."""
+    out: dict[str, MetadataValue] = {}
+    for k, v in (meta or {}).items():
+        if k in dates and isinstance(v, int) and not isinstance(v, bool):
+            out[k] = date_text(v)
+        elif isinstance(v, (str, int, float, bool)):
+            out[k] = v
+        elif isinstance(v, list) and all(isinstance(x, str) for x in v):
+            out[k] = [str(x) for x in v]
+    return out

@@ -413,3 +413,25 @@ def test_an_index_dropped_without_close_closes_its_connections() -> None:
     for conn in pooled:
         with pytest.raises(sqlite3.ProgrammingError):
             conn.execute("SELECT 1")
+
+
+def test_a_lexical_hit_carries_the_metadata_a_vector_hit_does(tmp_path: Path, chroma_client: ClientAPI) -> None:
+    # The lexical source read metadata raw: a date as its stored YYYYMMDD integer ("closed_date:
+    # 20220228" in a reader's passage, then its answer) and no list at all.
+    from selfrag.schema import AttributeInfo, CollectionSchema
+    from selfrag.store import DocumentVersion, Store
+    from selfrag.testing import HashEmbeddings
+
+    schema = CollectionSchema(description="claims", attributes=[
+        AttributeInfo(name="closed_date", type="date"), AttributeInfo(name="documents", type="string[]"),
+        AttributeInfo(name="amount", type="float")])
+    collection = Store(chroma_client, HashEmbeddings()).create_collection("claims", schema)
+    meta = {"closed_date": "2022-02-28", "documents": ["photos", "police report"], "amount": 120.5}
+    collection.write_documents([DocumentVersion("c1", "c1-1", (Chunk("c1", "A hailstorm dented the roof.", meta),))])
+    lexical = LexicalRetriever(collection.lexical_source(), LexicalIndexes(tmp_path / "lexical"))
+    hits = lexical.search("hailstorm roof", k=1)
+    assert ids(hits) == ["c1"]
+    assert hits[0].metadata["closed_date"] == "2022-02-28"
+    assert hits[0].metadata["documents"] == ["photos", "police report"]
+    assert hits[0].metadata["amount"] == 120.5
+    assert {k: hits[0].metadata[k] for k in meta} == {k: collection.get(["c1"])[0].metadata[k] for k in meta}
