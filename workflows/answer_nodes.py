@@ -220,6 +220,11 @@ class AnswerNodes(Phase):
         if listing is None or headed is None or headed in filter_attributes(plan["filter"]):
             return listing
         chunks = collection.matching(plan_where(plan), cap=COMPUTE_CAP)
+        if chunks is not None and not asks_yes_or_no(state["standalone_question"]) and all(
+                c.metadata.get(headed) in (None, "", []) for c in chunks):
+            # "What club is Sofia Marin in?": no match records a club, and her results listed say
+            # nothing of one. Whatever answers it is a passage's to say.
+            return None
         return listing if chunks is None else with_values(listing, chunks, headed)
 
     # -- check: groundedness and usefulness of the latest answer --------------------------------

@@ -609,9 +609,11 @@ def _telling_name(doc: Any, docs: Sequence[Any], names: Sequence[str]) -> str:
             [n for n in names if doc.metadata.get(n) not in (None, "")], parts, strict=False))]
         if len(same) <= 1:
             break
-    # One-word parts read as one name ("Okapi Dune": a make and a model); longer ones are names of
-    # their own ("Nordhavn Shipping, Sofie Jansen": a carrier and a broker).
-    return " ".join(parts) if all(len(p.split()) == 1 for p in parts) else ", ".join(parts)
+    # One-word parts read as one name ("Okapi Dune": a make and a model); a longer one is a name of
+    # its own, and the next is another role's ("Nordhavn Shipping, Sofie Jansen": a carrier and a
+    # broker; "Ben Carter, Derek Mills": a policyholder and an adjuster), which names the record
+    # no better than its identifier does: the first alone.
+    return " ".join(parts) if all(len(p.split()) == 1 for p in parts) else parts[0]
 
 
 def _documents(chunks: Sequence[Any]) -> list[Any]:

@@ -98,8 +98,20 @@ def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, 
             # A word that is a name's own word beats one it abbreviates: "the most rain" is
             # rain_mm, not rainy_days.
             hits = {n: h for n, h in hits.items() if forms(h[1].norm) & h[0].name_terms} or hits
+        if len(hits) > 1:
+            # The word as a name writes it: "claimed" is amount_claimed's, not prior_claims'.
+            hits = {n: h for n, h in hits.items() if h[1].norm in h[0].name_terms} or hits
         if hits:
             break  # the first word naming an attribute settles it ("highest score per guest")
+    if len(hits) > 1:
+        # "the largest amount claimed" of amount_claimed beside amount_paid: the next words of the
+        # name tell them apart.
+        first = next(iter(hits.values()))[1]
+        for tok in after[after.index(first) + 1 :]:
+            narrowed = {n: (h[0], tok) for n, h in hits.items() if term_match(forms(tok.norm), h[0].name_terms)}
+            if not narrowed or len(narrowed) == len(hits):
+                break
+            hits = narrowed
     if len(hits) != 1:
         return None
     attr, last = next(iter(hits.values()))
@@ -196,8 +208,12 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
             # A word for size ("largest", "most", "smallest") ranks no date: "the largest recall"
             # is not the latest one because "recall" is a word of ``recall_date``.
-            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))],
-                           [p for p in numeric if p.attr.type != "date"])
+            rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
+            named = _named(rest, [p for p in numeric if p.attr.type != "date"])
+            if named is not None and _name_start(rest, named).norm in profile.item_nouns:
+                # "handled the most claims": the items counted, not prior_claims, whose name the
+                # items' word is part of ("the most prior claims" writes it whole).
+                named = None
             if named is not None and (rivals := _described_rivals(tokens, named, numeric)):
                 # "the most seats" of seats_sold beside capacity, "number of seats on the aircraft":
                 # which one is not said.
@@ -210,6 +226,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                 highest = generic[word] == "max"
                 if len(fits) == 1:
                     found = (fits[0], highest, tok)
+                elif len(fits) > 1 and (named_by := _named_by_verb(tokens, i, taken, fits)) is not None:
+                    # "Which claim was paid the most?" of amount_paid beside amount_claimed: the
+                    # verb is a word of one's name.
+                    verb, found = named_by[1], (named_by[0], highest, tok)
                 several = fits
             elif (named_by := _named_by_verb(tokens, i, taken, [p for p in numeric if p.attr.type != "date"])) is not None:
                 # "Which item was borrowed the most?": the verb is a word of the one attribute's name

@@ -131,9 +131,10 @@ class KnownValues:
 
     def part(self, text: str) -> KnownMatch | None:
         """Two or more words that all belong to exactly one value ("Kenji Lopez-Alt" for "J. Kenji López-Alt")."""
-        toks = set(normalise(text).split())
-        if len(toks) < 2:
-            return None
+        words = normalise(text).split()
+        toks = set(words)
+        if len(toks) < 2 or len(toks) < len(words):
+            return None  # "Owen Price's price": a word twice is the name and another word, no part of it
         hits = {v for n, v in self.by_norm.items() if toks <= set(n.split()) and len(n.split()) > len(toks) - 1}
         return KnownMatch(hits.pop(), "part") if len(hits) == 1 else None
 

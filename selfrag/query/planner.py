@@ -25,7 +25,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import QUERY_STOP, UNITS, Token, forms, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Token, forms, lemma, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
@@ -48,7 +48,7 @@ from selfrag.query.rules import headed_attribute, read_question
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.validate import Validated, parse_where, validate_query
 from selfrag.retry import RetryPolicy, call_with_retries
-from selfrag.schema import CollectionSchema
+from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.text import content_terms
 
 __all__ = ["Computation", "Plan", "SelfQueryPlanner"]
@@ -467,9 +467,15 @@ class SelfQueryPlanner:
             # be named right after it, when the question is headed by none ("Which region …").
             after = question[e.span[1]:].strip().rstrip("?").strip() if e is not None and e.counted else ""
             counted_by = headed if headed is not None or not after else headed_attribute(f"Which {after}?", full)
+            doer = None
+            if counted_by is None and e is not None and e.counted:
+                # "Who handled the most claims?": the adjuster, and "handled" is its verb.
+                doer = _doer(question, full)
+                counted_by = doer[0] if doer is not None else None
             left = reading.residual and content_terms(reading.residual) - (
                 content_terms(reading.extreme.phrase) if reading.extreme is not None else set()) - (
-                content_terms(after) if counted_by is not None and counted_by != headed else set())
+                content_terms(after) if counted_by is not None and counted_by != headed and doer is None else set()) - (
+                content_terms(doer[1]) if doer is not None else set())
             # "When did the most expensive incident start?" asks its date, which a ranking by cost
             # does not give: whole only when the ranking is by a date.
             ranked = full.attribute(e.attribute) if e is not None and e.attribute else None
@@ -616,6 +622,27 @@ def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> t
     if not thans and re.fullmatch(r"\s*,?\s*or\s*", between, re.IGNORECASE):
         return "", True
     return "", False
+
+
+def _doer(question: str, schema: CollectionSchema) -> tuple[str, str] | None:
+    """The one name attribute a "Who <verb> …?" question asks for, and the verb: the one whose
+    description uses the verb ("Who handled the most claims?": adjuster, "the adjuster who handled
+    the claim") or whose name is the verb's doer ("Who inspected …": inspector); None when none or
+    several."""
+    tokens = tokenize(question)
+    if len(tokens) < 2 or tokens[0].norm != "who" or tokens[1].norm in QUERY_STOP or not tokens[1].norm.isalpha():
+        return None
+    verb = tokens[1]
+    said, base = forms(verb.norm), lemma(verb.text.casefold())
+
+    def does(a: AttributeInfo) -> bool:
+        words = re.findall(r"[a-z]+", f"{a.name.replace('_', ' ')} {a.description or ''}".casefold())
+        named = re.split(r"[_\W]+", a.name.casefold())
+        return any(forms(w) & said for w in words) or (len(base) > 2 and any(
+            w.startswith(base) and w[len(base):] in ("er", "or", "r", "ist") for w in named))
+
+    people = [a for a in schema.attributes if a.type in ("string", "string[]") and a.kind == "name" and does(a)]
+    return (people[0].name, verb.text) if len(people) == 1 else None
 
 
 def _distinct(question: str, schema: CollectionSchema, headed: str | None) -> Computation | None:

@@ -96,3 +96,45 @@ def _clauses(node: object) -> list[Comparison]:
     if isinstance(node, Comparison):
         return [node]
     return [c for a in getattr(node, "arguments", []) for c in _clauses(a)]
+
+
+@pytest.mark.parametrize(("question", "attribute", "highest"), [
+    # "claimed" also begins prior_claims; the word as a name writes it is amount_claimed's.
+    ("Which claim had the largest amount claimed?", "amount_claimed", True),
+    ("Which claim filed in 2023 had the highest amount claimed?", "amount_claimed", True),
+    # "paid" fits both amounts as money; it is a word of amount_paid's name alone.
+    ("Which claim was paid the most?", "amount_paid", True),
+    ("Which approved claim paid the least?", "amount_paid", False),
+])
+def test_a_ranking_between_two_amounts_is_told_by_the_names_words(question: str, attribute: str, highest: bool) -> None:
+    plan = PLANNER.plan(question, CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert plan.computed is not None
+    assert (plan.computed.op, plan.computed.attribute, plan.computed.highest) == ("rank", attribute, highest)
+    assert plan.computed.whole
+
+
+def test_an_amount_the_question_does_not_tell_is_not_ranked() -> None:
+    plan = PLANNER.plan("Which claim had the largest amount?", CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert plan.computed is None or not plan.computed.whole
+
+
+@pytest.mark.parametrize(("question", "op", "attribute"), [
+    # "the most claims" counts the items: it ranked claims by prior_claims, whose name has "claims".
+    ("which adjuster handled the most claims", "count_by", "adjuster"),
+    # "Who <verb> …": the name attribute the verb is described of.
+    ("Who handled the most claims?", "count_by", "adjuster"),
+    ("Who filed the most claims?", "count_by", "policyholder"),
+    ("Who handled the most claims in Paris?", "count_by", "adjuster"),
+    # The name written whole is the attribute.
+    ("Which claim had the most prior claims?", "rank", "prior_claims"),
+])
+def test_the_most_of_the_items_counts_them(question: str, op: str, attribute: str) -> None:
+    plan = PLANNER.plan(question, CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert plan.computed is not None
+    assert (plan.computed.op, plan.computed.attribute) == (op, attribute)
+    assert plan.computed.whole
+
+
+def test_who_with_a_verb_no_attribute_is_described_by_counts_nothing() -> None:
+    plan = PLANNER.plan("Who had the most claims?", CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert plan.computed is None or not plan.computed.whole
