@@ -233,7 +233,7 @@ class PlanNodes(Phase):
                 op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,
                 candidates=list(plan.computed.candidates), compared=plan.computed.compared,
-                subject=plan.computed.subject),
+                subject=plan.computed.subject, of=plan.computed.of),
             whether=None if plan.whether is None else rec.WhetherRecord(
                 subject=_FILTER.dump_python(plan.whether.subject, mode="json"),
                 predicate=_FILTER.dump_python(plan.whether.predicate, mode="json"), any=plan.whether.any),

@@ -283,7 +283,7 @@ class ComputationRecord(TypedDict):
     """``selfrag.query.Computation`` as plain JSON."""
 
     op: str
-    """``rank``, ``average``, ``total`` or ``distinct``."""
+    """``rank``, ``average``, ``total``, ``distinct`` or ``count_by``."""
     attribute: str
     """"" when the measure fits several attributes (``candidates``)."""
     highest: bool
@@ -297,6 +297,9 @@ class ComputationRecord(TypedDict):
     subject: NotRequired[str]
     """A yes/no comparison's alternative asked about ("Did Ostby get more rain than Kelbridge?"):
     yes when its value wins."""
+    of: NotRequired[str]
+    """A ``count_by``'s attribute whose distinct values each value holds are counted ("the most
+    stations" of yearly records); "" or absent: the records."""
 
 
 class SpeculationRecord(TypedDict):

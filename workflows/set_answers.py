@@ -699,8 +699,10 @@ def count_by_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str,
     """The values of ``computed["attribute"]`` ranked by how many documents of ``chunks`` (every
     chunk the filter selects) hold each ("Which region had the most events?"), the first
     ``computed["n"]`` places (ties share one), most first or, without ``highest``, fewest first;
-    a list attribute counts each of its elements. ``others``: the attribute's values over the
-    whole collection, which count none here ("the fewest volcanic events": a region with none).
+    a list attribute counts each of its elements. ``computed["of"]``: the attribute whose distinct
+    values each holds are counted instead of its documents ("the most stations" of yearly station
+    records). ``others``: the attribute's values over the whole collection, which count none here
+    ("the fewest volcanic events": a region with none).
 
     None when no document has a value, or when the documents that state none are enough to
     change the first places (three unrecorded regions could be the second's, and the first's lead
@@ -711,18 +713,26 @@ def count_by_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str,
     held: dict[str, list[Any]] = {}
     for d in docs:
         value = d.metadata.get(attribute)
-        for v in dict.fromkeys(value if isinstance(value, list) else [] if value in (None, "") else [value]):
+        for v in dict.fromkeys(_elements(value)):
             held.setdefault(str(v), []).append(d)
     if not held:
         return None
     for v in others:
         held.setdefault(str(v), [])
     unvalued = sum(1 for d in docs if d.metadata.get(attribute) in (None, "", []))
-    order = sorted(held, key=lambda v: (-len(held[v]) if highest else len(held[v]), v.casefold()))
-    counts = [len(held[v]) for v in order]
+    of_attribute = str(computed.get("of") or "")
+
+    def size(v: str) -> int:
+        # "the most stations" of yearly records: the distinct stations, not their records.
+        if not of_attribute:
+            return len(held[v])
+        return len({str(x) for d in held[v] for x in _elements(d.metadata.get(of_attribute))})
+
+    order = sorted(held, key=lambda v: (-size(v) if highest else size(v), v.casefold()))
+    counts = [size(v) for v in order]
     cut = counts[min(n, len(order)) - 1]
-    first = [v for v in order if (len(held[v]) >= cut if highest else len(held[v]) <= cut)]
-    rest = [len(held[v]) for v in order if v not in first]
+    first = [v for v in order if (size(v) >= cut if highest else size(v) <= cut)]
+    rest = [size(v) for v in order if v not in first]
     if unvalued and rest:
         # A record that states no value may be any value's: enough of them could lift the next
         # one level with the last place (or, fewest first, lift a last place off it).
@@ -747,15 +757,24 @@ def count_by_answer(chunks: Sequence[Any], resource: str, computed: Mapping[str,
                if unvalued else "")
     most = "most" if highest else "fewest"
     shown = order[:max(len(first) + 2, 5)]
-    lines = [f"- {v}: {len(held[v])}{marker(v)}" for v in shown]
+    lines = [f"- {v}: {size(v)}{marker(v)}" for v in shown]
     if len(first) == 1 or n > 1:
-        named = ", ".join(f"{v} ({len(held[v])})" for v in first)
-        lead = (f"{first[0]} has the {most} ({len(held[first[0]])} of {of} have {attribute} {first[0]}){missing}"
+        named = ", ".join(f"{v} ({size(v)})" for v in first)
+        lead = (f"{first[0]} has the {most} ({size(first[0])} of {of} have {attribute} {first[0]}){missing}"
+                if len(first) == 1 and not of_attribute else
+                f"{first[0]} has the {most} distinct {of_attribute} ({size(first[0])}) of {of}{missing}"
                 if len(first) == 1 else f"The {len(first)} values of {attribute} with the {most}, of {of}{missing}")
     else:
         named = ", ".join(first[:-1]) + f" and {first[-1]} ({cut} each)"
         lead = f"{len(first)} values of {attribute} share the {most}, {cut} each, of {of}{missing}"
     return SetAnswer(f"{lead}:\n" + "\n".join(lines), named, citations, "count_by")
+
+
+def _elements(value: Any) -> list[Any]:
+    """A stored value's elements: a list's, a scalar alone, none for a missing one."""
+    if isinstance(value, list):
+        return list(value)
+    return [] if value in (None, "") else [value]
 
 
 def one_each(chunks: Sequence[Any], attribute: str) -> bool:

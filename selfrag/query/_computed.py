@@ -144,6 +144,10 @@ def _described(rest: list[Token], fits: list[AttrProfile], items: frozenset[str]
         hits = [p for p in fits if term_match(forms(tok.norm), p.terms)]
         if hits:
             return (hits[0], tok) if len(hits) == 1 else None
+        if tok.norm not in QUERY_STOP:
+            # "the fastest marathon time": a word between that names neither ("marathon") would
+            # be read as part of the measure's name, and no condition would hold it.
+            return None
     return None
 
 
@@ -210,9 +214,11 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             # is not the latest one because "recall" is a word of ``recall_date``.
             rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
             named = _named(rest, [p for p in numeric if p.attr.type != "date"])
-            if named is not None and _name_start(rest, named).norm in profile.item_nouns:
-                # "handled the most claims": the items counted, not prior_claims, whose name the
-                # items' word is part of ("the most prior claims" writes it whole).
+            if named is not None and _name_start(rest, named) is named[1] and (
+                    named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
+                # "handled the most claims", "the most records": the items counted, not
+                # prior_claims or record_high_c, whose names the items' word is one word of ("the
+                # most prior claims", "the highest record high" write them).
                 named = None
             if named is not None and (rivals := _described_rivals(tokens, named, numeric)):
                 # "the most seats" of seats_sold beside capacity, "number of seats on the aircraft":
@@ -368,7 +374,10 @@ def read_unmeasured(question: str, tokens: list[Token], profile: SchemaProfile, 
             continue
         if any(term_match(forms(tok.norm), p.name_terms) for p in profile.attributes):
             continue
-        if tok.norm in _QUANTIFIERS and (counted := _counted(tokens, i, items | _GENERIC_ITEMS, taken)) is not None:
+        # What "the most …" may count: the items, or the values of a word attribute ("the most
+        # vets" of visits: how many vets each clinic's visits name).
+        countable = items | _GENERIC_ITEMS | frozenset().union(*(p.name_terms for p in profile.strings()))
+        if tok.norm in _QUANTIFIERS and (counted := _counted(tokens, i, countable, taken)) is not None:
             # "Which region had the most events?", "Which breed is most common?": how many items
             # each value has ranks them, which the stored values count.
             return Superlative("", tok.norm == "most", question[tok.start : counted.end], (tok.start, counted.end),

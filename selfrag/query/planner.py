@@ -168,6 +168,9 @@ class Computation:
     subject: str = ""
     """A yes/no comparison ("Did Ostby get more rain than Kelbridge in 2022?"): the alternative it
     asks about, the one named before "than". Yes when that one's value is the larger (or smaller)."""
+    of: str = ""
+    """A ``count_by`` of the distinct values of this attribute each value holds ("Which region has
+    the most stations?" of yearly station records: stations, not records); "" counts records."""
 
 
 def _without_asked(node: FilterNode | None, asked: Sequence[FilterNode], located: set[str]) -> FilterNode | None:
@@ -494,7 +497,8 @@ class SelfQueryPlanner:
                 counts = grouped is not None and grouped.type in ("string", "string[]") and grouped.kind != "identifier"
                 computed = Computation(op="count_by", attribute=grouped.name if grouped is not None and counts else "",
                                        highest=e.highest, n=query.limit or 1, phrase=e.phrase, candidates=(),
-                                       whole=whole and counts and not yes_no)
+                                       whole=whole and counts and not yes_no,
+                                       of=_counted_values(e.phrase, full, grouped.name if grouped is not None else ""))
             elif e is not None and not newest and not within:
                 computed = Computation(op="rank", attribute=e.attribute, highest=e.highest,
                                        n=1 if compared else query.limit or (0 if e.several else 1), phrase=e.phrase,
@@ -506,7 +510,7 @@ class SelfQueryPlanner:
                                        candidates=(), whole=whole and query.limit is None)
             assert computed is not None
             # What a ranking names each document by ("Which site …?") is in its answer too.
-            held = (computed.attribute, schema.label_attribute if computed.op == "rank" else None, headed)
+            held = (computed.attribute, schema.label_attribute if computed.op == "rank" else None, headed, computed.of)
             computed = replace(computed, whole=computed.whole and not _names_unfiltered(
                 question, schema, query.filter, ranked=[h for h in held if h]))
             asks = None
@@ -622,6 +626,27 @@ def _compared_sides(question: str, node: FilterNode | None, attribute: str) -> t
     if not thans and re.fullmatch(r"\s*,?\s*or\s*", between, re.IGNORECASE):
         return "", True
     return "", False
+
+
+_NAMING_WORDS = frozenset({"name", "names", "id", "code", "title", "number"})
+"""Words of an attribute's name that say it names its item ("station_name", "station_id")."""
+
+
+def _counted_values(phrase: str, schema: CollectionSchema, grouped: str) -> str:
+    """The attribute whose distinct values "the most <word>" counts, when its word names one
+    other than ``grouped`` and no identifier (records are one an identifier each): "the most
+    stations" of yearly station records counts station. "" counts records."""
+    words = re.findall(r"[a-z]+", phrase.casefold())
+    if not words:
+        return ""
+    said = forms(words[-1])
+    for a in schema.attributes:
+        if a.name == grouped or a.type not in ("string", "string[]") or a.kind == "identifier":
+            continue
+        own = [w for w in re.split(r"[_\W]+", a.name.casefold()) if w and w not in _NAMING_WORDS]
+        if len(own) == 1 and forms(own[0]) & said:
+            return a.name
+    return ""
 
 
 def _doer(question: str, schema: CollectionSchema) -> tuple[str, str] | None:

@@ -738,12 +738,15 @@ def read_question(
     leftover = [t.text for i, t in enumerate(tokens) if read.free((t.start, t.end)) and t.norm.isalpha()
                 and t.norm not in _PLAIN and forms(t.norm) & _DROPPED and not forms(t.norm) & described
                 and i not in bound_verbs]
+    # The last word no condition read: "What was Lena Okafor running for in 2024?" strands "for"
+    # before the year its condition holds.
+    last = next((t for t in reversed(tokens) if read.free((t.start, t.end))), None)
     if len(tokens) > 2 and tokens[0].norm in ("what", "who", "whom") and tokens[1].norm in AUXILIARIES \
-            and tokens[-1].norm in _STRANDED and read.free((tokens[-1].start, tokens[-1].end)):
+            and last is not None and last.norm in _STRANDED:
         # "What is Winter Lanterns about?", "What is it for?": the preposition's object is the
         # wh-word alone, what is asked, which no filter holds. Not "Which matches did X score in?",
         # whose object is the items asked for.
-        leftover.append(tokens[-1].text)
+        leftover.append(last.text)
     if len(tokens) > 3 and tokens[0].norm in ("what", "who", "whom") and tokens[1].norm in AUXILIARIES \
             and tokens[2].norm in _CONTAINING and read.free((tokens[2].start, tokens[2].end)) \
             and any(m.attr.attr.kind == "identifier" and m.span[0] > tokens[2].start for m in mentions):

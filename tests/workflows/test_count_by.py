@@ -117,3 +117,15 @@ def test_one_value_of_the_asked_attribute_on_several_first_records_is_named_once
     assert result.outcome == "answered"
     assert result.short_answer == "Ana Cruz (weight_kg: 30)"
     assert result.answer.count("Ana Cruz") == 1 and len(result.citations) == 2
+
+
+def test_the_most_of_another_attributes_values_counts_them_once(chroma_client: Any, tmp_path: Path) -> None:
+    # Northside has three visits by one vet, Harbor two by two vets: "the most vets" is Harbor's.
+    rows = [("Northside", "dog", [], "Ana Cruz", 2022), ("Northside", "dog", [], "Ana Cruz", 2023),
+            ("Northside", "cat", [], "Ana Cruz", 2024), ("Harbor", "cat", [], "Ben Ode", 2024),
+            ("Harbor", "dog", [], "Cleo Park", 2024)]
+    engine = _engine(chroma_client, tmp_path, rows)
+    result = engine.run("Which clinic has the most vets?", collection="visits")
+    assert result.outcome == "answered" and result.short_answer == "Harbor (2)"
+    assert "distinct vet" in result.answer
+
