@@ -330,6 +330,12 @@ class AnswerNodes(Phase):
             # the question asks which item, and the answer names none the documents are.
             verdicts.append(decided_verdict("attribute", current["number"], False, "unverified", unnamed_item))
             current["verified"] = False
+        if (named := self._another_name(state, short or "", cited)) is not None:
+            # "Who was the buyer's agent on LST-6003?" read as Ruth Okoye, the listing agent its
+            # passage names: the record states no buyer's agent, and the answer is another
+            # attribute's value, however sure the reader is.
+            verdicts.append(decided_verdict("attribute", current["number"], False, "unverified", named))
+            current["verified"] = False
         if (other := self._other_measure(state, short or answer, cited)) is not None:
             # "How many units of the Quill Hand Mixer were sold?" read as the 3,100 units the notice
             # recalls: the figure is a stored value of an attribute that records something else
@@ -445,6 +451,33 @@ class AnswerNodes(Phase):
                 records = f", {attribute.description}," if attribute.description else ""
                 return (f"the answer {short[:80]!r} is the stored {attribute.name}{records} of {d['id']}; the question asks "
                         f"{', '.join(sorted(left))!r}, which that attribute does not record")
+        return None
+
+    def _another_name(self, state: SelfRagState, short: str, cited: set[str]) -> str | None:
+        """Why the short answer is a cited record's stored value of a word attribute other than the
+        one the question names by its name ("buyer's agent" of buyers_agent, answered with the
+        record's listing_agent); None when it is not, or the question names no attribute, or names
+        that one."""
+        if not short or (found := self._one_schema(state)) is None:
+            return None
+        plan, schema = found
+        tested = set(filter_attributes(plan["filter"]))
+        asked = {a.name for a in schema.named_in(state["standalone_question"])} - tested
+        if not asked:
+            return None
+        said = short.strip().rstrip(".").casefold()
+
+        def states(value: Any) -> bool:
+            return any(isinstance(v, str) and v.casefold() == said for v in (value if isinstance(value, list) else [value]))
+
+        for d in state["relevant"]:
+            if d["id"] not in cited or any(states(d["metadata"].get(name)) for name in asked):
+                continue  # one person in both roles: the asked one's value too
+            for a in schema.attributes:
+                if a.type in ("string", "string[]") and a.name not in asked and a.name not in tested \
+                        and states(d["metadata"].get(a.name)):
+                    return (f"the answer {short[:80]!r} is the stored {a.name} of {d['id']}; the question asks its "
+                            f"{', '.join(sorted(asked))}")
         return None
 
     def _unnamed_item(self, state: SelfRagState, short: str, cited: set[str]) -> str | None:

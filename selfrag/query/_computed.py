@@ -394,15 +394,21 @@ _HOW_OFTEN = frozenset({"common", "commonly", "frequent", "frequently", "often"}
 def _counted(tokens: list[Token], i: int, items: frozenset[str], taken: Spans) -> Token | None:
     """The last word of what a quantifier superlative at ``tokens[i]`` counts, when it counts the
     items: the item noun right after it (values the filter holds may stand between: "the most
-    volcanic events") or a word for how often ("most common"); None otherwise ("the most popular")."""
+    volcanic events"), a value alone ("the most houses"), or a word for how often ("most common");
+    None otherwise ("the most popular")."""
+    valued: Token | None = None
     for t in tokens[i + 1 : i + 1 + _WINDOW]:
         if t.norm in _HOW_OFTEN:
             return t
         if forms(t.norm) & items:
             return t
         if taken.free((t.start, t.end)):
-            return None
-    return None
+            # "sold the most houses in 2023": a value the filter holds names the items counted.
+            return valued if valued is not None and t.norm in QUERY_STOP else None
+        if t.norm in QUERY_STOP or not t.norm.isalpha():
+            return valued  # the date phrase after it ("in 2023") is the date reader's
+        valued = t
+    return valued
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,10 @@ class KnownValues:
             self.by_norm[norm] = v
             self.by_stem[" ".join(stem(t) for t in toks)].add(v)
             self.by_lemma[" ".join(lemma(t) for t in toks)].add(v)
-            if len(toks) > 1 and len(toks[-1]) >= 3:
+            written = v.split()
+            if len(toks) > 1 and len(toks[-1]) >= 3 and written and written[-1][:1].isupper():
+                # A surname is capitalised ("Christopher Nolan"); a title's last word ("retrying
+                # payment") names nothing by itself.
                 self.by_last[toks[-1]].add(v)
             self.max_words = max(self.max_words, len(toks))
             self._by_shape[(len(toks), toks[0][0])].append(toks)

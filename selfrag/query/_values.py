@@ -51,6 +51,7 @@ from selfrag.lang import (
     Token,
     forms,
     is_word,
+    lemma,
     normalise,
     word_set,
 )
@@ -154,7 +155,12 @@ class _Finder:
                     exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None and m.how == "exact"]
                     hit = Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1 else None
                 elif all(self.light(t) for t in toks):
-                    hit = self._filler_value(i, span) if n == 1 else None
+                    # "BUG-1007" of tickets called bugs: the items' word and a number, which as
+                    # written whole is an identifier's value.
+                    exact = [(p, m) for p, idx in self.indexes if n > 1 and p.attr.kind == "identifier"
+                             and (m := idx.exact(text)) is not None and m.how == "exact"]
+                    hit = (Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1
+                           else self._filler_value(i, span) if n == 1 else None)
                 else:
                     hit = self._lookup(text, n, span)
                 if hit:
@@ -170,7 +176,8 @@ class _Finder:
     def _lookup(self, text: str, n: int, span: tuple[int, int]) -> Mention | None:
         """The strictest match over every attribute first, then looser ones: "Thai" is a cuisine
         before it is the last word of a title."""
-        exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None]
+        exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None
+                 and not (m.how == "inflection" and n == 1 and self._another_attributes_word(text, p))]
         if exact:
             (p, m), others = exact[0], [q for q, o in exact[1:] if o.value == exact[0][1].value]
             if others and self.asked in {c.name for c in [p, *others]}:
@@ -182,7 +189,7 @@ class _Finder:
                 # "Arlow City" is a home team and an away team: the one the question names by its
                 # own words ("away matches"), else either.
                 chosen = self._named_among([p, *others]) or self._by_verb(span, [p, *others]) \
-                    or self._by_preposition(span, [p, *others])
+                    or self._by_preposition(span, [p, *others]) or self._doer_of_verb_after(span, [p, *others])
                 return Mention(chosen, m.value, span, m.how) if chosen else Mention(p, m.value, span, m.how, also=tuple(others))
             return Mention(p, m.value, span, m.how, role=self._agent_of_another(span, p))
         words = text.split()
@@ -276,6 +283,46 @@ class _Finder:
         if self.taken.free(held):
             self.taken.claim(held)  # the verb is the attribute's, as its own word beside a value is
         return using[0]
+
+    def _doer_of_verb_after(self, span: tuple[int, int], candidates: Sequence[AttrProfile]) -> AttrProfile | None:
+        """The one of ``candidates`` that does the verb right after the value ("Which bugs did Grace
+        Liu report?": reporter, "person who reported the bug", or by its name, the verb's doer),
+        not one it is done to (assignee, "person the bug is assigned to"); None when none or
+        several. "Who does X report to?" stays either: the manager is the one reported to."""
+        after = [t for t in self.tokens if t.start >= span[1]][:2]
+        if not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP or forms(after[0].norm) & self.items:
+            return None
+        if len(after) > 1 and after[1].norm in _VERB_LINKS:
+            return None  # "report to": the other one's role
+        verb = after[0]
+        said, base = forms(verb.norm), lemma(verb.text.casefold())
+
+        def does(p: AttrProfile) -> bool:
+            words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
+            if any(w in ("who", "that", "which") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
+                return True  # "person who reported the bug"
+            return len(base) > 2 and any(w.startswith(base) and w[len(base):] in ("er", "or", "r")
+                                         for w in re.split(r"[_\W]+", p.name.casefold()))
+
+        doers = [p for p in candidates if does(p)]
+        if len(doers) != 1:
+            return None
+        if self.taken.free((verb.start, verb.end)):
+            self.taken.claim((verb.start, verb.end))  # the verb is the attribute's
+        return doers[0]
+
+    def _another_attributes_word(self, word: str, held: AttrProfile) -> bool:
+        """Whether ``word`` is, in another form, a word of an attribute other than ``held``'s name or
+        description: "reported" (of reporter, "person who reported the bug") is no inflection of
+        the component Reports."""
+        said = forms(word.casefold())
+        for p in self.profile.attributes:
+            if p.name == held.name:
+                continue
+            words = re.findall(r"[a-z]+", f"{p.name.replace('_', ' ')} {p.attr.description or ''}".casefold())
+            if any(forms(w) & said for w in words if len(w) > 2):
+                return True
+        return False
 
     def _agent_of_another(self, span: tuple[int, int], held: AttrProfile) -> AttrProfile | None:
         """The one attribute other than ``held`` whose name or description uses the verb of "<verb>

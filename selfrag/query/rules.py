@@ -29,7 +29,7 @@ attribute joined by "or" ("before 1920 or after 2015") become an ``or``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
@@ -41,6 +41,7 @@ from selfrag.lang import (
     FUNCTION_WORDS,
     MONTHS,
     QUERY_STOP,
+    UNITS,
     Token,
     find_date_range,
     find_date_ranges,
@@ -274,7 +275,13 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     words = [by_name[name].terms for name in used]
     names = [by_name[name].name_terms for name in used]
 
+    # "sold for the most": a superlative no reader took asks for a ranking, stop word as "most" is.
+    ranking = {id(t) for i, t in enumerate(tokens)
+               if t.norm in ("most", "fewest", "least") and i > 0 and tokens[i - 1].norm == "the"}
+
     def is_stop(t: Token) -> bool:
+        if id(t) in ranking:
+            return False
         return bool(forms(t.norm) & QUERY_STOP) or t.norm in NEGATIONS or any(term_match(forms(t.norm), n) for n in names)
 
     def names_items(t: Token) -> bool:
@@ -446,13 +453,25 @@ def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
     return found
 
 
-def _also_part_of(question: str, mention: Mention, profile: SchemaProfile) -> str | None:
+def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
+                  valued: Sequence[tuple[int, int]] = ()) -> str | None:
     """Another name attribute's known value that the name ``mention`` read (one word, as written)
     is the last word of ("Hunter" of author "Mara Hunter", read as the title "Hunter"), as
     ``attribute 'value'``; None when there is none."""
     written = question[mention.span[0]:mention.span[1]]
-    if mention.attr.attr.kind not in _NAMING_KINDS or mention.negated or len(written.split()) != 1:
+    if mention.negated or len(written.split()) != 1:
         return None
+    if mention.attr.attr.kind not in _NAMING_KINDS:
+        # A place or a kind does nothing: one a verb follows is someone's name ("Which properties
+        # did Whitfield sell?" of the neighbourhood Whitfield and the agent Clara Whitfield).
+        toks = tokenize(question)
+        after = [t for t in toks if t.start >= mention.span[1]][:1]
+        before = [t for t in toks if t.end <= mention.span[0]][-1:]
+        if not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
+                or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
+                or (before and before[0].norm in PREPOSITIONS) \
+                or any(a <= after[0].start < b for a, b in valued):
+            return None  # "in Whitfield", "Whitfield houses": the place
     word = written.casefold()
     for p in profile.strings():
         if p.name == mention.attr.name or p.attr.kind not in _NAMING_KINDS:
@@ -542,7 +561,7 @@ def read_question(
     values = {str(v).casefold() for p in profile.strings() for v in catalogue.get(p.name, [])}
     # The date phrase the date reader holds ("in January 2025") names no value: a capitalised month
     # after "in" is no unknown place. Held while values are read, then given back to that reader.
-    held = [d for d in _dated(question, tokens, taken, dates, today) if taken.free(d)]
+    held = [d for d in _dated(question, tokens, taken, dates, today, known=values) if taken.free(d)]
     for span in held:
         taken.claim(span)
     # "in March" without its year: no value ("March" is no unknown venue) and no bound the filter
@@ -646,7 +665,13 @@ def read_question(
     either += [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name}, the one holding it; the verb before it is "
                f"{m.role.name}'s" for m in mentions if m.role is not None]
     ambiguous = [f"{question[m.span[0]:m.span[1]]!r} read as {m.attr.name} {m.value!r}; also a word of {other}"
-                 for m in mentions if (other := _also_part_of(question, m, profile)) is not None]
+                 for m in mentions if (other := _also_part_of(question, m, profile, [n.span for n in mentions])) is not None]
+    if len(tokens) > 1 and tokens[0].norm in FILLER and forms(tokens[1].norm) & profile.item_nouns \
+            and taken.free((tokens[0].start, tokens[0].end)):
+        # "search bugs that are still open": a request ("search for bugs …"), or the bugs of the
+        # Search component; which one is not said.
+        ambiguous += [f"{tokens[0].text!r}: a request, or the {p.name} {v!r} of the {tokens[1].text} asked for"
+                      for p in profile.strings() for v in p.values if v.casefold() == tokens[0].norm]
     identifying = [m.span for m in mentions if m.attr.attr.kind == "identifier" and not m.negated]
     # "Did INC-2014 cost more than INC-2028?" sets two records side by side: the second is the
     # other side of a comparison, not a property asked of the first.
@@ -790,11 +815,14 @@ def _bare_months(question: str, tokens: list[Token], taken: Spans, values: set[s
     return out
 
 
-def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date) -> list[Span]:
+def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[AttrProfile], today: date, *,
+           known: Collection[str] = ()) -> list[Span]:
     """The span of the date phrase no other reader took, and of a verb right before it that a date
     attribute's description uses ("were announced in March 2023"); none when the schema has no date
     attribute or the question names no date. A verb the description does not use ("expanded in
-    March 2023") names another event than the one the date records, and stays a word of the question."""
+    March 2023") names another event than the one the date records, and stays a word of the question;
+    so does one that is a ``known`` value as written ("resolved in 2023" of a status "resolved"
+    beside "date the ticket was closed (resolved or won't fix)": the status is a condition too)."""
     if not dates:
         return []
     unread = "".join(ch if taken.free((i, i + 1)) else " " for i, ch in enumerate(question))
@@ -804,7 +832,7 @@ def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[Att
     spans: list[Span] = [found.span]
     before = [t for t in tokens if t.end <= found.span[0]]
     if before and taken.free((before[-1].start, before[-1].end)) \
-            and any(term_match(forms(before[-1].norm), d.terms) for d in dates):
+            and any(term_match(forms(before[-1].norm), d.terms) for d in dates) and before[-1].text.casefold() not in known:
         spans.append((before[-1].start, before[-1].end))
     return spans
 
@@ -1026,6 +1054,16 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
             # "How many home matches …", "Which phase 3 trial …": a word of the items asked about
             # (with its value), not the attribute whose values are asked for.
             return None
+        # A number is headed by its whole name: "Which floor is LST-6001 on?" asks a floor, which
+        # floor_area does not record (a year is its own word: "What year …" of year_acquired). So
+        # is any attribute by a verb's form ("Which sold for £379,000?" asks which listings, not
+        # their sold_date).
+        near_words = frozenset().union(*(forms(u.norm) for u in tokens[max(0, at - 2) : at + 3]))
+        word = tok.text.casefold()
+        verb_form = not word.endswith("s") and lemma(word) != word
+        hits = [h for h in hits if ((a := profile.by_name[h].attr).type not in ("integer", "float") or a.kind == "year")
+                and not verb_form
+                or all(w in near_words or w in UNITS for w in re.split(r"[_\W]+", h.lower()) if len(w) > 1)]
         if len(hits) > 1:
             # "Which district …" of district and district_id: the one named by the word alone.
             hits = [h for h in hits if h.casefold() in forms(tok.norm)] or hits

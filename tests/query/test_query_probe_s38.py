@@ -194,3 +194,93 @@ def test_a_word_between_a_superlative_and_its_measure_is_not_swallowed() -> None
     values = {**RACE_VALUES, "race": ["Harbor City Marathon", "Lakeshore Half Marathon", "Ridgeway 10K"]}
     plan = PLANNER.plan("What is the fastest marathon time in the results?", RACES, values, today=TODAY)
     assert plan.computed is None or not plan.computed.whole
+
+
+# Bug tickets (session 38's new user): reporter and assignee, a component "Reports", ids "BUG-1007".
+TICKETS = CollectionSchema.model_validate(json.loads((HERE / "tickets.json").read_text()))
+TICKET_VALUES = {"ticket_id": ["BUG-1001", "BUG-1007", "BUG-1023"], "reporter": ["Dana Kim", "Grace Liu", "Sam Okafor"],
+                 "assignee": ["Dana Kim", "Grace Liu", "Marcus Webb"],
+                 "component": ["Billing", "Hudson", "Login", "Notifications", "Reports", "Search"],
+                 "status": ["open", "in progress", "resolved", "won't fix"], "priority": ["critical", "high", "medium", "low"],
+                 "title": ["Duplicate charge when retrying payment", "Login page times out on slow connections"]}
+
+
+def _filter_of(question: str) -> list[tuple[str, str, object]]:
+    plan = PLANNER.plan(question, TICKETS, TICKET_VALUES, today=TODAY)
+    return sorted((c.attribute, c.comparator, c.value) for c in _clauses(plan.query.filter))
+
+
+def test_an_identifier_of_the_items_word_and_a_number_is_read() -> None:
+    # "BUG-1007" of tickets called bugs: the items' word and a number were passed over, and no
+    # question naming a ticket was filtered on it.
+    assert _filter_of("What is the priority of BUG-1007?") == [("ticket_id", "eq", "BUG-1007")]
+    assert ("ticket_id", "eq", "BUG-1023") in _filter_of("Is BUG-1023 a regression?")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # "report" is the reporter's verb ("person who reported the bug"), no inflection of Reports.
+    ("Which bugs did Grace Liu report?", [("reporter", "eq", "Grace Liu")]),
+    ("How many bugs did Sam Okafor report?", [("reporter", "eq", "Sam Okafor")]),
+    ("Which bugs did Hudson report?", [("component", "eq", "Hudson")]),
+    ("Which bugs are in the Reports component?", [("component", "eq", "Reports")]),
+    # A status written as the date's verb is a condition too: won't-fix tickets are closed, not resolved.
+    ("How many high priority bugs were resolved in 2023?",
+     [("closed", "gte", 20230101), ("closed", "lt", 20240101), ("priority", "eq", "high"), ("status", "eq", "resolved")]),
+])
+def test_a_verb_is_its_attributes_word(question: str, expected: list[tuple[str, str, object]]) -> None:
+    assert _filter_of(question) == expected
+
+
+def test_who_reported_the_most_counts_by_reporter() -> None:
+    plan = PLANNER.plan("Who reported the most bugs?", TICKETS, TICKET_VALUES, today=TODAY)
+    assert plan.query.filter is None
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("count_by", "reporter")
+
+
+def test_a_title_s_last_word_names_nothing() -> None:
+    # "Payments" was read as the title "Duplicate charge when retrying payment", a surname match.
+    plan = PLANNER.plan("Which bugs are in the Payments component?", TICKETS, TICKET_VALUES, today=TODAY)
+    assert "title" not in {c.attribute for c in _clauses(plan.query.filter)}
+
+
+def test_a_request_word_that_is_a_value_before_the_items_is_ambiguous() -> None:
+    plan = PLANNER.plan("search bugs that are still open", TICKETS, TICKET_VALUES, today=TODAY)
+    assert plan.asks is None and any(c.kind == "ambiguous_name" for c in plan.changes)
+    assert PLANNER.plan("Search for open bugs", TICKETS, TICKET_VALUES, today=TODAY).asks == "documents"
+
+
+# Property sales (session 38's new user): floor_area, list_price beside sale_price, a neighbourhood
+# Whitfield beside the agent Clara Whitfield, a status "Sold".
+SALES = CollectionSchema.model_validate(json.loads((HERE / "sales.json").read_text()))
+SALE_VALUES = {"listing_id": ["LST-4417", "LST-6001"], "status": ["Sold", "Unsold"],
+               "property_type": ["House", "Apartment", "Townhouse", "Bungalow"], "neighbourhood": ["Whitfield", "Quayside"],
+               "listing_agent": ["Clara Whitfield", "Ruth Okoye"], "buyers_agent": ["Tom Hale", "Ruth Okoye"],
+               "city": ["Brackley", "Harwood"]}
+
+
+def test_a_number_is_headed_by_its_whole_name_and_no_verb() -> None:
+    assert headed_attribute("Which floor is LST-6001 on?", SALES) is None  # floor_area: no floor
+    assert headed_attribute("What floor area does LST-6001 have?", SALES) == "floor_area"
+    assert headed_attribute("Which sold for £379,000?", SALES) is None  # not sold_date
+    assert headed_attribute("What sold date did LST-6001 have?", SALES) == "sold_date"
+
+
+@pytest.mark.parametrize("question", [
+    "Which apartment sold for the most?",           # "the most" unread: no listing of the sold ones
+    "Which properties did Whitfield sell?",         # the agent Clara Whitfield, or the neighbourhood
+])
+def test_unread_or_ambiguous_words_are_no_listing(question: str) -> None:
+    plan = PLANNER.plan(question, SALES, SALE_VALUES, today=TODAY)
+    assert plan.asks is None and (plan.computed is None or not plan.computed.whole)
+
+
+def test_a_place_named_as_a_place_stays_the_place() -> None:
+    for question in ("Which properties in Whitfield sold?", "How many listings does Whitfield have?"):
+        assert PLANNER.plan(question, SALES, SALE_VALUES, today=TODAY).asks == "documents", question
+
+
+def test_the_most_of_a_value_counts_the_items_it_selects() -> None:
+    plan = PLANNER.plan("Which neighbourhood has the most houses?", SALES, SALE_VALUES, today=TODAY)
+    assert plan.computed is not None and plan.computed.whole
+    assert (plan.computed.op, plan.computed.attribute) == ("count_by", "neighbourhood")
+    assert [(c.attribute, c.value) for c in _clauses(plan.query.filter)] == [("property_type", "House")]

@@ -1,0 +1,56 @@
+"""A reader's answer that is the record's value of another attribute than the one the question names
+("Who was the buyer's agent on LST-6003?" read as the listing agent its passage names, of a listing
+that never sold) is not signed, however sure the reader is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graders import Combine, GraderConfig
+from selfrag.schema import CollectionSchema
+from selfrag.testing import FakeCollection, FakeStore, ScriptedChatModel, ScriptedJudge, reading_of
+from tests.workflows.conftest import FAST
+from workflows import Components, Outcome, SelfRagEngine
+
+CRITIC = GraderConfig(retry=FAST, combine=Combine.SIGNAL)
+THRESHOLDS = {"reader": 0.6, "relevance": 0.5, "support": 0.5, "usefulness": 0.5}
+SCHEMA = CollectionSchema.model_validate({
+    "description": "Residential property sale records, one record per listing",
+    "attributes": [
+        {"name": "listing_id", "type": "string", "kind": "identifier", "description": "listing code"},
+        {"name": "listing_agent", "type": "string", "kind": "name", "description": "agent who listed the property"},
+        {"name": "buyers_agent", "type": "string", "kind": "name", "description": "agent who represented the buyer"},
+    ],
+})
+
+
+def _engine(records: list[dict[str, Any]], answer: str) -> SelfRagEngine:
+    judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of(answer, passages, probability=0.95),
+                          thresholds=THRESHOLDS, name="judge-test-v1")
+    coll = FakeCollection("sales", SCHEMA, records)
+    components = Components.from_model(ScriptedChatModel.from_rules({}), FakeStore(coll), retry=FAST, self_query_mode="rules",
+                                       judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                                       extractive_only=True, rules_only_text=True)
+    return SelfRagEngine(components)
+
+
+UNSOLD = {"id": "LST-6003", "text": "LST-6003: a flat listed by Ruth Okoye at £275,000. It has not sold.",
+          "metadata": {"listing_id": "LST-6003", "listing_agent": "Ruth Okoye"}}
+SOLD = {"id": "LST-6004", "text": "LST-6004: a house listed by Ruth Okoye, sold through Tom Hale.",
+        "metadata": {"listing_id": "LST-6004", "listing_agent": "Ruth Okoye", "buyers_agent": "Tom Hale"}}
+BOTH = {"id": "LST-6005", "text": "LST-6005: listed and sold by Ruth Okoye for both sides.",
+        "metadata": {"listing_id": "LST-6005", "listing_agent": "Ruth Okoye", "buyers_agent": "Ruth Okoye"}}
+
+
+def test_another_attributes_value_is_not_signed() -> None:
+    result = _engine([UNSOLD, SOLD], "Ruth Okoye").run("Who was the buyer's agent on LST-6003?", collection="sales")
+    assert result.outcome is not Outcome.ANSWERED
+    assert any(v["kind"] == "attribute" and "listing_agent" in v["reason"] for v in result.trace.verdicts)
+
+
+def test_the_asked_attributes_value_is_signed() -> None:
+    result = _engine([UNSOLD, SOLD], "Tom Hale").run("Who was the buyer's agent on LST-6004?", collection="sales")
+    assert result.outcome is Outcome.ANSWERED and result.short_answer == "Tom Hale"
+    # One person in both roles: the asked one's value too.
+    both = _engine([BOTH], "Ruth Okoye").run("Who was the buyer's agent on LST-6005?", collection="sales")
+    assert both.outcome is Outcome.ANSWERED
