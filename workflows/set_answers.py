@@ -509,7 +509,16 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         words = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _MEASURES]
         kinds = {_MEASURES[w] for w in words}
         named = [a for a in schema.attributes if a.kind in kinds and a.name not in tested and a.type != "boolean"]
+        if len(named) > 1:
+            # "How much did LST-6001 sell for?" of list_price and sale_price: the one whose
+            # description says what the question's verb does ("price the property sold for").
+            named = [a for a in named if _recorded(a) & asked_words] or named
         cues = " ".join(words)
+    if not named and re.match(r"\s*(?:what|how\s+much)\b", question, re.IGNORECASE):
+        # "What did LST-6001 sell for?", "How much was it listed for?": the one figure whose
+        # description uses the question's verb.
+        named = [a for a in schema.attributes if a.type in ("integer", "float") and a.name not in tested
+                 and _recorded(a) & asked_words]
     if len(named) != 1:
         return None
     return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues) else None
