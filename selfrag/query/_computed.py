@@ -85,12 +85,15 @@ class Superlative:
     common"): the values of the attribute the question asks for, by how many matches hold each."""
 
 
-def _named(rest: list[Token], numeric: list[AttrProfile]) -> tuple[AttrProfile, Token] | None:
+def _named(rest: list[Token], numeric: list[AttrProfile], items: frozenset[str] = frozenset()) -> tuple[AttrProfile, Token] | None:
     """The one numeric attribute a word right after the superlative names (its name's words),
-    and the last word of the name as written ("distance to center km")."""
+    and the last word of the name as written ("distance to center km"). The items' own word in
+    the plural (``items``) names none ("in total on Boston claims": not prior_claims)."""
     hits: dict[str, tuple[AttrProfile, Token]] = {}
     after = rest[:_WINDOW]
     for tok in after:
+        if tok.norm in items and tok.norm.endswith("s"):
+            continue
         for p in numeric:
             if p.name_terms and term_match(forms(tok.norm), p.name_terms) and p.name not in hits:
                 hits[p.name] = (p, tok)
@@ -213,7 +216,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             # A word for size ("largest", "most", "smallest") ranks no date: "the largest recall"
             # is not the latest one because "recall" is a word of ``recall_date``.
             rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
-            named = _named(rest, [p for p in numeric if p.attr.type != "date"])
+            named = _named(rest, [p for p in numeric if p.attr.type != "date"], profile.item_nouns)
             if named is not None and _name_start(rest, named) is named[1] and (
                     named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
                 # "handled the most claims", "the most records": the items counted, not
@@ -245,7 +248,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             kinds, highest = own[word]
             if verb is not None and kinds & _VERBS[verb.norm]:
                 kinds = kinds & _VERBS[verb.norm]  # "lasted the longest": a duration, not a length
-            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric)
+            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric, profile.item_nouns)
             if named is not None and named[0].attr.kind not in kinds and forms(named[1].norm) & profile.item_nouns:
                 named = None  # "the lightest shipment": the items, not ship_date, whose name it begins
             if named is not None and named[0].attr.kind in kinds:
@@ -432,7 +435,7 @@ def read_aggregate(question: str, tokens: list[Token], profile: SchemaProfile, t
             continue
         op = cast(Literal["average", "total"], _AGGREGATES[tok.norm])
         rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
-        named = _named(rest, numeric)
+        named = _named(rest, numeric, profile.item_nouns)
         if named is not None and tok.norm == "mean" and rest[0] is not named[1] and rest[0] is not _name_start(rest, named):
             named = None  # "mean" names its attribute right after it; else it is the verb ("mean to its members")
         first, last = tok, tok

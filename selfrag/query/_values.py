@@ -312,15 +312,19 @@ class _Finder:
         return doers[0]
 
     def _another_attributes_word(self, word: str, held: AttrProfile) -> bool:
-        """Whether ``word`` is, in another form, a word of an attribute other than ``held``'s name or
-        description: "reported" (of reporter, "person who reported the bug") is no inflection of
-        the component Reports."""
-        said = forms(word.casefold())
+        """Whether ``word`` is, in another form, the verb a person attribute other than ``held`` is
+        described by ("person who reported the bug") or named for (reporter): "reported" is no
+        inflection of the component Reports. ("deny" stays the status denied, whatever
+        denial_reason's description says.)"""
+        said, base = forms(word.casefold()), lemma(word.casefold())
         for p in self.profile.attributes:
-            if p.name == held.name:
+            if p.name == held.name or p.attr.kind != "name":
                 continue
-            words = re.findall(r"[a-z]+", f"{p.name.replace('_', ' ')} {p.attr.description or ''}".casefold())
-            if any(forms(w) & said for w in words if len(w) > 2):
+            words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
+            if any(w in ("who", "that") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
+                return True
+            if len(base) > 2 and any(w.startswith(base) and w[len(base):] in ("er", "or", "r")
+                                     for w in re.split(r"[_\W]+", p.name.casefold())):
                 return True
         return False
 

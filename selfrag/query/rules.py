@@ -470,8 +470,10 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
         if not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
                 or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
                 or (before and before[0].norm in PREPOSITIONS) \
-                or any(a <= after[0].start < b for a, b in valued):
-            return None  # "in Whitfield", "Whitfield houses": the place
+                or (any(a <= after[0].start < b for a, b in valued)
+                    and (after[0].norm.endswith("s")
+                         or any(after[0].norm == str(v).casefold() for q in profile.strings() for v in q.values))):
+            return None  # "in Whitfield", "Whitfield houses": the place (not "Whitfield sell", a verb read as Sold)
     word = written.casefold()
     for p in profile.strings():
         if p.name == mention.attr.name or p.attr.kind not in _NAMING_KINDS:
@@ -765,9 +767,12 @@ def read_question(
                 and i not in bound_verbs]
     # The last word no condition read: "What was Lena Okafor running for in 2024?" strands "for"
     # before the year its condition holds.
-    last = next((t for t in reversed(tokens) if read.free((t.start, t.end))), None)
+    at = next((i for i in range(len(tokens) - 1, -1, -1) if read.free((tokens[i].start, tokens[i].end))), None)
+    last = tokens[at] if at is not None else None
+    # Stranded: nothing after it, or another preposition ("for in 2024"); not "in Denver", its object read.
+    stranded = at is not None and (at + 1 == len(tokens) or tokens[at + 1].norm in PREPOSITIONS)
     if len(tokens) > 2 and tokens[0].norm in ("what", "who", "whom") and tokens[1].norm in AUXILIARIES \
-            and last is not None and last.norm in _STRANDED:
+            and last is not None and stranded and last.norm in _STRANDED:
         # "What is Winter Lanterns about?", "What is it for?": the preposition's object is the
         # wh-word alone, what is asked, which no filter holds. Not "Which matches did X score in?",
         # whose object is the items asked for.

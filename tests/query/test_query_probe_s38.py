@@ -284,3 +284,28 @@ def test_the_most_of_a_value_counts_the_items_it_selects() -> None:
     assert plan.computed is not None and plan.computed.whole
     assert (plan.computed.op, plan.computed.attribute) == ("count_by", "neighbourhood")
     assert [(c.attribute, c.value) for c in _clauses(plan.query.filter)] == [("property_type", "House")]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # Kept as before the session's changes (the claims probe's rerun caught each):
+    # "claim" the verb of a named claim is amount_claimed's word, not the items' ...
+    ("Did CLM-20974 claim more than $10,000?", None),
+    # ... "deny" stays the status denied (no person is described by it) ...
+    ("Which claims did adjuster Lucas Grey deny?", "documents"),
+    # ... and "in Denver" is no stranded preposition.
+    ("What is the home claim for the Plus plan in Denver?", "documents"),
+])
+def test_readings_the_session_kept(question: str, expected: str | None) -> None:
+    values = {**CLAIM_VALUES, "adjuster": ["Paris Holloway", "Lucas Grey"], "claim_id": ["CLM-20974", "CLM-20431"],
+              "claim_type": ["auto", "home", "travel"], "plan": ["Basic", "Plus", "Premier"], "city": ["Denver", "Boston"]}
+    plan = PLANNER.plan(question, CLAIMS, values, today=TODAY)
+    assert plan.asks == expected
+    if question.startswith("Did"):
+        assert plan.whether is not None and "amount_claimed" in str(plan.whether.predicate)
+    if "deny" in question:
+        assert ("status", "denied") in [(c.attribute, c.value) for c in _clauses(plan.query.filter)]
+
+
+def test_a_total_after_the_items_word_sums_what_the_verb_names() -> None:
+    plan = PLANNER.plan("How much was paid in total on Boston claims?", CLAIMS, CLAIM_VALUES, today=TODAY)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("total", "amount_paid")
