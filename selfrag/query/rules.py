@@ -1068,7 +1068,7 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         verb_form = not word.endswith("s") and lemma(word) != word
         hits = [h for h in hits if ((a := profile.by_name[h].attr).type not in ("integer", "float") or a.kind == "year")
                 and not verb_form
-                or all(w in near_words or w in UNITS for w in re.split(r"[_\W]+", h.lower()) if len(w) > 1)]
+                or all(w in near_words or w in UNITS or w in QUERY_STOP or w in PREPOSITIONS for w in re.split(r"[_\W]+", h.lower()) if len(w) > 1)]
         if len(hits) > 1:
             # "Which district …" of district and district_id: the one named by the word alone.
             hits = [h for h in hits if h.casefold() in forms(tok.norm)] or hits

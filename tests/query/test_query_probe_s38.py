@@ -309,3 +309,8 @@ def test_readings_the_session_kept(question: str, expected: str | None) -> None:
 def test_a_total_after_the_items_word_sums_what_the_verb_names() -> None:
     plan = PLANNER.plan("How much was paid in total on Boston claims?", CLAIMS, CLAIM_VALUES, today=TODAY)
     assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("total", "amount_paid")
+
+
+def test_a_number_s_name_words_between_units_need_not_be_written() -> None:
+    # pace_min_per_km: "min", "per" and "km" are no words a user writes for the pace.
+    assert headed_attribute("What pace did Marcus Webb run at the 2024 Harbor City Marathon?", RACES) == "pace_min_per_km"
