@@ -469,6 +469,8 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
         before = [t for t in toks if t.end <= mention.span[0]][-1:]
         if not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
                 or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
+                or any(term_match(forms(after[0].norm), q.name_terms) for q in profile.attributes) \
+                or after[0].text[:1].isupper() \
                 or (before and before[0].norm in PREPOSITIONS) \
                 or (any(a <= after[0].start < b for a, b in valued)
                     and (after[0].norm.endswith("s")
@@ -826,8 +828,9 @@ def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[Att
     attribute's description uses ("were announced in March 2023"); none when the schema has no date
     attribute or the question names no date. A verb the description does not use ("expanded in
     March 2023") names another event than the one the date records, and stays a word of the question;
-    so does one that is a ``known`` value as written ("resolved in 2023" of a status "resolved"
-    beside "date the ticket was closed (resolved or won't fix)": the status is a condition too)."""
+    so does one that is a ``known`` value as written and no word of a date's name ("resolved in
+    2023" of a status "resolved" beside ``closed``, "date the ticket was closed (resolved or won't
+    fix)": the status is a condition too; "not sold in 2022" stays ``sold_date``'s)."""
     if not dates:
         return []
     unread = "".join(ch if taken.free((i, i + 1)) else " " for i, ch in enumerate(question))
@@ -837,7 +840,8 @@ def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[Att
     spans: list[Span] = [found.span]
     before = [t for t in tokens if t.end <= found.span[0]]
     if before and taken.free((before[-1].start, before[-1].end)) \
-            and any(term_match(forms(before[-1].norm), d.terms) for d in dates) and before[-1].text.casefold() not in known:
+            and any(term_match(forms(before[-1].norm), d.terms) for d in dates) \
+            and (before[-1].text.casefold() not in known or any(term_match(forms(before[-1].norm), d.name_terms) for d in dates)):
         spans.append((before[-1].start, before[-1].end))
     return spans
 

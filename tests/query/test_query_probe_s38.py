@@ -314,3 +314,16 @@ def test_a_total_after_the_items_word_sums_what_the_verb_names() -> None:
 def test_a_number_s_name_words_between_units_need_not_be_written() -> None:
     # pace_min_per_km: "min", "per" and "km" are no words a user writes for the pace.
     assert headed_attribute("What pace did Marcus Webb run at the 2024 Harbor City Marathon?", RACES) == "pace_min_per_km"
+
+
+def test_a_date_s_own_verb_stays_the_date_s() -> None:
+    # "not sold in 2022" of sold_date beside a status "Sold": the date's name holds the verb, and
+    # the bungalows sold in 2023 and 2024 are listed (it read "status not Sold", and none matched).
+    plan = PLANNER.plan("Which bungalows were not sold in 2022?", SALES, SALE_VALUES, today=TODAY)
+    assert "status" not in {c.attribute for c in _clauses(plan.query.filter)}
+    assert "sold_date" in {c.attribute for c in _clauses(plan.query.filter)}
+
+
+def test_a_place_before_its_attribute_s_name_is_the_place() -> None:
+    plan = PLANNER.plan("Is 47 Whitfield Road in the Whitfield neighbourhood?", SALES, SALE_VALUES, today=TODAY)
+    assert not any(c.kind == "ambiguous_name" for c in plan.changes)
