@@ -136,7 +136,7 @@ class KnownValues:
         """Two or more words that all belong to exactly one value ("Kenji Lopez-Alt" for "J. Kenji López-Alt")."""
         words = normalise(text).split()
         toks = set(words)
-        if len(toks) < 2 or len(toks) < len(words):
+        if len(toks) < 2 or any(words.count(w) > 1 and len(w) > 3 for w in toks):
             return None  # "Owen Price's price": a word twice is the name and another word, no part of it
         hits = {v for n, v in self.by_norm.items() if toks <= set(n.split()) and len(n.split()) > len(toks) - 1}
         return KnownMatch(hits.pop(), "part") if len(hits) == 1 else None

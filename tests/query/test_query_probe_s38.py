@@ -327,3 +327,13 @@ def test_a_date_s_own_verb_stays_the_date_s() -> None:
 def test_a_place_before_its_attribute_s_name_is_the_place() -> None:
     plan = PLANNER.plan("Is 47 Whitfield Road in the Whitfield neighbourhood?", SALES, SALE_VALUES, today=TODAY)
     assert not any(c.kind == "ambiguous_name" for c in plan.changes)
+
+
+def test_a_title_with_a_small_word_twice_is_read_whole() -> None:
+    # The repeated-word rule ("Owen Price's price") must not refuse "of A History of the Baltic
+    # Trade": "of" twice is a title's small word, and the title is named.
+    catalogue = CollectionSchema.model_validate(json.loads((HERE / "catalogue.json").read_text()))
+    values = {"title": ["A History of the Baltic Trade", "Riverside"], "author": ["Erik Lindqvist"]}
+    reading = read_question("who is the author of A History of the Baltic Trade", catalogue, values, today=TODAY)
+    assert [(c.attribute, c.value) for c in _clauses(reading.query.filter)] == [("title", "A History of the Baltic Trade")]
+    assert reading.unknown_names == []
