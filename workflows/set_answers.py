@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.figures import Figure, figures
-from selfrag.lang import lemma, word_map
+from selfrag.lang import doer_of, lemma, word_map
 from selfrag.lang.dates import MONTHS
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.reading import split_sentences
@@ -573,15 +573,12 @@ def _states_date(text: str, number: int) -> bool:
     return not names and months == {month} and sorted(numbers) == sorted([day, year])
 
 
-_AGENT_ENDINGS = ("er", "or", "r", "ist")
-
-
 def _agent_of(name: str, question: str) -> list[str]:
     """The verbs ``question`` uses (as written) of which a word of attribute ``name`` is the agent
     noun: "inspected" of inspector, "directed" of director, "reviews" of reviewer."""
     words = re.split(r"[_\W]+", name.casefold())
-    return [w for w in re.findall(r"[a-z]+", question.casefold()) if len(w) > 3 and (v := lemma(w)) != w and len(v) > 2
-            and any(word.startswith(v) and word[len(v):] in _AGENT_ENDINGS for word in words)]
+    return [w for w in re.findall(r"[a-z]+", question.casefold()) if len(w) > 3 and lemma(w) != w
+            and any(doer_of(word, w) for word in words)]
 
 
 def _recorded(attribute: AttributeInfo) -> frozenset[str]:

@@ -25,7 +25,7 @@ from selfrag.lang.dates import (
     resolve_year_value,
     wants_latest,
 )
-from selfrag.lang.forms import forms, lemma, stem, term
+from selfrag.lang.forms import doer_of, forms, lemma, stem, term
 from selfrag.lang.normalise import identifier_words, is_word, normalise, normalise_with_offsets, words
 from selfrag.lang.numbers import MAGNITUDES, NUMBER_PHRASES, NUMBER_WORDS
 from selfrag.lang.stopwords import DETERMINERS, FILLER, FUNCTION_WORDS, QUERY_STOP, TASK_WORDS
@@ -51,6 +51,7 @@ __all__ = [
     "YearSpan",
     "find_date_range",
     "find_date_ranges",
+    "doer_of",
     "find_year_phrases",
     "forms",
     "identifier_words",

@@ -12,7 +12,7 @@ import simplemma
 
 from selfrag.lang.normalise import normalise
 
-__all__ = ["forms", "lemma", "stem", "term"]
+__all__ = ["doer_of", "forms", "lemma", "stem", "term"]
 
 
 @lru_cache(maxsize=65536)
@@ -57,3 +57,14 @@ def forms(word: str) -> frozenset[str]:
     """Every folded form one word is compared by: itself, its lemma and its light stem."""
     w = normalise(word).replace(" ", "")
     return frozenset({w, lemma(w), stem(w), stem(lemma(w))})
+
+
+_DOER_ENDINGS = ("er", "or", "r", "ist")
+
+
+def doer_of(noun: str, verb: str) -> bool:
+    """Whether ``noun`` names the one who does ``verb`` (any form of it): "inspector" of
+    "inspected", "reporter" of "report", "director" of "directs"."""
+    base = lemma(verb.casefold())
+    n = noun.casefold()
+    return len(base) > 2 and n.startswith(base) and n[len(base):] in _DOER_ENDINGS

@@ -49,9 +49,9 @@ from selfrag.lang import (
     QUERY_STOP,
     UNITS,
     Token,
+    doer_of,
     forms,
     is_word,
-    lemma,
     normalise,
     word_set,
 )
@@ -295,14 +295,13 @@ class _Finder:
         if len(after) > 1 and after[1].norm in _VERB_LINKS:
             return None  # "report to": the other one's role
         verb = after[0]
-        said, base = forms(verb.norm), lemma(verb.text.casefold())
+        said = forms(verb.norm)
 
         def does(p: AttrProfile) -> bool:
             words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
             if any(w in ("who", "that", "which") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
                 return True  # "person who reported the bug"
-            return len(base) > 2 and any(w.startswith(base) and w[len(base):] in ("er", "or", "r")
-                                         for w in re.split(r"[_\W]+", p.name.casefold()))
+            return any(doer_of(w, verb.text) for w in re.split(r"[_\W]+", p.name.casefold()))
 
         doers = [p for p in candidates if does(p)]
         if len(doers) != 1:
@@ -316,15 +315,14 @@ class _Finder:
         described by ("person who reported the bug") or named for (reporter): "reported" is no
         inflection of the component Reports. ("deny" stays the status denied, whatever
         denial_reason's description says.)"""
-        said, base = forms(word.casefold()), lemma(word.casefold())
+        said = forms(word.casefold())
         for p in self.profile.attributes:
             if p.name == held.name or p.attr.kind != "name":
                 continue
             words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
             if any(w in ("who", "that") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
                 return True
-            if len(base) > 2 and any(w.startswith(base) and w[len(base):] in ("er", "or", "r")
-                                     for w in re.split(r"[_\W]+", p.name.casefold())):
+            if any(doer_of(w, word) for w in re.split(r"[_\W]+", p.name.casefold())):
                 return True
         return False
 

@@ -25,7 +25,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import QUERY_STOP, UNITS, Token, forms, lemma, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Token, doer_of, forms, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
@@ -658,13 +658,11 @@ def _doer(question: str, schema: CollectionSchema) -> tuple[str, str] | None:
     if len(tokens) < 2 or tokens[0].norm != "who" or tokens[1].norm in QUERY_STOP or not tokens[1].norm.isalpha():
         return None
     verb = tokens[1]
-    said, base = forms(verb.norm), lemma(verb.text.casefold())
+    said = forms(verb.norm)
 
     def does(a: AttributeInfo) -> bool:
         words = re.findall(r"[a-z]+", f"{a.name.replace('_', ' ')} {a.description or ''}".casefold())
-        named = re.split(r"[_\W]+", a.name.casefold())
-        return any(forms(w) & said for w in words) or (len(base) > 2 and any(
-            w.startswith(base) and w[len(base):] in ("er", "or", "r", "ist") for w in named))
+        return any(forms(w) & said for w in words) or any(doer_of(w, verb.text) for w in re.split(r"[_\W]+", a.name.casefold()))
 
     people = [a for a in schema.attributes if a.type in ("string", "string[]") and a.kind == "name" and does(a)]
     return (people[0].name, verb.text) if len(people) == 1 else None

@@ -155,3 +155,13 @@ def test_no_entry_names_an_eval_sets_domain() -> None:
         if name.startswith(("money_nouns",)):
             continue  # nouns that make an *attribute* money ("salary_usd"): the schema's words, not the question's
         assert not leaked & {w for w, _ in _entries(table)}, name
+
+
+@pytest.mark.parametrize(("noun", "verb", "does"), [
+    ("inspector", "inspected", True), ("reporter", "report", True), ("director", "directs", True),
+    ("adjuster", "handled", False), ("report", "report", False), ("or", "o", False),
+])
+def test_a_doer_is_named_by_the_verb_and_an_agent_ending(noun: str, verb: str, does: bool) -> None:
+    from selfrag.lang import doer_of
+
+    assert doer_of(noun, verb) is does
