@@ -412,7 +412,9 @@ class AnswerNodes(Phase):
             return a is not None and (a.type == "date" or a.kind == "year")
 
         locators = [c for c in conjuncts if "attribute" in c and locates(c)]
-        if not locators:
+        if not locators or len(conjuncts) < len(locators) + 2:
+            # "Was the Golf listed in 2024?": with nothing asked beside the item and the date, the
+            # date is what is asked, and "No" (it was listed in 2023) the answer.
             return None
         for c in conjuncts:
             a = schema.attribute(str(c.get("attribute")))

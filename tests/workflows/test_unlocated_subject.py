@@ -49,3 +49,4 @@ def test_an_item_without_a_record_that_year_is_not_answered_no(chroma_client: An
     # Asked whether any record exists, none is "No", as before.
     there = engine.run("Were there any recounts in Quarry in 2021?", collection="results")
     assert there.outcome == "answered" and there.short_answer == "No"
+
