@@ -464,7 +464,9 @@ class AnswerNodes(Phase):
             return None
         plan, schema = found
         tested = set(filter_attributes(plan["filter"]))
-        asked = {a.name for a in schema.named_in(state["standalone_question"])} - tested
+        # A person's role named ("the buyer's agent"), not a thing the question's verb takes ("who
+        # reads the instruments": the observer, not an instrument).
+        asked = {a.name for a in schema.named_in(state["standalone_question"]) if a.kind == "name"} - tested
         if not asked:
             return None
         said = short.strip().rstrip(".").casefold()

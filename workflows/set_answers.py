@@ -515,12 +515,15 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
             named = [a for a in named if _recorded(a) & asked_words] or named
         cues = " ".join(words)
     if not named and re.match(r"\s*(?:what|how\s+much)\b", question, re.IGNORECASE):
-        # "What did LST-6001 sell for?", "How much was it listed for?": the one figure whose
-        # description uses the question's verb.
-        named = [a for a in schema.attributes if a.type in ("integer", "float") and a.name not in tested
-                 and _recorded(a) & asked_words]
+        # "What did LST-6001 sell for?", "How much was it listed for?": the one price whose
+        # description uses the question's verb. Only a price: "What was fixed in 2025.2?" asks
+        # what, not the number of bugs_fixed.
+        named = [a for a in schema.attributes if a.type in ("integer", "float") and a.kind == "money"
+                 and a.name not in tested and _recorded(a) & asked_words]
     if len(named) != 1:
         return None
+    if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":
+        return None  # "who reads the instruments at Frost Hollow": a person, not its instruments
     return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues) else None
 
 

@@ -54,3 +54,24 @@ def test_the_asked_attributes_value_is_signed() -> None:
     # One person in both roles: the asked one's value too.
     both = _engine([BOTH], "Ruth Okoye").run("Who was the buyer's agent on LST-6005?", collection="sales")
     assert both.outcome is Outcome.ANSWERED
+
+
+def test_a_thing_the_verb_takes_is_no_role_asked() -> None:
+    # "who reads the instruments at Frost Hollow" names instruments, what is read; the observer
+    # Dev Quill is the answer, and was unsigned as "another attribute's value".
+    schema = CollectionSchema.model_validate({"description": "Weather stations", "attributes": [
+        {"name": "station", "type": "string", "kind": "name", "description": "station name"},
+        {"name": "observer", "type": "string", "kind": "name", "description": "person who reads the instruments"},
+        {"name": "instruments", "type": "string[]", "kind": "category", "description": "instruments at the station"}]})
+    judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of("Dev Quill", passages, probability=0.95),
+                          thresholds=THRESHOLDS, name="judge-test-v1")
+    coll = FakeCollection("stations", schema, [{"id": "fh", "text": "Frost Hollow is read daily by Dev Quill.",
+                                                "metadata": {"station": "Frost Hollow", "observer": "Dev Quill",
+                                                             "instruments": ["thermometer"]}}])
+    components = Components.from_model(ScriptedChatModel.from_rules({}), FakeStore(coll), retry=FAST, self_query_mode="rules",
+                                       judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
+                                       extractive_only=True, rules_only_text=True)
+    result = SelfRagEngine(components).run("who reads the instruments at Frost Hollow", collection="stations")
+    # Nor is the station's stored instrument the answer to "who".
+    assert result.outcome is Outcome.ANSWERED and result.short_answer == "Dev Quill"
+    assert not any(v["kind"] == "attribute" for v in result.trace.verdicts)

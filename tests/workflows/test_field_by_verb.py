@@ -48,3 +48,19 @@ def test_a_figure_the_record_lacks_is_not_the_other_one(chroma_client: Any, tmp_
     # LST-6003 never sold: its list price is no answer to what it sold for.
     result = _engine(chroma_client, tmp_path).run("What did LST-6003 sell for?", collection="sales")
     assert result.short_answer != "275000"
+
+
+def test_what_a_verb_did_is_no_count_of_it() -> None:
+    # "What was fixed in Lumen 2025.2?" was signed "24", the release's fixes_count ("number of bug
+    # fixes in the release"): what was fixed is asked, not how many.
+    from workflows.set_answers import asked_attribute
+
+    schema = CollectionSchema.model_validate({"description": "Software releases", "attributes": [
+        {"name": "product", "type": "string", "kind": "name", "description": "product released"},
+        {"name": "version", "type": "string", "kind": "identifier", "description": "release version"},
+        {"name": "fixes_count", "type": "integer", "kind": "count", "description": "number of bug fixes in the release"}]})
+    where = {"operator": "and", "arguments": [{"attribute": "product", "comparator": "eq", "value": "Lumen"},
+                                              {"attribute": "version", "comparator": "eq", "value": "2025.2"}]}
+    assert asked_attribute("What was fixed in Lumen 2025.2?", "What was fixed", schema, where) is None
+    assert asked_attribute("What did LST-6001 sell for?", "What did sell for", SCHEMA,
+                           {"attribute": "listing_id", "comparator": "eq", "value": "LST-6001"}).name == "sale_price"
