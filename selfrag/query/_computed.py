@@ -92,9 +92,10 @@ def _named(rest: list[Token], numeric: list[AttrProfile], items: frozenset[str] 
     hits: dict[str, tuple[AttrProfile, Token]] = {}
     after = rest[:_WINDOW]
     for tok in after:
-        if tok.norm in items and tok.norm.endswith("s"):
-            continue
+        plural_items = tok.norm in items and tok.norm.endswith("s")
         for p in numeric:
+            if plural_items and not p.whole_name(tok.norm):
+                continue  # "the most claims": no word of prior_claims; "the highest calories" is calories
             if p.name_terms and term_match(forms(tok.norm), p.name_terms) and p.name not in hits:
                 hits[p.name] = (p, tok)
         if len(hits) > 1:
@@ -217,7 +218,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             # is not the latest one because "recall" is a word of ``recall_date``.
             rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
             named = _named(rest, [p for p in numeric if p.attr.type != "date"], profile.item_nouns)
-            if named is not None and _name_start(rest, named) is named[1] and (
+            if named is not None and _name_start(rest, named) is named[1] and not named[0].whole_name(named[1].norm) and (
                     named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
                 # "handled the most claims", "the most records": the items counted, not
                 # prior_claims or record_high_c, whose names the items' word is one word of ("the

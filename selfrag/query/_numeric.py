@@ -232,9 +232,10 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
         score -= 4
     for tok, d in reader.near(start, end):
         f = forms(tok.norm)
-        if tok.norm in reader.profile.item_nouns and tok.norm.endswith("s"):
+        if tok.norm in reader.profile.item_nouns and tok.norm.endswith("s") and not p.whole_name(tok.norm):
             # "claims paid more than $5,000": the items' own word, no word of amount_claimed (not
-            # the verb of "Did CLM-20974 claim more than $10,000?").
+            # the verb of "Did CLM-20974 claim more than $10,000?"); "calories" of a recipe's
+            # calories is its whole name.
             continue
         if term_match(f, p.terms):
             score += 7 - d

@@ -10,6 +10,7 @@ items ("recipes", "films", "homes").
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +70,12 @@ class AttrProfile:
     @property
     def is_year(self) -> bool:
         return self.dimension == "year"
+
+    def whole_name(self, word: str) -> bool:
+        """Whether ``word`` alone is this attribute's whole name, but for units ("calories" of
+        calories, "rating" of rating_stars), not one word of a longer one ("claims" of prior_claims)."""
+        own = [w for w in re.split(r"[_\W]+", self.name.casefold()) if w and w not in UNITS]
+        return len(own) == 1 and bool(forms(own[0]) & forms(word))
 
     def fits(self, value: float) -> bool:
         """Whether a stored value could equal ``value`` (declared bounds and allowed values; whole

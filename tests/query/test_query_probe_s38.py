@@ -337,3 +337,20 @@ def test_a_title_with_a_small_word_twice_is_read_whole() -> None:
     reading = read_question("who is the author of A History of the Baltic Trade", catalogue, values, today=TODAY)
     assert [(c.attribute, c.value) for c in _clauses(reading.query.filter)] == [("title", "A History of the Baltic Trade")]
     assert reading.unknown_names == []
+
+
+@pytest.mark.parametrize(("question", "op", "attribute"), [
+    # The collection's description names its attributes among its nouns ("recipes with their …
+    # calories and reader ratings"): an item noun that is an attribute's whole name is that
+    # attribute (the superlatives bench caught "the items' word names no measure" taking them).
+    ("Which recipe has the highest calories?", "rank", "calories"),
+    ("Which recipe has the lowest rating?", "rank", "rating"),
+    ("What is the total calories of italian recipes?", "total", "calories"),
+])
+def test_an_item_noun_that_is_an_attributes_whole_name_names_it(question: str, op: str, attribute: str) -> None:
+    recipes = CollectionSchema.model_validate(json.loads((Path(__file__).parents[2] / "eval/sets/recipes/schema.json").read_text()))
+    plan = PLANNER.plan(question, recipes, {"cuisine": ["italian", "thai"]}, today=TODAY)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == (op, attribute)
+    assert plan.computed.whole
+    bounded = PLANNER.plan("recipes with more than 500 calories", recipes, {"cuisine": ["italian"]}, today=TODAY)
+    assert [c.attribute for c in _clauses(bounded.query.filter)] == ["calories"]
