@@ -841,9 +841,20 @@ def _dated(question: str, tokens: list[Token], taken: Spans, dates: Sequence[Att
     before = [t for t in tokens if t.end <= found.span[0]]
     if before and taken.free((before[-1].start, before[-1].end)) \
             and any(term_match(forms(before[-1].norm), d.terms) for d in dates) \
-            and (before[-1].text.casefold() not in known or any(term_match(forms(before[-1].norm), d.name_terms) for d in dates)):
+            and (before[-1].text.casefold() not in known or any(_own_event(before[-1], d) for d in dates)):
         spans.append((before[-1].start, before[-1].end))
     return spans
+
+
+def _own_event(verb: Token, date_attribute: AttrProfile) -> bool:
+    """Whether ``verb`` is the event ``date_attribute`` records: a word of its name (sold_date) or
+    the verb of its description's "was …" ("date the trial was completed"), not a word beside it
+    ("date the ticket was closed (resolved or won't fix)": resolved is a kind of closing)."""
+    if term_match(forms(verb.norm), date_attribute.name_terms):
+        return True
+    words = re.findall(r"[a-z']+", (date_attribute.attr.description or "").casefold())
+    return any(w in ("was", "were", "is", "are", "be", "been") and forms(words[i + 1]) & forms(verb.norm)
+               for i, w in enumerate(words[:-1]))
 
 
 def _a_year_of_a_date(tokens: list[Token], found: Found, profile: SchemaProfile, dates: Sequence[AttrProfile],

@@ -354,3 +354,14 @@ def test_an_item_noun_that_is_an_attributes_whole_name_names_it(question: str, o
     assert plan.computed.whole
     bounded = PLANNER.plan("recipes with more than 500 calories", recipes, {"cuisine": ["italian"]}, today=TODAY)
     assert [c.attribute for c in _clauses(bounded.query.filter)] == ["calories"]
+
+
+def test_a_verb_that_is_the_date_s_described_event_stays_the_date_s() -> None:
+    # "completed in 2023" of completion_date, "date the trial was completed or finished", beside
+    # a status "completed": the date's own event, as before (the trials rerun caught it counted
+    # by status and date together, 3 of 7). "resolved in 2023" beside "date the ticket was closed
+    # (resolved or won't fix)" stays a status too (test_a_verb_is_its_attributes_word).
+    trials = CollectionSchema.model_validate(json.loads((HERE / "trials.json").read_text()))
+    plan = PLANNER.plan("How many trials were completed in 2023?", trials,
+                        {"status": ["completed", "recruiting", "terminated"]}, today=TODAY)
+    assert {c.attribute for c in _clauses(plan.query.filter)} == {"completion_date"}
