@@ -218,8 +218,9 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             # is not the latest one because "recall" is a word of ``recall_date``.
             rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
             named = _named(rest, [p for p in numeric if p.attr.type != "date"], profile.item_nouns)
-            if named is not None and _name_start(rest, named) is named[1] and not named[0].whole_name(named[1].norm) and (
-                    named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
+            if named is not None and word in _QUANTIFIERS and _name_start(rest, named) is named[1] \
+                    and named[1].norm.endswith("s") and not named[0].whole_name(named[1].norm) \
+                    and (named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
                 # "handled the most claims", "the most records": the items counted, not
                 # prior_claims or record_high_c, whose names the items' word is one word of ("the
                 # most prior claims", "the highest record high" write them).
@@ -405,7 +406,8 @@ def _counted(tokens: list[Token], i: int, items: frozenset[str], taken: Spans) -
         if t.norm in _HOW_OFTEN:
             return t
         if forms(t.norm) & items:
-            return t
+            # Items counted are written in the plural: "the most rainfall" is an amount.
+            return t if t.norm.endswith("s") else None
         if taken.free((t.start, t.end)):
             # "sold the most houses in 2023": a value the filter holds names the items counted.
             return valued if valued is not None and t.norm in QUERY_STOP else None

@@ -365,3 +365,17 @@ def test_a_verb_that_is_the_date_s_described_event_stays_the_date_s() -> None:
     plan = PLANNER.plan("How many trials were completed in 2023?", trials,
                         {"status": ["completed", "recruiting", "terminated"]}, today=TODAY)
     assert {c.attribute for c in _clauses(plan.query.filter)} == {"completion_date"}
+
+
+@pytest.mark.parametrize(("question", "op", "attribute"), [
+    # "rainfall" is a word of "Yearly rainfall records", yet "the highest rainfall" is rain_mm:
+    # only "the most" of items in the plural counts them (the s30 rerun caught four rankings lost).
+    ("Which record has the highest rainfall of all?", "rank", "rain_mm"),
+    ("Which town had the lowest rainfall of all?", "rank", "rain_mm"),
+    ("Which town had the most rainfall?", "rank", "rain_mm"),
+    ("Which region has the most records?", "count_by", "region"),
+])
+def test_only_items_in_the_plural_are_counted(question: str, op: str, attribute: str) -> None:
+    rainfall = CollectionSchema.model_validate(json.loads((HERE / "rainfall.json").read_text()))
+    plan = PLANNER.plan(question, rainfall, {"town": ["Rudstone", "Sallowby"], "region": ["coast", "inland"]}, today=TODAY)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == (op, attribute)
