@@ -98,6 +98,16 @@ _ROLE_PREPOSITIONS = frozenset({"to", "from", "into", "by"})
 """Prepositions that give a value a role an attribute's description may name ("sent to", "left from")."""
 
 
+def _does(p: AttrProfile, verb: str) -> bool:
+    """Whether attribute ``p`` is the doer of ``verb`` (any form): its description says so ("person
+    who reported the bug") or its name is the verb's doer noun (reporter)."""
+    said = forms(verb.casefold())
+    words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
+    if any(w in ("who", "that", "which") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
+        return True
+    return any(doer_of(w, verb) for w in re.split(r"[_\W]+", p.name.casefold()))
+
+
 @dataclass(frozen=True)
 class Mention:
     """A value named in the question."""
@@ -295,15 +305,7 @@ class _Finder:
         if len(after) > 1 and after[1].norm in _VERB_LINKS:
             return None  # "report to": the other one's role
         verb = after[0]
-        said = forms(verb.norm)
-
-        def does(p: AttrProfile) -> bool:
-            words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
-            if any(w in ("who", "that", "which") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
-                return True  # "person who reported the bug"
-            return any(doer_of(w, verb.text) for w in re.split(r"[_\W]+", p.name.casefold()))
-
-        doers = [p for p in candidates if does(p)]
+        doers = [p for p in candidates if _does(p, verb.text)]
         if len(doers) != 1:
             return None
         if self.taken.free((verb.start, verb.end)):
@@ -315,16 +317,7 @@ class _Finder:
         described by ("person who reported the bug") or named for (reporter): "reported" is no
         inflection of the component Reports. ("deny" stays the status denied, whatever
         denial_reason's description says.)"""
-        said = forms(word.casefold())
-        for p in self.profile.attributes:
-            if p.name == held.name or p.attr.kind != "name":
-                continue
-            words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
-            if any(w in ("who", "that") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
-                return True
-            if any(doer_of(w, word) for w in re.split(r"[_\W]+", p.name.casefold())):
-                return True
-        return False
+        return any(_does(p, word) for p in self.profile.attributes if p.name != held.name and p.attr.kind == "name")
 
     def _agent_of_another(self, span: tuple[int, int], held: AttrProfile) -> AttrProfile | None:
         """The one attribute other than ``held`` whose name or description uses the verb of "<verb>
