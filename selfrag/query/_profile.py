@@ -141,11 +141,13 @@ class SchemaProfile:
             if tok.norm.isalpha() and tok.lemma != tok.norm and tok.norm.endswith("s") and tok.norm not in QUERY_STOP:
                 nouns |= forms(tok.norm)
                 lead = tokens[:i]
-                if 1 <= i <= 2 and all(t.norm.isalpha() and t.norm not in QUERY_STOP for t in lead) \
+                if i >= 1 and all(t.norm.isalpha() and t.norm not in QUERY_STOP for t in lead) \
                         and all(schema.description[a.end : b.start] == " " for a, b in zip(lead, tokens[1 : i + 1], strict=True)):
                     # A description opening with nouns before its plural ("Job postings", "Laptop
-                    # spec sheets") names the items by them too: "Which job pays most?"
-                    for t in lead:
+                    # spec sheets") names the items by them too: "Which job pays most?". Of a longer
+                    # opening ("Small business loan applications"), the noun right before the plural
+                    # names them ("loans"), not what qualifies it.
+                    for t in lead if i <= 2 else lead[-1:]:
                         nouns |= forms(t.norm)
         for w in shared:
             if w.isalpha() and w not in QUERY_STOP and len(w) > 2:

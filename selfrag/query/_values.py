@@ -170,7 +170,7 @@ class _Finder:
                     exact = [(p, m) for p, idx in self.indexes if n > 1 and p.attr.kind == "identifier"
                              and (m := idx.exact(text)) is not None and m.how == "exact"]
                     hit = (Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1
-                           else self._filler_value(i, span) if n == 1 else None)
+                           else (self._filler_value(i, span) or self._kind_of_item(text, span)) if n == 1 else None)
                 else:
                     hit = self._lookup(text, n, span)
                 if hit:
@@ -349,6 +349,21 @@ class _Finder:
                 if len(value.split()) > 1:
                     spans += [m.span() for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", self.q, re.IGNORECASE)]
         return spans
+
+    def _kind_of_item(self, text: str, span: tuple[int, int]) -> Mention | None:
+        """The items' word that is one declared value of an attribute whose values the collection's
+        description names as several kinds of its items ("the fleet's vans and trucks" of
+        vehicle_class van, truck): "trucks" selects the trucks. Not a word that is the only such
+        value ("Homes for sale" with a type "home"): that word is every item."""
+        hits = []
+        for p, idx in self.indexes:
+            m = idx.exact(text)
+            declared = [v for v in p.attr.allowed_values or () if isinstance(v, str)]
+            if m is None or m.value not in declared:
+                continue
+            if sum(1 for v in declared if forms(v.casefold()) & self.items) >= 2:
+                hits.append(Mention(p, m.value, span, m.how))
+        return hits[0] if len(hits) == 1 else None
 
     def _filler_value(self, i: int, span: tuple[int, int]) -> Mention | None:
         """A request word that is, exactly, a known value ("search" of a service, "watch" of a

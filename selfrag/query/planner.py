@@ -419,6 +419,11 @@ class SelfQueryPlanner:
             # filter of records does not hold (a station of 4 °C one year and 6 °C the next is listed).
             changes.append(Change(kind="negation_not_held", detail=f"'never' of each {headed}'s every record: "
                                   "a filter holds it of each record apart; nothing computed from it is the answer"))
+        elif _NEVER.search(question) and query.filter is not None and _kind_headed(question, query.filter, full):
+            # "Which trucks were never serviced at Orchard?": trucks, each with many records, not
+            # the records (a truck serviced at Harbour and at Orchard has a record not at Orchard).
+            changes.append(Change(kind="negation_not_held", detail="'never' of each item's every record: a filter "
+                                  "holds it of each record apart; nothing computed from it is the answer"))
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
                 and not rules.changes and not any(c.kind in NOT_WHOLE for c in changes) and not _names_unfiltered(question, schema, query.filter, ranked=[headed] if headed else []) \
                 and (is_request(question) or not reading.leftover):
@@ -666,6 +671,20 @@ def _doer(question: str, schema: CollectionSchema) -> tuple[str, str] | None:
 
     people = [a for a in schema.attributes if a.type in ("string", "string[]") and a.kind == "name" and does(a)]
     return (people[0].name, verb.text) if len(people) == 1 else None
+
+
+def _kind_headed(question: str, node: FilterNode, schema: CollectionSchema) -> bool:
+    """Whether the word a "which"/"what"/"how many" question is headed by is the value of a
+    condition on a category ("Which trucks …" of vehicle_class truck): a kind of thing the records
+    are about, not the records themselves."""
+    tokens = tokenize(question)
+    start = 2 if len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many") else 1
+    if len(tokens) <= start or tokens[0].norm not in ("which", "what", "how"):
+        return False
+    head = forms(tokens[start].norm)
+    return any(isinstance(c.value, str) and forms(c.value.casefold()) & head
+               and (a := schema.attribute(c.attribute)) is not None and a.kind not in ("identifier", "name")
+               for c in clauses(node) if isinstance(c, Comparison) and c.comparator == "eq")
 
 
 def _distinct(question: str, schema: CollectionSchema, headed: str | None) -> Computation | None:

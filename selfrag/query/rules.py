@@ -884,8 +884,33 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
     # A negation's reach holds its verb too ("were not listed in 2024"): the words up to the figure.
     figure = next((t.start for t in tokens if found.span[0] <= t.start < found.span[1] and t.text[:1].isdigit()), found.span[1])
     words = [*before, *(t for t in tokens if found.span[0] <= t.start < figure and t.text.isalpha())]
-    return any(any(term_match(forms(t.norm), d.terms) for d in dates) and not term_match(forms(t.norm), year.terms)
-               for t in words)
+    if any(any(term_match(forms(t.norm), d.terms) for d in dates) and not term_match(forms(t.norm), year.terms)
+           for t in words):
+        return True
+    return _another_event([t for t in tokens if t.end <= figure], year, profile)
+
+
+def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaProfile) -> bool:
+    """Whether the year written after ``before`` follows "in" or "during" and, but for a place or a
+    name between ("serviced at Orchard in 2024"), a verb of another event than the one ``year`` is
+    described by ("done in 2024", "reported in 2023" beside "model year the vehicle was built"), or
+    the items' word that a date's name holds ("services in 2023" of service_date): the year of the
+    records' own event, not of the item. A year described by no event of its own ("year of the
+    record") is every record's."""
+    described = re.findall(r"\b(?:was|were|is|are)\s+([a-z]+)", (year.attr.description or "").casefold())
+    if len(before) < 2 or before[-1].norm not in ("in", "during") or not described:
+        return False
+    rest = list(before[:-1])
+    while rest and (rest[-1].text[:1].isupper() or rest[-1].norm in ("at", "by", "from", "on", "with", "the")) \
+            and len(rest) > 1:
+        rest.pop()  # "at Orchard", "by Sam Carter": the place or the person, then the verb
+    word = rest[-1].norm
+    if not word.isalpha() or term_match(forms(word), year.terms):
+        return False
+    if forms(word) & profile.item_nouns:
+        return any(forms(word) & p.name_terms for p in profile.attributes if p.attr.type == "date")
+    verb = word in ("do", "did", "done") or (lemma(word) != word and not word.endswith("s"))
+    return verb and not any(forms(word) & forms(v) for v in described)
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:
@@ -1021,6 +1046,25 @@ def _name_goes_on(question: str, tokens: list[Token], mention: Mention, taken: S
     return nxt.text != "I" and (nxt.text[:1].isupper() or any(ch.isdigit() for ch in nxt.text))
 
 
+_LABEL_HEADS = frozenset({"name", "title", "id", "code", "number", "identifier"})
+"""A name's last word that says only that it names something: "pet_name" names pets, "loan_officer" no loans."""
+
+
+def _qualifies_only(tok: Token, profile: AttrProfile, near: Sequence[Token]) -> bool:
+    """Whether ``tok`` names a word attribute by nothing but a word that qualifies its own noun:
+    "loans" of loan_officer (an officer), "products" of product_category. Not its own last word
+    ("officer"), nor a word before a label ("pets" of pet_name), nor the name written whole nearby."""
+    if profile.attr.type not in ("string", "string[]"):
+        return False  # a number or a date is headed by its whole name (or its year) elsewhere
+    words = [w for w in re.split(r"[_\W]+", profile.name.casefold()) if w and w not in UNITS]
+    said = forms(tok.norm)
+    matched = [i for i, w in enumerate(words) if forms(w) & said]
+    if len(words) < 2 or not matched or matched[-1] == len(words) - 1 or words[-1] in _LABEL_HEADS:
+        return False
+    written = frozenset().union(*(forms(u.norm) for u in near))
+    return not all(forms(w) & written for w in words)
+
+
 def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     """The attribute a "which"/"what" question asks for by naming it right after its word ("Which
     town had the most rain?", "What year …"), or a yes/no question right after "any" ("Did any
@@ -1049,6 +1093,7 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         hits = [p.name for p in profile.attributes if p.attr.type in types and p.name_terms
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
         at = tokens.index(tok)
+        hits = [h for h in hits if not _qualifies_only(tok, profile.by_name[h], tokens[at : at + 3])]
         if forms(tok.norm) & profile.item_nouns:
             # "Which record had the most frost days?": the items' own word, which only begins
             # record_high_c's name; "Which record high …" names it whole.

@@ -1,0 +1,117 @@
+"""What session 39's new users found the self-query reading wrong, each a case of a general rule."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner, headed_attribute
+from selfrag.schema import CollectionSchema
+
+HERE = Path(__file__).parent / "schemas"
+PLANNER = SelfQueryPlanner(None, mode="rules")
+TODAY = date(2026, 6, 1)
+
+# The twenty-fourth new user's loan applications: a loan_officer beside the borrower, items written
+# "Small business loan applications" (so "loan" is no word the collection names its items by).
+LOANS = CollectionSchema.model_validate(json.loads((HERE / "loans.json").read_text()))
+LOAN_VALUES = {"loan_officer": ["Grace Whitaker", "Ruth Okafor"], "borrower": ["Jordan Cash", "Aisha Bello"],
+               "branch": ["Whitaker", "Riverside", "Central", "Orchard"], "status": ["approved", "declined", "withdrawn"]}
+
+
+@pytest.mark.parametrize("question", [
+    "How many loans are guaranteed?",
+    "which loans were withdrawn",
+    "Which loan has the lowest interest rate?",
+    "What loans were filed in March 2024?",
+])
+def test_a_word_that_only_qualifies_a_name_does_not_head_it(question: str) -> None:
+    # "loans" is the first word of loan_officer, whose own noun is "officer": the question asks for
+    # loans, and 26 such questions were answered with officers ("How many loans are guaranteed?": "5").
+    assert headed_attribute(question, LOANS) is None
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("Which loan officer approved the most?", "loan_officer"),    # the name written whole
+    ("Which officer handled LN-40211?", "loan_officer"),          # its own noun
+    ("How many businesses were approved?", "business_name"),      # a name's word before "name" is what it names
+    ("Which sectors had defaults?", "sector"),
+])
+def test_a_name_s_own_noun_or_whole_name_heads_it(question: str, attribute: str) -> None:
+    assert headed_attribute(question, LOANS) == attribute
+
+
+def test_how_many_loans_counts_the_matches() -> None:
+    plan = PLANNER.plan("How many loans are guaranteed?", LOANS, LOAN_VALUES, today=TODAY)
+    assert plan.computed is None or plan.computed.attribute != "loan_officer"
+
+
+@pytest.mark.parametrize("question", [
+    "How many loans are guaranteed?",
+    "which loans were withdrawn",
+    "Which loans have a 24 month term?",
+])
+def test_the_noun_before_the_items_plural_names_them(question: str) -> None:
+    # "Small business loan applications": loans are the items, listed and counted as such.
+    plan = PLANNER.plan(question, LOANS, LOAN_VALUES, today=TODAY)
+    assert plan.asks == "documents" and plan.computed is None
+
+
+# The twenty-second new user's fleet: service records of "the delivery fleet's vans and trucks", a
+# vehicle_class of van or truck, a model_year "the vehicle was built" beside the service_date.
+FLEET = CollectionSchema.model_validate(json.loads((HERE / "fleet.json").read_text()))
+FLEET_VALUES = {"vehicle_class": ["van", "truck"], "depot": ["Orchard", "Harbour", "Jordan", "Florence"],
+                "mechanic": ["Hannah Brooks", "Grace Okafor"], "reported_by": ["Mia Brooks", "Sam Carter"]}
+
+
+def _where(question: str, schema: CollectionSchema = FLEET, values: dict[str, list[str]] = FLEET_VALUES) -> str:
+    plan = PLANNER.plan(question, schema, values, today=TODAY)
+    return plan.query.filter.model_dump_json() if plan.query.filter is not None else ""
+
+
+@pytest.mark.parametrize("question", [
+    "How many services were done in 2024?",
+    "Which services were done in 2021?",
+    "list every service Mia Brooks reported in 2023",
+    "Which trucks were serviced at Orchard in 2024?",
+    "services at Harbour in 2023",
+])
+def test_a_year_after_another_event_is_no_year_the_item_was_built(question: str) -> None:
+    # "model year the vehicle was built": "done in 2024" is the year of the service, not of the van.
+    where = _where(question)
+    assert "model_year" not in where and "service_date" in where
+
+
+@pytest.mark.parametrize("question", ["Which vans were built in 2021?", "vans from 2021"])
+def test_a_year_of_the_item_s_own_event_stays_its_year(question: str) -> None:
+    assert "model_year" in _where(question)
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("How many van services were done in 2022?", "van"),
+    ("Was any truck serviced at Florence?", "truck"),
+    ("Which trucks were serviced at Orchard in 2024?", "truck"),
+])
+def test_a_kind_of_item_the_description_names_is_a_condition(question: str, value: str) -> None:
+    # "the delivery fleet's vans and trucks": both are the items' words and both vehicle_class's
+    # values; "truck" selects the trucks (it was dropped, and vans were counted).
+    assert f'"attribute":"vehicle_class","comparator":"eq","value":"{value}"' in _where(question)
+
+
+@pytest.mark.parametrize("question", [
+    "Which trucks were never serviced at Orchard?",
+    "Which vans never had a brake service?",
+])
+def test_never_of_a_kind_of_item_is_of_each_one_s_every_record(question: str) -> None:
+    # A truck has many service records: one at another depot is no truck never serviced at Orchard.
+    # 32 records "not at Orchard" were signed as the answer.
+    plan = PLANNER.plan(question, FLEET, {**FLEET_VALUES, "service_type": ["brake service", "oil change"]}, today=TODAY)
+    assert plan.asks is None and any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+def test_never_of_the_records_themselves_is_of_each_record() -> None:
+    plan = PLANNER.plan("Which services were never at Orchard?", FLEET, FLEET_VALUES, today=TODAY)
+    assert not any(c.kind == "negation_not_held" for c in plan.changes)
