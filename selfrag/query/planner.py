@@ -25,7 +25,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import QUERY_STOP, UNITS, Token, doer_of, forms, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Token, doer_of, forms, lemma, tokenize
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
@@ -419,9 +419,11 @@ class SelfQueryPlanner:
             # filter of records does not hold (a station of 4 °C one year and 6 °C the next is listed).
             changes.append(Change(kind="negation_not_held", detail=f"'never' of each {headed}'s every record: "
                                   "a filter holds it of each record apart; nothing computed from it is the answer"))
-        elif _NEVER.search(question) and query.filter is not None and _kind_headed(question, query.filter, full):
-            # "Which trucks were never serviced at Orchard?": trucks, each with many records, not
-            # the records (a truck serviced at Harbour and at Orchard has a record not at Orchard).
+        elif query.filter is not None and (_NEVER.search(question) or _negated(query.filter)) \
+                and _kind_headed(question, query.filter, full):
+            # "Which trucks were never serviced at Orchard?", "Which vans did not have a brake
+            # service?": trucks, each with many records, not the records (a truck serviced at
+            # Harbour and at Orchard has a record not at Orchard).
             changes.append(Change(kind="negation_not_held", detail="'never' of each item's every record: a filter "
                                   "holds it of each record apart; nothing computed from it is the answer"))
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
@@ -435,7 +437,10 @@ class SelfQueryPlanner:
             asks = asks_for(question, ()) or ("documents" if (reading.which_items or headed) and len(wh_words(question)) == 1
                                               else None)
         items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
-        distinct = _distinct(question, full, headed) if asks == "documents" and not terms else None
+        # "How many battery replacements …": a value of the headed attribute is a condition on it,
+        # so the count is of the matches, not of the values the filter already fixed.
+        distinct = (_distinct(question, full, headed) if asks == "documents" and not terms
+                    and headed not in {c.attribute for c in clauses(query.filter)} else None)
         # A value of the item's own name ("How many Golfs …") may be a figure the record states.
         naming = {x.name for x in full.attributes if x.kind in ("name", "identifier")}
         named = any(c.attribute in naming for c in clauses(query.filter))
@@ -673,6 +678,12 @@ def _doer(question: str, schema: CollectionSchema) -> tuple[str, str] | None:
     return (people[0].name, verb.text) if len(people) == 1 else None
 
 
+def _negated(node: FilterNode) -> bool:
+    """Whether a filter holds a negated condition ("not at Orchard", "without a battery")."""
+    return any(c.comparator in ("ne", "nin", "not_contains") for c in clauses(node)) or (
+        isinstance(node, Operation) and (node.operator == "not" or any(_negated(a) for a in node.arguments)))
+
+
 def _kind_headed(question: str, node: FilterNode, schema: CollectionSchema) -> bool:
     """Whether the word a "which"/"what"/"how many" question is headed by is the value of a
     condition on a category ("Which trucks …" of vehicle_class truck): a kind of thing the records
@@ -681,7 +692,15 @@ def _kind_headed(question: str, node: FilterNode, schema: CollectionSchema) -> b
     start = 2 if len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many") else 1
     if len(tokens) <= start or tokens[0].norm not in ("which", "what", "how"):
         return False
-    head = forms(tokens[start].norm)
+    phrase = []
+    for tok in tokens[start:]:
+        if tok.norm in AUXILIARIES or tok.norm in PREPOSITIONS or tok.norm in NEGATIONS or tok.norm in ("the", "a", "an", "to", "of") \
+                or not tok.norm.isalpha() or (lemma(tok.norm) != tok.norm and not tok.norm.endswith("s")):
+            break  # the noun phrase ends at its verb
+        phrase.append(tok)
+    if not phrase:
+        return False
+    head = forms(phrase[-1].norm)  # "Which approved loans …": loans, approved only qualifies them
     return any(isinstance(c.value, str) and forms(c.value.casefold()) & head
                and (a := schema.attribute(c.attribute)) is not None and a.kind not in ("identifier", "name")
                for c in clauses(node) if isinstance(c, Comparison) and c.comparator == "eq")

@@ -890,27 +890,40 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
     return _another_event([t for t in tokens if t.end <= figure], year, profile)
 
 
+def _described_events(attribute: AttrProfile) -> list[str]:
+    """The words after "was"/"is" in an attribute's description: "first", "registered" of "model
+    year the car was first registered"."""
+    found = re.findall(r"\b(?:was|were|is|are)\s+([a-z]+)(?:\s+([a-z]+))?", (attribute.attr.description or "").casefold())
+    return [w for pair in found for w in pair if w and w not in QUERY_STOP]
+
+
 def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaProfile) -> bool:
-    """Whether the year written after ``before`` follows "in" or "during" and, but for a place or a
-    name between ("serviced at Orchard in 2024"), a verb of another event than the one ``year`` is
-    described by ("done in 2024", "reported in 2023" beside "model year the vehicle was built"), or
-    the items' word that a date's name holds ("services in 2023" of service_date): the year of the
-    records' own event, not of the item. A year described by no event of its own ("year of the
-    record") is every record's."""
-    described = re.findall(r"\b(?:was|were|is|are)\s+([a-z]+)", (year.attr.description or "").casefold())
-    if len(before) < 2 or before[-1].norm not in ("in", "during") or not described:
-        return False
+    """Whether the year written after ``before`` follows "in" or "during" and is the year of the
+    records' own event, not of the item ``year`` is described by ("model year the vehicle was
+    built"): the question uses none of the year's own words ("model", "built"), and a verb of
+    another event comes before it ("done in 2024", "reported in 2023", "serviced at Orchard in
+    2024"), or a date of the records' own is named by the items' word (service_date of "Service
+    records": "services except annual inspections in 2022"). A year described by no event of its
+    own ("year of the record") is every record's."""
+    described = _described_events(year)
+    dates = [p for p in profile.attributes if p.attr.type == "date"]
+    if len(before) < 2 or before[-1].norm not in ("in", "during") or not described \
+            or any(set(described) & set(_described_events(d)) for d in dates):
+        return False  # "year the recall was announced" beside "date the recall was announced": one event
+    own = frozenset().union(*(forms(v) for v in described)) | {t for t in year.name_terms if t not in _DATE_WORDS}
+    if any(forms(t.norm) & own for t in before):
+        return False  # "vans built in 2021", "model year 2021"
+    if any(p.name_terms & profile.item_nouns for p in dates):
+        return True
     rest = list(before[:-1])
     while rest and (rest[-1].text[:1].isupper() or rest[-1].norm in ("at", "by", "from", "on", "with", "the")) \
             and len(rest) > 1:
         rest.pop()  # "at Orchard", "by Sam Carter": the place or the person, then the verb
     word = rest[-1].norm
-    if not word.isalpha() or term_match(forms(word), year.terms):
+    if not word.isalpha() or forms(word) & profile.item_nouns:
         return False
-    if forms(word) & profile.item_nouns:
-        return any(forms(word) & p.name_terms for p in profile.attributes if p.attr.type == "date")
-    verb = word in ("do", "did", "done") or (lemma(word) != word and not word.endswith("s"))
-    return verb and not any(forms(word) & forms(v) for v in described)
+    return word in ("do", "did", "done") or (lemma(word) != word and not word.endswith("s")) \
+        or any(t.norm in ("did", "do", "does") for t in rest[:-1])
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:
@@ -1130,8 +1143,10 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
                 and not verb_form
                 or all(w in near_words or w in UNITS or w in QUERY_STOP or w in PREPOSITIONS for w in re.split(r"[_\W]+", h.lower()) if len(w) > 1)]
         if len(hits) > 1:
+            # "What model year …" of model and model_year: the one whose name is written whole;
             # "Which district …" of district and district_id: the one named by the word alone.
-            hits = [h for h in hits if h.casefold() in forms(tok.norm)] or hits
+            whole = [h for h in hits if len(h.split("_")) > 1 and all(forms(w) & near_words for w in h.casefold().split("_") if w)]
+            hits = whole if len(whole) == 1 else [h for h in hits if h.casefold() in forms(tok.norm)] or hits
         if hits:
             return hits[0] if len(hits) == 1 else None
     return None

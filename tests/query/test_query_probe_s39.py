@@ -115,3 +115,39 @@ def test_never_of_a_kind_of_item_is_of_each_one_s_every_record(question: str) ->
 def test_never_of_the_records_themselves_is_of_each_record() -> None:
     plan = PLANNER.plan("Which services were never at Orchard?", FLEET, FLEET_VALUES, today=TODAY)
     assert not any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+@pytest.mark.parametrize("question", [
+    "How many services did Sam Carter report in 2023?",
+    "services except annual inspections in 2022",
+])
+def test_a_bare_year_is_the_records_own_date_when_the_item_s_year_is_not_cued(question: str) -> None:
+    where = _where(question, FLEET, {**FLEET_VALUES, "service_type": ["annual inspection", "brake service"]})
+    assert "model_year" not in where and "service_date" in where
+
+
+def test_the_name_written_whole_heads_before_its_first_word_alone() -> None:
+    # "What model year is TRK-230?" was signed "FL (model)".
+    assert headed_attribute("What model year is TRK-230?", FLEET) == "model_year"
+    assert headed_attribute("What model is TRK-230?", FLEET) == "model"
+
+
+def test_how_many_of_a_value_and_its_attribute_s_word_counts_matches() -> None:
+    # "battery replacements": services whose parts_replaced holds battery, not how many distinct
+    # parts those services replaced ("3: alternator belt, battery, battery terminals").
+    plan = PLANNER.plan("How many battery replacements were done before 2024?", FLEET,
+                        {**FLEET_VALUES, "parts_replaced": ["battery", "alternator belt", "battery terminals"]}, today=TODAY)
+    assert plan.computed is None or plan.computed.op != "distinct"
+
+
+def test_a_negated_condition_of_a_kind_of_item_is_of_each_one_s_every_record() -> None:
+    # "Which vans did not have any brake service?" listed the 19 van records that are no brake service.
+    plan = PLANNER.plan("Which vans did not have any brake service?", FLEET,
+                        {**FLEET_VALUES, "service_type": ["brake service", "oil change"]}, today=TODAY)
+    assert plan.asks is None and any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+def test_a_negated_condition_of_the_records_kind_stays_held() -> None:
+    # "approved loans": loans (one record each) that are approved, not a kind of thing with many records.
+    plan = PLANNER.plan("Which approved loans have no guarantee?", LOANS, LOAN_VALUES, today=TODAY)
+    assert not any(c.kind == "negation_not_held" for c in plan.changes)
