@@ -648,7 +648,8 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
     """The date attribute the date phrase at ``span`` bounds: the one of several whose name or
     description alone uses the word right before the phrase ("completed in 2023" of "date the trial
     was completed"), else the one alone named by a word anywhere in the question ("a completion
-    date in 2023"); the only one there is; None when the words name none or several."""
+    date in 2023"); the only one there is; else the one the items' word names; None when the words
+    name none or several."""
     all_profiles = SchemaProfile(schema, {}).attributes
     profiles = [p for p in all_profiles if p.attr.type == "date"]
     years = [p for p in all_profiles if p.attr.kind == "year" and p.attr.type != "date"]
@@ -669,7 +670,11 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
             return named[0].attr
         if len(named) > 1:
             return None
-    return None
+    # Words naming none: the records' own date, the one whose name is the items' word (service_date
+    # of "Service records" beside next_due_date: "replacements done before 2024").
+    items = SchemaProfile(schema, {}).item_nouns
+    own_dates = [p for p in profiles if p.name_terms & items]
+    return own_dates[0].attr if len(own_dates) == 1 else None
 
 
 def without_relation_wording(text: str, question: str, terms: Sequence[GraphTerm]) -> str:

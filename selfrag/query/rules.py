@@ -442,12 +442,14 @@ def _first_name_before(question: str, tokens: list[Token], mention: Mention) -> 
 
 def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
     """The spans where ``question`` writes, as whole words and but for case, a known value of
-    several words of a name or identifier attribute, longest first, none inside another."""
+    several words of a word attribute (a name's exactly; another's last word maybe in the plural:
+    "battery replacements" of a service type), longest first, none inside another."""
     found: list[Span] = []
-    values = sorted({str(v) for p in profile.strings() if p.attr.kind in _NAMING_KINDS for v in p.values
-                     if len(str(v).split()) > 1}, key=len, reverse=True)
-    for value in values:
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", question, re.IGNORECASE):
+    values = sorted({(str(v), p.attr.kind in _NAMING_KINDS) for p in profile.strings() for v in p.values
+                     if len(str(v).split()) > 1}, key=lambda vn: len(vn[0]), reverse=True)
+    for value, naming in values:
+        plural = "" if naming else "(?:e?s)?"
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}{plural}(?!\w)", question, re.IGNORECASE):
             if not any(a <= m.start() and m.end() <= b for a, b in found):
                 found.append(m.span())
     return found
@@ -890,6 +892,10 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
     return _another_event([t for t in tokens if t.end <= figure], year, profile)
 
 
+_YEAR_PREPOSITIONS = frozenset({"in", "during", "before", "after", "since", "until"})
+"""What a year of an event follows ("done in 2024", "done before 2024"); "from 2021" is the item's."""
+
+
 def _described_events(attribute: AttrProfile) -> list[str]:
     """The words after "was"/"is" in an attribute's description: "first", "registered" of "model
     year the car was first registered"."""
@@ -898,7 +904,7 @@ def _described_events(attribute: AttrProfile) -> list[str]:
 
 
 def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaProfile) -> bool:
-    """Whether the year written after ``before`` follows "in" or "during" and is the year of the
+    """Whether the year written after ``before`` follows "in", "during", "before" … and is the year of the
     records' own event, not of the item ``year`` is described by ("model year the vehicle was
     built"): the question uses none of the year's own words ("model", "built"), and a verb of
     another event comes before it ("done in 2024", "reported in 2023", "serviced at Orchard in
@@ -907,7 +913,7 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     own ("year of the record") is every record's."""
     described = _described_events(year)
     dates = [p for p in profile.attributes if p.attr.type == "date"]
-    if len(before) < 2 or before[-1].norm not in ("in", "during") or not described \
+    if len(before) < 2 or before[-1].norm not in _YEAR_PREPOSITIONS or not described \
             or any(set(described) & set(_described_events(d)) for d in dates):
         return False  # "year the recall was announced" beside "date the recall was announced": one event
     own = frozenset().union(*(forms(v) for v in described)) | {t for t in year.name_terms if t not in _DATE_WORDS}

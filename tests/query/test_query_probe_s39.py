@@ -151,3 +151,13 @@ def test_a_negated_condition_of_the_records_kind_stays_held() -> None:
     # "approved loans": loans (one record each) that are approved, not a kind of thing with many records.
     plan = PLANNER.plan("Which approved loans have no guarantee?", LOANS, LOAN_VALUES, today=TODAY)
     assert not any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+def test_a_value_of_several_words_written_in_the_plural_is_read_before_a_list_element_inside_it() -> None:
+    # "battery replacements" is the service type "battery replacement", not parts_replaced holding
+    # "battery" (four services, one of them a tyre job's battery terminals would not be) and "done
+    # before 2024" is the services' date, not the vans' model year.
+    where = _where("How many battery replacements were done before 2024?", FLEET,
+                   {**FLEET_VALUES, "service_type": ["battery replacement", "brake service"], "parts_replaced": ["battery"]})
+    assert '"attribute":"service_type","comparator":"eq","value":"battery replacement"' in where
+    assert "parts_replaced" not in where and "model_year" not in where and "service_date" in where
