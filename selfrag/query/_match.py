@@ -21,9 +21,9 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from selfrag.lang import lemma, normalise, stem, word_set
+from selfrag.lang import is_word, lemma, normalise, stem, word_set
 
-__all__ = ["KnownMatch", "KnownValues", "same_entity"]
+__all__ = ["KnownMatch", "KnownValues", "accent_only", "same_entity"]
 
 MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "part", "surname"]
 
@@ -155,3 +155,10 @@ class KnownValues:
         if found or not loose:
             return found
         return self.abbreviation(text) or self.typo(text) or self.surname(text)
+
+
+def accent_only(written: str, value: str) -> bool:
+    """Whether ``written``, a lowercase English word ("part"), matches ``value`` only once its accents
+    are dropped ("Pärt"): the word, not the name."""
+    return (written.islower() and written.casefold() != value.casefold() and normalise(written) == normalise(value)
+            and is_word(written))

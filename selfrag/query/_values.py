@@ -57,7 +57,7 @@ from selfrag.lang import (
 )
 from selfrag.query._lexicon import CUES, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import asks_count
-from selfrag.query._match import KnownValues
+from selfrag.query._match import KnownValues, accent_only
 from selfrag.query._numbers import Number
 from selfrag.query._numeric import compared
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -167,7 +167,9 @@ class _Finder:
                 elif all(self.light(t) for t in toks):
                     # "BUG-1007" of tickets called bugs: the items' word and a number, which as
                     # written whole is an identifier's value.
-                    exact = [(p, m) for p, idx in self.indexes if n > 1 and p.attr.kind == "identifier"
+                    # So is "2024/25" of a season: digits joined by a mark, written whole.
+                    code = re.fullmatch(r"\d+(?:[/\-]\d+)+", text) is not None
+                    exact = [(p, m) for p, idx in self.indexes if n > 1 and (p.attr.kind == "identifier" or code)
                              and (m := idx.exact(text)) is not None and m.how == "exact"]
                     hit = (Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1
                            else (self._filler_value(i, span) or self._kind_of_item(text, span)) if n == 1 else None)
@@ -187,7 +189,8 @@ class _Finder:
         """The strictest match over every attribute first, then looser ones: "Thai" is a cuisine
         before it is the last word of a title."""
         exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None
-                 and not (m.how == "inflection" and n == 1 and self._another_attributes_word(text, p))]
+                 and not (m.how == "inflection" and n == 1 and self._another_attributes_word(text, p))
+                 and not (n == 1 and isinstance(m.value, str) and accent_only(text, m.value))]
         if exact:
             (p, m), others = exact[0], [q for q, o in exact[1:] if o.value == exact[0][1].value]
             if others and self.asked in {c.name for c in [p, *others]}:

@@ -56,6 +56,7 @@ from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read
 from selfrag.query._grounding import clauses
 from selfrag.query._lexicon import ITEM_WORDS, LINKING_VERBS, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
+from selfrag.query._match import accent_only
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -206,6 +207,8 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                 span = (tokens[i].start, tokens[i + n - 1].end)
                 if tuple(norms[i : i + n]) != words or not taken.free(span):
                     continue
+                if n == 1 and accent_only(tokens[i].text, value):
+                    continue  # "part of the series" is no Pärt
                 first, last = i, i + n - 1
                 if last + 1 < len(tokens) and term_match(forms(norms[last + 1]), p.name_terms):
                     last += 1  # "HDMI ports"
@@ -415,7 +418,20 @@ def _outside_names(question: str, numbers: list[Number], profile: SchemaProfile)
                     and (parts := re.findall(r"[^\W_]+", value)):
                 pattern = r"(?<![^\W_])" + r"[\s\-_./]*".join(map(re.escape, parts)) + r"(?![^\W_])"
                 spans += [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
+    spans += _known_codes(question, profile)
     return [n for n in numbers if not any(s <= n.start and n.end <= e for s, e in spans)]
+
+
+def _known_codes(question: str, profile: SchemaProfile) -> list[Span]:
+    """The spans where ``question`` writes exactly a known value of digits joined by a slash or a
+    hyphen ("2024/25" of a season, "2022-23"): that value, no year or number of its own. (A dotted
+    one is a version, which may be compared: "after version 2.0".)"""
+    spans: list[Span] = []
+    for p in profile.strings():
+        for value in p.values:
+            if re.fullmatch(r"\d+(?:[/\-]\d+)+", value) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                spans += [m.span() for m in re.finditer(rf"(?<![\w/.\-]){re.escape(value)}(?![\w/\-]|\.\d)", question)]
+    return spans
 
 
 _HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir", "dame", "lady", "lord"])
@@ -537,6 +553,10 @@ def read_question(
     hundreds = [m.span() for m in _HUNDREDS.finditer(question)]
     for span in hundreds:
         taken.claim(span)
+    # "2024/25" of a season: the value, which no number or date reader takes apart.
+    codes = _known_codes(question, profile)
+    for span in codes:
+        taken.claim(span)
     for span in _name_tails(tokens, profile):
         # "borrowed more than 100 times last year" of borrowed_last_year: "last year" is the
         # attribute's name, no year of another.
@@ -587,7 +607,7 @@ def read_question(
         taken.claim(span)
     listed = _list_elements(tokens, [p for p in full_profile.attributes if p.attr.type == "string[]"], catalogue, taken,
                             exclude=values)
-    for span in [*names, *flags]:
+    for span in [*names, *flags, *codes]:
         taken.release(span)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers,
                              asked=headed_attribute(question, full or schema) if tokens and tokens[0].norm in ("which", "what")

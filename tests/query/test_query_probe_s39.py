@@ -161,3 +161,30 @@ def test_a_value_of_several_words_written_in_the_plural_is_read_before_a_list_el
                    {**FLEET_VALUES, "service_type": ["battery replacement", "brake service"], "parts_replaced": ["battery"]})
     assert '"attribute":"service_type","comparator":"eq","value":"battery replacement"' in where
     assert "parts_replaced" not in where and "model_year" not in where and "service_date" in where
+
+
+# The twenty-third new user's concert archive: composers (a list) holding Pärt, a season written
+# "2024/25", a series "Late".
+CONCERTS = CollectionSchema.model_validate(json.loads((HERE / "concerts.json").read_text()))
+CONCERT_VALUES = {"composers": ["Pärt", "Beethoven", "Sibelius"], "season": ["2022/23", "2023/24", "2024/25"],
+                  "series": ["Masterworks", "Late", "Family"], "conductor": ["Elena Marsh"]}
+
+
+@pytest.mark.parametrize("question", ["Which series was CPA-2201 part of?", "Is CPA-2413 part of the Masterworks series?"])
+def test_an_english_word_is_no_name_it_matches_only_without_its_accent(question: str) -> None:
+    # "part" is no Pärt: "Is CPA-2413 part of the Masterworks series?" was answered "No".
+    assert "Pärt" not in _where(question, CONCERTS, CONCERT_VALUES)
+
+
+def test_a_name_written_without_its_accent_in_capitals_is_still_the_name() -> None:
+    assert "Pärt" in _where("Which concerts had works by Part?", CONCERTS, CONCERT_VALUES)
+
+
+@pytest.mark.parametrize(("question", "season"), [
+    ("Late series concerts in 2024/25", "2024/25"),
+    ("How many concerts in 2022/23 were not recorded?", "2022/23"),
+])
+def test_a_known_value_written_with_digits_is_the_value_not_a_year(question: str, season: str) -> None:
+    # "2024/25" is a season: read as the calendar year 2024, it signed a concert of the 2023/24 season.
+    where = _where(question, CONCERTS, CONCERT_VALUES)
+    assert f'"attribute":"season","comparator":"eq","value":"{season}"' in where and '"date"' not in where
