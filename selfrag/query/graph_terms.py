@@ -571,7 +571,7 @@ def read_graph_terms(
                 bounds.append(Comparison(attribute=dated.name, comparator="gte", value=date_number(span.start)))
             if span.end is not None:
                 bounds.append(Comparison(attribute=dated.name, comparator="lt", value=date_number(span.end)))
-            if span.span is not None and negated_date(question, span.span):
+            if span.span is not None and negated_date(question, span.span, consumed):
                 # "not published in 2024": the dates outside the range (a record without one is in neither).
                 outside: list[FilterNode] = [_outside(b) for b in bounds]
                 nodes.append(outside[0] if len(outside) == 1 else Operation(operator="or", arguments=outside))
@@ -624,12 +624,15 @@ def read_graph_terms(
 _ALTERNATIVE_DATE = re.compile(r"\s*,?\s*(?:or|and)\s+(?:in\s+)?(?:\d{4}|" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
 
 
-def negated_date(question: str, span: tuple[int, int]) -> bool:
+def negated_date(question: str, span: tuple[int, int], consumed: Sequence[tuple[int, int]] = ()) -> bool:
     """Whether a negation stands before the date phrase at ``span``, through auxiliaries and a verb
-    only ("were not published in 2024", "weren't patched before 2023", "not in 2024")."""
+    only ("were not published in 2024", "weren't patched before 2023", "not in 2024"), and no other
+    condition holds it (``consumed``: "not recorded in 2025" of a flag recorded is the flag's)."""
     before = [t for t in tokenize(question) if t.end <= span[0]]
     for i in range(len(before) - 1, max(-1, len(before) - 4), -1):
         t = before[i]
+        if any(a <= t.start < b for a, b in consumed):
+            return False
         if t.norm in NEGATIONS:
             return True
         if t.norm in AUXILIARIES or verb_form(t.text, [u.norm for u in before[:i]]):

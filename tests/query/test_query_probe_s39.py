@@ -188,3 +188,10 @@ def test_a_known_value_written_with_digits_is_the_value_not_a_year(question: str
     # "2024/25" is a season: read as the calendar year 2024, it signed a concert of the 2023/24 season.
     where = _where(question, CONCERTS, CONCERT_VALUES)
     assert f'"attribute":"season","comparator":"eq","value":"{season}"' in where and '"date"' not in where
+
+
+def test_a_negation_a_flag_holds_does_not_also_negate_the_date_after_it() -> None:
+    # "concerts not recorded in 2025": unrecorded concerts of 2025, not unrecorded ones outside 2025.
+    where = _where("concerts not recorded in 2025", CONCERTS, CONCERT_VALUES)
+    assert '"attribute":"recorded","comparator":"eq","value":false' in where
+    assert '"comparator":"gte","value":20250101' in where and '"comparator":"lt","value":20260101' in where
