@@ -510,16 +510,26 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         kinds = {_MEASURES[w] for w in words}
         named = [a for a in schema.attributes if a.kind in kinds and a.name not in tested and a.type != "boolean"]
         if len(named) > 1:
-            # "How much did LST-6001 sell for?" of list_price and sale_price: the one whose
-            # description says what the question's verb does ("price the property sold for").
-            named = [a for a in named if _recorded(a) & asked_words] or named
+            # "How much rent does Emma Holloway pay?" of monthly_rent and deposit: the one a word of
+            # whose name the question writes ("rent"), before one whose description uses its verb
+            # ("deposit paid by the tenant"). "How much did LST-6001 sell for?" of list_price and
+            # sale_price: the one whose description says what the verb does ("price the property sold for").
+            named = ([a for a in named if content_terms(a.name.replace("_", " ")) & asked_words]
+                     or [a for a in named if _recorded(a) & asked_words] or named)
         cues = " ".join(words)
     if not named and re.match(r"\s*(?:what|how\s+much)\b", question, re.IGNORECASE):
         # "What did LST-6001 sell for?", "How much was it listed for?": the one price whose
         # description uses the question's verb. Only a price: "What was fixed in 2025.2?" asks
         # what, not the number of bugs_fixed.
-        named = [a for a in schema.attributes if a.type in ("integer", "float") and a.kind == "money"
-                 and a.name not in tested and _recorded(a) & asked_words]
+        money = [a for a in schema.attributes if a.type in ("integer", "float") and a.kind == "money" and a.name not in tested]
+        # "How much rent does Emma Holloway pay?": the price a word of whose name is written
+        # ("rent"), paying being what is done with any of them, before one whose description
+        # alone uses the verb ("deposit paid by the tenant").
+        named = [a for a in money if content_terms(a.name.replace("_", " ")) & asked_words]
+        if named:
+            cues = " ".join(sorted(asked_words & frozenset().union(*(_recorded(a) for a in money))))
+        else:
+            named = [a for a in money if _recorded(a) & asked_words]
     if len(named) != 1:
         return None
     if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":

@@ -170,6 +170,10 @@ def _begins_a_name(tokens: list[Token], i: int, profile: SchemaProfile) -> bool:
     return False
 
 
+_AGGREGATE_WORDS = frozenset({"average", "mean", "median", "total", "sum", "combined", "overall", "typical"})
+"""Words between a superlative and its measure that make it one of groups' aggregates."""
+
+
 def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile, taken: Spans,
                      dates: Sequence[AttrProfile] = (), *, alternatives: bool = False) -> Superlative | None:
     """The first superlative in ``question`` over one numeric or ``dates`` attribute of ``profile``,
@@ -271,6 +275,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                                    candidates=tuple(p.name for p in several), comparative=comparative)
             continue
         attr, highest, last = found
+        if any(t.norm in _AGGREGATE_WORDS for t in tokens[i + 1 : tokens.index(last)]):
+            # "the highest average rent": of each district's average, which no ranking of
+            # records is; left unread.
+            continue
         if verb is None:
             verb = _attribute_s_verb(tokens, i, taken, attr)
         span = (tok.start if verb is None else verb.start, last.end)

@@ -167,8 +167,9 @@ class _Finder:
                 elif all(self.light(t) for t in toks):
                     # "BUG-1007" of tickets called bugs: the items' word and a number, which as
                     # written whole is an identifier's value.
-                    # So is "2024/25" of a season: digits joined by a mark, written whole.
-                    code = re.fullmatch(r"\d+(?:[/\-]\d+)+", text) is not None
+                    # So is any code written whole, "2024/25" of a season, "VAN-014" of a vehicle:
+                    # letters or digits joined by a slash or hyphen, with a digit.
+                    code = re.fullmatch(r"[^\W_]+(?:[/\-][^\W_]+)+", text) is not None and any(c.isdigit() for c in text)
                     exact = [(p, m) for p, idx in self.indexes if n > 1 and (p.attr.kind == "identifier" or code)
                              and (m := idx.exact(text)) is not None and m.how == "exact"]
                     hit = (Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1
@@ -358,6 +359,8 @@ class _Finder:
         description names as several kinds of its items ("the fleet's vans and trucks" of
         vehicle_class van, truck): "trucks" selects the trucks. Not a word that is the only such
         value ("Homes for sale" with a type "home"): that word is every item."""
+        if self.q[span[1] : span[1] + 1] in ("-", "/") or self.q[span[0] - 1 : span[0]] in ("-", "/"):
+            return None  # "VAN-014": a code's part, no kind
         hits = []
         for p, idx in self.indexes:
             m = idx.exact(text)

@@ -25,7 +25,7 @@ from selfrag.errors import ConfigError, describe
 from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
-from selfrag.lang import QUERY_STOP, UNITS, Token, doer_of, forms, lemma, tokenize
+from selfrag.lang import QUERY_STOP, UNITS, Token, doer_of, forms, lemma, tokenize, wants_latest
 from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
@@ -419,6 +419,11 @@ class SelfQueryPlanner:
             # filter of records does not hold (a station of 4 °C one year and 6 °C the next is listed).
             changes.append(Change(kind="negation_not_held", detail=f"'never' of each {headed}'s every record: "
                                   "a filter holds it of each record apart; nothing computed from it is the answer"))
+        elif query.filter is not None and wants_latest(question) and _kind_named(question, query.filter, full):
+            # "newest truck?": the truck built last, or the truck's latest record; which is not said.
+            changes.append(Change(kind="either_attribute", detail="'newest' of a kind of item: its own year or its "
+                                  "latest record, which is not said; nothing computed from the filter is the answer"))
+            asks = None
         elif query.filter is not None and (_NEVER.search(question) or _negated(query.filter)) \
                 and _kind_headed(question, query.filter, full):
             # "Which trucks were never serviced at Orchard?", "Which vans did not have a brake
@@ -426,6 +431,7 @@ class SelfQueryPlanner:
             # Harbour and at Orchard has a record not at Orchard).
             changes.append(Change(kind="negation_not_held", detail="'never' of each item's every record: a filter "
                                   "holds it of each record apart; nothing computed from it is the answer"))
+            asks = None
         if asks is None and not terms and source == "rules" and query.filter is not None and not reading.residual \
                 and not rules.changes and not any(c.kind in NOT_WHOLE for c in changes) and not _names_unfiltered(question, schema, query.filter, ranked=[headed] if headed else []) \
                 and (is_request(question) or not reading.leftover):
@@ -440,7 +446,8 @@ class SelfQueryPlanner:
         # "How many battery replacements …": a value of the headed attribute is a condition on it,
         # so the count is of the matches, not of the values the filter already fixed.
         distinct = (_distinct(question, full, headed) if asks == "documents" and not terms
-                    and headed not in {c.attribute for c in clauses(query.filter)} else None)
+                    and headed not in {c.attribute for c in clauses(query.filter)}
+                    and not _counted_word_taken(question, [*reading.consumed, *reading.dated]) else None)
         # A value of the item's own name ("How many Golfs …") may be a figure the record states.
         naming = {x.name for x in full.attributes if x.kind in ("name", "identifier")}
         named = any(c.attribute in naming for c in clauses(query.filter))
@@ -676,6 +683,32 @@ def _doer(question: str, schema: CollectionSchema) -> tuple[str, str] | None:
 
     people = [a for a in schema.attributes if a.type in ("string", "string[]") and a.kind == "name" and does(a)]
     return (people[0].name, verb.text) if len(people) == 1 else None
+
+
+def _counted_word_taken(question: str, consumed: Sequence[tuple[int, int]]) -> bool:
+    """Whether the word "how many" counts is part of a condition's value ("How many battery
+    replacements …" of the service type "battery replacement"): the matches are counted."""
+    tokens = tokenize(question)
+    if len(tokens) < 3 or (tokens[0].norm, tokens[1].norm) != ("how", "many"):
+        return False
+    phrase = []
+    for tok in tokens[2:]:
+        if tok.norm in AUXILIARIES or tok.norm in PREPOSITIONS or tok.norm in QUERY_STOP or not tok.norm.isalpha() \
+                or (lemma(tok.norm) != tok.norm and not tok.norm.endswith("s")):
+            break  # the noun phrase ends at its verb
+        phrase.append(tok)
+    # The phrase's last word is what it counts: "coast towns" counts towns, whatever took "coast".
+    return bool(phrase) and any(a <= phrase[-1].start < b for a, b in consumed)
+
+
+def _kind_named(question: str, node: FilterNode, schema: CollectionSchema) -> bool:
+    """Whether the filter holds a condition whose value is a kind of the items, written as such
+    ("newest truck?" of the fleet's "vans and trucks"): a thing with records of its own."""
+    items = SchemaProfile(schema, {}).item_nouns
+    written = {t.norm for t in tokenize(question)}
+    return any(isinstance(c.value, str) and c.comparator == "eq" and forms(c.value.casefold()) & items
+               and forms(c.value.casefold()) & frozenset().union(*(forms(w) for w in written))
+               for c in clauses(node))
 
 
 def _negated(node: FilterNode) -> bool:

@@ -195,3 +195,37 @@ def test_a_negation_a_flag_holds_does_not_also_negate_the_date_after_it() -> Non
     where = _where("concerts not recorded in 2025", CONCERTS, CONCERT_VALUES)
     assert '"attribute":"recorded","comparator":"eq","value":false' in where
     assert '"comparator":"gte","value":20250101' in where and '"comparator":"lt","value":20260101' in where
+
+
+@pytest.mark.parametrize("question", ["What make is VAN-014?", "How many services did VAN-070 have?"])
+def test_an_items_word_inside_a_code_is_the_code_not_a_kind(question: str) -> None:
+    # "VAN-014" is a vehicle, not every van (23 records were signed).
+    where = _where(question, FLEET, {**FLEET_VALUES, "vehicle_id": ["VAN-014", "VAN-070", "TRK-203"]})
+    assert "vehicle_class" not in where and "vehicle_id" in where
+
+
+def test_newest_of_a_kind_of_item_is_not_its_latest_record() -> None:
+    # "newest truck?" was signed "Yes: 17 matching documents; the 4 newest" by service date; the
+    # truck's own year may be meant.
+    plan = PLANNER.plan("newest truck?", FLEET, FLEET_VALUES, today=TODAY)
+    assert plan.asks is None
+
+
+def test_how_many_of_a_value_written_with_its_attribute_s_word_counts_matches() -> None:
+    plan = PLANNER.plan("How many battery replacements were done before 2024?", FLEET,
+                        {**FLEET_VALUES, "service_type": ["battery replacement"], "parts_replaced": ["battery"]}, today=TODAY)
+    assert plan.computed is None
+
+
+# The twenty-sixth new user's tenancies: monthly_rent beside a deposit "paid by the tenant".
+TENANCIES = CollectionSchema.model_validate(json.loads((HERE / "tenancies.json").read_text()))
+
+
+@pytest.mark.parametrize("question", ["Which district has the highest average rent?",
+                                      "Which district has the lowest total rent?"])
+def test_a_superlative_of_an_aggregate_is_no_ranking_of_records(question: str) -> None:
+    # Signed "2 share the highest monthly_rent: Hillcrest (2400); Central (2400)": the highest single
+    # rents, a tie that does not exist among the districts' averages.
+    plan = PLANNER.plan(question, TENANCIES, {"district": ["Hillcrest", "Central"]}, today=TODAY)
+    assert plan.computed is None or not plan.computed.whole
+    assert plan.asks is None

@@ -1,0 +1,30 @@
+"""An attribute the question names by one word of its name ("rent" of monthly_rent): its value is
+what is asked, not another attribute of the same kind whose description shares the question's verb
+("deposit paid by the tenant" for "How much rent does Emma Holloway pay?")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from selfrag.schema import CollectionSchema
+from workflows.set_answers import asked_attribute
+
+TENANCIES = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "tenancies.json").read_text()))
+EMMA: dict[str, Any] = {"attribute": "tenant", "comparator": "eq", "value": "Emma Holloway"}
+
+
+@pytest.mark.parametrize(("question", "search"), [
+    ("How much rent does Emma Holloway pay?", "How much rent does pay?"),
+    ("What is the rent of Emma Holloway?", "What is the rent of"),
+    ("what rent does Emma Holloway pay", "what rent does pay"),
+])
+def test_a_word_of_one_name_asks_that_attribute(question: str, search: str) -> None:
+    # "How much rent does Emma Holloway pay?" was signed her deposit ("paid by the tenant").
+    found = asked_attribute(question, search, TENANCIES, EMMA)
+    assert found is not None and found.name == "monthly_rent"
+
