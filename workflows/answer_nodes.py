@@ -24,6 +24,7 @@ from workflows._phase import (
     computation,
     decided_verdict,
     filter_held_figures,
+    filtered,
     judged_text,
     nothing_matches,
     planned_text,
@@ -274,6 +275,13 @@ class AnswerNodes(Phase):
                     ok = False
                     reason += (f", but document [{rival['document']}] answers {rival['answer']!r} (reader probability "
                                f"{rival['probability']:.2f} >= {RIVAL_PROBABILITY:.2f}): the documents disagree")
+            if ok and not filtered(state) and (unstated := _years_unstated(question, answer)):
+                # "What was the early refill threshold in 2022?" read "80 percent" out of "The
+                # threshold stayed at 80 percent." of the 2024 section: a quote that states no year
+                # the question asks about says nothing of that year. (A year a filter holds is the
+                # filter's: the documents it selected satisfy it without stating it.)
+                ok = False
+                reason += f", but the quote states no {' or '.join(unstated)}, which the question asks about"
             verdicts.append(decided_verdict("reader", current["number"], ok, "verified" if ok else "unverified", reason,
                                             model=self._reader_name(), prompt_version="reader/v1"))
             current["verified"] = ok
@@ -621,3 +629,12 @@ def _about_another(question: str, current: rec.GeneratedAnswer, number: int, doc
     if any(not unnamed_phrases(shared, [(d["text"], d["metadata"])]) for d in others):
         return []  # another document is about it too: the reader's best rival is not the only one
     return unnamed_phrases(shared, [(by_id[read[number - 1]]["text"], by_id[read[number - 1]]["metadata"])])
+
+
+_YEAR = re.compile(r"(?<![\d.,])(?:1[89]|20)\d\d(?![\d.,]\d)")
+
+
+def _years_unstated(question: str, answer: str) -> list[str]:
+    """The years ``question`` names ("in 2022") that ``answer`` (the short answer and its quote)
+    nowhere states, not even inside a date ("2022-09-20")."""
+    return [y for y in dict.fromkeys(_YEAR.findall(question)) if y not in answer]

@@ -485,16 +485,28 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
         toks = tokenize(question)
         after = [t for t in toks if t.start >= mention.span[1]][:1]
         before = [t for t in toks if t.end <= mention.span[0]][-1:]
-        if not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
+        # "What prescriptions does Brooks have?": the subject of "does", who has them.
+        subject = bool(before) and before[0].norm in ("does", "did", "do") and bool(after) and after[0].norm.isalpha()
+        if not subject and (not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
                 or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
                 or any(term_match(forms(after[0].norm), q.name_terms) for q in profile.attributes) \
                 or after[0].text[:1].isupper() \
                 or (before and before[0].norm in PREPOSITIONS) \
                 or (any(a <= after[0].start < b for a, b in valued)
                     and (after[0].norm.endswith("s")
-                         or any(after[0].norm == str(v).casefold() for q in profile.strings() for v in q.values))):
+                         or any(after[0].norm == str(v).casefold() for q in profile.strings() for v in q.values)))):
             return None  # "in Whitfield", "Whitfield houses": the place (not "Whitfield sell", a verb read as Sold)
     word = written.casefold()
+    toks = tokenize(question)
+    before = [t for t in toks if t.end <= mention.span[0]][-1:]
+    if mention.attr.attr.kind in _NAMING_KINDS and before and before[0].norm in ("at", "in", "near"):
+        # "filled at Lindqvist" of Dr. Elena Lindqvist beside the branch Lindqvist Square: a place's
+        # preposition before a word of the place's name.
+        for p in profile.strings():
+            if p.attr.kind == "place":
+                for value in p.values:
+                    if word in str(value).casefold().split():
+                        return f"{p.name} {value!r}"
     for p in profile.strings():
         if p.name == mention.attr.name or p.attr.kind not in _NAMING_KINDS:
             continue

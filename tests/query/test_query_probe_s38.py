@@ -275,8 +275,15 @@ def test_unread_or_ambiguous_words_are_no_listing(question: str) -> None:
 
 
 def test_a_place_named_as_a_place_stays_the_place() -> None:
-    for question in ("Which properties in Whitfield sold?", "How many listings does Whitfield have?"):
-        assert PLANNER.plan(question, SALES, SALE_VALUES, today=TODAY).asks == "documents", question
+    assert PLANNER.plan("Which properties in Whitfield sold?", SALES, SALE_VALUES, today=TODAY).asks == "documents"
+
+
+def test_the_subject_of_does_beside_a_person_of_its_name_is_either() -> None:
+    # Session 39: "What prescriptions does Brooks have?" listed the branch Brooks's, where a patient
+    # and a doctor are called Brooks too. The agent Clara Whitfield has listings as the
+    # neighbourhood does: which one is not said.
+    plan = PLANNER.plan("How many listings does Whitfield have?", SALES, SALE_VALUES, today=TODAY)
+    assert plan.asks is None and any(c.kind == "ambiguous_name" for c in plan.changes)
 
 
 def test_the_most_of_a_value_counts_the_items_it_selects() -> None:

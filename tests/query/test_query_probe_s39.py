@@ -229,3 +229,23 @@ def test_a_superlative_of_an_aggregate_is_no_ranking_of_records(question: str) -
     plan = PLANNER.plan(question, TENANCIES, {"district": ["Hillcrest", "Central"]}, today=TODAY)
     assert plan.computed is None or not plan.computed.whole
     assert plan.asks is None
+
+
+# The twenty-fifth new user's prescriptions: a doctor Elena Lindqvist beside the branch "Lindqvist
+# Square", a doctor Hannah Brooks and a patient Daniel Brooks beside the branch "Brooks".
+RX = CollectionSchema.model_validate(json.loads((HERE / "prescriptions.json").read_text()))
+RX_VALUES = {"doctor": ["Elena Lindqvist", "Hannah Brooks", "Michael Grant"], "patient": ["Daniel Brooks", "Maria Okafor"],
+             "branch": ["Brooks", "Lindqvist Square", "Riverside"], "drug": ["Lisinopril", "Harmony"]}
+
+
+@pytest.mark.parametrize("question", [
+    "Which prescriptions were filled at Lindqvist?",      # the branch Lindqvist Square, or Dr. Lindqvist
+    "What prescriptions does Brooks have?",               # the branch, the patient or the doctor
+])
+def test_a_surname_that_is_also_a_place_s_word_is_ambiguous(question: str) -> None:
+    plan = PLANNER.plan(question, RX, RX_VALUES, today=TODAY)
+    assert plan.asks is None and any(c.kind == "ambiguous_name" for c in plan.changes)
+
+
+def test_a_place_after_its_preposition_stays_the_place() -> None:
+    assert '"branch"' in _where("Which prescriptions were filled at Riverside?", RX, RX_VALUES)

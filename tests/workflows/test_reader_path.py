@@ -10,6 +10,7 @@ from typing import Any
 
 from graders import Combine, GraderConfig
 from selfrag.reading import Reading, sentence_spans
+from selfrag.schema import CollectionSchema
 from selfrag.testing import ScriptedChatModel, ScriptedJudge, reading_of
 from tests.workflows.conftest import DOCS, FAST, sequence_search
 from workflows import Outcome, RunOptions
@@ -319,14 +320,15 @@ def test_a_year_read_from_a_date_and_a_whole_word_are_still_signed(make_engine: 
         "Who sits with Anna?", collection="papers").outcome is Outcome.ANSWERED
 
 
-def _engine_over(texts: dict[str, str], judge: ScriptedJudge) -> Any:
-    """An offline engine over a collection of ``texts`` (id → text), every search finding them all."""
+def _engine_over(texts: dict[str, str], judge: ScriptedJudge, schema: Any = None) -> Any:
+    """An offline engine over a collection of ``texts`` (id → text), every search finding them all
+    (``schema``: the collection's, else the workflow tests' own)."""
     from selfrag.testing import FakeCollection, FakeStore
     from tests.workflows.conftest import FAST as RETRY
     from tests.workflows.conftest import SCHEMA
     from workflows import Components, SelfRagEngine
 
-    coll = FakeCollection("papers", SCHEMA, [{"id": k, "text": v, "metadata": {}} for k, v in texts.items()])
+    coll = FakeCollection("papers", schema or SCHEMA, [{"id": k, "text": v, "metadata": {}} for k, v in texts.items()])
     components = Components.from_model(ScriptedChatModel.from_rules({}), FakeStore(coll), retry=RETRY, self_query_mode="rules",
                                        judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
                                        extractive_only=True, rules_only_text=True)
@@ -412,3 +414,26 @@ def test_a_figure_stated_for_other_years_than_the_question_asks_is_not_signed() 
     assert not figure["passed"] and "Since 2023" in figure["reason"]
     assert engine.run("What is the notice period for damage claims with Blue Heron?",
                       collection="papers").outcome is Outcome.ANSWERED
+
+
+PROSE = CollectionSchema(description="policy documents", attributes=[])
+
+
+def test_an_answer_whose_quote_states_no_year_the_question_asks_about_is_not_signed() -> None:
+    # A new user's pharmacy policies: "What was the early refill threshold in 2022?" was signed "80
+    # percent" from "The early refill threshold stayed at 80 percent." of the 2024 section; in 2022
+    # it was 75 percent.
+    text = ("In 2022 the early refill threshold was 75 percent of the supply. In 2024 the rules changed. "
+            "The early refill threshold stayed at 80 percent.")
+    result = _engine_over({"p": text}, judge_reading("80 percent"), PROSE).run(
+        "What was the early refill threshold in 2022?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert not reader["passed"] and "2022" in reader["reason"]
+
+
+def test_an_answer_whose_quote_states_the_year_asked_about_is_still_signed() -> None:
+    text = "In 2022 the early refill threshold was 75 percent of the supply. In 2024 it rose to 80 percent."
+    result = _engine_over({"p": text}, judge_reading("75 percent"), PROSE).run(
+        "What was the early refill threshold in 2022?", collection="papers")
+    assert result.outcome is Outcome.ANSWERED
