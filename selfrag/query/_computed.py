@@ -275,9 +275,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                                    candidates=tuple(p.name for p in several), comparative=comparative)
             continue
         attr, highest, last = found
-        if any(t.norm in _AGGREGATE_WORDS for t in tokens[i + 1 : tokens.index(last)]):
+        if any(t.norm in _AGGREGATE_WORDS and t.norm not in attr.name.casefold().split("_")
+               for t in tokens[i + 1 : tokens.index(last)]):
             # "the highest average rent": of each district's average, which no ranking of
-            # records is; left unread.
+            # records is; left unread ("the highest total minutes" names total_minutes).
             continue
         if verb is None:
             verb = _attribute_s_verb(tokens, i, taken, attr)

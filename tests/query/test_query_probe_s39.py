@@ -249,3 +249,12 @@ def test_a_surname_that_is_also_a_place_s_word_is_ambiguous(question: str) -> No
 
 def test_a_place_after_its_preposition_stays_the_place() -> None:
     assert '"branch"' in _where("Which prescriptions were filled at Riverside?", RX, RX_VALUES)
+
+
+def test_an_aggregate_word_of_the_measure_s_own_name_still_ranks() -> None:
+    # An intermediate commit read "total" of total_minutes as an aggregate (superlatives bench).
+    recipes = CollectionSchema.model_validate({"description": "recipes", "attributes": [
+        {"name": "title", "type": "string", "kind": "name"},
+        {"name": "total_minutes", "type": "integer", "kind": "duration", "unit": "minute"}]})
+    plan = PLANNER.plan("Which recipe has the highest total minutes?", recipes, {}, today=TODAY)
+    assert plan.computed is not None and plan.computed.attribute == "total_minutes" and plan.computed.whole
