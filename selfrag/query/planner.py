@@ -719,8 +719,8 @@ def _negated(node: FilterNode) -> bool:
 
 def _kind_headed(question: str, node: FilterNode, schema: CollectionSchema) -> bool:
     """Whether the word a "which"/"what"/"how many" question is headed by is the value of a
-    condition on a category ("Which trucks …" of vehicle_class truck): a kind of thing the records
-    are about, not the records themselves."""
+    condition on a category that the collection names its things by ("Which trucks …" of
+    vehicle_class truck): a kind of thing the records are about, not the records themselves."""
     tokens = tokenize(question)
     start = 2 if len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many") else 1
     if len(tokens) <= start or tokens[0].norm not in ("which", "what", "how"):
@@ -734,7 +734,11 @@ def _kind_headed(question: str, node: FilterNode, schema: CollectionSchema) -> b
     if not phrase:
         return False
     head = forms(phrase[-1].norm)  # "Which approved loans …": loans, approved only qualifies them
-    return any(isinstance(c.value, str) and forms(c.value.casefold()) & head
+    # A kind the collection's description names its records' things by ("the fleet's vans and
+    # trucks", each with many service records), not a kind of the records themselves ("Which SUVs
+    # are not hybrid?" of cars in stock, one record each).
+    items = SchemaProfile(schema, {}).item_nouns
+    return any(isinstance(c.value, str) and forms(c.value.casefold()) & head & items
                and (a := schema.attribute(c.attribute)) is not None and a.kind not in ("identifier", "name")
                for c in clauses(node) if isinstance(c, Comparison) and c.comparator == "eq")
 

@@ -258,3 +258,14 @@ def test_an_aggregate_word_of_the_measure_s_own_name_still_ranks() -> None:
         {"name": "total_minutes", "type": "integer", "kind": "duration", "unit": "minute"}]})
     plan = PLANNER.plan("Which recipe has the highest total minutes?", recipes, {}, today=TODAY)
     assert plan.computed is not None and plan.computed.attribute == "total_minutes" and plan.computed.whole
+
+
+def test_a_negated_condition_of_a_kind_of_record_stays_held() -> None:
+    # An intermediate commit unsigned "Which SUVs are not hybrid?" over cars in stock (s31-stock):
+    # each SUV is one record, the negation holds of it.
+    cars = CollectionSchema.model_validate({"description": "Cars in stock at a dealership", "attributes": [
+        {"name": "model", "type": "string", "kind": "name"},
+        {"name": "body_type", "type": "string", "kind": "category", "allowed_values": ["SUV", "hatchback"]},
+        {"name": "fuel", "type": "string", "kind": "category", "allowed_values": ["hybrid", "petrol"]}]})
+    plan = PLANNER.plan("Which SUVs are not hybrid?", cars, {}, today=TODAY)
+    assert not any(c.kind == "negation_not_held" for c in plan.changes) and plan.asks == "documents"
