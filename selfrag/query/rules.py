@@ -936,13 +936,14 @@ def _described_events(attribute: AttrProfile) -> list[str]:
 
 
 def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaProfile) -> bool:
-    """Whether the year written after ``before`` follows "in", "during", "before" … and is the year of the
-    records' own event, not of the item ``year`` is described by ("model year the vehicle was
-    built"): the question uses none of the year's own words ("model", "built"), and a verb of
-    another event comes before it ("done in 2024", "reported in 2023", "serviced at Orchard in
-    2024"), or a date of the records' own is named by the items' word (service_date of "Service
-    records": "services except annual inspections in 2022"). A year described by no event of its
-    own ("year of the record") is every record's."""
+    """Whether the year written after ``before`` follows "in", "during", "before" … and is the year
+    of the records' own event, not of the item ``year`` is described by ("model year the vehicle
+    was built"): the question uses none of the year's own words ("model", "built"), and the records
+    have a date of their own, named by the items' word (service_date of "Service records": "done in
+    2024", "services except annual inspections in 2022"). A year described by no event of its own
+    ("year of the record"), or by the records' date's event ("year the recall was announced"), is
+    every record's; and without such a date a verb alone ("made after 1890" beside "year the
+    artwork was created") is no other event."""
     described = _described_events(year)
     dates = [p for p in profile.attributes if p.attr.type == "date"]
     if len(before) < 2 or before[-1].norm not in _YEAR_PREPOSITIONS or not described \
@@ -951,17 +952,7 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     own = frozenset().union(*(forms(v) for v in described)) | {t for t in year.name_terms if t not in _DATE_WORDS}
     if any(forms(t.norm) & own for t in before):
         return False  # "vans built in 2021", "model year 2021"
-    if any(p.name_terms & profile.item_nouns for p in dates):
-        return True
-    rest = list(before[:-1])
-    while rest and (rest[-1].text[:1].isupper() or rest[-1].norm in ("at", "by", "from", "on", "with", "the")) \
-            and len(rest) > 1:
-        rest.pop()  # "at Orchard", "by Sam Carter": the place or the person, then the verb
-    word = rest[-1].norm
-    if not word.isalpha() or forms(word) & profile.item_nouns:
-        return False
-    return word in ("do", "did", "done") or (lemma(word) != word and not word.endswith("s")) \
-        or any(t.norm in ("did", "do", "does") for t in rest[:-1])
+    return any(p.name_terms & profile.item_nouns for p in dates)
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:

@@ -269,3 +269,13 @@ def test_a_negated_condition_of_a_kind_of_record_stays_held() -> None:
         {"name": "fuel", "type": "string", "kind": "category", "allowed_values": ["hybrid", "petrol"]}]})
     plan = PLANNER.plan("Which SUVs are not hybrid?", cars, {}, today=TODAY)
     assert not any(c.kind == "negation_not_held" for c in plan.changes) and plan.asks == "documents"
+
+
+def test_a_verb_alone_takes_no_year_from_the_item_when_the_records_have_no_date_of_their_own() -> None:
+    # An intermediate commit abstained on "Was Woman Reading made after 1890?" (s35-museum): "made"
+    # is no word of "year the artwork was created", yet it is that year.
+    museum = CollectionSchema.model_validate({"description": "Artworks in a museum's collection", "attributes": [
+        {"name": "title", "type": "string", "kind": "name"},
+        {"name": "year_created", "type": "integer", "kind": "year", "description": "year the artwork was created"},
+        {"name": "acquired", "type": "date", "description": "date the museum acquired the artwork"}]})
+    assert "year_created" in _where("Was Woman Reading made after 1890?", museum, {"title": ["Woman Reading"]})
