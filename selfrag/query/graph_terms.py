@@ -546,6 +546,7 @@ def read_graph_terms(
     if date_attr is not None:
         unread = "".join(" " if any(a <= i < b for a, b in consumed) else ch for i, ch in enumerate(question))
         previous: tuple[int, int] | None = None
+        bounded: set[str] = set()
         # "published in 2022 and patched in 2023": each phrase bounds the date its own verb names.
         for span in find_date_ranges(unread, today):
             phrase = question[span.span[0]:span.span[1]].strip() if span.span is not None else "the date"
@@ -566,6 +567,13 @@ def read_graph_terms(
                 # "How many trials were there in 2023?" of a start and a completion date: which is not said.
                 changes.append(Change(kind="unread_bound", detail=f"{phrase!r}: which date it bounds is not said; not filtered"))
                 continue
+            if dated.name in bounded:
+                # "more emergencies in 2024 than in 2022": two ranges of one date are compared, or
+                # alternatives; both at once match nothing, which is no answer.
+                changes.append(Change(kind="ambiguous_coordination", detail=f"{phrase!r}: a second range of {dated.name}, "
+                                      "compared with the first or an alternative to it, which one filter cannot hold; not filtered"))
+                continue
+            bounded.add(dated.name)
             bounds: list[FilterNode] = []
             if span.start is not None:
                 bounds.append(Comparison(attribute=dated.name, comparator="gte", value=date_number(span.start)))

@@ -419,6 +419,14 @@ class SelfQueryPlanner:
             # filter of records does not hold (a station of 4 °C one year and 6 °C the next is listed).
             changes.append(Change(kind="negation_not_held", detail=f"'never' of each {headed}'s every record: "
                                   "a filter holds it of each record apart; nothing computed from it is the answer"))
+        elif _NEVER.search(question) and any(c.comparator in ("ne", "nin") and (state := full.attribute(c.attribute)) is not None
+                                             and state.type == "string" and state.kind not in ("name", "identifier", "place")
+                                             for c in clauses(query.filter)):
+            # "Which food service loans were never approved?": a status holds one state at a time,
+            # not its history (a loan repaid was approved once).
+            changes.append(Change(kind="negation_not_held", detail="'never' of a state a record holds one of at a "
+                                  "time: its history is not recorded; nothing computed from the filter is the answer"))
+            asks = None
         elif query.filter is not None and wants_latest(question) and _kind_named(question, query.filter, full):
             # "newest truck?": the truck built last, or the truck's latest record; which is not said.
             changes.append(Change(kind="either_attribute", detail="'newest' of a kind of item: its own year or its "

@@ -279,3 +279,26 @@ def test_a_verb_alone_takes_no_year_from_the_item_when_the_records_have_no_date_
         {"name": "year_created", "type": "integer", "kind": "year", "description": "year the artwork was created"},
         {"name": "acquired", "type": "date", "description": "date the museum acquired the artwork"}]})
     assert "year_created" in _where("Was Woman Reading made after 1890?", museum, {"title": ["Woman Reading"]})
+
+
+def test_never_of_a_state_is_not_held() -> None:
+    # "Which food service loans were never approved?" listed a repaid loan: a status holds one state
+    # at a time, and a loan repaid was approved once.
+    plan = PLANNER.plan("Which food service loans were never approved?", LOANS,
+                        {**LOAN_VALUES, "sector": ["food service", "retail"]}, today=TODAY)
+    assert plan.asks is None and any(c.kind == "negation_not_held" for c in plan.changes)
+
+
+def test_not_of_a_state_is_still_held() -> None:
+    plan = PLANNER.plan("Which Orchard branch loans were not repaid?", LOANS,
+                        {**LOAN_VALUES, "status": ["approved", "repaid", "declined"]}, today=TODAY)
+    assert plan.asks == "documents"
+
+
+def test_two_ranges_of_one_date_are_no_conjunction() -> None:
+    # "Were there more emergencies in 2024 than in 2022?" was answered "No: no document has … visit_date
+    # from 2024 … and from 2022 …": both ranges at once.
+    visits = CollectionSchema.model_validate(json.loads((HERE / "visits.json").read_text()))  # session 38's vet
+    plan = PLANNER.plan("Were there more emergencies in 2024 than in 2022?", visits, {}, today=TODAY)
+    assert any(c.kind == "ambiguous_coordination" for c in plan.changes)
+    assert plan.whether is None and plan.asks is None
