@@ -218,7 +218,9 @@ class AnswerNodes(Phase):
                                    yes_no=asks_yes_or_no(state["standalone_question"]),
                                    shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total,
                                    newest_page=bool(plan.get("latest")) and not state["rewrite_count"])
-        if listing is None or headed is None or headed in filter_attributes(plan["filter"]):
+        if listing is None or headed is None or headed in filter_attributes(plan["filter"]) \
+                or _HOW_MANY.match(state["standalone_question"]):
+            # "How many battery replacements …?" asks how many matches, not which parts they replaced.
             return listing
         chunks = collection.matching(plan_where(plan), cap=COMPUTE_CAP)
         if chunks is not None and not asks_yes_or_no(state["standalone_question"]) and all(
@@ -629,6 +631,9 @@ def _about_another(question: str, current: rec.GeneratedAnswer, number: int, doc
     if any(not unnamed_phrases(shared, [(d["text"], d["metadata"])]) for d in others):
         return []  # another document is about it too: the reader's best rival is not the only one
     return unnamed_phrases(shared, [(by_id[read[number - 1]]["text"], by_id[read[number - 1]]["metadata"])])
+
+
+_HOW_MANY = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
 
 
 _YEAR = re.compile(r"(?<![\d.,])(?:1[89]|20)\d\d(?![\d.,]\d)")

@@ -525,7 +525,7 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         # "How much rent does Emma Holloway pay?": the price a word of whose name is written
         # ("rent"), paying being what is done with any of them, before one whose description
         # alone uses the verb ("deposit paid by the tenant").
-        named = [a for a in money if content_terms(a.name.replace("_", " ")) & asked_words]
+        named = [a for a in money if content_terms(a.name.replace("_", " ")) & (asked_words | content_terms(question))]
         if named:
             cues = " ".join(sorted(asked_words & frozenset().union(*(_recorded(a) for a in money))))
         else:

@@ -246,7 +246,9 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                     # verb is a word of one's name.
                     verb, found = named_by[1], (named_by[0], highest, tok)
                 several = fits
-            elif (named_by := _named_by_verb(tokens, i, taken, [p for p in numeric if p.attr.type != "date"])) is not None:
+            elif not (nxt is not None and nxt.norm.endswith("s") and forms(nxt.norm) & profile.item_nouns) \
+                    and (named_by := _named_by_verb(tokens, i, taken, [p for p in numeric if p.attr.type != "date"])) is not None:
+                # (Not "listed the most properties": the items counted, not list_price.)
                 # "Which item was borrowed the most?": the verb is a word of the one attribute's name
                 # (borrowed_last_year), as "sold the most seats" is of seats_sold.
                 verb, found = named_by[1], (named_by[0], generic[word] == "max", tok)

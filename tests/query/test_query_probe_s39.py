@@ -302,3 +302,11 @@ def test_two_ranges_of_one_date_are_no_conjunction() -> None:
     plan = PLANNER.plan("Were there more emergencies in 2024 than in 2022?", visits, {}, today=TODAY)
     assert any(c.kind == "ambiguous_coordination" for c in plan.changes)
     assert plan.whether is None and plan.asks is None
+
+
+def test_the_most_of_the_items_after_a_verb_is_no_ranking_by_the_verb_s_measure() -> None:
+    # "Which agent listed the most properties?" was signed "Marcus Bell (list_price: 950000)": the
+    # agent of the dearest listing, not the one who listed most.
+    from tests.query.test_query_probe_s38 import SALE_VALUES, SALES
+    plan = PLANNER.plan("Which agent listed the most properties?", SALES, SALE_VALUES, today=TODAY)
+    assert plan.computed is None or plan.computed.attribute != "list_price"

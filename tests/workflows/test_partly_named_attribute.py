@@ -28,3 +28,10 @@ def test_a_word_of_one_name_asks_that_attribute(question: str, search: str) -> N
     found = asked_attribute(question, search, TENANCIES, EMMA)
     assert found is not None and found.name == "monthly_rent"
 
+
+
+def test_a_name_word_the_search_text_lost_still_names_the_price() -> None:
+    # The planner's search text for "How much rent does Emma Holloway pay?" is "pay": the question's
+    # own "rent" still names monthly_rent, not the deposit "paid by the tenant".
+    found = asked_attribute("How much rent does Emma Holloway pay?", "pay", TENANCIES, EMMA)
+    assert found is not None and found.name == "monthly_rent"
