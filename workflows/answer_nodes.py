@@ -284,6 +284,12 @@ class AnswerNodes(Phase):
                 # filter's: the documents it selected satisfy it without stating it.)
                 ok = False
                 reason += f", but the quote states no {' or '.join(unstated)}, which the question asks about"
+            if ok and short and (beside := listed_beside(question, short, answer)):
+                # "What is the generic name of Harmony?" read "Methylphenidate" out of "Harmony and
+                # brand-name Methylphenidate usually need prior authorization.": what a quote lists
+                # beside the thing asked about is another of its kind, not something of it.
+                ok = False
+                reason += f", but the quote lists it beside {beside!r}, which the question asks about, not as something of it"
             verdicts.append(decided_verdict("reader", current["number"], ok, "verified" if ok else "unverified", reason,
                                             model=self._reader_name(), prompt_version="reader/v1"))
             current["verified"] = ok
@@ -459,7 +465,7 @@ class AnswerNodes(Phase):
         for d in state["relevant"]:
             if d["id"] not in cited or (attribute := stated_attribute(short, d["metadata"], schema)) is None:
                 continue
-            if left := unasked_words(planned_text(state), attribute, plan["filter"]):
+            if left := unasked_words(planned_text(state), attribute, plan["filter"], schema=schema):
                 records = f", {attribute.description}," if attribute.description else ""
                 return (f"the answer {short[:80]!r} is the stored {attribute.name}{records} of {d['id']}; the question asks "
                         f"{', '.join(sorted(left))!r}, which that attribute does not record")
@@ -634,6 +640,32 @@ def _about_another(question: str, current: rec.GeneratedAnswer, number: int, doc
 
 
 _HOW_MANY = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
+
+
+_ALONGSIDE = re.compile(r"\b(?:and|or|nor|with|both|besides|beside|alongside|along|together|other|either|neither|also)\b",
+                        re.IGNORECASE)
+"""A question that asks for company ("along with Harmony", "Harmony and which other drug", "either
+… or …"): what a quote lists beside the thing it names may be just what it asks."""
+
+
+def listed_beside(question: str, short: str, answer: str) -> str | None:
+    """The name the question writes (``workflows._names``) that the quote in ``answer`` joins to
+    ``short`` by "and" or "or", at most two words between ("Harmony and brand-name
+    Methylphenidate"): two of a kind listed side by side, so the quote says nothing of one about
+    the other. None when there is none, or when the question itself asks for company."""
+    if not short.strip() or _ALONGSIDE.search(question):
+        return None
+    quote = re.sub(r"\[\d{1,3}\]", " ", answer)
+    said = re.escape(short.strip())
+    joint = r"\s+(?:and|or|&)\s+(?:[\w'-]+\s+){0,2}?"
+    for name in names(question, {}, question=True):
+        named = re.escape(name.text)
+        if name.text.casefold() in short.casefold() or short.casefold() in name.text.casefold():
+            continue
+        if re.search(rf"(?<!\w){named}{joint}{said}(?!\w)", quote, re.IGNORECASE) \
+                or re.search(rf"(?<!\w){said}{joint}{named}(?!\w)", quote, re.IGNORECASE):
+            return name.text
+    return None
 
 
 _YEAR = re.compile(r"(?<![\d.,])(?:1[89]|20)\d\d(?![\d.,]\d)")

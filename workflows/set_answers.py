@@ -37,6 +37,7 @@ from graders.figures import Figure, figures
 from selfrag.lang import doer_of, lemma, word_map
 from selfrag.lang.dates import MONTHS
 from selfrag.lang.questions import AUXILIARIES
+from selfrag.query import item_words
 from selfrag.reading import split_sentences
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.text import content_terms
@@ -534,16 +535,18 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         return None
     if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":
         return None  # "who reads the instruments at Frost Hollow": a person, not its instruments
-    return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues) else None
+    return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues, schema=schema) else None
 
 
 def unasked_words(search_text: str, attribute: AttributeInfo, filter_dump: Mapping[str, Any] | None, *,
-                  cues: str | None = None) -> frozenset[str]:
+                  cues: str | None = None, schema: CollectionSchema | None = None) -> frozenset[str]:
     """The words of ``search_text`` (the question less its filter's conditions) that ask something
     ``attribute`` does not record: not its name, the filter's values as written, a measure's word
     of its kind ("cost" of a price; ``cues``, when given, in their place), or a word its description
     says it records ("announced" of "date the recall was announced"; a name written in capitals,
-    "in Canada", asks more). Empty when the question asks ``attribute`` and nothing more."""
+    "in Canada", asks more). The records' own word, of ``schema`` when given, asks nothing more:
+    "the rent of the Hill tenancy" asks the tenancy's rent. Empty when the question asks
+    ``attribute`` and nothing more."""
     values: list[object] = []
     if filter_dump is not None:
         filter_values(filter_dump, values)
@@ -551,7 +554,8 @@ def unasked_words(search_text: str, attribute: AttributeInfo, filter_dump: Mappi
     if cues is None:
         cues = " ".join(w for w in re.findall(r"[a-z]+", search_text.lower()) if _MEASURES.get(w) == attribute.kind)
     left = (asked_words - content_terms(attribute.name.replace("_", " ")) - content_terms(cues)
-            - content_terms(" ".join(map(str, values))) - _QUANTITY)
+            - content_terms(" ".join(map(str, values))) - _QUANTITY
+            - (content_terms(" ".join(item_words(schema))) if schema is not None else set()))
     return frozenset(left - (_recorded(attribute) & content_terms(" ".join(w for w in search_text.split() if w.islower()))))
 
 

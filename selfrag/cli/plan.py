@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from selfrag.cli._common import fail, handle_errors, out_console, shown
+from selfrag.cli._client import KEY_HELP, URL_HELP, remote_for
+from selfrag.cli._common import err_console, fail, handle_errors, out_console, shown
 
 if TYPE_CHECKING:
     from selfrag.kg import GraphContext
@@ -26,10 +27,13 @@ def plan(
     file: Path | None = typer.Option(None, "--file", "-f", help="A file of questions, one per line."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per question: query, filter, limit."),
     explain: bool = typer.Option(False, "--explain", help="With --json, add source and validation changes."),
+    url: str | None = typer.Option(None, "--url", help=URL_HELP),
+    key: str | None = typer.Option(None, "--key", help=KEY_HELP),
 ) -> None:
     """Turn questions into a semantic query, a Chroma filter and a limit, without retrieving.
 
     Example: selfrag plan --collection movies "What's a highly rated (above 8.5) science fiction film?" --json
+    Example: selfrag plan -c movies "films by Christopher Nolan" --url http://127.0.0.1:8000
     """
     from selfrag.errors import IngestError, InvalidQuestion
     from selfrag.ingest import display_path, read_text
@@ -54,6 +58,15 @@ def plan(
         raise InvalidQuestion("the question is empty")
     for number, q in enumerate(questions, 1):  # held to the engine's own check, as ask is
         SelfRagEngine.check_question(q, f"question {number}" if file is not None else "the question")
+    remote = remote_for(url, key)
+    if remote is not None:
+        # A running server holds the store: its own planner plans (POST /v1/collections/{name}/plan).
+        err_console.print(f"[dim]  planning on {shown(remote.url)}[/]", markup=True, soft_wrap=True)
+        with remote:
+            for q in questions:
+                _show(q, remote.request("POST", f"/v1/collections/{collection}/plan",
+                                        json={"question": q, "explain": explain}), as_json=as_json)
+        return
 
     settings = load_settings()
     embeddings = make_embeddings(settings.embeddings)
@@ -81,19 +94,20 @@ def _plan_all(
     graph: GraphContext | None, *, as_json: bool, explain: bool,
 ) -> None:
     for q in questions:
-        p = planner.plan(q, schema, catalogue, graph=graph)
-        row: dict[str, object] = {"query": p.query.query, "filter": p.where, "limit": p.query.limit}
-        if p.terms or p.latest:
-            row.update(graph=[t.model_dump(mode="json") for t in p.terms], latest=p.latest)
-        if explain:
-            row.update(source=p.source, changes=[c.model_dump(mode="json") for c in p.changes], llm_error=p.llm_error)
-        if as_json:
-            typer.echo(json.dumps(row, ensure_ascii=False))
-        else:
-            out_console.print(f"[bold]{shown(q)}[/]\n  query  {shown(repr(p.query.query))}\n  filter {shown(str(p.where))}\n  limit  {p.query.limit}  ({p.source})", markup=True, soft_wrap=True)
-            for t in p.terms:
-                what = f"{t.relation}({t.value})" if t.relation else f"mentions {t.value}"
-                who = t.entity.name if t.entity else "ambiguous: " + ", ".join(c.name for c in t.candidates)
-                out_console.print(f"  graph  {shown(what)} → {shown(who)}", markup=True, soft_wrap=True)
-            if p.latest:
-                out_console.print("  latest first", markup=True)
+        _show(q, planner.plan(q, schema, catalogue, graph=graph).shown(explain=explain), as_json=as_json)
+
+
+def _show(question: str, row: Mapping[str, Any], *, as_json: bool) -> None:
+    """One plan (``Plan.shown``, here or from a server) as a JSON line or as text."""
+    if as_json:
+        typer.echo(json.dumps(row, ensure_ascii=False))
+        return
+    out_console.print(f"[bold]{shown(question)}[/]\n  query  {shown(repr(row['query']))}\n  filter {shown(str(row['filter']))}"
+                      f"\n  limit  {row['limit']}" + (f"  ({row['source']})" if row.get("source") else ""),
+                      markup=True, soft_wrap=True)
+    for t in row.get("graph") or ():
+        what = f"{t['relation']}({t['value']})" if t.get("relation") else f"mentions {t['value']}"
+        who = t["entity"]["name"] if t.get("entity") else "ambiguous: " + ", ".join(c["name"] for c in t.get("candidates", ()))
+        out_console.print(f"  graph  {shown(what)} → {shown(who)}", markup=True, soft_wrap=True)
+    if row.get("latest"):
+        out_console.print("  latest first", markup=True)

@@ -90,6 +90,17 @@ class Plan:
     records patched from 2023 on, and one never patched by neither. Whether such records exist is
     for the store to say (``selfrag.query.unrecorded``)."""
 
+    def shown(self, *, explain: bool = False) -> dict[str, Any]:
+        """What ``selfrag plan --json`` prints and ``POST /v1/collections/{name}/plan`` returns:
+        the search text, the filter and the limit; the graph conditions and "latest first" when
+        there are any; with ``explain``, the constructor, every change and the model's error."""
+        row: dict[str, Any] = {"query": self.query.query, "filter": self.where, "limit": self.query.limit}
+        if self.terms or self.latest:
+            row.update(graph=[t.model_dump(mode="json") for t in self.terms], latest=self.latest)
+        if explain:
+            row.update(source=self.source, changes=[c.model_dump(mode="json") for c in self.changes], llm_error=self.llm_error)
+        return row
+
 
 @dataclass(frozen=True)
 class Whether:

@@ -1107,6 +1107,14 @@ def _qualifies_only(tok: Token, profile: AttrProfile, near: Sequence[Token]) -> 
     return not all(forms(w) & written for w in words)
 
 
+def item_words(schema: CollectionSchema) -> frozenset[str]:
+    """The words a collection's records go by, in each of their forms: the plural nouns of its
+    description ("Tenancy records …": tenancies, records), a word most attributes' descriptions
+    share, and the generic ones ("items", "entries"). Naming one names the records themselves,
+    never one attribute of theirs."""
+    return SchemaProfile(schema, {}).item_nouns
+
+
 def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
     """The attribute a "which"/"what" question asks for by naming it right after its word ("Which
     town had the most rain?", "What year …"), or a yes/no question right after "any" ("Did any

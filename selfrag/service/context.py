@@ -37,13 +37,14 @@ from selfrag.query import parse_where
 from selfrag.service.auth import Authenticator, Principal
 from selfrag.service.locks import CollectionLocks
 from selfrag.service.metrics import Metrics
-from selfrag.service.models import AnswerRequest, AnswerResponse, SearchOptions
+from selfrag.service.models import AnswerRequest, AnswerResponse, PlanOut, PlanRequest, SearchOptions
 from selfrag.service.request_id import current_request_id
 from selfrag.service.runs import Run, RunSlots
 from selfrag.settings import ServiceSettings, Settings
 from selfrag.store import Collection, Store
 from workflows import AnswerDelta, NodeEvent, Result, RunOptions, SelfRagEngine, Turn
 from workflows.checkpoints import POSTGRES_SCHEMES
+from workflows.graph_resolution import graph_context
 from workflows.resources import Resource, ResourceSearch
 from workflows.tracing import span_attributes
 
@@ -253,6 +254,20 @@ class Service:
         self.metrics.runs.labels(f"error:{code}").inc()
 
     # -- collections -------------------------------------------------------------------------------
+    def plan(self, principal: Principal, name: str, body: PlanRequest) -> PlanOut:
+        """The self-query step alone for ``body.question`` over collection ``name``: the engine's
+        own planner, with the collection's schema, catalogue and linked graph, as a run would.
+
+        Raises:
+            InvalidQuestion: the engine's check (``SelfRagEngine.check_question``).
+            CollectionNotFound: no such collection (after the key's scope is checked).
+        """
+        question = self.engine.check_question(body.question)
+        coll = self.readable_collection(principal, name)
+        graph = graph_context(coll.schema, self.engine.components.graphs)
+        planned = self.engine.components.planner.plan(question, coll.schema, coll.catalogue(), graph=graph)
+        return PlanOut(**planned.shown(explain=body.explain))
+
     def readable_collection(self, principal: Principal, name: str) -> Collection:
         principal.require_read(name)
         return self.store.get_collection(name)

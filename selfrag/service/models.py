@@ -37,6 +37,8 @@ __all__ = [
     "GraphList",
     "GraphLoaded",
     "IngestResult",
+    "PlanOut",
+    "PlanRequest",
     "SearchOptions",
     "ThreadOut",
     "TurnOut",
@@ -171,6 +173,25 @@ class CollectionCreate(_Strict):
     )
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class PlanRequest(_Strict):
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question, 1 to 4,000 characters.")
+    explain: bool = Field(False, description="Add which constructor planned it (source), every repair and "
+                          "fallback (changes), and why the model's plan was not used (llm_error).")
+
+
+class PlanOut(BaseModel):
+    """The self-query step alone: what the search would be, with no retrieval (``selfrag plan``)."""
+
+    query: str = Field(description="The search text: the question less what the filter holds.")
+    filter: dict[str, Any] | None = Field(description="The Chroma where clause, or null for none.")
+    limit: int | None = Field(description="How many results the question asks for, or null.")
+    graph: list[dict[str, Any]] | None = Field(None, description="Conditions through the linked knowledge graph.")
+    latest: bool | None = Field(None, description="Filters but no topic: the newest matches are returned.")
+    source: str | None = Field(None, description="With explain: 'rules' or 'llm'.")
+    changes: list[dict[str, Any]] | None = Field(None, description="With explain: every repair, fallback and merge.")
+    llm_error: str | None = Field(None, description="With explain: why the model's plan was not usable.")
 
 
 class CollectionSummary(BaseModel):

@@ -92,3 +92,33 @@ def test_keys_are_sent(make_live, monkeypatch) -> None:  # type: ignore[no-untyp
     monkeypatch.setenv("SELFRAG_URL", live.url)
     monkeypatch.setenv("SELFRAG_KEY", secret)
     assert _cli("collections", "list")[1].startswith("movies")
+
+
+def test_plan_goes_through_the_server(live: Live) -> None:
+    # A new user's probes: while 'selfrag serve' held the store, 'plan' could only be run with the
+    # server stopped. It now has a route, and the CLI takes it as ask does.
+    question = "Which movies did Christopher Nolan direct?"
+    coll = live.store.get_collection("movies")
+    local = live.engine.components.planner.plan(question, coll.schema, coll.catalogue())
+    code, out, err = _cli("plan", "-c", "movies", question, "--json", "--explain", "--url", live.url)
+    assert code == 0, err
+    row = json.loads(out)
+    assert (row["query"], row["filter"], row["limit"]) == (local.query.query, local.where, local.query.limit)
+    assert row["filter"] == {"director": {"$eq": "Christopher Nolan"}}
+    assert row["source"] == local.source and isinstance(row["changes"], list)
+    code, out, _ = _cli("plan", "-c", "movies", question, "--url", live.url)
+    assert code == 0 and "Christopher Nolan" in out and out.startswith(question)
+
+
+def test_plan_route_refuses_bad_input_with_a_code(live: Live) -> None:
+    with live.client() as http:
+        planned = http.post("/v1/collections/movies/plan", json={"question": "films by Christopher Nolan"})
+        assert planned.status_code == 200 and planned.json()["filter"] == {"director": {"$eq": "Christopher Nolan"}}
+        assert "source" not in planned.json()
+        blank = http.post("/v1/collections/movies/plan", json={"question": "   "})
+        assert blank.status_code == 400 and blank.json()["error"]["code"] == "question_invalid"
+        missing = http.post("/v1/collections/nope/plan", json={"question": "films by Christopher Nolan"})
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "collection_not_found"
+    code, _, err = _cli("plan", "-c", "nope", "films", "--url", live.url)
+    errors = [line for line in err.splitlines() if line.startswith("error")]
+    assert code == 2 and len(errors) == 1 and errors[0].startswith("error[collection_not_found]: ")

@@ -44,6 +44,7 @@ OPERATIONS = [
     ("DELETE", "/v1/collections/{name}"),
     ("GET", "/v1/collections/{name}/documents"),
     ("POST", "/v1/collections/{name}/documents"),
+    ("POST", "/v1/collections/{name}/plan"),
     ("DELETE", "/v1/collections/{name}/documents/{doc_id}"),
     ("PUT", "/v1/graphs/{name}"),
     ("GET", "/v1/graphs"),

@@ -437,3 +437,25 @@ def test_an_answer_whose_quote_states_the_year_asked_about_is_still_signed() -> 
     result = _engine_over({"p": text}, judge_reading("75 percent"), PROSE).run(
         "What was the early refill threshold in 2022?", collection="papers")
     assert result.outcome is Outcome.ANSWERED
+
+
+def test_an_answer_the_quote_lists_beside_what_the_question_asks_about_is_not_signed() -> None:
+    # A new user's pharmacy policies: "What is the generic name of Harmony?" was signed
+    # "Methylphenidate" (reader above its threshold) from "Harmony and brand-name Methylphenidate
+    # usually need prior authorization.": two drugs listed side by side, neither the other's name.
+    text = "Harmony and brand-name Methylphenidate usually need prior authorization. Refills need a new form."
+    result = _engine_over({"p": text}, judge_reading("Methylphenidate"), PROSE).run(
+        "What is the generic name of Harmony?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert not reader["passed"] and "'Harmony'" in reader["reason"]
+
+
+def test_an_answer_beside_what_the_question_asks_about_is_signed_when_the_question_asks_for_company() -> None:
+    text = "Harmony and brand-name Methylphenidate usually need prior authorization. Refills need a new form."
+    engine = _engine_over({"p": text}, judge_reading("Methylphenidate"), PROSE)
+    assert engine.run("Which drug needs prior authorization along with Harmony?",
+                      collection="papers").outcome is Outcome.ANSWERED
+    stated = _engine_over({"p": "Harmony is sold as hydroxyzine-ER and needs prior authorization."},
+                          judge_reading("hydroxyzine-ER"), PROSE)
+    assert stated.run("What is the generic name of Harmony?", collection="papers").outcome is Outcome.ANSWERED

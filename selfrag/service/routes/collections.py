@@ -17,6 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -44,6 +45,8 @@ from selfrag.service.models import (
     DocumentsDeleted,
     DocumentsIn,
     IngestResult,
+    PlanOut,
+    PlanRequest,
 )
 from selfrag.service.routes._responses import errors
 from selfrag.store import Collection
@@ -92,6 +95,15 @@ def list_collections(service: CurrentService, principal: CurrentPrincipal) -> Co
 def get_collection(name: CollectionName, service: CurrentService, principal: CurrentPrincipal) -> CollectionDetail:
     """Schema, document count and the known values of each string attribute."""
     return _detail(service.readable_collection(principal, name))
+
+
+@router.post("/{name}/plan", response_model=PlanOut, response_model_exclude_unset=True,
+             responses=errors(400, 401, 403, 404, 503))
+async def plan(name: CollectionName, body: PlanRequest, service: CurrentService, principal: CurrentPrincipal) -> PlanOut:
+    """Plan a question over the collection's schema without retrieving: the search text, the
+    Chroma filter and the limit the self-query step would use (``selfrag plan``). Nothing is
+    searched and nothing is stored."""
+    return await run_in_threadpool(service.plan, principal, name, body)
 
 
 @router.delete("/{name}", status_code=204, responses=errors(400, 401, 403, 404, 503))
