@@ -482,6 +482,9 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     named = [a for a in schema.named_in(unvalued) if a.name not in tested and a.type != "boolean"]
     cues = ""
     asked_words = content_terms(search_text)
+    if re.match(r"\s*when\b", question, re.IGNORECASE):
+        # "When was the meter for EB-1035 read?" asks a date, never read_by that its verb names.
+        named = [a for a in named if a.type == "date" or a.kind == "year"]
     if not named and re.match(r"\s*when\b", question, re.IGNORECASE):
         # "When was X recalled?" asks its one date (else its year); of several dates, the one
         # whose name or description the question's words name ("sold" of sold_on).
@@ -866,6 +869,10 @@ def ranked_answer(chunks: Sequence[Any], resource: str, schema: CollectionSchema
     # identifier alone tells someone who asked "which recall" nothing. The attribute a question
     # asks for ("Which product …?") names it alone.
     also: list[str] = []
+    if label is not None and len(docs) > 1 and len({str(d.metadata.get(label)) for d in docs}) == 1:
+        # "Which of Judge Grace Kim's cases …": the judge the filter holds names every match, so
+        # it tells none apart; the records' own label does.
+        label = None
     label = label or schema.label_attribute
     if label is not None and (called_by := schema.attribute(label)) is not None and called_by.kind == "identifier":
         also = [a.name for a in schema.attributes if a.type == "string" and a.kind == "name"]

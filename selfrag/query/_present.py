@@ -41,13 +41,15 @@ def needed_by_negation(node: FilterNode, schema: CollectionSchema) -> list[str]:
     neither an instance nor a counter-example: one ``held_where_present`` makes need its number or
     flag is selected by neither the condition nor its opposite, and one a string's ``$ne`` or a
     list's ``$not_contains`` selects ("not captained by Helen Ruiz" of a flight whose captain is not
-    recorded, "without wifi" of one whose services are not) may be one or not."""
+    recorded, "without wifi" of one whose services are not) may be one or not. A flag held false
+    ("not tried before a jury", "unfurnished") is such a negation, however it is written."""
     out: list[str] = []
     for c in clauses(push_not(node)):
         attr = schema.attribute(c.attribute)
         if attr is None or c.attribute in out:
             continue
         if (c.comparator in ("ne", "nin") and attr.type in ("boolean", "integer", "float", "string")) \
+                or (c.comparator == "eq" and attr.type == "boolean" and c.value is False) \
                 or (c.comparator == "not_contains" and attr.type == "string[]"):
             out.append(c.attribute)
     return out

@@ -154,6 +154,17 @@ class SchemaProfile:
                 nouns |= forms(w)
         return frozenset(nouns)
 
+    def of_another_thing(self, year: AttrProfile) -> bool:
+        """Whether ``year`` is the year of a thing another attribute names, not of the records:
+        "year the building was built" beside building, in "Monthly energy bills of … buildings"
+        (the records being the description's first plural, "bills")."""
+        subjects = re.findall(r"\b(?:the|a|an)\s+([a-z]+)\s+(?:was|were|is|are)\b", (year.attr.description or "").casefold())
+        items = next((forms(t.norm) for t in tokenize(self.schema.description or "")
+                      if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
+                     frozenset())
+        return any(not forms(w) & items and any(forms(w) & p.name_terms for p in self.attributes if p is not year)
+                   for w in subjects)
+
     def numeric(self) -> list[AttrProfile]:
         return [p for p in self.attributes if p.numeric]
 

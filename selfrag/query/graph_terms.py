@@ -661,7 +661,8 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
     was completed"), else the one alone named by a word anywhere in the question ("a completion
     date in 2023"); the only one there is; else the one the items' word names; None when the words
     name none or several."""
-    all_profiles = SchemaProfile(schema, {}).attributes
+    whole = SchemaProfile(schema, {})
+    all_profiles = whole.attributes
     profiles = [p for p in all_profiles if p.attr.type == "date"]
     years = [p for p in all_profiles if p.attr.kind == "year" and p.attr.type != "date"]
     if len(profiles) == 1 and years and not any(m in question[span[0]:span[1]].casefold() for m in MONTHS):
@@ -669,7 +670,11 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
         # year bounds the date ("acquired") only when a word of the question is the date's own.
         # "date" itself is every date's word, and a verb too ("works that date from 1917").
         dated = profiles[0].terms - frozenset().union(*(y.terms for y in years)) - {"date", "dated", "dates"}
-        return profiles[0].attr if any(lemma(t.norm) in dated or t.norm in dated for t in tokenize(question)) else None
+        if any(lemma(t.norm) in dated or t.norm in dated for t in tokenize(question)):
+            return profiles[0].attr
+        # Every year that of a thing another attribute names ("year the building was built" of
+        # monthly bills): a bare year is the records' own, their one date's.
+        return profiles[0].attr if all(whole.of_another_thing(y) for y in years) else None
     if len(profiles) < 2:
         return profiles[0].attr if profiles else None
     own = {p.name: p.terms - frozenset().union(*(q.terms for q in profiles if q is not p)) for p in profiles}
@@ -683,7 +688,7 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
             return None
     # Words naming none: the records' own date, the one whose name is the items' word (service_date
     # of "Service records" beside next_due_date: "replacements done before 2024").
-    items = SchemaProfile(schema, {}).item_nouns
+    items = whole.item_nouns
     own_dates = [p for p in profiles if p.name_terms & items]
     return own_dates[0].attr if len(own_dates) == 1 else None
 

@@ -940,7 +940,8 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     of the records' own event, not of the item ``year`` is described by ("model year the vehicle
     was built"): the question uses none of the year's own words ("model", "built"), and the records
     have a date of their own, named by the items' word (service_date of "Service records": "done in
-    2024", "services except annual inspections in 2022"). A year described by no event of its own
+    2024", "services except annual inspections in 2022"), or their one date when the year is of a
+    thing another attribute names ("year the building was built" beside building). A year described by no event of its own
     ("year of the record"), or by the records' date's event ("year the recall was announced"), is
     every record's; and without such a date a verb alone ("made after 1890" beside "year the
     artwork was created") is no other event."""
@@ -952,7 +953,12 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     own = frozenset().union(*(forms(v) for v in described)) | {t for t in year.name_terms if t not in _DATE_WORDS}
     if any(forms(t.norm) & own for t in before):
         return False  # "vans built in 2021", "model year 2021"
-    return any(p.name_terms & profile.item_nouns for p in dates)
+    if any(p.name_terms & profile.item_nouns for p in dates):
+        return True
+    # "year the building was built" of "Monthly energy bills of … buildings", building being
+    # another attribute: the year of that thing, not of the records, whose one date ("date the
+    # meter was read") a bare "bills … in 2023" is of.
+    return len(dates) == 1 and profile.of_another_thing(year)
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:

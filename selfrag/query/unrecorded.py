@@ -44,6 +44,8 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
     # "not patched before 2023" as "patched from 2023".)
     present = {c.attribute for c in _conjuncts(plan.query.filter)
                if isinstance(c, Comparison) and c.comparator in ("eq", "in", "contains")}
+    # A negated flag is written "== false" (``_present``): its own condition, no other value it must hold.
+    present -= {a for a in plan.negated if (attr := schema.attribute(a)) is not None and attr.type == "boolean"}
     if not answers or not (needed := [a for a in plan.negated if a in held and a not in present]):
         return plan
     declared = {a.name for a in schema.attributes}

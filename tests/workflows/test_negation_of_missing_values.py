@@ -130,3 +130,46 @@ def test_a_positive_condition_on_the_same_attribute_leaves_records_without_it_ou
                                top_k=10, relevant=False)
     result = engine.run("How many flights offered wifi but no meals?", collection="flights")
     assert result.outcome == "answered" and result.short_answer == "1 matching document"
+
+
+CASES = CollectionSchema.model_validate({
+    "description": "civil cases",
+    "attributes": [
+        {"name": "case_number", "type": "string", "kind": "identifier", "description": "docket number"},
+        {"name": "courthouse", "type": "string", "kind": "place", "description": "courthouse where the case is heard"},
+        {"name": "jury_trial", "type": "boolean", "description": "whether the case was tried before a jury"},
+    ],
+})
+
+
+def _cases(tmp_path: Path, *, pending: bool) -> Path:
+    rows = [("CV-1", True), ("CV-2", False), ("CV-3", None if pending else False)]
+    path = tmp_path / "cases.jsonl"
+    with path.open("w") as f:
+        for ident, jury in rows:
+            meta: dict[str, Any] = {"case_number": ident, "courthouse": "Lakeview"}
+            if jury is not None:
+                meta["jury_trial"] = jury
+            f.write(json.dumps({"id": ident, "text": f"Case {ident} is heard at Lakeview.", "metadata": meta}) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("question", [
+    "Which Lakeview cases were not tried before a jury?",
+    "How many cases had no jury trial?",
+])
+def test_a_negated_flag_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path, question: str) -> None:
+    # A new user's docket: "Which Lakeview cases were not tried before a jury?" was signed with the
+    # cases whose jury_trial is false, leaving out a pending case that records none.
+    engine, _ = records_engine(chroma_client, "cases", CASES, [_cases(tmp_path, pending=True)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run(question, collection="cases")
+    assert result.outcome != "answered"
+    assert any(c["kind"] == "unrecorded_values" and "jury_trial" in c["detail"] for c in result.trace.plan["changes"])
+
+
+def test_a_negated_flag_every_record_has_is_still_listed(chroma_client: Any, tmp_path: Path) -> None:
+    engine, _ = records_engine(chroma_client, "cases", CASES, [_cases(tmp_path, pending=False)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run("Which Lakeview cases were not tried before a jury?", collection="cases")
+    assert result.outcome == "answered" and result.short_answer == "CV-2 and CV-3"

@@ -482,3 +482,26 @@ def test_a_record_whose_first_name_others_share_is_named_by_its_next_name_too() 
               for i, mk, md, p in rows]
     top = ranked_answer(chunks, "cars", schema, {"attribute": "price", "highest": True, "n": 2}, page=4)
     assert top is not None and top.short_answer == "L3, Vesta (price: 48900); L1, Okapi Dune (price: 35200)"
+
+
+def test_a_label_every_match_shares_names_the_records_by_their_own_label() -> None:
+    # "Which of Judge Grace Kim's cases had the highest amount claimed?" was signed "Grace Kim: the
+    # highest amount_claimed (250000) of 8 matching documents; 2 of its documents state it": the
+    # judge the filter holds names every match, so none of the two tied cases was named.
+    from types import SimpleNamespace
+
+    from selfrag.schema import CollectionSchema
+    from workflows.set_answers import ranked_answer
+
+    schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "case_number", "type": "string", "kind": "identifier"},
+        {"name": "judge", "type": "string", "kind": "name"}, {"name": "plaintiff", "type": "string", "kind": "name"},
+        {"name": "amount_claimed", "type": "integer", "kind": "money"}]})
+    rows = [("CV-215", "Ann Lee", 250000), ("CV-401", "Bo Chen", 250000), ("CV-104", "Cy Dunn", 90000)]
+    chunks = [SimpleNamespace(id=i, text=f"Case {i} was filed.", metadata={"case_number": i, "judge": "Grace Kim",
+                                                                          "plaintiff": p, "amount_claimed": a})
+              for i, p, a in rows]
+    tied = ranked_answer(chunks, "docket", schema, {"attribute": "amount_claimed", "highest": True, "n": 1}, page=4,
+                         label="judge")
+    assert tied is not None and "CV-215" in tied.short_answer and "CV-401" in tied.short_answer
+    assert not tied.answer.startswith("Grace Kim")

@@ -1,0 +1,46 @@
+"""What session 40's new users found the self-query reading wrong, each a case of a general rule."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner
+from selfrag.schema import CollectionSchema
+
+HERE = Path(__file__).parent / "schemas"
+PLANNER = SelfQueryPlanner(None, mode="rules")
+TODAY = date(2026, 6, 1)
+
+# The twenty-eighth new user's campus energy bills: "year the building was built" beside the bill's
+# own reading_date, and a month billed stored as "YYYY-MM".
+ENERGY = CollectionSchema.model_validate(json.loads((HERE / "energy.json").read_text()))
+ENERGY_VALUES = {"building": ["Patel Institute", "Hartley Hall", "Okafor Library"],
+                 "manager": ["Tom Hartley", "Anita Patel"], "read_by": ["Ravi Patel", "Lucy Chen"],
+                 "tariff": ["Legacy Fixed", "Standard Day", "Green Flex"],
+                 "billing_month": ["2022-11", "2022-12", "2023-01", "2023-03"]}
+
+
+def _where(question: str, schema: CollectionSchema = ENERGY, values: dict[str, list[str]] = ENERGY_VALUES) -> str:
+    plan = PLANNER.plan(question, schema, values, today=TODAY)
+    return plan.query.filter.model_dump_json() if plan.query.filter is not None else ""
+
+
+@pytest.mark.parametrize("question", [
+    "How many bills does the Patel Institute have in 2023?",
+    "bills in 2023",
+    "Which bills of Hartley Hall were in 2022?",
+])
+def test_a_bare_year_of_the_records_is_not_the_year_another_attribute_s_thing_was_built(question: str) -> None:
+    # "year the building was built" is the building's year, building being another attribute's
+    # name: "bills ... in 2023" counted every bill of a building built in 2023.
+    where = _where(question)
+    assert "year_built" not in where and "reading_date" in where
+
+
+@pytest.mark.parametrize("question", ["Which buildings were built in 2023?", "bills of buildings built before 1990"])
+def test_a_year_with_the_year_attribute_s_own_words_stays_its_year(question: str) -> None:
+    assert "year_built" in _where(question)

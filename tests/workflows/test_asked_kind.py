@@ -1,0 +1,26 @@
+"""A wh-word asks a kind of value: "when" a date or a year, never a person whose attribute's name
+shares the question's verb ("read" of read_by)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from selfrag.schema import CollectionSchema
+from workflows.set_answers import asked_attribute
+
+ENERGY = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "energy.json").read_text()))
+BILL: dict[str, Any] = {"attribute": "bill_id", "comparator": "eq", "value": "EB-1035"}
+
+
+def test_when_asks_a_date_not_the_person_named_by_its_verb() -> None:
+    # "When was the meter for bill EB-1035 read?" was signed "Ravi Patel", its read_by.
+    found = asked_attribute("When was the meter for bill EB-1035 read?", "meter", ENERGY, BILL)
+    assert found is not None and found.name == "reading_date"  # "date the meter was read"
+
+
+def test_who_read_it_still_asks_the_person() -> None:
+    found = asked_attribute("Who read the meter for bill EB-1035?", "read the meter", ENERGY, BILL)
+    assert found is not None and found.name == "read_by"
