@@ -13,6 +13,7 @@ word's length (short words must match exactly).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,8 +23,20 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from selfrag.lang import is_word, lemma, normalise, stem, word_set
+from selfrag.lang.dates import MONTHS
 
-__all__ = ["KnownMatch", "KnownValues", "accent_only", "same_entity"]
+__all__ = ["KnownMatch", "KnownValues", "accent_only", "month_forms", "same_entity"]
+
+_YEAR_MONTH = re.compile(r"((?:1[89]|20)\d\d)-(0[1-9]|1[0-2])")
+
+
+def month_forms(value: str) -> list[str]:
+    """How a question writes a month a value holds as "YYYY-MM" ("2022-12": "december 2022",
+    "dec 2022", "sept 2022" too), normalised; none for any other value."""
+    m = _YEAR_MONTH.fullmatch(value.strip())
+    if m is None:
+        return []
+    return [f"{name} {m.group(1)}" for name, number in MONTHS.items() if number == int(m.group(2))]
 
 MatchKind = Literal["exact", "inflection", "abbreviation", "typo", "part", "surname"]
 
@@ -84,6 +97,11 @@ class KnownValues:
                 self.by_last[toks[-1]].add(v)
             self.max_words = max(self.max_words, len(toks))
             self._by_shape[(len(toks), toks[0][0])].append(toks)
+        for v in list(self.values):
+            # "December 2022" of a month billed "2022-12": the value as a question writes it.
+            for form in month_forms(v):
+                self.by_norm.setdefault(form, v)
+                self.max_words = max(self.max_words, 2)
         self._norms = list(self.by_norm)
 
     def __len__(self) -> int:

@@ -47,6 +47,7 @@ from selfrag.lang import (
     find_date_ranges,
     forms,
     lemma,
+    normalise,
     tokenize,
     word_set,
 )
@@ -56,7 +57,7 @@ from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read
 from selfrag.query._grounding import clauses
 from selfrag.query._lexicon import ITEM_WORDS, LINKING_VERBS, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
-from selfrag.query._match import accent_only
+from selfrag.query._match import accent_only, month_forms
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -599,7 +600,10 @@ def read_question(
     values = {str(v).casefold() for p in profile.strings() for v in catalogue.get(p.name, [])}
     # The date phrase the date reader holds ("in January 2025") names no value: a capitalised month
     # after "in" is no unknown place. Held while values are read, then given back to that reader.
-    held = [d for d in _dated(question, tokens, taken, dates, today, known=values) if taken.free(d)]
+    # A month a string attribute holds as "YYYY-MM" ("month billed") is that value, not a date's range.
+    months_held = {f for p in profile.strings() for v in catalogue.get(p.name, []) for f in month_forms(str(v))}
+    held = [d for d in _dated(question, tokens, taken, dates, today, known=values) if taken.free(d)
+            and " ".join(normalise(question[d[0]:d[1]]).split()[-2:]) not in months_held]
     for span in held:
         taken.claim(span)
     # "in March" without its year: no value ("March" is no unknown venue) and no bound the filter

@@ -44,3 +44,18 @@ def test_a_bare_year_of_the_records_is_not_the_year_another_attribute_s_thing_wa
 @pytest.mark.parametrize("question", ["Which buildings were built in 2023?", "bills of buildings built before 1990"])
 def test_a_year_with_the_year_attribute_s_own_words_stays_its_year(question: str) -> None:
     assert "year_built" in _where(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What tariff was Hartley Hall on in December 2022?",
+    "bills for Dec 2022",
+])
+def test_a_month_a_string_attribute_holds_as_year_and_month_is_that_value(question: str) -> None:
+    # "month billed, as YYYY-MM": "in December 2022" was read as the reading date's December, and
+    # the bill for December 2022 (read on 2023-01-06) was signed "0 matching documents".
+    where = _where(question)
+    assert '"attribute":"billing_month","comparator":"eq","value":"2022-12"' in where and "reading_date" not in where
+
+
+def test_a_month_no_value_holds_is_still_a_date() -> None:
+    assert "reading_date" in _where("Which bills were read in February 2023?")
