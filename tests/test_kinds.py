@@ -67,3 +67,23 @@ def test_the_guess_is_stored_and_a_legacy_schema_gets_the_same_guess() -> None:
     stored = json.loads(schema.to_json())
     assert stored["attributes"][0]["kind"] == "year"
     assert CollectionSchema.from_json(schema.to_json(), stored=True) == schema
+
+
+@pytest.mark.parametrize(("kind", "unit", "stored"), [
+    ("energy", "kWh", "kwh"), ("energy", "kwh", "kwh"), ("weight", "mg", "mg"), ("weight", "milligrams", "milligram"),
+])
+def test_electricity_and_dose_units_are_units_selfrag_reads(kind: str, unit: str, stored: str) -> None:
+    # New users' schemas: a campus's meter readings in kWh and a pharmacy's doses in mg were
+    # refused ("unit 'kWh' … is not one selfrag reads"), so the unit had to be left out.
+    attr = AttributeInfo.model_validate({"name": "x", "type": "float", "kind": kind, "unit": unit})
+    assert attr.unit == stored
+
+
+def test_a_kilowatt_hour_bound_reads_against_an_attribute_stored_in_kilowatt_hours() -> None:
+    from selfrag.query import SelfQueryPlanner
+
+    schema = CollectionSchema.model_validate({"description": "monthly energy bills", "attributes": [
+        {"name": "bill_id", "type": "string", "kind": "identifier"},
+        {"name": "kwh", "type": "integer", "kind": "energy", "unit": "kWh", "description": "electricity used in kWh"}]})
+    plan = SelfQueryPlanner(None, mode="rules").plan("bills over 40 MWh", schema, {})
+    assert plan.where == {"kwh": {"$gt": 40000}}

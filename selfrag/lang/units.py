@@ -44,8 +44,13 @@ UNITS: dict[str, Unit] = {
     "g": Unit("weight", 1), "gram": Unit("weight", 1), "kg": Unit("weight", 1000), "kilo": Unit("weight", 1000),
     "kilogram": Unit("weight", 1000), "lb": Unit("weight", 453.592), "lbs": Unit("weight", 453.592),
     "pound weight": Unit("weight", 453.592), "ounce": Unit("weight", 28.35), "oz": Unit("weight", 28.35),
-    # energy
+    "mg": Unit("weight", 0.001), "milligram": Unit("weight", 0.001), "mcg": Unit("weight", 1e-6),
+    "microgram": Unit("weight", 1e-6), "tonne": Unit("weight", 1e6),
+    # energy, base kilocalories (food's calories; a kilowatt hour is 860.42 of them)
     "kcal": Unit("energy", 1), "calorie": Unit("energy", 1), "cal": Unit("energy", 1), "cals": Unit("energy", 1),
+    "kj": Unit("energy", 0.239006), "kilojoule": Unit("energy", 0.239006), "wh": Unit("energy", 0.860421),
+    "kwh": Unit("energy", 860.421), "kilowatt hour": Unit("energy", 860.421), "mwh": Unit("energy", 860421.0),
+    "megawatt hour": Unit("energy", 860421.0),
     # money: currencies are not converted (no rates offline); a currency only says "this is money"
     "$": Unit("money", 1), "usd": Unit("money", 1), "dollar": Unit("money", 1), "buck": Unit("money", 1),
     "€": Unit("money", 1), "eur": Unit("money", 1), "euro": Unit("money", 1), "£": Unit("money", 1),

@@ -212,10 +212,13 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             fits = _of_kind(_ADJECTIVES[nxt.norm], numeric)
             highest = _RANK[word] if word in _RANK else generic[word] == "max"
             described = _described(free_after(i + 2), fits, profile.item_nouns) if len(fits) > 1 else None
+            used = [p for p in fits if _attribute_s_verb(tokens, i, taken, p) is not None] if len(fits) > 1 else []
             if described is not None:
                 found = (described[0], highest, described[1])  # "the most recent reading"
             elif len(fits) == 1:
                 found = (fits[0], highest, nxt)
+            elif len(used) == 1:
+                found = (used[0], highest, nxt)  # "decided most recently": "date the case was decided"
             several = fits
         elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
             # A word for size ("largest", "most", "smallest") ranks no date: "the largest recall"
@@ -264,10 +267,15 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             elif named is None:
                 fits = _of_kind(kinds, numeric)
                 described = _described(free_after(i + 1), fits, profile.item_nouns) if len(fits) > 1 else None
+                used = [p for p in fits if _attribute_s_verb(tokens, i, taken, p) is not None] if len(fits) > 1 else []
                 if described is not None:
                     found = (described[0], highest, described[1])  # "the latest reading"
                 elif len(fits) == 1:
                     found = (fits[0], highest, tok)
+                elif len(used) == 1:
+                    # "Which case was filed earliest?" of filing_date beside decision_date: the one
+                    # whose name or description uses the verb ("date the case was filed").
+                    found = (used[0], highest, tok)
                 several = fits
         if found is None:
             if len(several) > 1:

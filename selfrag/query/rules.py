@@ -600,10 +600,13 @@ def read_question(
     values = {str(v).casefold() for p in profile.strings() for v in catalogue.get(p.name, [])}
     # The date phrase the date reader holds ("in January 2025") names no value: a capitalised month
     # after "in" is no unknown place. Held while values are read, then given back to that reader.
-    # A month a string attribute holds as "YYYY-MM" ("month billed") is that value, not a date's range.
+    held = [d for d in _dated(question, tokens, taken, dates, today, known=values) if taken.free(d)]
+    # A month a string attribute holds as "YYYY-MM" ("month billed") is that value, not a date's
+    # range, unless a verb of the date's own event comes with it ("read in January 2024" of "date
+    # the meter was read": then ``_dated`` holds the verb too).
     months_held = {f for p in profile.strings() for v in catalogue.get(p.name, []) for f in month_forms(str(v))}
-    held = [d for d in _dated(question, tokens, taken, dates, today, known=values) if taken.free(d)
-            and " ".join(normalise(question[d[0]:d[1]]).split()[-2:]) not in months_held]
+    if len(held) == 1 and " ".join(normalise(question[held[0][0]:held[0][1]]).split()[-2:]) in months_held:
+        held = []
     for span in held:
         taken.claim(span)
     # "in March" without its year: no value ("March" is no unknown venue) and no bound the filter

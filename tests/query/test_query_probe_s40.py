@@ -59,3 +59,30 @@ def test_a_month_a_string_attribute_holds_as_year_and_month_is_that_value(questi
 
 def test_a_month_no_value_holds_is_still_a_date() -> None:
     assert "reading_date" in _where("Which bills were read in February 2023?")
+
+
+def test_a_month_after_the_date_s_own_verb_is_the_date_s() -> None:
+    # "How many bills were read in January 2024?": "date the meter was read", not the month billed.
+    where = _where("How many bills were read in March 2023?")
+    assert "reading_date" in where and "billing_month" not in where
+
+
+# The twenty-sixth new user's court docket: two dates, filed and decided.
+DOCKET = CollectionSchema.model_validate(json.loads((HERE / "docket.json").read_text()))
+
+
+@pytest.mark.parametrize(("question", "attribute", "highest"), [
+    ("Which case was filed earliest?", "filing_date", False),
+    ("which case was decided most recently", "decision_date", True),
+    ("Which case was filed most recently?", "filing_date", True),
+])
+def test_a_superlative_of_dates_is_of_the_one_its_verb_describes(question: str, attribute: str, highest: bool) -> None:
+    # "Which case was filed earliest?" ranked nothing: filing_date or decision_date, "which one is
+    # not said", though "date the case was filed" says it.
+    plan = PLANNER.plan(question, DOCKET, {}, today=TODAY)
+    assert plan.computed is not None and plan.computed.attribute == attribute and plan.computed.highest is highest
+
+
+def test_a_superlative_of_dates_no_verb_describes_stays_unsaid() -> None:
+    plan = PLANNER.plan("Which case is the earliest?", DOCKET, {}, today=TODAY)
+    assert plan.computed is None or not plan.computed.attribute
