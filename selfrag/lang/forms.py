@@ -64,7 +64,9 @@ _DOER_ENDINGS = ("er", "or", "r", "ist")
 
 def doer_of(noun: str, verb: str) -> bool:
     """Whether ``noun`` names the one who does ``verb`` (any form of it): "inspector" of
-    "inspected", "reporter" of "report", "director" of "directs"."""
+    "inspected", "reporter" of "report", "director" of "directs", "verifier" of "verified"."""
     base = lemma(verb.casefold())
     n = noun.casefold()
+    if len(base) > 3 and base.endswith("y") and base[-2] not in "aeiou":
+        base = base[:-1] + "i"  # "verify": the verifier, "supply": the supplier
     return len(base) > 2 and n.startswith(base) and n[len(base):] in _DOER_ENDINGS

@@ -158,7 +158,9 @@ class SchemaProfile:
         """Whether ``year`` is the year of a thing another attribute names, not of the records:
         "year the building was built" beside building, in "Monthly energy bills of … buildings"
         (the records being the description's first plural, "bills")."""
-        subjects = re.findall(r"\b(?:the|a|an)\s+([a-z]+)\s+(?:was|were|is|are)\b", (year.attr.description or "").casefold())
+        # The noun before "was" after an article, a word between allowed ("the survey site was").
+        subjects = re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:was|were|is|are)\b",
+                              (year.attr.description or "").casefold())
         items = next((forms(t.norm) for t in tokenize(self.schema.description or "")
                       if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
                      frozenset())

@@ -102,5 +102,6 @@ class Change(BaseModel):
         "unrecorded_values",
         "exclusive_element",
         "absent_identifier",
+        "another_role",
     ]
     detail: str

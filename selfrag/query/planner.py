@@ -143,7 +143,7 @@ def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) ->
 _NEVER = re.compile(r"\bnever\b", re.IGNORECASE)
 _ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
-             "ambiguous_name", "unrecorded_values", "exclusive_element")
+             "ambiguous_name", "unrecorded_values", "exclusive_element", "another_role")
 """Changes after which the filter may not hold the question as asked: what it selects is no answer
 (no listing, computation or count), though it still guides the search."""
 
@@ -413,6 +413,8 @@ class SelfQueryPlanner:
                 # The search text is what documents are judged against: not the filter's words again.
                 "query": without_relation_wording(query.query, question, terms),
             })
+        if query.filter is not None and (role := _another_role(question, query.filter, full)) is not None:
+            changes.append(Change(kind="another_role", detail=role))
         if any(c.kind in NOT_WHOLE for c in changes):
             # The question negates something no filter holds, joins two conditions with an "and"
             # that may mean either, bounds something no attribute holds, or names a value only
@@ -819,6 +821,29 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: f
 
 _THERE = re.compile(r"\s*(?:is|are|was|were)\s+there\b", re.IGNORECASE)
 _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)
+
+
+def _another_role(question: str, node: FilterNode, schema: CollectionSchema) -> str | None:
+    """Why the filter's person is asked of another role than the one it holds them in, or None:
+    the question's verb is the doer's verb of another name attribute, not of the one that holds the
+    person ("Did Sara Lind observe any sightings?": observer, while she is a verifier). What the
+    filter selects then answers another question: she verified them."""
+    people = {a.name for a in schema.attributes if a.type in ("string", "string[]") and a.kind == "name"}
+    held = {c.attribute for c in clauses(node)}
+    for c in clauses(node):
+        if c.attribute not in people or c.comparator not in ("eq", "contains") or not isinstance(c.value, str):
+            continue
+        after = re.search(rf"(?<!\w){re.escape(c.value)}\s+([a-z]+)\b", question, re.IGNORECASE)
+        verbs = [w for w in re.findall(r"[a-z]+", question.casefold())
+                 if len(w) > 3 and (lemma(w) != w or (after is not None and after.group(1).casefold() == w))]
+        for verb in verbs:
+            if any(doer_of(word, verb) for word in re.split(r"[_\W]+", c.attribute.casefold())):
+                break  # "did Sara Lind verify": her own role's verb
+            doers = [b for b in sorted(people - held) if any(doer_of(word, verb) for word in re.split(r"[_\W]+", b.casefold()))]
+            if doers:
+                return (f"{verb!r} is what the {doers[0]} does, and the filter holds {c.value!r} as {c.attribute}: "
+                        "what it selects answers another question; nothing computed from it is the answer")
+    return None
 
 
 def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Whether | None:

@@ -488,7 +488,9 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
         before = [t for t in toks if t.end <= mention.span[0]][-1:]
         # "What prescriptions does Brooks have?": the subject of "does", who has them.
         subject = bool(before) and before[0].norm in ("does", "did", "do") and bool(after) and after[0].norm.isalpha()
-        if not subject and (not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
+        # "pull requests by Okafor": "by" names who did it (Dana or Kwame Okafor), not the repository.
+        agent = bool(before) and before[0].norm == "by" and written[:1].isupper()
+        if not subject and not agent and (not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
                 or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
                 or any(term_match(forms(after[0].norm), q.name_terms) for q in profile.attributes) \
                 or after[0].text[:1].isupper() \

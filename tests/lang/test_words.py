@@ -160,6 +160,9 @@ def test_no_entry_names_an_eval_sets_domain() -> None:
 @pytest.mark.parametrize(("noun", "verb", "does"), [
     ("inspector", "inspected", True), ("reporter", "report", True), ("director", "directs", True),
     ("adjuster", "handled", False), ("report", "report", False), ("or", "o", False),
+    # A verb ending in a consonant and "y" writes "i" before the ending: "verifier" of "verified".
+    ("verifier", "verified", True), ("supplier", "supplies", True), ("player", "played", True),
+    ("verify", "verified", False),
 ])
 def test_a_doer_is_named_by_the_verb_and_an_agent_ending(noun: str, verb: str, does: bool) -> None:
     from selfrag.lang import doer_of

@@ -86,3 +86,65 @@ def test_a_superlative_of_dates_is_of_the_one_its_verb_describes(question: str, 
 def test_a_superlative_of_dates_no_verb_describes_stays_unsaid() -> None:
     plan = PLANNER.plan("Which case is the earliest?", DOCKET, {}, today=TODAY)
     assert plan.computed is None or not plan.computed.attribute
+
+
+# The twenty-ninth new user's bird sightings: "year the survey site was established" beside the
+# sighting's own obs_date.
+BIRDS = CollectionSchema.model_validate(json.loads((HERE / "birds.json").read_text()))
+BIRD_VALUES = {"site": ["Reed Point", "Kestrel Heath", "Margaret Lind Reserve"], "species": ["Skylark", "Osprey", "Eurasian Curlew"],
+               "observer": ["Elena Carver", "Tom Lind"], "verifier": ["Sara Lind", "Mark Osei"], "weather": ["rain", "clear"]}
+
+
+@pytest.mark.parametrize("question", [
+    "How many skylark sightings were there in 2022?",
+    "Which sightings were recorded by Elena Carver in 2024?",
+    "Sightings at Reed Point in 2023",
+    "How many Eurasian Curlew sightings were recorded before 2023?",
+    "Which Kestrel Heath sightings were in 2023?",
+])
+def test_a_bare_year_is_not_the_year_a_thing_of_two_words_was_established(question: str) -> None:
+    # "year the survey site was established": the site's year, "site" being another attribute.
+    where = _where(question, BIRDS, BIRD_VALUES)
+    assert "site_established" not in where and "obs_date" in where
+
+
+def test_the_site_s_own_year_stays_its_year() -> None:
+    assert "site_established" in _where("Which sites were established in 2019?", BIRDS, BIRD_VALUES)
+
+
+@pytest.mark.parametrize("question", [
+    "Did Sara Lind observe any sightings?",
+    "How many sightings has Sara Lind observed?",
+])
+def test_a_person_of_one_role_asked_about_another_s_verb_is_no_set_answer(question: str) -> None:
+    # "Did Sara Lind observe any sightings?" was signed "Yes: 7 matching documents": she verifies
+    # records (verifier), and "observe" is the observer's own verb.
+    plan = PLANNER.plan(question, BIRDS, BIRD_VALUES, today=TODAY)
+    assert plan.asks is None and plan.whether is None and plan.computed is None
+    assert any(c.kind == "another_role" and "observer" in c.detail for c in plan.changes)
+
+
+def test_a_person_asked_about_the_own_role_s_verb_is_still_a_set_answer() -> None:
+    plan = PLANNER.plan("How many sightings did Sara Lind verify?", BIRDS, BIRD_VALUES, today=TODAY)
+    assert not any(c.kind == "another_role" for c in plan.changes)
+    assert PLANNER.plan("Which sightings did Elena Carver observe?", BIRDS, BIRD_VALUES, today=TODAY).asks is not None
+
+
+# The twenty-seventh new user's pull requests: a repository "okafor" beside authors Dana and Kwame
+# Okafor, and a branch "marlow" beside Priya Marlow.
+PRS = CollectionSchema.model_validate(json.loads((HERE / "prs.json").read_text()))
+PR_VALUES = {"repository": ["okafor", "core", "web"], "author": ["Dana Okafor", "Kwame Okafor", "Priya Marlow"],
+             "reviewer": ["Jonas Berg"], "base_branch": ["main", "develop", "marlow"], "state": ["open", "merged", "closed"]}
+
+
+@pytest.mark.parametrize("question", ["pull requests by Okafor", "How many pull requests by Marlow?"])
+def test_by_a_surname_that_is_also_a_kind_s_value_is_ambiguous(question: str) -> None:
+    # "pull requests by Okafor" was signed "7 matching documents": the okafor repository's, while
+    # "by" names a person (Dana or Kwame Okafor).
+    plan = PLANNER.plan(question, PRS, PR_VALUES, today=TODAY)
+    assert plan.asks is None and any(c.kind == "ambiguous_name" for c in plan.changes)
+
+
+def test_in_a_value_of_a_kind_stays_that_value() -> None:
+    plan = PLANNER.plan("pull requests in okafor", PRS, PR_VALUES, today=TODAY)
+    assert not any(c.kind == "ambiguous_name" for c in plan.changes)

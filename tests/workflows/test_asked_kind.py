@@ -24,3 +24,16 @@ def test_when_asks_a_date_not_the_person_named_by_its_verb() -> None:
 def test_who_read_it_still_asks_the_person() -> None:
     found = asked_attribute("Who read the meter for bill EB-1035?", "read the meter", ENERGY, BILL)
     assert found is not None and found.name == "read_by"
+
+
+BIRDS = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "birds.json").read_text()))
+
+
+def test_who_asks_the_doer_of_a_verb_ending_in_y() -> None:
+    # "Who verified the Osprey sighting at Kestrel Heath?" was signed the observer, whom the
+    # record's text names: "verified" is the verifier's verb ("verify", "verifier").
+    where = {"operator": "and", "arguments": [{"attribute": "species", "comparator": "eq", "value": "Osprey"},
+                                              {"attribute": "site", "comparator": "eq", "value": "Kestrel Heath"}]}
+    found = asked_attribute("Who verified the Osprey sighting at Kestrel Heath?", "verified the sighting", BIRDS, where)
+    assert found is not None and found.name == "verifier"
