@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -187,7 +188,7 @@ class AnswerNodes(Phase):
                 unlocated = self._unlocated(plan, collection)
                 if unlocated is not None:
                     return unlocated
-            return none_answer(plan, collection.schema, yes_no=yes_no)
+            return _with_unrecorded(none_answer(plan, collection.schema, yes_no=yes_no), plan)
         asked = asks(state)
         if asked is None:
             return None
@@ -218,6 +219,7 @@ class AnswerNodes(Phase):
                                    yes_no=asks_yes_or_no(state["standalone_question"]),
                                    shown=[*filter_attributes(plan["filter"]), *([headed] if headed else [])], total=total,
                                    newest_page=bool(plan.get("latest")) and not state["rewrite_count"])
+        listing = _with_unrecorded(listing, plan)
         if listing is None or headed is None or headed in filter_attributes(plan["filter"]) \
                 or _HOW_MANY.match(state["standalone_question"]):
             # "How many battery replacements …?" asks how many matches, not which parts they replaced.
@@ -603,6 +605,23 @@ def cut_from_word(short: str, texts: Sequence[str]) -> str | None:
                 hi += 1
             word = word or text[lo:hi]
     return word
+
+
+def _with_unrecorded(answer: SetAnswer | None, plan: rec.ResourcePlan) -> SetAnswer | None:
+    """``answer`` (the matches of a negated condition) with the records it could not count said
+    after it: those lacking the attribute the negation needs ("How many loans are not
+    guaranteed?": 17, and 3 that record no guarantee either way; ``selfrag.query.unrecorded``)."""
+    notes = plan.get("uncounted", [])
+    if answer is None or not notes:
+        return answer
+    lines = []
+    for detail in notes:
+        name, rest = detail.split(":", 1)
+        ids = rest.rsplit("not counted: ", 1)[1]
+        many = "," in ids
+        lines.append(f"Not counted: {ids}, which record{'' if many else 's'} no {name}, so whether "
+                     f"{'they match' if many else 'it matches'} is not known.")
+    return dataclasses.replace(answer, answer=answer.answer.rstrip() + "\n" + "\n".join(lines))
 
 
 def nearer_in_quote(question: str, short: str, answer: str) -> str | None:

@@ -20,6 +20,7 @@ from pydantic import TypeAdapter
 from selfrag.errors import RuntimeFailure, SelfRagError
 from selfrag.kg import Entity, resolve_reply
 from selfrag.kg.entities import Candidate
+from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import Absent, Change, FilterNode, absent_identifiers, and_where, without_unrecorded, written_in
 from selfrag.query.graph_terms import EntityChoice, GraphTerm
 from selfrag.store import SearchableCollection
@@ -195,7 +196,8 @@ class PlanNodes(Phase):
                     chunks = coll.matching(where, cap=_LOOKUP_CAP)
                     return None if chunks is None else [c.metadata for c in chunks]
 
-                plan = without_unrecorded(plan, coll.schema, lookup, mandatory_where=fixed)
+                plan = without_unrecorded(plan, coll.schema, lookup, mandatory_where=fixed,
+                                          listing=not asks_yes_or_no(question))
             absent = _absent_codes(question, coll, catalogue)
         except RuntimeFailure:
             if spec is not None:
@@ -229,6 +231,7 @@ class PlanNodes(Phase):
             latest=plan.latest, graph_terms=terms, asks=plan.asks,
             guessed=any(c.kind == "guessed_value" for c in plan.changes),
             unknown_names=list(plan.unknown_names),
+            uncounted=[c.detail for c in plan.changes if c.kind == "unrecorded_values" and "not counted: " in c.detail],
             computed=None if plan.computed is None else rec.ComputationRecord(
                 op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,

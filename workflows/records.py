@@ -261,6 +261,10 @@ class ResourcePlan(TypedDict):
     unknown_names: NotRequired[list[str]]
     """Names the question writes that are a known name and more ("Aurora Sport"): no known item. An
     answer whose cited documents never write them is about another item, and is not signed."""
+    uncounted: NotRequired[list[str]]
+    """The matches its negated condition can neither select nor exclude, as the planner's
+    ``unrecorded_values`` details ("guaranteed: 3 more records … not counted: LN-1, LN-2, LN-3"):
+    a listing or count of the others says them (``selfrag.query.unrecorded``). Absent in older traces."""
     guessed: NotRequired[bool]
     """A value of its filter was linked by meaning, not spelling ("purple" read as Blue): the filter
     searches, but the one record it selects has no value to give as the answer."""

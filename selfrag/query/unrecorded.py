@@ -27,16 +27,24 @@ from selfrag.schema import CollectionSchema
 
 __all__ = ["without_unrecorded"]
 
+_NAMED = 10
+"""Most records lacking the attribute an answer names (the rest are counted only)."""
+
 Lookup = Callable[[dict[str, Any] | None], Sequence[Mapping[str, Any]] | None]
 """The metadata of every chunk a ``where`` selects; None when there are too many to read."""
 
 
 def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
-                       mandatory_where: dict[str, Any] | None = None) -> Plan:
+                       mandatory_where: dict[str, Any] | None = None, listing: bool = False) -> Plan:
     """``plan``, with nothing computed from its filter as the answer (no ``asks``, ``whether``
     or whole ``computed``) when records the rest of its filter selects lack an attribute one of
     its negated conditions needs, or when there are too many to tell; ``plan`` itself otherwise.
-    The change it adds says how many and which attribute."""
+    The change it adds says how many and which attribute.
+
+    ``listing``: the question asks for the matches themselves, no yes or no ("How many loans are
+    not guaranteed?"): they are still the answer, the records that lack the attribute named
+    beside them as not counted (the change's ``unrecorded_values`` detail, which ends with their
+    ids), rather than left out unsaid."""
     answers = plan.asks is not None or plan.whether is not None or (plan.computed is not None and plan.computed.whole)
     held = {c.attribute for c in clauses(plan.query.filter)}
     # "snacks but no meals": a record without services has no snacks either, so a value the
@@ -60,8 +68,18 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
                        if m.get(name) is None and any(m.get(a) is not None for a in declared - {name})}
             if not lacking:
                 continue
-            detail = (f"{name}: {len(lacking)} matching record{'s' if len(lacking) != 1 else ''} "
-                      f"{'have' if len(lacking) != 1 else 'has'} none, which the negated condition neither "
+            many = len(lacking) != 1
+            if listing and plan.asks == "documents" and plan.whether is None and plan.computed is None:
+                # Said beside the matches: "17 matching documents; not counted: 3 more record no
+                # guaranteed (LN-1, LN-2, LN-3)".
+                shown = ", ".join(sorted(lacking)[:_NAMED]) + (", …" if len(lacking) > _NAMED else "")
+                plan = replace(plan, changes=[*plan.changes, Change(kind="unrecorded_values", detail=(
+                    f"{name}: {len(lacking)} more record{'s' if many else ''} of the rest of the filter record"
+                    f"{'' if many else 's'} no {name}, which the negated condition neither selects nor excludes; "
+                    f"not counted: {shown}"))])
+                continue
+            detail = (f"{name}: {len(lacking)} matching record{'s' if many else ''} "
+                      f"{'have' if many else 'has'} none, which the negated condition neither "
                       "selects nor excludes; nothing computed from the filter is the answer")
         computed = plan.computed if plan.computed is None else replace(plan.computed, whole=False)
         return replace(plan, asks=None, whether=None, computed=computed,

@@ -1,7 +1,8 @@
 """A negated condition on an attribute some records do not have: "not patched before 2023" of
 advisories that were never patched. Whether those records are "not patched before 2023" is not
-for a filter to say (the store selects a record without a date by no bound on it), so what the
-filter selects is no count or listing to sign; with every record dated, it still is."""
+for a filter to say (the store selects a record without a date by no bound on it): a count or
+listing of the others names them as not counted, and a yes or no is not signed; with every record
+dated, the count is plain."""
 
 from __future__ import annotations
 
@@ -48,15 +49,22 @@ def _records(tmp_path: Path, *, unpatched: bool) -> Path:
     "How many advisories were not patched before 2023?",
     "Which advisories were not patched in 2022?",
 ])
-def test_a_negated_date_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path, question: str) -> None:
+def test_a_negated_date_some_records_lack_names_them_as_not_counted(chroma_client: Any, tmp_path: Path, question: str) -> None:
     # "How many advisories were not patched before 2023?" was signed "20 matching documents": the
     # six never patched were left out, and they were not patched before 2023 either.
     engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [_records(tmp_path, unpatched=True)], "A model's answer [1].",
                                top_k=10, relevant=False)
     result = engine.run(question, collection="advisories")
-    assert all(g["strategy"] != "listing" for g in result.trace.generations)
-    assert result.outcome != "answered"
+    assert result.outcome == "answered" and result.answer.rstrip().endswith(
+        "Not counted: SA-5, which records no patched, so whether it matches is not known.")
     assert any(c["kind"] == "unrecorded_values" and "patched" in c["detail"] for c in result.trace.plan["changes"])
+
+
+def test_a_yes_or_no_of_a_negated_date_some_records_lack_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
+    engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [_records(tmp_path, unpatched=True)], "A model's answer [1].",
+                               top_k=10, relevant=False)
+    result = engine.run("Were any advisories not patched before 2022?", collection="advisories")
+    assert result.outcome != "answered"
 
 
 def test_a_negated_date_every_record_has_is_still_counted(chroma_client: Any, tmp_path: Path) -> None:
@@ -66,14 +74,14 @@ def test_a_negated_date_every_record_has_is_still_counted(chroma_client: Any, tm
     assert result.outcome == "answered" and result.short_answer == "3 matching documents"
 
 
-def test_a_negated_number_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path) -> None:
+def test_a_negated_number_some_records_lack_names_them_as_not_counted(chroma_client: Any, tmp_path: Path) -> None:
     path = _records(tmp_path, unpatched=False)
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     del rows[0]["metadata"]["cvss"]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     engine, _ = records_engine(chroma_client, "advisories", SCHEMA, [path], "A model's answer [1].", top_k=10, relevant=False)
     result = engine.run("How many advisories do not have a cvss of 9.8?", collection="advisories")
-    assert result.outcome != "answered"
+    assert result.outcome == "answered" and "Not counted: SA-1, which records no cvss" in result.answer
 
 
 FLIGHTS = CollectionSchema.model_validate({
@@ -106,13 +114,13 @@ def _flights(tmp_path: Path, *, unknown: bool) -> Path:
     "Which flights to Denver were not captained by Helen Ruiz?",
     "How many flights without wifi?",
 ])
-def test_a_negated_value_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path, question: str) -> None:
+def test_a_negated_value_some_records_lack_names_them_as_not_counted(chroma_client: Any, tmp_path: Path, question: str) -> None:
     # A new user's flights: "not captained by Helen Ruiz" listed a flight whose captain is not
     # recorded (it may have been her), and "without wifi" counted one whose services are not.
     engine, _ = records_engine(chroma_client, "flights", FLIGHTS, [_flights(tmp_path, unknown=True)], "A model's answer [1].",
                                top_k=10, relevant=False)
     result = engine.run(question, collection="flights")
-    assert result.outcome != "answered"
+    assert result.outcome == "answered" and "Not counted: SK3, which records no " in result.answer
     assert any(c["kind"] == "unrecorded_values" for c in result.trace.plan["changes"])
 
 
@@ -158,13 +166,14 @@ def _cases(tmp_path: Path, *, pending: bool) -> Path:
     "Which Lakeview cases were not tried before a jury?",
     "How many cases had no jury trial?",
 ])
-def test_a_negated_flag_some_records_lack_is_no_set_answer(chroma_client: Any, tmp_path: Path, question: str) -> None:
+def test_a_negated_flag_some_records_lack_names_them_as_not_counted(chroma_client: Any, tmp_path: Path, question: str) -> None:
     # A new user's docket: "Which Lakeview cases were not tried before a jury?" was signed with the
     # cases whose jury_trial is false, leaving out a pending case that records none.
     engine, _ = records_engine(chroma_client, "cases", CASES, [_cases(tmp_path, pending=True)], "A model's answer [1].",
                                top_k=10, relevant=False)
     result = engine.run(question, collection="cases")
-    assert result.outcome != "answered"
+    assert result.outcome == "answered" and result.answer.rstrip().endswith(
+        "Not counted: CV-3, which records no jury_trial, so whether it matches is not known.")
     assert any(c["kind"] == "unrecorded_values" and "jury_trial" in c["detail"] for c in result.trace.plan["changes"])
 
 
