@@ -64,8 +64,9 @@ def plan(
         err_console.print(f"[dim]  planning on {shown(remote.url)}[/]", markup=True, soft_wrap=True)
         with remote:
             for q in questions:
+                # The text shows which constructor planned it (``source``), as the local one does.
                 _show(q, remote.request("POST", f"/v1/collections/{collection}/plan",
-                                        json={"question": q, "explain": explain}), as_json=as_json)
+                                        json={"question": q, "explain": explain or not as_json}), as_json=as_json)
         return
 
     settings = load_settings()
@@ -94,7 +95,7 @@ def _plan_all(
     graph: GraphContext | None, *, as_json: bool, explain: bool,
 ) -> None:
     for q in questions:
-        _show(q, planner.plan(q, schema, catalogue, graph=graph).shown(explain=explain), as_json=as_json)
+        _show(q, planner.plan(q, schema, catalogue, graph=graph).shown(explain=explain or not as_json), as_json=as_json)
 
 
 def _show(question: str, row: Mapping[str, Any], *, as_json: bool) -> None:

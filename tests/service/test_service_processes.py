@@ -106,9 +106,10 @@ def test_readers_beside_a_running_server_go_through_its_api(server: ServerProces
     assert listing.returncode == 0 and listing.stdout.startswith("docs  1 chunks"), listing.stderr
     documents = _cli(home, "documents", "list", "-c", "docs", "--json")
     assert [d["id"] for d in json.loads(documents.stdout)["documents"]] == ["lions"]
-    # plan has no API route: it is still refused with the way out.
+    # plan goes through it too: the server's own planner plans.
     plan = _cli(home, "plan", "Where do lions hunt?", "--collection", "docs")
-    assert plan.returncode == 2 and plan.stderr.startswith("error[store_locked]: ")
+    assert plan.returncode == 0 and f"planning on {server.url}" in plan.stderr, plan.stderr
+    assert "filter {'animal': {'$eq': 'lion'}}" in plan.stdout
 
 
 def test_the_lock_goes_with_its_server_however_it_ends(server: ServerProcess, tmp_path: Path) -> None:
