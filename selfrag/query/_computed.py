@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from selfrag.lang import NUMBER_WORDS, QUERY_STOP, Token, forms, lemma, word_map
+from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.query._profile import AttrProfile, SchemaProfile
 from selfrag.query._spans import Spans
@@ -212,7 +213,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             fits = _of_kind(_ADJECTIVES[nxt.norm], numeric)
             highest = _RANK[word] if word in _RANK else generic[word] == "max"
             described = _described(free_after(i + 2), fits, profile.item_nouns) if len(fits) > 1 else None
-            used = [p for p in fits if _attribute_s_verb(tokens, i, taken, p) is not None] if len(fits) > 1 else []
+            used = [p for p in fits if _adverbial_verb(tokens, i, taken, p)] if len(fits) > 1 else []
             if described is not None:
                 found = (described[0], highest, described[1])  # "the most recent reading"
             elif len(fits) == 1:
@@ -267,7 +268,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             elif named is None:
                 fits = _of_kind(kinds, numeric)
                 described = _described(free_after(i + 1), fits, profile.item_nouns) if len(fits) > 1 else None
-                used = [p for p in fits if _attribute_s_verb(tokens, i, taken, p) is not None] if len(fits) > 1 else []
+                used = [p for p in fits if _adverbial_verb(tokens, i, taken, p)] if len(fits) > 1 else []
                 if described is not None:
                     found = (described[0], highest, described[1])  # "the latest reading"
                 elif len(fits) == 1:
@@ -336,6 +337,16 @@ def _named_by_verb(tokens: list[Token], i: int, taken: Spans, numeric: list[Attr
     fits = [p for p in numeric if forms(tokens[j].norm) & frozenset().union(
         *(forms(w) for w in re.split(r"[_\W]+", p.name.casefold()) if len(w) > 2))]
     return (fits[0], tokens[j]) if len(fits) == 1 else None
+
+
+def _adverbial_verb(tokens: list[Token], i: int, taken: Spans, attr: AttrProfile) -> bool:
+    """Whether the word right before ``tokens[i]`` (no "the" between: the superlative is said of the
+    verb, "filed earliest", "decided most recently") is a verb ``attr``'s own name or description
+    uses: not an auxiliary ("was" of "price the property was listed at"), nor the verb of the items
+    a superlative after "the" describes ("listed the most expensive property")."""
+    if i < 1 or tokens[i - 1].norm == "the" or tokens[i - 1].norm in QUERY_STOP or tokens[i - 1].norm in AUXILIARIES:
+        return False
+    return _attribute_s_verb(tokens, i, taken, attr) is not None
 
 
 def _attribute_s_verb(tokens: list[Token], i: int, taken: Spans, attr: AttrProfile) -> Token | None:
