@@ -231,7 +231,7 @@ class PlanNodes(Phase):
             latest=plan.latest, graph_terms=terms, asks=plan.asks,
             guessed=any(c.kind == "guessed_value" for c in plan.changes),
             unknown_names=list(plan.unknown_names),
-            uncounted=[c.detail for c in plan.changes if c.kind == "unrecorded_values" and "not counted: " in c.detail],
+            uncounted=[c.detail for c in plan.changes if c.kind == "unrecorded_values" and "counted: " in c.detail],
             computed=None if plan.computed is None else rec.ComputationRecord(
                 op=plan.computed.op, attribute=plan.computed.attribute, highest=plan.computed.highest,
                 n=plan.computed.n, phrase=plan.computed.phrase, whole=plan.computed.whole,

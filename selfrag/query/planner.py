@@ -836,9 +836,15 @@ def _another_role(question: str, node: FilterNode, schema: CollectionSchema) -> 
         after = re.search(rf"(?<!\w){re.escape(c.value)}\s+([a-z]+)\b", question, re.IGNORECASE)
         verbs = [w for w in re.findall(r"[a-z]+", question.casefold())
                  if len(w) > 3 and (lemma(w) != w or (after is not None and after.group(1).casefold() == w))]
+        described = (attr.description or "") if (attr := schema.attribute(c.attribute)) is not None else ""
+        own = frozenset().union(*(forms(w) for w in re.findall(r"[a-z]+", described.casefold())))
+        value = re.escape(c.value)
         for verb in verbs:
             if any(doer_of(word, verb) for word in re.split(r"[_\W]+", c.attribute.casefold())):
                 break  # "did Sara Lind verify": her own role's verb
+            if forms(verb) & own or re.search(rf"\b(?:was|were|is|are|been|be|get|got)\s+(?:the\s+)?{value}\s+{verb}\b|"
+                                              rf"{value}\s+(?:was|were|is|are|has been|got)\s+{verb}\b", question, re.IGNORECASE):
+                continue  # "Was Olive & Thyme inspected?": what is done to it ("the inspected restaurant")
             doers = [b for b in sorted(people - held) if any(doer_of(word, verb) for word in re.split(r"[_\W]+", b.casefold()))]
             if doers:
                 return (f"{verb!r} is what the {doers[0]} does, and the filter holds {c.value!r} as {c.attribute}: "

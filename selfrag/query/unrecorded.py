@@ -43,8 +43,8 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
 
     ``listing``: the question asks for the matches themselves, no yes or no ("How many loans are
     not guaranteed?"): they are still the answer, the records that lack the attribute named
-    beside them as not counted (the change's ``unrecorded_values`` detail, which ends with their
-    ids), rather than left out unsaid."""
+    beside them as not counted, or as counted though not known where the store selects them too
+    (the change's ``unrecorded_values`` detail, which ends with their ids), rather than unsaid."""
     answers = plan.asks is not None or plan.whether is not None or (plan.computed is not None and plan.computed.whole)
     held = {c.attribute for c in clauses(plan.query.filter)}
     # "snacks but no meals": a record without services has no snacks either, so a value the
@@ -70,13 +70,16 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
                 continue
             many = len(lacking) != 1
             if listing and plan.asks == "documents" and plan.whether is None and plan.computed is None:
-                # Said beside the matches: "17 matching documents; not counted: 3 more record no
-                # guaranteed (LN-1, LN-2, LN-3)".
+                # Said beside the matches: "17 matching documents … Not counted: LN-1, LN-2, LN-3". A
+                # string's "$ne" and a list's "$not_contains" select a record without the attribute
+                # (``_present``), so those are among the matches, counted though not known to match.
+                counted = any(c.attribute == name and c.comparator in ("ne", "nin", "not_contains")
+                              for c in clauses(plan.query.filter))
                 shown = ", ".join(sorted(lacking)[:_NAMED]) + (", …" if len(lacking) > _NAMED else "")
                 plan = replace(plan, changes=[*plan.changes, Change(kind="unrecorded_values", detail=(
-                    f"{name}: {len(lacking)} more record{'s' if many else ''} of the rest of the filter record"
-                    f"{'' if many else 's'} no {name}, which the negated condition neither selects nor excludes; "
-                    f"not counted: {shown}"))])
+                    f"{name}: {len(lacking)} record{'s' if many else ''} of the rest of the filter record"
+                    f"{'' if many else 's'} no {name}, which the negated condition can neither tell nor leave out; "
+                    f"{'counted' if counted else 'not counted'}: {shown}"))])
                 continue
             detail = (f"{name}: {len(lacking)} matching record{'s' if many else ''} "
                       f"{'have' if many else 'has'} none, which the negated condition neither "

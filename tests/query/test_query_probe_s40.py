@@ -163,3 +163,14 @@ def test_an_auxiliary_or_a_verb_of_the_items_is_no_verb_of_the_measure(question:
     # most expensive property" chose list_price, signed beside sale_price; which price is not said.
     plan = PLANNER.plan(question, SALES, {"city": ["Brackley", "Harwood"]}, today=TODAY)
     assert plan.computed is None or not plan.computed.attribute
+
+
+INSPECTIONS = CollectionSchema.model_validate(json.loads((HERE / "inspections.json").read_text()))
+
+
+@pytest.mark.parametrize("question", ["What date was Taqueria Sol inspected in 2023?", "Was Olive & Thyme inspected in 2024?"])
+def test_what_is_done_to_a_name_is_no_other_role_s_verb(question: str) -> None:
+    # The reruns of session 40: "Was Olive & Thyme inspected in 2024?" read "inspected" as the
+    # inspector's verb, while the restaurant is what is inspected ("name of the inspected restaurant").
+    plan = PLANNER.plan(question, INSPECTIONS, {"restaurant": ["Taqueria Sol", "Olive & Thyme"]}, today=TODAY)
+    assert not any(c.kind == "another_role" for c in plan.changes)
