@@ -825,30 +825,45 @@ _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)
 
 def _another_role(question: str, node: FilterNode, schema: CollectionSchema) -> str | None:
     """Why the filter's person is asked of another role than the one it holds them in, or None:
-    the question's verb is the doer's verb of another name attribute, not of the one that holds the
-    person ("Did Sara Lind observe any sightings?": observer, while she is a verifier). What the
-    filter selects then answers another question: she verified them."""
+    the verb the person does is the doer's verb of another name attribute, not of the one that
+    holds them ("Did Sara Lind observe any sightings?": observer, while she is a verifier). What
+    the filter selects then answers another question: she verified them."""
     people = {a.name for a in schema.attributes if a.type in ("string", "string[]") and a.kind == "name"}
     held = {c.attribute for c in clauses(node)}
+    naming = {a.name for a in schema.attributes if a.kind in ("name", "identifier")}
     for c in clauses(node):
         if c.attribute not in people or c.comparator not in ("eq", "contains") or not isinstance(c.value, str):
             continue
-        after = re.search(rf"(?<!\w){re.escape(c.value)}\s+([a-z]+)\b", question, re.IGNORECASE)
-        verbs = [w for w in re.findall(r"[a-z]+", question.casefold())
-                 if len(w) > 3 and (lemma(w) != w or (after is not None and after.group(1).casefold() == w))]
+        if any(o.attribute in naming and o.attribute != c.attribute for o in clauses(node)):
+            # "What year did Elena Rose publish Fields of Amber?": the record is named; the person
+            # only locates it, and an author "publishes" as a publisher does.
+            continue
+        verb = _done_by(question, c.value)
         described = (attr.description or "") if (attr := schema.attribute(c.attribute)) is not None else ""
-        own = frozenset().union(*(forms(w) for w in re.findall(r"[a-z]+", described.casefold())))
-        value = re.escape(c.value)
-        for verb in verbs:
-            if any(doer_of(word, verb) for word in re.split(r"[_\W]+", c.attribute.casefold())):
-                break  # "did Sara Lind verify": her own role's verb
-            if forms(verb) & own or re.search(rf"\b(?:was|were|is|are|been|be|get|got)\s+(?:the\s+)?{value}\s+{verb}\b|"
-                                              rf"{value}\s+(?:was|were|is|are|has been|got)\s+{verb}\b", question, re.IGNORECASE):
-                continue  # "Was Olive & Thyme inspected?": what is done to it ("the inspected restaurant")
-            doers = [b for b in sorted(people - held) if any(doer_of(word, verb) for word in re.split(r"[_\W]+", b.casefold()))]
-            if doers:
-                return (f"{verb!r} is what the {doers[0]} does, and the filter holds {c.value!r} as {c.attribute}: "
-                        "what it selects answers another question; nothing computed from it is the answer")
+        if verb is None or any(doer_of(word, verb) for word in re.split(r"[_\W]+", c.attribute.casefold())) \
+                or forms(verb) & frozenset().union(*(forms(w) for w in re.findall(r"[a-z]+", described.casefold()))):
+            continue  # "did Sara Lind verify": her own role's verb; "the inspected restaurant": done to it
+        doers = [b for b in sorted(people - held) if any(doer_of(word, verb) for word in re.split(r"[_\W]+", b.casefold()))]
+        if doers:
+            return (f"{verb!r} is what the {doers[0]} does, and the filter holds {c.value!r} as {c.attribute}: "
+                    "what it selects answers another question; nothing computed from it is the answer")
+    return None
+
+
+def _done_by(question: str, name: str) -> str | None:
+    """The verb ``name`` does in ``question``: after an auxiliary that makes it the subject ("Did
+    Sara Lind observe", "has Sara Lind observed"), before "by" it ("sightings observed by Sara
+    Lind"), or a past form right after it with no "by" before ("sightings Sara Lind observed").
+    None otherwise: "books by Elena Rose published in the 2020s" says who wrote them, and
+    "published" is what was done to the books."""
+    named = re.escape(name)
+    if m := re.search(rf"\b(?:did|does|do|has|have|had|will|would|can|could)\s+{named}\s+([a-z]+)\b", question, re.IGNORECASE):
+        return m.group(1).casefold()
+    if m := re.search(rf"\b([a-z]+)\s+by\s+{named}(?!\w)", question, re.IGNORECASE):
+        return m.group(1).casefold() if lemma(m.group(1).casefold()) != m.group(1).casefold() else None
+    if not re.search(rf"\b(?:by|was|were|is|are|been|be|get|got)\s+(?:the\s+)?{named}(?!\w)", question, re.IGNORECASE) \
+            and (m := re.search(rf"(?<!\w){named}\s+([a-z]+ed)\b", question, re.IGNORECASE)):
+        return m.group(1).casefold()  # not "Was Olive & Thyme inspected?": what was done to it
     return None
 
 

@@ -174,3 +174,24 @@ def test_what_is_done_to_a_name_is_no_other_role_s_verb(question: str) -> None:
     # inspector's verb, while the restaurant is what is inspected ("name of the inspected restaurant").
     plan = PLANNER.plan(question, INSPECTIONS, {"restaurant": ["Taqueria Sol", "Olive & Thyme"]}, today=TODAY)
     assert not any(c.kind == "another_role" for c in plan.changes)
+
+
+BOOKS = CollectionSchema.model_validate({"description": "Books in the shop", "attributes": [
+    {"name": "title", "type": "string", "kind": "name", "description": "title of the book"},
+    {"name": "author", "type": "string", "kind": "name", "description": "author who wrote the book"},
+    {"name": "publisher", "type": "string", "kind": "name", "description": "publisher of the book"},
+    {"name": "pub_year", "type": "integer", "kind": "year", "description": "year the book was published"}]})
+
+
+def test_a_participle_after_the_author_is_what_was_done_to_the_items() -> None:
+    # The reruns of session 40: "Are there any books by Elena Rose published in the 2020s?" read
+    # "published" as the publisher's verb, though Elena Rose wrote them.
+    plan = PLANNER.plan("Are there any books by Elena Rose published in the 2020s?", BOOKS,
+                        {"author": ["Elena Rose"], "publisher": ["Greenleaf Publishing"]}, today=TODAY)
+    assert not any(c.kind == "another_role" for c in plan.changes)
+
+
+@pytest.mark.parametrize("question", ["Which sightings were observed by Sara Lind?", "list the sightings Sara Lind observed"])
+def test_another_role_s_verb_said_of_the_person_in_other_ways(question: str) -> None:
+    plan = PLANNER.plan(question, BIRDS, BIRD_VALUES, today=TODAY)
+    assert any(c.kind == "another_role" for c in plan.changes)
