@@ -439,6 +439,7 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
 
 _MEASURES = word_map("value_measures")
 """Words asking a value of the one attribute of a kind without naming it: "cost" (money), "weigh"."""
+_HOW_MANY_Q = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
 _QUANTITY = frozenset(["value"])  # "the value of its capacity"; "many", "much" are stop words
 _NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much|" + "|".join(map(re.escape, _MEASURES)) + r")\b)",
                           re.IGNORECASE)
@@ -538,6 +539,8 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         return None
     if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":
         return None  # "who reads the instruments at Frost Hollow": a person, not its instruments
+    if _HOW_MANY_Q.match(question) and named[0].type == "string" and named[0].kind == "category":
+        return None  # "How many of the hazard … were recalled?": a number, never one category's value
     return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues, schema=schema) else None
 
 

@@ -37,3 +37,20 @@ def test_who_asks_the_doer_of_a_verb_ending_in_y() -> None:
                                               {"attribute": "site", "comparator": "eq", "value": "Kestrel Heath"}]}
     found = asked_attribute("Who verified the Osprey sighting at Kestrel Heath?", "verified the sighting", BIRDS, where)
     assert found is not None and found.name == "verifier"
+
+
+RECALLS = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "recalls-s31.json").read_text()))
+RING: dict[str, Any] = {"attribute": "product", "comparator": "eq", "value": "Pebble Teether Ring"}
+
+
+def test_how_many_of_a_word_attribute_is_no_field_answer() -> None:
+    # The reruns of session 40: "How many of the hazard that the Pebble Teether Ring pose were
+    # recalled?" (a follow-up's rewrite) was signed "chemical exposure": a category answered "how many".
+    question = "How many of the hazard that the Pebble Teether Ring pose were recalled?"
+    assert asked_attribute(question, "hazard that the pose were recalled", RECALLS, RING) is None
+    assert asked_attribute("What hazard does the Pebble Teether Ring pose?", "hazard pose", RECALLS, RING) is not None
+
+
+def test_how_many_is_never_a_word_value() -> None:
+    assert asked_attribute("How many hazards does the Pebble Teether Ring pose?", "hazards pose", RECALLS, RING) is None
