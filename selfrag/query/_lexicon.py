@@ -79,5 +79,8 @@ DIMENSION_WORDS: dict[str, frozenset[str]] = {
 LINKING_VERBS = word_set("linking_verbs")
 """Verbs that say an item has the value written right after them ("affected Japan"); see words.toml."""
 
+DISTINCT_WORDS = word_set("distinct_words")
+"""Words right after "how many" that say "distinct" ("How many different towns …"); see words.toml."""
+
 ITEM_WORDS = word_set("item_words")
 """Generic nouns for "the things in the collection" ("show me 5 options"); the schema adds its own."""

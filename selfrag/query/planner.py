@@ -141,6 +141,7 @@ def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) ->
 
 
 _NEVER = re.compile(r"\bnever\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
 _ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
              "ambiguous_name", "unrecorded_values", "exclusive_element", "another_role")
@@ -463,6 +464,13 @@ class SelfQueryPlanner:
             # selects, not for it. "Which laptops have HDMI ports?" asks for the items it selects.
             asks = asks_for(question, ()) or ("documents" if (reading.which_items or headed) and len(wh_words(question)) == 1
                                               else None)
+        if asks is None and query.filter is None and not terms and source == "rules" and _HOW_MANY.match(question) \
+                and not reading.residual and not reading.leftover and not reading.unknown_names and not rules.changes \
+                and reading.extreme is None and reading.aggregate is None and not any(c.kind in NOT_WHOLE for c in changes):
+            # "How many cases are there?", "How many different judges are there?": no condition
+            # and no word left, so of every record (the records themselves, or the distinct values
+            # of the word attribute named, below).
+            asks = "documents"
         items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
         # "How many battery replacements …": a value of the headed attribute is a condition on it,
         # so the count is of the matches, not of the values the filter already fixed.

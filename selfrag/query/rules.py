@@ -55,7 +55,7 @@ from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS
 from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
 from selfrag.query._grounding import clauses
-from selfrag.query._lexicon import ITEM_WORDS, LINKING_VERBS, NEGATION_PHRASES, NEGATIONS
+from selfrag.query._lexicon import DISTINCT_WORDS, ITEM_WORDS, LINKING_VERBS, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import bound_cue, read_limit
 from selfrag.query._match import accent_only, month_forms
 from selfrag.query._numbers import Number, find_numbers
@@ -282,10 +282,15 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     # "sold for the most": a superlative no reader took asks for a ranking, stop word as "most" is.
     ranking = {id(t) for i, t in enumerate(tokens)
                if t.norm in ("most", "fewest", "least") and i > 0 and tokens[i - 1].norm == "the"}
+    # "How many different towns …": what "how many" of a word attribute counts already.
+    distinct = {id(tokens[2])} if len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many") \
+        and tokens[2].norm in DISTINCT_WORDS else set()
 
     def is_stop(t: Token) -> bool:
         if id(t) in ranking:
             return False
+        if id(t) in distinct:
+            return True
         return bool(forms(t.norm) & QUERY_STOP) or t.norm in NEGATIONS or any(term_match(forms(t.norm), n) for n in names)
 
     def names_items(t: Token) -> bool:
@@ -1145,8 +1150,10 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         # Not "Which was wetter …?": a word after the verb is no noun the question is headed by.
         after = tokens[1:3]
     elif len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many"):
-        # "How many (coast) towns …?": how many of its values, a count only a word attribute has.
-        after, types = tokens[2:4], ("string", "string[]")
+        # "How many (different) (coast) towns …?": how many of its values, a count only a word
+        # attribute has.
+        start = 3 if tokens[2].norm in DISTINCT_WORDS else 2
+        after, types = tokens[start:start + 2], ("string", "string[]")
     elif tokens[0].norm in AUXILIARIES and len(tokens) > 2 and tokens[1].norm == "any":
         after = tokens[2:3]  # "Did any town get more than 900 mm?": whether any, shown by town
     else:

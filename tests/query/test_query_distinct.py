@@ -62,3 +62,42 @@ def test_a_comparative_after_which_was_names_no_attribute_each_match_is_shown_by
     plan = PLANNER.plan("Which was wetter in 2023, Ostby or Rudstone?", schema, CATALOGUE, today=date(2025, 6, 1))
     assert plan.asks is None
     assert plan.computed is None or plan.computed.attribute != "wettest_month"
+
+
+@pytest.mark.parametrize("question", [
+    "How many different towns are there?",
+    "How many distinct towns are in the north region?",
+    "how many unique towns got more than 900 mm in 2022",
+])
+def test_different_after_how_many_asks_nothing_of_its_own(question: str) -> None:
+    # "How many different judges heard …" searched for "different" and counted nothing.
+    plan = _plan(question)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("distinct", "town")
+    assert plan.computed.whole
+
+
+@pytest.mark.parametrize("question", ["How many towns are there?", "How many different towns are there?",
+                                      "how many towns"])
+def test_how_many_of_a_word_attribute_with_no_condition_counts_every_record_s_values(question: str) -> None:
+    # "How many different judges are there?" went to the reader, which quoted one case.
+    plan = _plan(question)
+    assert plan.where is None
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("distinct", "town")
+    assert plan.computed.whole and plan.asks is None
+
+
+@pytest.mark.parametrize("question", ["How many records are there?", "how many records"])
+def test_how_many_of_the_items_with_no_condition_counts_every_record(question: str) -> None:
+    plan = _plan(question)
+    assert plan.where is None and plan.computed is None and plan.asks == "documents"
+
+
+@pytest.mark.parametrize("question", [
+    "How many towns are there in Wexmoor?",  # a place no value holds: not every town
+    "How many towns flooded?",  # a condition no filter holds
+    "How many towns are there with a river?",
+    "How many records were wrong?",
+])
+def test_how_many_with_words_no_condition_holds_is_not_every_record(question: str) -> None:
+    plan = _plan(question)
+    assert plan.computed is None and plan.asks is None
