@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
@@ -269,17 +270,21 @@ class CollectionSchema(BaseModel):
                 return a
         return None
 
-    def named_in(self, text: str) -> list[AttributeInfo]:
+    def named_in(self, text: str, *, items: Collection[str] = ()) -> list[AttributeInfo]:
         """The attributes ``text`` names by their own name ("members", "yearly fee" for
         ``yearly_fee``): every word of the name stands in it, however inflected, but a unit
-        ("price" names ``price_usd``, "battery" ``battery_hours``: nobody asks for the usd)."""
+        ("price" names ``price_usd``, "battery" ``battery_hours``: nobody asks for the usd).
+        ``items``: the words for the collection's own items (their forms), which name the items
+        and not an attribute by them alone ("talks" of talk records is no ``talk_minutes``)."""
         words = content_terms(text)
         named = []
         for a in self.attributes:
             own = content_terms(a.name.replace("_", " "))
             core = {w for w in own if w not in UNITS}
-            if not core or core <= _GENERIC_NAME_WORDS:
+            if not core or core <= _GENERIC_NAME_WORDS or core <= set(items):
                 core = own  # "total_minutes" is not named by "total" alone
+            if own <= set(items):
+                continue  # "tickets" of ticket records names the records, not their ticket_no
             if own and core <= words:
                 named.append(a)
         return named

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from graders import GradeResult
 from graders.figures import figures, nearer_figure, other_year, parallel_year, unnamed_codes, unnamed_phrases
 from selfrag.lang.questions import asks_yes_or_no
-from selfrag.query import headed_attribute
+from selfrag.query import headed_attribute, record_words
 from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
 from workflows import records as rec
@@ -484,7 +484,8 @@ class AnswerNodes(Phase):
         tested = set(filter_attributes(plan["filter"]))
         # A person's role named ("the buyer's agent"), not a thing the question's verb takes ("who
         # reads the instruments": the observer, not an instrument).
-        asked = {a.name for a in schema.named_in(state["standalone_question"]) if a.kind == "name"} - tested
+        asked = {a.name for a in schema.named_in(state["standalone_question"], items=record_words(schema))
+                 if a.kind == "name"} - tested
         if not asked:
             return None
         said = short.strip().rstrip(".").casefold()

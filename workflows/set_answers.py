@@ -37,7 +37,7 @@ from graders.figures import Figure, figures
 from selfrag.lang import doer_of, lemma, word_map
 from selfrag.lang.dates import MONTHS
 from selfrag.lang.questions import AUXILIARIES
-from selfrag.query import item_words
+from selfrag.query import item_words, record_words
 from selfrag.reading import split_sentences
 from selfrag.schema import AttributeInfo, CollectionSchema
 from selfrag.text import content_terms
@@ -480,7 +480,7 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     unvalued = question
     for value in held:
         unvalued = re.sub(rf"(?<!\w){re.escape(str(value))}(?!\w)", " ", unvalued, flags=re.IGNORECASE)
-    named = [a for a in schema.named_in(unvalued) if a.name not in tested and a.type != "boolean"]
+    named = [a for a in schema.named_in(unvalued, items=record_words(schema)) if a.name not in tested and a.type != "boolean"]
     cues = ""
     asked_words = content_terms(search_text)
     if re.match(r"\s*when\b", question, re.IGNORECASE):
@@ -492,6 +492,12 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         dates = ([a for a in schema.attributes if a.type == "date" and a.name not in tested]
                  or [a for a in schema.attributes if a.kind == "year" and a.name not in tested])
         named = dates if len(dates) == 1 else [a for a in dates if _recorded(a) & asked_words]
+    if re.match(r"\s*where\b", question, re.IGNORECASE):
+        # "Where was sample LS-3401 collected?" asks a place, never collected_by that its verb
+        # names: a place named, else the one place whose description uses the question's words
+        # ("site where the sample was collected"), not any place ("Where does X work?" of a room).
+        places = [a for a in schema.attributes if a.type == "string" and a.kind == "place" and a.name not in tested]
+        named = [a for a in named if a.kind == "place"] or [a for a in places if _recorded(a) & asked_words]
     if not named and re.match(r"\s*who\b", question, re.IGNORECASE):
         # "Who wrote Winter Lanterns?": the one name attribute whose description uses a word the
         # question does ("author who wrote the book"), not another of the record's names.
@@ -566,9 +572,20 @@ def unasked_words(search_text: str, attribute: AttributeInfo, filter_dump: Mappi
 
 
 def stated_attribute(short_answer: str, metadata: Mapping[str, Any], schema: CollectionSchema) -> AttributeInfo | None:
-    """The one number attribute whose stored value ``short_answer`` states, when its only figure
-    equals it (to the precision it is written with: "3.1 million" states 3,100,000): the answer is
-    that attribute's value, whatever the question asked. None when none or several are."""
+    """The one attribute whose stored value ``short_answer`` states: a word attribute's value (or a
+    list's element) it is, a date it writes, or a number its only figure equals (to the precision
+    it is written with: "3.1 million" states 3,100,000). The answer is that attribute's value,
+    whatever the question asked. Not of a name or an identifier: which record or person an answer
+    names is what a question asks of them. None when none or several are."""
+    said = re.sub(r"\s*\[\d+\]", "", short_answer).strip().rstrip(".").casefold()  # a whole answer's citations
+
+    def holds(value: Any) -> bool:
+        return any(isinstance(x, str) and x.casefold() == said for x in (value if isinstance(value, list) else [value]))
+
+    worded = [a for a in schema.attributes if a.type in ("string", "string[]") and a.kind not in ("name", "identifier")
+              and holds(metadata.get(a.name))]
+    if worded:
+        return worded[0] if len(worded) == 1 else None
     dated = [a for a in schema.attributes if a.type == "date" and (number := date_number(metadata.get(a.name))) is not None
              and _states_date(short_answer, number)]
     if dated:

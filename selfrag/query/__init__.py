@@ -40,7 +40,7 @@ from selfrag.query.model import (
 from selfrag.query.planner import Computation, Plan, SelfQueryPlanner
 from selfrag.query.profiles import build_planner, profile_mode
 from selfrag.query.relax import describe, relaxations
-from selfrag.query.rules import Reading, headed_attribute, item_words, read_question, rule_based_query
+from selfrag.query.rules import Reading, headed_attribute, item_words, read_question, record_words, rule_based_query
 from selfrag.query.translate import and_where, to_where
 from selfrag.query.unrecorded import without_unrecorded
 from selfrag.query.validate import Validated, grounding, parse_where, validate_query
@@ -80,6 +80,7 @@ __all__ = [
     "profile_mode",
     "read_graph_terms",
     "read_question",
+    "record_words",
     "relaxations",
     "rule_based_query",
     "to_where",

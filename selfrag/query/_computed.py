@@ -477,8 +477,11 @@ def read_aggregate(question: str, tokens: list[Token], profile: SchemaProfile, t
         elif tok.norm != "mean":  # "mean" alone is a verb ("what does it mean")
             # The word as the name writes it: "wins" begins winner_votes's "winner", and "How
             # many Green party wins … in total" counts wins, no sum of votes.
+            # Nor does the items' own word ("How many talks are there in total?" of talk records
+            # counts talks, no sum of talk_minutes).
             before = [(p, t) for t in tokens[:i] if taken.free((t.start, t.end)) for p in numeric
-                      if p.name_terms and forms(t.norm) & p.name_terms]
+                      if p.name_terms and forms(t.norm) & p.name_terms
+                      and not (forms(t.norm) & profile.item_nouns and not p.whole_name(t.norm))]
             if len({p.name for p, _ in before}) != 1:
                 continue
             attr, first = before[0]

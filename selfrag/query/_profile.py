@@ -154,6 +154,15 @@ class SchemaProfile:
                 nouns |= forms(w)
         return frozenset(nouns)
 
+    @property
+    def record_nouns(self) -> frozenset[str]:
+        """The records' own word in each of its forms: the description's first plural noun ("bills"
+        of "Monthly energy bills of … buildings", "inspections" of "Restaurant inspections"), not
+        the words before it nor those the attributes share, which ``item_nouns`` holds too."""
+        return next((forms(t.norm) for t in tokenize(self.schema.description or "")
+                     if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
+                    frozenset())
+
     def of_another_thing(self, year: AttrProfile) -> bool:
         """Whether ``year`` is the year of a thing another attribute names, not of the records:
         "year the building was built" beside building, in "Monthly energy bills of … buildings"
@@ -161,9 +170,7 @@ class SchemaProfile:
         # The noun before "was" after an article, a word between allowed ("the survey site was").
         subjects = re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:was|were|is|are)\b",
                               (year.attr.description or "").casefold())
-        items = next((forms(t.norm) for t in tokenize(self.schema.description or "")
-                      if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
-                     frozenset())
+        items = self.record_nouns
         return any(not forms(w) & items and any(forms(w) & p.name_terms for p in self.attributes if p is not year)
                    for w in subjects)
 

@@ -422,6 +422,11 @@ class _Finder:
                     continue
                 f = forms(tok.norm)
                 negative_prefix = False
+                nxt = self.tokens[k + 1] if k + 1 < len(self.tokens) else None
+                if tok.norm.endswith("ing") and tok.norm not in normalise(p.name).split() and nxt is not None \
+                        and nxt.norm.isalpha() and nxt.norm not in QUERY_STOP and not nxt.norm.endswith("ed") \
+                        and not forms(nxt.norm) & (self.items | terms):
+                    continue  # "the towing fee" names a fee, not whether the vehicle was towed
                 if not _bool_term(f, terms):
                     bare = _strip_negative_prefix(tok.norm)
                     if bare is None or not _bool_term(forms(bare), terms):

@@ -416,6 +416,8 @@ class SelfQueryPlanner:
             })
         if query.filter is not None and (role := _another_role(question, query.filter, full)) is not None:
             changes.append(Change(kind="another_role", detail=role))
+        if query.filter is not None and (either := _value_or_measure(question, query.filter, full)) is not None:
+            changes.append(Change(kind="either_attribute", detail=either))
         if any(c.kind in NOT_WHOLE for c in changes):
             # The question negates something no filter holds, joins two conditions with an "and"
             # that may mean either, bounds something no attribute holds, or names a value only
@@ -822,7 +824,10 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: f
         # they exist (or more conditions), so it counts what the value selects. ``existing``: the
         # filter names no one item by its name, whose figures a record may state.
         rest = tokens[start + len(phrase):]
-        if all((t.norm in QUERY_STOP and t.norm not in NEGATIONS) or taken(t) or not t.norm.isalnum() for t in rest):
+        # "… in total" / "… in all" at the end says the same of a count.
+        in_all = tokens[-1] if len(tokens) > 1 and tokens[-2].norm == "in" and tokens[-1].norm in ("total", "all") else None
+        if all((t.norm in QUERY_STOP and t.norm not in NEGATIONS) or taken(t) or not t.norm.isalnum() or t is in_all
+               for t in rest):
             return True
     return not phrase or not taken(phrase[-1])
 
@@ -855,6 +860,30 @@ def _another_role(question: str, node: FilterNode, schema: CollectionSchema) -> 
         if doers:
             return (f"{verb!r} is what the {doers[0]} does, and the filter holds {c.value!r} as {c.attribute}: "
                     "what it selects answers another question; nothing computed from it is the answer")
+    return None
+
+
+def _value_or_measure(question: str, node: FilterNode, schema: CollectionSchema) -> str | None:
+    """Why a word value the filter holds may instead name a number attribute ("glucose LS-3104",
+    "What was the creatinine of LS-3410?": an element of tests_ordered, or glucose_mg_dl's value):
+    the value's own words are that attribute's name, and the question uses no word of the value's
+    attribute ("ordered", "tests") to say it is the one. None when no value is such a name."""
+    items = SchemaProfile(schema, {}).item_nouns
+    asked = content_terms(question) - content_terms(" ".join(items))
+    for c in clauses(node):
+        attr = schema.attribute(c.attribute)
+        if not isinstance(c.value, str) or attr is None or attr.type not in ("string", "string[]") \
+                or attr.kind in ("name", "identifier"):
+            continue
+        # The value's words begin the number attribute's name ("glucose" of glucose_mg_dl, its
+        # unit written after the measure's name).
+        said = re.findall(r"[a-z0-9]+", c.value.casefold())
+        measures = [a.name for a in schema.attributes if a.type in ("integer", "float") and said
+                    and [lemma(w) for w in re.split(r"[_\W]+", a.name.casefold())[:len(said)]] == [lemma(w) for w in said]]
+        own = content_terms(f"{attr.name.replace('_', ' ')} {attr.description or ''}") - content_terms(c.value)
+        if measures and not (asked & own):
+            return (f"{c.value!r}: a value of {attr.name} or the question's {' or '.join(measures)}, which is not "
+                    "said; nothing computed from the filter is the answer")
     return None
 
 
@@ -960,4 +989,5 @@ def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode 
     the filter would hold, not a value asked; ``ranked``, the attribute a superlative ranks by or
     an aggregate sums (and what a ranking names each document by), is held by that computation."""
     tested = {c.attribute for c in clauses(node)} | set(ranked)
-    return any(a.name not in tested and a.type != "boolean" for a in schema.named_in(question))
+    return any(a.name not in tested and a.type != "boolean"
+               for a in schema.named_in(question, items=SchemaProfile(schema, {}).record_nouns))

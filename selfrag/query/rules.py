@@ -283,8 +283,12 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     ranking = {id(t) for i, t in enumerate(tokens)
                if t.norm in ("most", "fewest", "least") and i > 0 and tokens[i - 1].norm == "the"}
     # "How many different towns …": what "how many" of a word attribute counts already.
-    distinct = {id(tokens[2])} if len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many") \
-        and tokens[2].norm in DISTINCT_WORDS else set()
+    how_many = len(tokens) > 2 and (tokens[0].norm, tokens[1].norm) == ("how", "many")
+    distinct = {id(tokens[2])} if how_many and tokens[2].norm in DISTINCT_WORDS else set()
+    # "How many talks are there in total?": a count says "in all" of itself (an aggregate reader
+    # took "in total" already where it sums an attribute the question names).
+    distinct |= {id(t) for i, t in enumerate(tokens) if how_many and i > 2 and tokens[i - 1].norm == "in"
+                 and t.norm in ("total", "all") and i + 1 == len(tokens)}
 
     def is_stop(t: Token) -> bool:
         if id(t) in ranking:
@@ -1133,6 +1137,13 @@ def item_words(schema: CollectionSchema) -> frozenset[str]:
     share, and the generic ones ("items", "entries"). Naming one names the records themselves,
     never one attribute of theirs."""
     return SchemaProfile(schema, {}).item_nouns
+
+
+def record_words(schema: CollectionSchema) -> frozenset[str]:
+    """The records' own word in each of its forms (the first plural noun of the collection's
+    description: "tickets" of "City parking tickets"): naming it names the records, and an attribute
+    named by it alone and a unit ("talk_minutes") or a stop word ("ticket_no") is not named by it."""
+    return SchemaProfile(schema, {}).record_nouns
 
 
 def headed_attribute(question: str, schema: CollectionSchema) -> str | None:

@@ -54,3 +54,27 @@ def test_how_many_of_a_word_attribute_is_no_field_answer() -> None:
 
 def test_how_many_is_never_a_word_value() -> None:
     assert asked_attribute("How many hazards does the Pebble Teether Ring pose?", "hazards pose", RECALLS, RING) is None
+
+
+LAB = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "labsamples.json").read_text()))
+TALKS = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "talks.json").read_text()))
+SAMPLE: dict[str, Any] = {"attribute": "sample_id", "comparator": "eq", "value": "LS-3401"}
+
+
+def test_where_asks_a_place_not_the_person_named_by_its_verb() -> None:
+    # "Where was sample LS-3401 collected?" was signed "Sofia Reyes", its collected_by.
+    found = asked_attribute("Where was sample LS-3401 collected?", "collected", LAB, SAMPLE)
+    assert found is not None and found.name == "site"  # "clinic or site where the sample was collected"
+
+
+def test_where_of_a_verb_no_place_records_asks_no_place() -> None:
+    # "Where does Tunde Okafor work?": the room his talk is held in records no work.
+    speaker = {"attribute": "speaker", "comparator": "eq", "value": "Tunde Okafor"}
+    assert asked_attribute("Where does Tunde Okafor work?", "work", TALKS, speaker) is None
+
+
+def test_who_collected_it_still_asks_the_person() -> None:
+    found = asked_attribute("Who collected sample LS-3401?", "collected", LAB, SAMPLE)
+    assert found is not None and found.name == "collected_by"

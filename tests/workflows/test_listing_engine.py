@@ -227,6 +227,27 @@ def test_an_answer_that_is_a_stored_figure_of_another_measure_is_not_signed(chro
     assert recalled.outcome == "answered" and recalled.answer.startswith("3,100")
 
 
+def test_an_answer_that_is_a_stored_word_of_another_attribute_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
+    # "Where does Tunde Okafor work?" was signed "Garden Pavilion", the room his poster was held in
+    # (the passage names his institute beside it): the room records where a talk is held, not work.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Conference talks", "attributes": [
+        {"name": "speaker", "type": "string", "kind": "name", "description": "person who gives the talk"},
+        {"name": "room", "type": "string", "kind": "place", "description": "room or hall where the talk is held"}]})
+    path = tmp_path / "talks.jsonl"
+    rows = [("t1", "Tunde Okafor", "Garden Pavilion"), ("t2", "Elena Hartmann", "Hartmann Hall")]
+    path.write_text("".join(json.dumps({"id": i, "text": f"A poster by {s} (Karolinska Institute), held in {r}.",
+                                        "metadata": {"speaker": s, "room": r}}) + "\n" for i, s, r in rows))
+    run, _ = records_engine(chroma_client, "talks", schema, [path], "Garden Pavilion [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    work = run.run("Where does Tunde Okafor work?", collection="talks")
+    assert work.outcome != "answered"
+    assert any(v["kind"] == "attribute" and not v["passed"] and "room" in v["reason"] for v in work.trace.verdicts)
+    held = run.run("Where is Tunde Okafor's talk held?", collection="talks")
+    assert held.outcome == "answered" and held.short_answer == "Garden Pavilion"
+
+
 def test_a_comparison_with_a_named_item_is_not_that_item_s_field(chroma_client: Any, tmp_path: Path) -> None:
     # "Which cars cost more than the Okapi Dune?" was answered "35200", the Dune's own price, signed.
     from selfrag.schema import CollectionSchema

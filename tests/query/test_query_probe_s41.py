@@ -1,0 +1,109 @@
+"""What session 41's new users found the self-query reading wrong, each a case of a general rule."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import SelfQueryPlanner
+from selfrag.query import Plan
+from selfrag.schema import CollectionSchema
+
+HERE = Path(__file__).parent / "schemas"
+PLANNER = SelfQueryPlanner(None, mode="rules")
+TODAY = date(2026, 6, 1)
+
+# The thirty-first new user's parking tickets: "City parking tickets, one record per ticket", whose
+# identifier is ticket_no.
+TICKETS = CollectionSchema.model_validate(json.loads((HERE / "parking.json").read_text()))
+TICKET_VALUES = {"officer": ["Dana Whitfield", "Priya Holloway", "Marcus Okafor"], "owner": ["Grace Okafor", "Ben Whitfield"],
+                 "street": ["Holloway Road", "Mill Lane"], "zone": ["AB-104", "AB-140", "AB-014", "CD-220"],
+                 "ticket_no": ["PT-50412", "PT-51221"], "evidence": ["photo", "chalk mark", "video"]}
+# The thirty-second's conference talks: talk_minutes beside qa_minutes, and "talk" also a format.
+TALKS = CollectionSchema.model_validate(json.loads((HERE / "talks.json").read_text()))
+TALK_VALUES = {"speaker": ["Elena Hartmann", "Tunde Okafor"], "session_chair": ["Paul Hartmann", "Lena Weber"],
+               "room": ["Hartmann Hall", "Curie Auditorium", "Garden Pavilion"], "talk_code": ["T-112", "T-121"],
+               "keywords": ["proteins", "qubits"]}
+
+
+def _plan(question: str, schema: CollectionSchema, values: dict[str, list[str]]) -> Plan:
+    return PLANNER.plan(question, schema, values, today=TODAY)
+
+
+@pytest.mark.parametrize("question", [
+    "How many unpaid tickets are there?",
+    "tickets in zone AB-140",
+    "Which tickets were cancelled?",
+    "show me the tickets with video evidence",
+])
+def test_the_items_word_names_the_records_not_an_identifier_named_after_them(question: str) -> None:
+    # ticket_no is named "ticket" and a stop word: "tickets" was read as asking ticket_no, which
+    # no filter holds, and no count or listing of tickets was ever given.
+    plan = _plan(question, TICKETS, TICKET_VALUES)
+    assert plan.where is not None and plan.asks == "documents"
+
+
+@pytest.mark.parametrize("question", [
+    "how many talks in the Genomics track",
+    "How many talks were held in Curie Auditorium?",
+    "Which talks did Elena Hartmann give in Hartmann Hall?",
+])
+def test_the_items_word_is_no_attribute_named_after_it_and_a_unit(question: str) -> None:
+    # talk_minutes is "talk" and a unit: "talks" named it, and nothing was counted.
+    plan = _plan(question, TALKS, TALK_VALUES)
+    assert plan.where is not None and plan.computed is None
+    if question.startswith(("how", "How")):
+        assert plan.asks == "documents"
+
+
+@pytest.mark.parametrize("question", ["How many talks are there in total?", "How many talks in all?"])
+def test_how_many_of_the_items_in_total_counts_them_and_sums_nothing(question: str) -> None:
+    # Signed "955: the sum of talk_minutes over 40 matching documents".
+    plan = _plan(question, TALKS, TALK_VALUES)
+    assert plan.computed is None and plan.asks == "documents"
+
+
+def test_a_filtered_count_in_total_is_the_count() -> None:
+    plan = _plan("How many keynotes are there in total?", TALKS, TALK_VALUES)
+    assert plan.computed is None and plan.asks == "documents" and plan.where == {"format": {"$eq": "keynote"}}
+
+
+def test_the_whole_name_still_names_the_attribute() -> None:
+    plan = _plan("What is the total length of talk minutes of keynotes?", TALKS, TALK_VALUES)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("total", "talk_minutes")
+
+
+# The thirty-third's lab samples: "glucose" both an element of tests_ordered and glucose_mg_dl's name.
+LAB = CollectionSchema.model_validate(json.loads((HERE / "labsamples.json").read_text()))
+LAB_VALUES = {"sample_id": ["LS-3104", "LS-3140", "LS-3410"], "tests_ordered": ["glucose", "creatinine", "CBC", "HbA1c"],
+              "site": ["Elm Park Clinic", "Brennan Clinic"], "collected_by": ["Maria Hale", "Sofia Reyes"]}
+
+
+@pytest.mark.parametrize("question", ["glucose LS-3104", "What was the creatinine of LS-3410?", "ls 3104 creatinine"])
+def test_a_value_that_is_also_a_measure_s_name_is_no_condition_the_question_is_known_to_state(question: str) -> None:
+    # Read as tests_ordered containing "creatinine", and signed "1 matching document" (a listing
+    # for a value asked) or "0 matching documents" (LS-3104's creatinine is 1.1, not ordered).
+    plan = _plan(question, LAB, LAB_VALUES)
+    assert plan.asks is None and plan.computed is None
+    assert any(c.kind == "either_attribute" for c in plan.changes)
+
+
+@pytest.mark.parametrize("question", ["Which samples had glucose ordered?", "How many samples had a creatinine test?"])
+def test_the_list_s_own_words_say_the_value_is_its_element(question: str) -> None:
+    plan = _plan(question, LAB, LAB_VALUES)
+    assert plan.asks == "documents" and "tests_ordered" in json.dumps(plan.where)
+
+
+def test_a_flag_s_ing_form_before_another_noun_names_that_noun_not_the_flag() -> None:
+    # "What was the towing fee paid for PT-50412?" read towed = true and status = paid, and the
+    # ticket's amount_paid (115) was signed as its towing fee, which nothing records.
+    plan = _plan("What was the towing fee paid for PT-50412?", TICKETS, TICKET_VALUES)
+    assert "towed" not in json.dumps(plan.where)
+
+
+@pytest.mark.parametrize("question", ["Which tickets involved towing?", "which towed tickets were paid"])
+def test_the_flag_s_own_words_still_read_it(question: str) -> None:
+    assert '"towed": {"$eq": true}' in json.dumps(_plan(question, TICKETS, TICKET_VALUES).where)
