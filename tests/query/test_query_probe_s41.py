@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from selfrag.query import SelfQueryPlanner
-from selfrag.query import Plan
+from selfrag.query import Plan, SelfQueryPlanner
 from selfrag.schema import CollectionSchema
 
 HERE = Path(__file__).parent / "schemas"
