@@ -55,6 +55,7 @@ from selfrag.lang import (
     normalise,
     word_set,
 )
+from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._lexicon import CUES, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import asks_count
 from selfrag.query._match import KnownValues, accent_only
@@ -304,7 +305,8 @@ class _Finder:
         not one it is done to (assignee, "person the bug is assigned to"); None when none or
         several. "Who does X report to?" stays either: the manager is the one reported to."""
         after = [t for t in self.tokens if t.start >= span[1]][:2]
-        if not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP or forms(after[0].norm) & self.items:
+        # A stop word may be the verb ("did X give": "person who gives the talk"), not an auxiliary.
+        if not after or not after[0].norm.isalpha() or after[0].norm in AUXILIARIES or forms(after[0].norm) & self.items:
             return None
         if len(after) > 1 and after[1].norm in _VERB_LINKS:
             return None  # "report to": the other one's role

@@ -875,11 +875,16 @@ def _value_or_measure(question: str, node: FilterNode, schema: CollectionSchema)
         if not isinstance(c.value, str) or attr is None or attr.type not in ("string", "string[]") \
                 or attr.kind in ("name", "identifier"):
             continue
-        # The value's words begin the number attribute's name ("glucose" of glucose_mg_dl, its
-        # unit written after the measure's name).
-        said = re.findall(r"[a-z0-9]+", c.value.casefold())
-        measures = [a.name for a in schema.attributes if a.type in ("integer", "float") and said
-                    and [lemma(w) for w in re.split(r"[_\W]+", a.name.casefold())[:len(said)]] == [lemma(w) for w in said]]
+        # The value's words are the number attribute's name but its unit ("glucose" of
+        # glucose_mg_dl): not a name with a word of its own beside them ("approved" of approved_amount).
+        said = [lemma(w) for w in re.findall(r"[a-z0-9]+", c.value.casefold())]
+
+        def measured(name: list[str]) -> bool:
+            return bool(said) and [lemma(w) for w in name[:len(said)]] == said \
+                and all(w in UNITS or len(w) <= 2 for w in name[len(said):])
+
+        measures = [a.name for a in schema.attributes
+                    if a.type in ("integer", "float") and measured(re.split(r"[_\W]+", a.name.casefold()))]
         own = content_terms(f"{attr.name.replace('_', ' ')} {attr.description or ''}") - content_terms(c.value)
         if measures and not (asked & own):
             return (f"{c.value!r}: a value of {attr.name} or the question's {' or '.join(measures)}, which is not "
