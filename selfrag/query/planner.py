@@ -863,6 +863,12 @@ def _another_role(question: str, node: FilterNode, schema: CollectionSchema) -> 
     return None
 
 
+def _measure_named(said: list[str], name: list[str]) -> bool:
+    """Whether the words ``said`` (lemmas) are the attribute name ``name`` but for its unit."""
+    return bool(said) and [lemma(w) for w in name[:len(said)]] == said \
+        and all(w in UNITS or len(w) <= 2 for w in name[len(said):])
+
+
 def _value_or_measure(question: str, node: FilterNode, schema: CollectionSchema) -> str | None:
     """Why a word value the filter holds may instead name a number attribute ("glucose LS-3104",
     "What was the creatinine of LS-3410?": an element of tests_ordered, or glucose_mg_dl's value):
@@ -878,13 +884,8 @@ def _value_or_measure(question: str, node: FilterNode, schema: CollectionSchema)
         # The value's words are the number attribute's name but its unit ("glucose" of
         # glucose_mg_dl): not a name with a word of its own beside them ("approved" of approved_amount).
         said = [lemma(w) for w in re.findall(r"[a-z0-9]+", c.value.casefold())]
-
-        def measured(name: list[str]) -> bool:
-            return bool(said) and [lemma(w) for w in name[:len(said)]] == said \
-                and all(w in UNITS or len(w) <= 2 for w in name[len(said):])
-
         measures = [a.name for a in schema.attributes
-                    if a.type in ("integer", "float") and measured(re.split(r"[_\W]+", a.name.casefold()))]
+                    if a.type in ("integer", "float") and _measure_named(said, re.split(r"[_\W]+", a.name.casefold()))]
         own = content_terms(f"{attr.name.replace('_', ' ')} {attr.description or ''}") - content_terms(c.value)
         if measures and not (asked & own):
             return (f"{c.value!r}: a value of {attr.name} or the question's {' or '.join(measures)}, which is not "
