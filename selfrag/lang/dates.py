@@ -109,6 +109,66 @@ def _open_ended(start: date, end: date, m: re.Match[str]) -> DateRange:
     return DateRange(start, None if side else end, m.span())
 
 
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+# A day as written: ISO ("2024-06-01"), month first ("June 1, 2024", "Jun 1st 2024") or day first
+# ("1 June 2024", "the 3rd of March 2023"); the year may be left to the reader (below).
+_DAY = (rf"(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})\b"
+        rf"|{_MONTH}\s+{_ORD}\b(?:,?\s+(?P<y1>\d{{4}})\b)?"
+        rf"|(?:the\s+)?{_ORD}(?:\s+of)?\s+{_MONTH}\b(?:,?\s+(?P<y2>\d{{4}})\b)?)")
+
+
+def _day_of(m: re.Match[str], today: date, year: int | None = None) -> date | None:
+    """The day ``m`` (a match of ``_DAY`` whose groups are numbered from 1) writes; without a year,
+    ``year``, else the last such day on or before today. None for no such day ("June 31")."""
+    groups = m.groups()
+    try:
+        if groups[0]:
+            return date.fromisoformat(groups[0])
+        if groups[1]:
+            month, day, y = MONTHS[groups[1].casefold()], int(groups[2]), groups[3]
+        else:
+            day, month, y = int(groups[4]), MONTHS[groups[5].casefold()], groups[6]
+        if y is None and year is None:
+            found = date(today.year, month, day)
+            return found if found <= today else date(today.year - 1, month, day)
+        return date(int(y) if y is not None else year, month, day)  # type: ignore[arg-type]
+    except ValueError:
+        return None
+
+
+def _day(q: str, today: date) -> DateRange | None:
+    """A date written to the day, after what says which days it bounds: "after" (from the next day),
+    "since", "from", "on or after" (from it), "before" (to it), "until", "through", "on or
+    before" (to the next day), "between … and …", or nothing ("on June 1, 2024": that day)."""
+    # Not the verb "may" ("may 2 officers …"): a month written in lower case is "may" alone.
+    matches = [m for m in re.finditer(_DAY, q, re.IGNORECASE) if m.group(2) != "may" and m.group(6) != "may"]
+    for i, m in enumerate(matches):
+        nxt = matches[i + 1] if i + 1 < len(matches) else None
+        lead = re.search(r"\bbetween\s+$", q[: m.start()], re.IGNORECASE)
+        if lead and nxt is not None and re.fullmatch(r"\s+and\s+", q[m.end() : nxt.start()]):
+            last = _day_of(nxt, today)
+            first = _day_of(m, today, last.year if last is not None and m.group(4) is None and m.group(7) is None else None)
+            if first is not None and last is not None and first <= last:
+                return DateRange(first, last + timedelta(days=1), (lead.start(), nxt.end()))
+        day = _day_of(m, today)
+        if day is None:
+            continue
+        bound = re.search(r"\b(on\s+or\s+after|on\s+or\s+before|after|since|from|starting|before|until|till|through|by|on)\s+$",
+                          q[: m.start()], re.IGNORECASE)
+        word = re.sub(r"\s+", " ", bound.group(1).casefold()) if bound else ""
+        span = (bound.start() if bound else m.start(), m.end())
+        if word == "after":
+            return DateRange(day + timedelta(days=1), None, span)
+        if word in ("since", "from", "starting", "on or after"):
+            return DateRange(day, None, span)
+        if word == "before":
+            return DateRange(None, day, span)
+        if word in ("until", "till", "through", "by", "on or before"):
+            return DateRange(None, day + timedelta(days=1), span)
+        return DateRange(day, day + timedelta(days=1), span)
+    return None
+
+
 def _month_year(q: str, today: date) -> DateRange | None:
     if m := _search(rf"\b(?:in|during)\s+{_MONTH}\s+(\d{{4}})\b{_LATER}", q):
         start = date(int(m.group(2)), MONTHS[m.group(1).casefold()], 1)
@@ -157,8 +217,8 @@ def _relative(q: str, today: date) -> DateRange | None:
     return None
 
 
-# In order: a month with its year before a bare year, both before the relative phrases.
-_DATE_READERS = (_month_year, _year, _relative)
+# In order: a day, then a month with its year, before a bare year, all before the relative phrases.
+_DATE_READERS = (_day, _month_year, _year, _relative)
 
 
 _DECADE_WORDS = {
