@@ -150,7 +150,11 @@ def _day(q: str, today: date) -> DateRange | None:
             first = _day_of(m, today, last.year if last is not None and m.group(4) is None and m.group(7) is None else None)
             if first is not None and last is not None and first <= last:
                 return DateRange(first, last + timedelta(days=1), (lead.start(), nxt.end()))
-        day = _day_of(m, today)
+        # A day without its year takes the one year the question names elsewhere ("Which 2021
+        # races were certified on November 19?"), else the last such day.
+        years = set() if m.group(1) or m.group(4) or m.group(7) else {
+            y for y in re.findall(r"\b(1[89]\d\d|20\d\d)\b", q[: m.start()] + " " + q[m.end():])}
+        day = _day_of(m, today, int(years.pop()) if len(years) == 1 else None)
         if day is None:
             continue
         bound = re.search(r"\b(on\s+or\s+after|on\s+or\s+before|after|since|from|starting|before|until|till|through|by|on)\s+$",

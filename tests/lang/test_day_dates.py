@@ -51,3 +51,10 @@ def test_a_month_or_a_year_stays_one(text: str, start: date | None, end: date | 
 @pytest.mark.parametrize("text", ["room 2024-06", "version 2.10.1", "June 31, 2024", "2024-13-01"])
 def test_no_day_where_none_is_written(text: str) -> None:
     assert all(r.start is None or r.end is None or (r.end - r.start).days != 1 for r in find_date_ranges(text, TODAY))
+
+
+def test_a_day_without_its_year_takes_the_one_year_the_question_names() -> None:
+    # "Which 2021 races were not certified on November 19?" was read as November 19 of this year.
+    found = find_date_ranges("Which 2021 races were certified on November 19?", TODAY)
+    assert [(r.start, r.end) for r in found if r.end is not None and r.start is not None
+            and (r.end - r.start).days == 1] == [(date(2021, 11, 19), date(2021, 11, 20))]
