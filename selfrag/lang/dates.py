@@ -152,8 +152,8 @@ def _day(q: str, today: date) -> DateRange | None:
                 return DateRange(first, last + timedelta(days=1), (lead.start(), nxt.end()))
         # A day without its year takes the one year the question names elsewhere ("Which 2021
         # races were certified on November 19?"), else the last such day.
-        years = set() if m.group(1) or m.group(4) or m.group(7) else {
-            y for y in re.findall(r"\b(1[89]\d\d|20\d\d)\b", q[: m.start()] + " " + q[m.end():])}
+        years = set() if m.group(1) or m.group(4) or m.group(7) else set(
+            re.findall(r"\b(1[89]\d\d|20\d\d)\b", q[: m.start()] + " " + q[m.end():]))
         day = _day_of(m, today, int(years.pop()) if len(years) == 1 else None)
         if day is None:
             continue
