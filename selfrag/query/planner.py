@@ -832,6 +832,8 @@ def _asks_for_items(question: str, consumed: Sequence[tuple[int, int]], items: f
     return not phrase or not taken(phrase[-1])
 
 
+_PERSON = re.compile(r"\b(?:who|whom|person|people)\b", re.IGNORECASE)
+"""A name attribute's description that says it names a person in a role ("person who gives the talk")."""
 _THERE = re.compile(r"\s*(?:is|are|was|were)\s+there\b", re.IGNORECASE)
 _EVER = re.compile(r"\b(?:ever|any|at any time)\b", re.IGNORECASE)
 
@@ -939,7 +941,14 @@ def _whether(question: str, node: FilterNode, schema: CollectionSchema) -> Wheth
         subject, predicate = named, [c for c in conjuncts if not any(c is n for n in named)]
     if not predicate:
         return None
-    return Whether(subject=_conjoin(subject), predicate=_conjoin(predicate), any=bool(_EVER.search(question)))
+    # A person in a role ("Did Irene Curie give a keynote?") takes part in many records, and the
+    # question asks whether any has it; an item named by its label or identifier is asked of all
+    # its records ("Is the Pebble Rattle a fire hazard?").
+    person = all(isinstance(c, Comparison) and c.attribute != label and (a := schema.attribute(c.attribute)) is not None
+                 and a.kind == "name" and _PERSON.search(a.description or "") is not None for c in named) \
+        and not any(c.comparator == "in" and isinstance(c.value, list) and len(c.value) > 1 for c in clauses(_conjoin(predicate)))
+    # (Not of several values asked together: "Did Maria Hale collect LS-3104 and LS-3140?" asks both.)
+    return Whether(subject=_conjoin(subject), predicate=_conjoin(predicate), any=bool(_EVER.search(question)) or person)
 
 
 def _beyond_conditions(residual: str, asked: Sequence[FilterNode], schema: CollectionSchema) -> bool:

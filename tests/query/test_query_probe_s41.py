@@ -120,3 +120,22 @@ def test_a_person_in_two_roles_is_the_doer_of_the_verb_after_them_even_a_common_
               "session_chair": [*TALK_VALUES["session_chair"], "Jonas Weber"]}
     where = json.dumps(_plan(question, TALKS, values).where)
     assert "$or" not in where and role in where
+
+
+def test_a_yes_no_question_about_a_person_s_records_asks_whether_any() -> None:
+    # "Did Irene Curie give a keynote?": one of her three talks is; "some have, some have not" left
+    # it to the reader, unsigned, where the listing of her keynote had been signed "Yes".
+    values = {**TALK_VALUES, "speaker": [*TALK_VALUES["speaker"], "Irene Curie"]}
+    plan = _plan("Did Irene Curie give a keynote?", TALKS, {**values, "format": ["keynote", "talk"]})
+    assert plan.whether is not None and plan.whether.any
+
+
+def test_a_yes_no_question_about_one_titled_item_asks_it_of_all_its_records() -> None:
+    plan = _plan("Was Sparse Attention for Protein Folding a keynote?", TALKS,
+                 {**TALK_VALUES, "title": ["Sparse Attention for Protein Folding"], "format": ["keynote", "talk"]})
+    assert plan.whether is not None and not plan.whether.any
+
+
+def test_a_yes_no_question_about_a_person_and_two_records_asks_both() -> None:
+    plan = _plan("Did Maria Hale collect LS-3104 and LS-3140?", LAB, LAB_VALUES)
+    assert plan.whether is None or not plan.whether.any
