@@ -160,6 +160,28 @@ def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProf
     return [p for p in numeric if p.attr.kind in kinds]
 
 
+_PRICE_NOUNS = frozenset({"price", "cost", "fee", "fare", "rent", "charge", "tuition"})
+"""What a thing costs: "the most expensive sample" ranks test_price ("price of the tests"), not
+insurance_covered ("amount covered by insurance"), which is money but no price."""
+
+
+def _priced(word: str, fits: list[AttrProfile]) -> AttrProfile | None:
+    """Of several money attributes a price word fits ("expensive", "cheapest", "cost"), the one
+    price: the one whose name or description says it is what the thing costs. None when none or
+    several are ("list_price" beside "sale_price": which one is not said)."""
+    if word not in _PRICE_WORDS or len(fits) < 2 or any(p.attr.kind != "money" for p in fits):
+        return None
+    # Its name, or the head of its description ("price of the tests"), not a word further on
+    # ("amount actually paid, after late fees").
+    prices = [p for p in fits if {lemma(w) for w in re.findall(r"[a-z]+", p.name.casefold().replace("_", " "))
+                                  + re.findall(r"[a-z]+", (p.attr.description or "").casefold())[:3]} & _PRICE_NOUNS]
+    return prices[0] if len(prices) == 1 else None
+
+
+_PRICE_WORDS = frozenset({"expensive", "cheap", "cheaper", "cheapest", "pricey", "pricier", "priciest", "dearer",
+                          "dearest", "cost", "costs", "costed", "costly"})
+
+
 def _begins_a_name(tokens: list[Token], i: int, profile: SchemaProfile) -> bool:
     """Whether ``tokens[i]`` begins an attribute's name of two words or more written whole
     ("Which nearest town …" of nearest_town): a name, no superlative."""
@@ -214,12 +236,15 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             highest = _RANK[word] if word in _RANK else generic[word] == "max"
             described = _described(free_after(i + 2), fits, profile.item_nouns) if len(fits) > 1 else None
             used = [p for p in fits if _adverbial_verb(tokens, i, taken, p)] if len(fits) > 1 else []
+            priced = _priced(nxt.norm, fits) if described is None else None
             if described is not None:
                 found = (described[0], highest, described[1])  # "the most recent reading"
             elif len(fits) == 1:
                 found = (fits[0], highest, nxt)
             elif len(used) == 1:
                 found = (used[0], highest, nxt)  # "decided most recently": "date the case was decided"
+            elif priced is not None:
+                found = (priced, highest, nxt)  # "the most expensive sample": its price
             several = fits
         elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
             # A word for size ("largest", "most", "smallest") ranks no date: "the largest recall"
@@ -249,6 +274,8 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                     # "Which claim was paid the most?" of amount_paid beside amount_claimed: the
                     # verb is a word of one's name.
                     verb, found = named_by[1], (named_by[0], highest, tok)
+                elif (priced := _priced(verb.norm, fits)) is not None:
+                    found = (priced, highest, tok)  # "Which sample cost the most?": its price
                 several = fits
             elif not (nxt is not None and nxt.norm.endswith("s") and forms(nxt.norm) & profile.item_nouns) \
                     and (named_by := _named_by_verb(tokens, i, taken, [p for p in numeric if p.attr.type != "date"])) is not None:
@@ -277,6 +304,8 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                     # "Which case was filed earliest?" of filing_date beside decision_date: the one
                     # whose name or description uses the verb ("date the case was filed").
                     found = (used[0], highest, tok)
+                elif (priced := _priced(word, fits)) is not None:
+                    found = (priced, highest, tok)  # "the cheapest sample": its price
                 several = fits
         if found is None:
             if len(several) > 1:

@@ -139,3 +139,20 @@ def test_a_yes_no_question_about_one_titled_item_asks_it_of_all_its_records() ->
 def test_a_yes_no_question_about_a_person_and_two_records_asks_both() -> None:
     plan = _plan("Did Maria Hale collect LS-3104 and LS-3140?", LAB, LAB_VALUES)
     assert plan.whether is None or not plan.whether.any
+
+
+@pytest.mark.parametrize("question", ["Which sample was the most expensive?", "Which sample cost the most?",
+                                      "What is the cheapest sample?"])
+def test_a_price_word_ranks_the_one_money_attribute_that_is_a_price(question: str) -> None:
+    # test_price ("price of the tests") beside insurance_covered ("amount covered by insurance"):
+    # no superlative of cost was ranked.
+    plan = _plan(question, LAB, LAB_VALUES)
+    assert plan.computed is not None and plan.computed.attribute == "test_price" and plan.computed.whole
+
+
+def test_two_prices_stay_unsaid() -> None:
+    schema = CollectionSchema.model_validate({"description": "Wine bottles", "attributes": [
+        {"name": "bottle_price", "type": "float", "kind": "money", "description": "price of one bottle"},
+        {"name": "case_price", "type": "float", "kind": "money", "description": "price of a case of six"}]})
+    plan = _plan("Which wine is the most expensive?", schema, {})
+    assert plan.computed is not None and not plan.computed.attribute
