@@ -167,8 +167,9 @@ class SchemaProfile:
         """Whether ``year`` is the year of a thing another attribute names, not of the records:
         "year the building was built" beside building, in "Monthly energy bills of … buildings"
         (the records being the description's first plural, "bills")."""
-        # The noun before "was" after an article, a word between allowed ("the survey site was").
-        subjects = re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:was|were|is|are)\b",
+        # The noun before "was" (or a past form: "the film premiered") after an article, a word
+        # between allowed ("the survey site was").
+        subjects = re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:was|were|is|are|[a-z]+ed)\b",
                               (year.attr.description or "").casefold())
         items = self.record_nouns
         return any(not forms(w) & items and any(forms(w) & p.name_terms for p in self.attributes if p is not year)

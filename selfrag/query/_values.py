@@ -52,7 +52,9 @@ from selfrag.lang import (
     doer_of,
     forms,
     is_word,
+    lemma,
     normalise,
+    word_map,
     word_set,
 )
 from selfrag.lang.questions import AUXILIARIES
@@ -84,6 +86,8 @@ _NAME_CUES = word_set("name_cues")
 with Keanu Reeves"), not to a name-like attribute, and an unknown value filters everything out."""
 _PARTICLES = word_set("name_particles")
 _BOOL_MODIFIERS = word_set("bool_modifiers")
+_MEASURE_WORDS = frozenset(word_map("superlative_measures")) | frozenset(word_map("comparative_measures"))
+"""Words that rank or compare by a measure ("shortest", "cheaper"): never a value by inflection ("shorts")."""
 _GAP_WORDS = word_set("gap_words")
 _OR_WORDS = frozenset(["or", "nor"])
 _CUE_WORDS = frozenset(w for cue in CUES for w in cue.split())
@@ -138,6 +142,8 @@ class _Finder:
         self.items = item_nouns
         self.indexes = [(p, KnownValues(p.values)) for p in profile.strings() if p.values]
         self.asked: str | None = None
+        self.named: list[AttrProfile] = profile.attributes
+        """The attributes a question may name by their words (the lists' too, when given)."""
         self.every = _words_of(profile.schema.description)
         """The words of the collection's own description: what every record is."""
 
@@ -192,7 +198,10 @@ class _Finder:
         before it is the last word of a title."""
         exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None
                  and not (m.how == "inflection" and n == 1 and self._another_attributes_word(text, p))
-                 and not (n == 1 and isinstance(m.value, str) and accent_only(text, m.value))]
+                 and not (n == 1 and isinstance(m.value, str) and accent_only(text, m.value))
+                 and not (n == 1 and text.casefold() in _MEASURE_WORDS and m.how != "exact")]
+        if n == 1 and self._names_an_attribute(span):
+            exact = []  # "premiere year": premiere_year's name, not the title "Premiere"
         if exact:
             (p, m), others = exact[0], [q for q, o in exact[1:] if o.value == exact[0][1].value]
             if others and self.asked in {c.name for c in [p, *others]}:
@@ -227,6 +236,24 @@ class _Finder:
                 if m is not None:
                     return Mention(p, m.value, span, m.how)
         return None
+
+    def _names_an_attribute(self, span: tuple[int, int]) -> bool:
+        """Whether the one word at ``span`` and a word beside it are an attribute's name ("premiere
+        year" of premiere_year) or the head of its description ("award cycle" of "award cycle the
+        application is for", "documents submitted" of "documents submitted with the
+        application"): that attribute named, not a value that word also is."""
+        at = next((k for k, t in enumerate(self.tokens) if t.start == span[0]), None)
+        if at is None:
+            return False
+        pairs = [[self.tokens[k].norm, self.tokens[k + 1].norm] for k in (at - 1, at) if 0 <= k < len(self.tokens) - 1]
+        for p in self.named:
+            named = [w for w in re.split(r"[_\W]+", p.name.casefold()) if w]
+            head = re.findall(r"[a-z]+", (p.attr.description or "").casefold())[:2]
+            for pair in pairs:
+                said = [lemma(w) for w in pair]
+                if (len(named) == 2 and said == [lemma(w) for w in named]) or (len(head) == 2 and said == [lemma(w) for w in head]):
+                    return True
+        return False
 
     def _named_among(self, candidates: Sequence[AttrProfile]) -> AttrProfile | None:
         """The one of ``candidates`` a word of the question names and the others' names do not
@@ -728,12 +755,14 @@ def find_mentions(
     similarity: Similarity | None,
     numbers: Sequence[Number] = (),
     asked: str | None = None,
+    full: SchemaProfile | None = None,
 ) -> list[Mention]:
     """Every value the question names, negation applied; consumed spans are claimed in ``taken``.
     ``numbers`` are the question's numbers (``find_numbers``), those left free by the numeric
     reader: a number may be a known value of a string attribute ("route 62"). ``asked``: the
     attribute the question asks for ("which branch …"), whose value it does not give."""
     finder = _Finder(question, tokens, profile, taken, similarity, profile.item_nouns)
+    finder.named = (full or profile).attributes  # a list's name or description too ("documents submitted")
     finder.asked = asked
     mentions = finder.known() + finder.numbered(numbers) + finder.booleans()
     mentions += finder.names(mentions)

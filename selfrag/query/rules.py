@@ -641,7 +641,7 @@ def read_question(
         taken.release(span)
     mentions = find_mentions(question, tokens, profile, taken, similarity, numbers,
                              asked=headed_attribute(question, full or schema) if tokens and tokens[0].norm in ("which", "what")
-                             else None)
+                             else None, full=full_profile)
     for span in held:
         taken.release(span)
     unknown: list[str] = []
@@ -949,7 +949,10 @@ _YEAR_PREPOSITIONS = frozenset({"in", "during", "before", "after", "since", "unt
 def _described_events(attribute: AttrProfile) -> list[str]:
     """The words after "was"/"is" in an attribute's description: "first", "registered" of "model
     year the car was first registered"."""
-    found = re.findall(r"\b(?:was|were|is|are)\s+([a-z]+)(?:\s+([a-z]+))?", (attribute.attr.description or "").casefold())
+    text = (attribute.attr.description or "").casefold()
+    found = re.findall(r"\b(?:was|were|is|are)\s+([a-z]+)(?:\s+([a-z]+))?", text)
+    # or the past form right after its subject: "premiered" of "year the film premiered"
+    found += [(w, "") for w in re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?[a-z]+\s+([a-z]+ed)\b", text)]
     return [w for pair in found for w in pair if w and w not in QUERY_STOP]
 
 

@@ -61,12 +61,22 @@ def test_a_measure_verb_without_a_superlative_ranks_nothing(question: str) -> No
 
 def test_a_verb_fitting_two_attributes_ranks_by_neither() -> None:
     schema = CollectionSchema.model_validate({"attributes": [
+        {"name": "entry_fee", "type": "float", "kind": "money", "description": "entry fee"},
+        {"name": "late_fee", "type": "float", "kind": "money", "description": "fee for a late entry"},
+    ]})
+    reading = read_question("Which race cost the most?", schema, {}, today=TODAY)
+    assert reading.extreme is not None and reading.extreme.attribute == ""
+    assert set(reading.extreme.candidates) == {"entry_fee", "late_fee"}
+
+
+def test_what_a_thing_costs_is_its_one_price_not_other_money() -> None:
+    # Of a fee and prize money, "cost" is the fee (session 41: test_price beside insurance_covered).
+    schema = CollectionSchema.model_validate({"attributes": [
         {"name": "fee", "type": "float", "kind": "money", "description": "entry fee"},
         {"name": "prize", "type": "float", "kind": "money", "description": "prize money"},
     ]})
     reading = read_question("Which race cost the most?", schema, {}, today=TODAY)
-    assert reading.extreme is not None and reading.extreme.attribute == ""
-    assert set(reading.extreme.candidates) == {"fee", "prize"}
+    assert reading.extreme is not None and reading.extreme.attribute == "fee"
 
 
 @pytest.mark.parametrize(("question", "where"), [

@@ -156,3 +156,43 @@ def test_two_prices_stay_unsaid() -> None:
         {"name": "case_price", "type": "float", "kind": "money", "description": "price of a case of six"}]})
     plan = _plan("Which wine is the most expensive?", schema, {})
     assert plan.computed is not None and not plan.computed.attribute
+
+
+# The thirty-fourth's festival screenings: premiere_year ("year the film premiered") beside the
+# screening's own date, a title "Premiere", and a section "shorts".
+SCREENINGS = CollectionSchema.model_validate(json.loads((HERE / "screenings.json").read_text()))
+SCREENING_VALUES = {"film_title": ["Premiere", "Copper Sun", "Keller's Garden"], "director": ["Pavel Novak", "Jonas Brandt"],
+                    "presenter": ["Clara Novak"], "venue": ["Varga Hall", "Lumen 1"], "screening_code": ["SC-182", "SC-218"]}
+
+
+@pytest.mark.parametrize("question", ["Which panorama screenings were not in 2024?", "Which panorama screenings were in 2024?"])
+def test_a_bare_year_is_the_screening_s_date_not_the_year_its_film_premiered(question: str) -> None:
+    # "year the film premiered" is the film's (film_title names it): a negated bare year went to
+    # premiere_year, and four 2024 screenings were listed as not in 2024.
+    where = json.dumps(_plan(question, SCREENINGS, SCREENING_VALUES).where)
+    assert "screening_date" in where and "premiere_year" not in where
+
+
+def test_the_premiere_year_s_own_words_keep_it() -> None:
+    assert "premiere_year" in json.dumps(_plan("Which films premiered in 2024?", SCREENINGS, SCREENING_VALUES).where)
+
+
+@pytest.mark.parametrize(("question", "absent"), [
+    ("What is the premiere year of Copper Sun?", "Premiere"),  # premiere_year's name, not the title "Premiere"
+    ("What is the shortest film?", "shorts"),  # a superlative, not the section "shorts"
+    ("shortest panorama screening", "shorts"),
+])
+def test_a_word_of_an_attribute_s_name_or_a_superlative_is_no_value(question: str, absent: str) -> None:
+    values = {**SCREENING_VALUES, "section": ["competition", "panorama", "shorts"]}
+    assert absent not in json.dumps(_plan(question, SCREENINGS, values).where)
+
+
+SCHOLARSHIPS = CollectionSchema.model_validate(json.loads((HERE / "scholarships.json").read_text()))
+
+
+def test_the_head_of_an_attribute_s_description_is_no_value() -> None:
+    # "Which award cycle is SA-7118 for?" read status = awarded (cycle_year: "award cycle …") and
+    # signed "0 matching documents".
+    plan = _plan("Which award cycle is SA-7118 for?", SCHOLARSHIPS, {"application_id": ["SA-7118"]})
+    assert "awarded" not in json.dumps(plan.where)
+    assert "awarded" in json.dumps(_plan("How many applications were awarded?", SCHOLARSHIPS, {}).where)
