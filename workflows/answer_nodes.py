@@ -42,6 +42,7 @@ from workflows.set_answers import (
     SET_REASONS,
     SET_STRATEGIES,
     SetAnswer,
+    agent_of,
     aggregate_answer,
     compared_answer,
     count_by_answer,
@@ -484,8 +485,10 @@ class AnswerNodes(Phase):
         tested = set(filter_attributes(plan["filter"]))
         # A person's role named ("the buyer's agent"), not a thing the question's verb takes ("who
         # reads the instruments": the observer, not an instrument).
-        asked = {a.name for a in schema.named_in(state["standalone_question"], items=record_words(schema))
-                 if a.kind == "name"} - tested
+        question = state["standalone_question"]
+        # Or named by the verb it is the doer of ("Who presents SC-182?": the presenter).
+        asked = {a.name for a in schema.named_in(question, items=record_words(schema)) if a.kind == "name"} - tested \
+            | {a.name for a in schema.attributes if a.kind == "name" and a.name not in tested and agent_of(a.name, question)}
         if not asked:
             return None
         said = short.strip().rstrip(".").casefold()

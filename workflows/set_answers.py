@@ -44,7 +44,7 @@ from selfrag.text import content_terms
 from selfrag.values import date_number, date_text
 from workflows import records as rec
 
-__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "asked_attribute", "document_listing", "entities_and_documents",
+__all__ = ["SET_REASONS", "SET_STRATEGIES", "SetAnswer", "agent_of", "asked_attribute", "document_listing", "entities_and_documents",
            "entity_answer", "field_answer", "filter_attributes", "filter_values", "graph_citation_id", "membership_answer",
            "aggregate_answer", "compared_answer", "count_by_answer", "distinct_answer", "first_sentence", "none_answer", "ranked_answer", "stated_attribute",
            "unasked_words", "unlocated_answer", "whether_answer"]
@@ -492,6 +492,15 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         dates = ([a for a in schema.attributes if a.type == "date" and a.name not in tested]
                  or [a for a in schema.attributes if a.kind == "year" and a.name not in tested])
         named = dates if len(dates) == 1 else [a for a in dates if _recorded(a) & asked_words]
+    if re.match(r"\s*what\s+(?:kind|kinds|type|types|sort|sorts)\s+of\b", question, re.IGNORECASE):
+        # "What kind of repair was MR-5138?" asks a category ("type of repair"), never a cost
+        # whose description names the repair too.
+        sorts = [a for a in schema.attributes if a.type in ("string", "string[]") and a.kind not in ("name", "identifier")
+                 and a.name not in tested]
+        named = [a for a in named if a in sorts] or [a for a in sorts if _recorded(a) & asked_words]
+        cues = " ".join(sorted(asked_words & frozenset().union(*(_recorded(a) for a in named)))) if len(named) == 1 else ""
+        if len(named) != 1:
+            return None
     if re.match(r"\s*where\b", question, re.IGNORECASE):
         # "Where was sample LS-3401 collected?" asks a place, never collected_by that its verb
         # names: a place named, else the one place whose description uses the question's words
@@ -504,7 +513,7 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         people = [a for a in schema.attributes if a.type == "string" and a.kind == "name" and a.name not in tested]
         # The doer of the question's verb by name ("Who inspected INS-5611?": the inspector), not
         # a name whose description uses the verb of its own ("the inspected restaurant").
-        agents = [(a, verbs) for a in people if (verbs := _agent_of(a.name, question))]
+        agents = [(a, verbs) for a in people if (verbs := agent_of(a.name, question))]
         if agents:
             named, cues = [a for a, _ in agents], " ".join(v for _, verbs in agents for v in verbs)
         else:
@@ -613,7 +622,7 @@ def _states_date(text: str, number: int) -> bool:
     return not names and months == {month} and sorted(numbers) == sorted([day, year])
 
 
-def _agent_of(name: str, question: str) -> list[str]:
+def agent_of(name: str, question: str) -> list[str]:
     """The verbs ``question`` uses (as written) of which a word of attribute ``name`` is the agent
     noun: "inspected" of inspector, "directed" of director, "reviews" of reviewer."""
     words = re.split(r"[_\W]+", name.casefold())

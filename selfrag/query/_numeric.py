@@ -559,9 +559,13 @@ def _named_near(reader: _Reader, attr: AttrProfile, start: int, end: int) -> boo
 def _widen(reader: _Reader, attr: AttrProfile, start: int, end: int) -> tuple[int, int]:
     """Swallow the words right next to a phrase that name its attribute ("rated", "calories", or
     the word that chose it by meaning: "bought")."""
+    # Not a word that is another attribute's value as written ("awarded in 2023" of a status
+    # "awarded" beside "award cycle"): that value is a condition of its own.
+    values = {v.casefold() for p in reader.profile.strings() for v in p.values if p is not attr}
     i = reader.index_before(start)
-    while i >= 0 and (term_match(forms(reader.tokens[i].norm), attr.terms) or reader.tokens[i].norm == reader.meant.get(attr.name) or
-                      forms(reader.tokens[i].norm) & DIMENSION_WORDS.get(attr.dimension or "", frozenset())):
+    while i >= 0 and reader.tokens[i].text.casefold() not in values and (
+            term_match(forms(reader.tokens[i].norm), attr.terms) or reader.tokens[i].norm == reader.meant.get(attr.name) or
+            forms(reader.tokens[i].norm) & DIMENSION_WORDS.get(attr.dimension or "", frozenset())):
         start = reader.tokens[i].start
         i -= 1
     j = reader.index_after(end)

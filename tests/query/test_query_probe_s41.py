@@ -196,3 +196,10 @@ def test_the_head_of_an_attribute_s_description_is_no_value() -> None:
     plan = _plan("Which award cycle is SA-7118 for?", SCHOLARSHIPS, {"application_id": ["SA-7118"]})
     assert "awarded" not in json.dumps(plan.where)
     assert "awarded" in json.dumps(_plan("How many applications were awarded?", SCHOLARSHIPS, {}).where)
+
+
+def test_a_value_before_a_year_stays_a_condition_of_its_own() -> None:
+    # "awarded in 2023" was swallowed whole by cycle_year ("award cycle"), and every 2023-cycle
+    # application was counted as awarded.
+    where = json.dumps(_plan("How many applications were awarded in 2023?", SCHOLARSHIPS, {}).where)
+    assert '"status": {"$eq": "awarded"}' in where and "cycle_year" in where

@@ -27,7 +27,10 @@ SCHEMA = CollectionSchema.model_validate({
 def _engine(records: list[dict[str, Any]], answer: str) -> SelfRagEngine:
     judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of(answer, passages, probability=0.95),
                           thresholds=THRESHOLDS, name="judge-test-v1")
-    coll = FakeCollection("sales", SCHEMA, records)
+    return _engine_with(judge, FakeCollection("sales", SCHEMA, records))
+
+
+def _engine_with(judge: ScriptedJudge, coll: FakeCollection) -> SelfRagEngine:
     components = Components.from_model(ScriptedChatModel.from_rules({}), FakeStore(coll), retry=FAST, self_query_mode="rules",
                                        judge=judge, relevance=CRITIC, groundedness=CRITIC, usefulness=CRITIC,
                                        extractive_only=True, rules_only_text=True)
@@ -75,3 +78,22 @@ def test_a_thing_the_verb_takes_is_no_role_asked() -> None:
     # Nor is the station's stored instrument the answer to "who".
     assert result.outcome is Outcome.ANSWERED and result.short_answer == "Dev Quill"
     assert not any(v["kind"] == "attribute" for v in result.trace.verdicts)
+
+
+def test_another_attributes_value_is_not_signed_for_a_role_its_verb_names() -> None:
+    # "Who presents SC-182?" of a screening with no presenter was signed its director's name: the
+    # question names the presenter by the verb it is the doer of, not by its name.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Festival screenings", "attributes": [
+        {"name": "screening_code", "type": "string", "kind": "identifier", "description": "code of the screening"},
+        {"name": "director", "type": "string", "kind": "name", "description": "person who directed the film"},
+        {"name": "presenter", "type": "string", "kind": "name", "description": "person who presents the screening"}]})
+    judge = ScriptedJudge(lambda *a: 0.9, lambda q, passages: reading_of("Jonas Brandt", passages, probability=0.95),
+                          thresholds=THRESHOLDS, name="judge-test-v1")
+    record = {"id": "SC-182", "text": "SC-182: a drama by Jonas Brandt.",
+              "metadata": {"screening_code": "SC-182", "director": "Jonas Brandt"}}
+    coll = FakeCollection("screenings", schema, [record])
+    result = _engine_with(judge, coll).run("Who presents SC-182?", collection="screenings")
+    assert result.outcome is not Outcome.ANSWERED
+    assert any(v["kind"] == "attribute" and "director" in v["reason"] for v in result.trace.verdicts)

@@ -78,3 +78,14 @@ def test_where_of_a_verb_no_place_records_asks_no_place() -> None:
 def test_who_collected_it_still_asks_the_person() -> None:
     found = asked_attribute("Who collected sample LS-3401?", "collected", LAB, SAMPLE)
     assert found is not None and found.name == "collected_by"
+
+
+REPAIRS = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "repairs.json").read_text()))
+
+
+def test_what_kind_of_asks_a_category_not_a_cost_its_description_names() -> None:
+    # "What kind of repair was MR-5138?" was signed "95", its labour_cost ("labour cost of the repair").
+    request = {"attribute": "request_id", "comparator": "eq", "value": "MR-5138"}
+    found = asked_attribute("What kind of repair was MR-5138?", "repair", REPAIRS, request)
+    assert found is not None and found.name == "category"  # "type of repair"
