@@ -561,7 +561,8 @@ def _widen(reader: _Reader, attr: AttrProfile, start: int, end: int) -> tuple[in
     the word that chose it by meaning: "bought")."""
     # Not a word that is another attribute's value as written ("awarded in 2023" of a status
     # "awarded" beside "award cycle"): that value is a condition of its own.
-    values = {v.casefold() for p in reader.profile.strings() for v in p.values if p is not attr}
+    values = {v.casefold() for p in reader.profile.strings() if p is not attr and p.attr.kind not in ("name", "identifier", "place")
+              for v in p.values}
     i = reader.index_before(start)
     while i >= 0 and reader.tokens[i].text.casefold() not in values and (
             term_match(forms(reader.tokens[i].norm), attr.terms) or reader.tokens[i].norm == reader.meant.get(attr.name) or

@@ -443,6 +443,13 @@ class SelfQueryPlanner:
             changes.append(Change(kind="negation_not_held", detail="'never' of a state a record holds one of at a "
                                   "time: its history is not recorded; nothing computed from the filter is the answer"))
             asks = None
+        elif wants_latest(question) and (reading.extreme is None or not reading.extreme.attribute) \
+                and (thing := _dated_thing(question, full)) is not None:
+            # "the newest film in the competition" of screenings: the film's year (premiere_year,
+            # "year the film premiered"), or the screening's date; which one is not said.
+            changes.append(Change(kind="either_attribute", detail=f"'newest' of {thing!r}: its own year or the latest "
+                                  "record, which is not said; nothing computed from the filter is the answer"))
+            asks = None
         elif query.filter is not None and wants_latest(question) and _kind_named(question, query.filter, full):
             # "newest truck?": the truck built last, or the truck's latest record; which is not said.
             changes.append(Change(kind="either_attribute", detail="'newest' of a kind of item: its own year or its "
@@ -863,6 +870,21 @@ def _another_role(question: str, node: FilterNode, schema: CollectionSchema) -> 
             return (f"{verb!r} is what the {doers[0]} does, and the filter holds {c.value!r} as {c.attribute}: "
                     "what it selects answers another question; nothing computed from it is the answer")
     return None
+
+
+def _dated_thing(question: str, schema: CollectionSchema) -> str | None:
+    """The noun after "newest"/"latest"/"oldest" when it is not the records' own word but the
+    thing a year attribute is the year of ("film" of "year the film premiered"); None otherwise."""
+    m = re.search(r"\b(?:newest|latest|most\s+recent|oldest|earliest)\s+([a-z]+)", question, re.IGNORECASE)
+    if m is None:
+        return None
+    noun = m.group(1).casefold()
+    profile = SchemaProfile(schema, {})
+    if forms(noun) & profile.record_nouns:
+        return None
+    dated = [a for a in schema.attributes if a.kind == "year"
+             and forms(noun) & set(re.findall(r"[a-z]+", (a.description or "").casefold()))]
+    return noun if dated else None
 
 
 def _measure_named(said: list[str], name: list[str]) -> bool:

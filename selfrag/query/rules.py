@@ -971,7 +971,9 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     if len(before) < 2 or before[-1].norm not in _YEAR_PREPOSITIONS or not described \
             or any(set(described) & set(_described_events(d)) for d in dates):
         return False  # "year the recall was announced" beside "date the recall was announced": one event
-    own = frozenset().union(*(forms(v) for v in described)) | {t for t in year.name_terms if t not in _DATE_WORDS}
+    # (a verb ending in -e by its base too: "premiere" of "premiered")
+    own = frozenset().union(*(forms(v) | (forms(v[:-1]) if v.endswith("ed") else frozenset()) for v in described)) \
+        | {t for t in year.name_terms if t not in _DATE_WORDS}
     if any(forms(t.norm) & own for t in before):
         return False  # "vans built in 2021", "model year 2021"
     if any(p.name_terms & profile.item_nouns for p in dates):

@@ -203,3 +203,12 @@ def test_a_value_before_a_year_stays_a_condition_of_its_own() -> None:
     # application was counted as awarded.
     where = json.dumps(_plan("How many applications were awarded in 2023?", SCHOLARSHIPS, {}).where)
     assert '"status": {"$eq": "awarded"}' in where and "cycle_year" in where
+
+
+def test_the_newest_of_a_thing_a_year_is_of_is_not_the_latest_record() -> None:
+    # "What is the newest film in the competition?" listed the latest screenings (by screening
+    # date) and signed them; the film's own year is premiere_year.
+    values = {**SCREENING_VALUES, "section": ["competition", "panorama", "shorts"]}
+    plan = _plan("What is the newest film in the competition?", SCREENINGS, values)
+    assert plan.asks is None and any(c.kind == "either_attribute" for c in plan.changes)
+    assert _plan("latest screenings in the competition", SCREENINGS, values).asks == "documents"
