@@ -200,7 +200,7 @@ class _Finder:
                  and not (m.how == "inflection" and n == 1 and self._another_attributes_word(text, p))
                  and not (n == 1 and isinstance(m.value, str) and accent_only(text, m.value))
                  and not (n == 1 and text.casefold() in _MEASURE_WORDS and m.how != "exact")]
-        if n == 1 and self._names_an_attribute(span):
+        if n == 1 and self.names_an_attribute(span):
             exact = []  # "premiere year": premiere_year's name, not the title "Premiere"
         if exact:
             (p, m), others = exact[0], [q for q, o in exact[1:] if o.value == exact[0][1].value]
@@ -237,7 +237,7 @@ class _Finder:
                     return Mention(p, m.value, span, m.how)
         return None
 
-    def _names_an_attribute(self, span: tuple[int, int]) -> bool:
+    def names_an_attribute(self, span: tuple[int, int]) -> bool:
         """Whether the one word at ``span`` and a word beside it are an attribute's name ("premiere
         year" of premiere_year) or the head of its description ("award cycle" of "award cycle the
         application is for", "documents submitted" of "documents submitted with the
@@ -766,7 +766,14 @@ def find_mentions(
     finder.asked = asked
     mentions = finder.known() + finder.numbered(numbers) + finder.booleans()
     mentions += finder.names(mentions)
+    # A word naming an attribute with the word beside it ("documents submitted") is no value by
+    # meaning either: held aside while values are linked by meaning.
+    naming = [(t.start, t.end) for t in tokens if taken.free((t.start, t.end)) and finder.names_an_attribute((t.start, t.end))]
+    for span in naming:
+        taken.claim(span)
     mentions += finder.similar(mentions)
+    for span in naming:
+        taken.release(span)
     return _untied_names(question, tokens, _negate(question, tokens, mentions, taken, profile.item_nouns), taken)
 
 

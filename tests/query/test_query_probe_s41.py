@@ -212,3 +212,18 @@ def test_the_newest_of_a_thing_a_year_is_of_is_not_the_latest_record() -> None:
     plan = _plan("What is the newest film in the competition?", SCREENINGS, values)
     assert plan.asks is None and any(c.kind == "either_attribute" for c in plan.changes)
     assert _plan("latest screenings in the competition", SCREENINGS, values).asks == "documents"
+
+
+def test_an_attribute_s_description_head_is_no_value_by_meaning_either() -> None:
+    # "documents submitted with SA-7037" (documents: "documents submitted with the application")
+    # was read, by meaning, as status = submitted and signed "0 matching documents".
+    from selfrag.lang import tokenize
+    from selfrag.query._profile import SchemaProfile
+    from selfrag.query._spans import Spans
+    from selfrag.query._values import find_mentions
+
+    question = "documents submitted with SA-7037"
+    scalar = SchemaProfile(SCHOLARSHIPS.scalar_view(), {"status": ["submitted", "awarded"]})
+    full = SchemaProfile(SCHOLARSHIPS, {})
+    mentions = find_mentions(question, tokenize(question), scalar, Spans(), None, full=full)
+    assert not any(m.attr.name == "status" for m in mentions)
