@@ -287,6 +287,12 @@ class AnswerNodes(Phase):
                 # filter's: the documents it selected satisfy it without stating it.)
                 ok = False
                 reason += f", but the quote states no {' or '.join(unstated)}, which the question asks about"
+            if ok and short and (earlier := _earlier_time(question, short, answer)):
+                # "How much does a replacement key fob cost?" read "$12" out of "Before 1 April 2024
+                # … a key fob was $12.": a figure the quote states of a time it has ended is not
+                # what the question, which names no such time, asks.
+                ok = False
+                reason += f", but the quote states it of the time {earlier!r}, which the question does not ask about"
             if ok and short and (beside := listed_beside(question, short, answer)):
                 # "What is the generic name of Harmony?" read "Methylphenidate" out of "Harmony and
                 # brand-name Methylphenidate usually need prior authorization.": what a quote lists
@@ -694,6 +700,24 @@ def listed_beside(question: str, short: str, answer: str) -> str | None:
 
 
 _YEAR = re.compile(r"(?<![\d.,])(?:1[89]|20)\d\d(?![\d.,]\d)")
+
+
+_EARLIER = re.compile(r"\s*(?:before|until|till|prior\s+to|up\s+to)\s+([^,]*?\d{4})\b|\s*(?:previously|formerly)\b",
+                      re.IGNORECASE)
+
+
+def _earlier_time(question: str, short: str, answer: str) -> str | None:
+    """The phrase that opens the quoted sentence stating ``short`` with a time it has ended
+    ("Before 1 April 2024", "Until 2023", "Previously"), when the question names no year and none of
+    those words; None otherwise."""
+    if _YEAR.search(question) or re.search(r"\b(?:before|until|till|prior|previously|formerly|used\s+to|was|were|did)\b",
+                                          question, re.IGNORECASE):
+        return None
+    for found in sentence_spans(answer):
+        sentence = found.text
+        if short in sentence and not sentence.strip().startswith(short) and (m := _EARLIER.match(sentence)) is not None:
+            return m.group(0).strip()
+    return None
 
 
 def _years_unstated(question: str, answer: str) -> list[str]:

@@ -459,3 +459,16 @@ def test_an_answer_beside_what_the_question_asks_about_is_signed_when_the_questi
     stated = _engine_over({"p": "Harmony is sold as hydroxyzine-ER and needs prior authorization."},
                           judge_reading("hydroxyzine-ER"), PROSE)
     assert stated.run("What is the generic name of Harmony?", collection="papers").outcome is Outcome.ANSWERED
+
+
+def test_a_figure_stated_of_an_earlier_time_is_not_signed_for_a_question_of_now(make_engine: Any) -> None:
+    # "How much does a replacement key fob cost?" was signed "$12" from "Before 1 April 2024 … a key
+    # fob was $12.", the passage's old price beside the current $15.
+    text = "A replacement key fob costs $15. Before 1 April 2024 the lock-out call-out was $75, and a key fob was $12."
+    engine = _engine_over({"fees": text}, judge_reading("$12"))
+    result = engine.run("How much does a replacement key fob cost?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "$12"
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert not reader["passed"] and "Before 1 April 2024" in reader["reason"]
+    then = engine.run("How much was a key fob previously?", collection="papers")
+    assert next(v for v in then.trace.verdicts if v["kind"] == "reader")["passed"]
