@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from selfrag.lang import NUMBER_WORDS, QUERY_STOP, Token, forms, lemma, word_map
+from selfrag.lang import NUMBER_WORDS, QUERY_STOP, Token, forms, lemma, word_map, word_set
 from selfrag.lang.questions import AUXILIARIES
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.query._profile import AttrProfile, SchemaProfile
@@ -160,9 +160,8 @@ def _of_kind(kinds: frozenset[str], numeric: list[AttrProfile]) -> list[AttrProf
     return [p for p in numeric if p.attr.kind in kinds]
 
 
-_PRICE_NOUNS = frozenset({"price", "cost", "fee", "fare", "rent", "charge", "tuition"})
-"""What a thing costs: "the most expensive sample" ranks test_price ("price of the tests"), not
-insurance_covered ("amount covered by insurance"), which is money but no price."""
+_PRICE_NOUNS = word_set("price_nouns")
+_PRICE_WORDS = word_set("price_words")
 
 
 def _priced(word: str, fits: list[AttrProfile]) -> AttrProfile | None:
@@ -176,10 +175,6 @@ def _priced(word: str, fits: list[AttrProfile]) -> AttrProfile | None:
     prices = [p for p in fits if {lemma(w) for w in re.findall(r"[a-z]+", p.name.casefold().replace("_", " "))
                                   + re.findall(r"[a-z]+", (p.attr.description or "").casefold())[:3]} & _PRICE_NOUNS]
     return prices[0] if len(prices) == 1 else None
-
-
-_PRICE_WORDS = frozenset({"expensive", "cheap", "cheaper", "cheapest", "pricey", "pricier", "priciest", "dearer",
-                          "dearest", "cost", "costs", "costed", "costly"})
 
 
 def _begins_a_name(tokens: list[Token], i: int, profile: SchemaProfile) -> bool:

@@ -67,6 +67,18 @@ def _fill(template: str, word: str, op: str | None) -> str:
 
 def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
     """(what the phrase reads as, what it should read as) for one entry."""
+    if "priced" in check:
+        # Two money attributes, one described by the check: whether any of the questions ranks
+        # that one (only a price word over only a price noun chooses it).
+        schema = CollectionSchema(description="Items", attributes=[
+            A(name="first_amount", type="float", description=_fill(check["priced"], word, op)),
+            A(name="second_amount", type="float", description="Amount refunded to the buyer, in dollars"),
+        ])
+        ranked = set()
+        for template in check["questions"]:
+            extreme = read_question(_fill(template, word, op), schema, {}, today=TODAY).extreme
+            ranked.add(extreme.attribute if extreme is not None else None)
+        return ("first_amount" if "first_amount" in ranked else None), "first_amount"
     if "question" in check:
         query = read_question(_fill(check["question"], word, None), GEAR, KNOWN, today=TODAY).query
         where = to_where(query.filter)
@@ -152,8 +164,8 @@ def test_no_entry_names_an_eval_sets_domain() -> None:
     # The words issue 28 found leaked from the eval sets into lists that claim to be domain-free.
     leaked = {"cook", "cooking", "prep", "salary", "rent", "fare", "served", "directed", "cooked", "asking"}
     for name, table in LISTS:
-        if name.startswith(("money_nouns",)):
-            continue  # nouns that make an *attribute* money ("salary_usd"): the schema's words, not the question's
+        if name.startswith(("money_nouns", "price_nouns")):
+            continue  # nouns that make an *attribute* money or a price ("salary_usd"): the schema's words, not the question's
         assert not leaked & {w for w, _ in _entries(table)}, name
 
 
