@@ -247,11 +247,13 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
             named = _named(rest, [p for p in numeric if p.attr.type != "date"], profile.item_nouns)
             if named is not None and word in _QUANTIFIERS and _name_start(rest, named) is named[1] \
-                    and named[1].norm.endswith("s") and not named[0].whole_name(named[1].norm) \
+                    and named[1].norm.endswith("s") \
+                    and (not named[0].whole_name(named[1].norm) or forms(named[1].norm) & profile.record_nouns) \
                     and (named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
                 # "handled the most claims", "the most records": the items counted, not
                 # prior_claims or record_high_c, whose names the items' word is one word of ("the
-                # most prior claims", "the highest record high" write them).
+                # most prior claims", "the highest record high" write them), nor entry_year, whose
+                # whole name but for its unit is the records' own word ("the most entries").
                 named = None
             if named is not None and (rivals := _described_rivals(tokens, named, numeric)):
                 # "the most seats" of seats_sold beside capacity, "number of seats on the aircraft":

@@ -19,7 +19,7 @@ from selfrag.query._profile import SchemaProfile
 from selfrag.query._spans import Spans
 from selfrag.query._text import plural, term_match
 
-__all__ = ["MAX_LIMIT", "asks_count", "bound_cue", "label_before", "read_limit"]
+__all__ = ["MAX_LIMIT", "asks_count", "bound_cue", "label_before", "read_led_limit", "read_limit"]
 
 _LIMIT_VERBS = word_set("limit_verbs")
 _LIMIT_LEADS = word_set("limit_leads")
@@ -121,4 +121,22 @@ def read_limit(question: str, tokens: list[Token], numbers: list[Number], profil
         lead = _led(before) and before[-1].norm in _LIMIT_LEADS
         taken.claim((before[-1].start if lead else n.start, n.end))
         return int(n.value)
+    return None
+
+
+def read_led_limit(tokens: list[Token], numbers: list[Number], taken: Spans) -> int | None:
+    """The first free number a limit's lead word is right before ("top 3") or a superlative right
+    after ("the 3 highest"), claimed in ``taken`` with its lead word, or None. Read before any
+    condition: "top 3 written scores" asks for three results, not a written score of 3, and "the 3
+    highest" no grade "3"."""
+    for n in numbers:
+        if not taken.free((n.start, n.end)) or n.money or n.scaled or n.year_like or not n.value.is_integer() \
+                or not 0 < n.value <= MAX_LIMIT:
+            continue
+        before, after = _window(tokens, n)
+        led = bool(before) and before[-1].norm in _LIMIT_LEADS
+        ranked = bool(after) and (after[0].norm in ("most", "least") or (after[0].norm.endswith("est") and after[0].lemma != after[0].norm))
+        if led or ranked:
+            taken.claim((before[-1].start if led else n.start, n.end))
+            return int(n.value)
     return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from text_to_num import text2num
 
 from selfrag.lang import MAGNITUDES, NUMBER_WORDS, QUERY_STOP, UNITS, Token, lemma, tokenize
+from selfrag.lang.dates import MONTHS
 from selfrag.query._lexicon import CUES, POSTFIX
 
 __all__ = ["Number", "find_numbers"]
@@ -226,11 +227,22 @@ def _article_units(question: str, tokens: list[Token], numbers: list[Number]) ->
     return found
 
 
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_ISO_DAY = re.compile(rf"(?<![\w-])\d{{4}}-\d{{2}}-\d{{2}}(?![\w-])|\b(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
+                      re.IGNORECASE)
+"""A day written whole, "2024-01-18" or "June 30, 2026": the date readers'."""
+
+
 def find_numbers(question: str) -> list[Number]:
     """Every number in ``question``, in order, with its scale, currency and following unit."""
     tokens = tokenize(question)
-    numbers = [_digit_number(m, question, tokens) for m in _DIGITS.finditer(question)]
-    taken = [(n.start, n.stop) for n in numbers]
+    # A day written whole ("2024-01-18", "June 30, 2026") is the date readers': no year, month and
+    # day apart ("delivered on 2024-01-18" is no range of tonnes from 1 to 2,024, "June 30, 2026"
+    # no years 30 and 2026).
+    days = [m.span() for m in _ISO_DAY.finditer(question)]
+    numbers = [_digit_number(m, question, tokens) for m in _DIGITS.finditer(question)
+               if not any(a <= m.start() < b for a, b in days)]
+    taken = [(n.start, n.stop) for n in numbers] + days
     for value, start, end in _word_numbers(question, tokens):
         if any(start < e and s < end for s, e in taken):
             continue

@@ -164,15 +164,19 @@ class SchemaProfile:
                     frozenset())
 
     def of_another_thing(self, year: AttrProfile) -> bool:
-        """Whether ``year`` is the year of a thing another attribute names, not of the records:
-        "year the building was built" beside building, in "Monthly energy bills of … buildings"
-        (the records being the description's first plural, "bills")."""
+        """Whether ``year`` is the year of a thing another attribute names or the records are of,
+        not of the records: "year the building was built" beside building, in "Monthly energy bills
+        of … buildings" (the records being the description's first plural, "bills")."""
         # The noun before "was" (or a past form: "the film premiered") after an article, a word
         # between allowed ("the survey site was").
         subjects = re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:was|were|is|are|[a-z]+ed)\b",
                               (year.attr.description or "").casefold())
         items = self.record_nouns
-        return any(not forms(w) & items and any(forms(w) & p.name_terms for p in self.attributes if p is not year)
+        # A thing another attribute is named after, or one the description and the attributes
+        # speak of that is not the records ("year the ship was built" in "Port calls of ships").
+        things = self.item_nouns - ITEM_WORDS - items
+        return any(not forms(w) & items and (forms(w) & things or any(forms(w) & p.name_terms for p in self.attributes
+                                                                       if p is not year))
                    for w in subjects)
 
     def numeric(self) -> list[AttrProfile]:

@@ -36,6 +36,7 @@ governs, and carries over a list of values of the same attribute ("not in Paris 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -110,7 +111,17 @@ def _does(p: AttrProfile, verb: str) -> bool:
     words = re.findall(r"[a-z]+", (p.attr.description or "").casefold())
     if any(w in ("who", "that", "which") and forms(words[i + 1]) & said for i, w in enumerate(words[:-1])):
         return True
-    return any(doer_of(w, verb) for w in re.split(r"[_\W]+", p.name.casefold()))
+    name = [w for w in re.split(r"[_\W]+", p.name.casefold()) if w]
+    # The role's own noun as its verb ("did X captain" of "master (captain) of the ship", "did X
+    # chair" of chair): a word of its name or of its description's head, before "of"/"who".
+    head = list(itertools.takewhile(lambda w: w not in _HEAD_ENDS, words))
+    if any(w in said for w in [*name, *head] if w not in QUERY_STOP):  # the noun itself: not "win" of winner
+        return True
+    return any(doer_of(w, verb) for w in name)
+
+
+_HEAD_ENDS = frozenset({"of", "who", "that", "which", "whom", "for", "in", "at", "on", "during", "with", "by",
+                        "from", "to", "is", "was", "the", "a", "an"})
 
 
 @dataclass(frozen=True)
@@ -769,6 +780,12 @@ def find_mentions(
     # A word naming an attribute with the word beside it ("documents submitted") is no value by
     # meaning either: held aside while values are linked by meaning.
     naming = [(t.start, t.end) for t in tokens if taken.free((t.start, t.end)) and finder.names_an_attribute((t.start, t.end))]
+    # Nor is an attribute's one-word name, written in lower case ("Which berth had the most
+    # calls?"): the attribute asked about, not its value "Berth 7" by meaning.
+    single = {w for p in finder.named if len(words := [w for w in re.split(r"[_\W]+", p.name.casefold()) if w]) == 1
+              for w in forms(words[0])}
+    naming += [(t.start, t.end) for t in tokens if t.text.islower() and t.norm in single and taken.free((t.start, t.end))
+               and (t.start, t.end) not in naming]
     for span in naming:
         taken.claim(span)
     mentions += finder.similar(mentions)

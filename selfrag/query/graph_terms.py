@@ -79,8 +79,11 @@ _WHAT_HAPPENED = re.compile(r"\s*what\s+(?:has\s+|had\s+|exactly\s+)?(?:happen|o
 """The question for an event's story ("What happened in INC-2039?"), not for the items it counts
 or lists ("How many incidents happened after July 2024?")."""
 # Words that name the kind of document or the order wanted, never the topic.
+_RECENCY = ("latest", "newest", "recent", "most", "freshest", "last", "first", "later", "earlier", "newer", "older")
+"""Words asking for the newest, or bounding a date ("2023 or later"), no topic as written: not by
+their stem ("late" in "What made Liam late?" is the topic, the stem "latest" shares)."""
 _NOT_TOPIC = (
-    "latest newest recent most freshest last first " + _DOCUMENT_WORDS + " "
+    _DOCUMENT_WORDS + " "
     "anything something any all company companies organisation organization firm business "
     "today yesterday week month year years since before after during past this next "
     # prepositions the shared stop list keeps, which name no topic either
@@ -595,7 +598,8 @@ def read_graph_terms(
     # "news" does: the search text keeps them, the topic does not.
     items = SchemaProfile(schema.scalar_view(), {}).item_nouns
     events = "" if not terms and _WHAT_HAPPENED.match(question) else _EVENT_WORDS
-    not_topic = content_terms(" ".join([_NOT_TOPIC, events, *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
+    written = set(re.findall(r"[a-z]+", masked.casefold()))
+    not_topic = content_terms(" ".join([_NOT_TOPIC, *(w for w in _RECENCY if w in written), events, *MONTHS, *range_words, *REQUEST_VERBS, *NEGATIONS,
                                         *NEGATION_PHRASES, *items]))
     labels: set[str] = set()
     if context is not None:

@@ -142,6 +142,36 @@ def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) ->
 
 _NEVER = re.compile(r"\bnever\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
+def _counts_every_one(question: str, schema: CollectionSchema) -> bool:
+    """Whether "how many" counts every record: no word of the question is a word the
+    description and the attributes speak of that is neither the records' own, nor a generic word
+    for them ("results"), nor an attribute's name ("How many different destination ports …").
+    Not "How many ships are still in port?" of "Port calls of ships": ships and the port are
+    what the calls are of, and the question asks of some of them, which nothing reads."""
+    profile = SchemaProfile(schema.scalar_view(), {})
+    # The records' words: their plural and the nouns before it ("Maintenance requests").
+    described = tokenize(schema.description or "")
+    first = next((i for i, t in enumerate(described) if forms(t.norm) & profile.record_nouns), -1)
+    own = frozenset().union(profile.record_nouns, *(forms(t.norm) for t in described[: first + 1]),
+                            *(forms(n) for p in profile.attributes for n in p.name_terms))
+    things = profile.item_nouns - ITEM_WORDS
+    return not any(forms(t.norm) & things and not forms(t.norm) & (own | ITEM_WORDS) for t in tokenize(question)[2:])
+
+
+_WH_OF_ONE = frozenset({"what", "who", "whom", "whose", "when", "where", "why", "how"})
+
+
+def _asks_of_one_record(question: str, node: FilterNode | None, schema: CollectionSchema) -> bool:
+    """Whether a wh-question, not "which" nor "how many", names one record by its identifier:
+    it asks something of that record ("What made Liam late for EX-2120?"), not for it."""
+    wh = wh_words(question)
+    if not wh or wh[0] not in _WH_OF_ONE or _HOW_MANY.match(question) or node is None:
+        return False
+    ids = {a.name for a in schema.attributes if a.kind == "identifier"}
+    return any(c.attribute in ids and c.comparator == "eq" for c in clauses(node)) and not (
+        isinstance(node, Operation) and node.operator in ("or", "not"))
+
+
 _ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
 NOT_WHOLE = ("negation_not_held", "ambiguous_coordination", "unread_bound", "guessed_value", "either_attribute",
              "ambiguous_name", "unrecorded_values", "exclusive_element", "another_role")
@@ -364,6 +394,9 @@ class SelfQueryPlanner:
                            for note in reading.either)
             changes.extend(Change(kind="ambiguous_name", detail=f"{note}: which one is meant is not said; filtered, "
                                   "nothing computed from it is the answer") for note in reading.ambiguous)
+            changes.extend(Change(kind="ambiguous_coordination", detail=f"{note}: both held together, which the "
+                                  "question did not say; nothing computed from the filter is the answer")
+                           for note in reading.coordinated)
             # A graph term set aside ("not based in Japan", ``graph_terms``) holds its negation itself.
             changes.extend(Change(kind="negation_not_held", detail=f"{word!r}: a negation no condition holds; "
                                   "nothing computed from the filter is the answer")
@@ -418,6 +451,10 @@ class SelfQueryPlanner:
             changes.append(Change(kind="another_role", detail=role))
         if query.filter is not None and (either := _value_or_measure(question, query.filter, full)) is not None:
             changes.append(Change(kind="either_attribute", detail=either))
+        if asks == "documents" and source == "rules" and _asks_of_one_record(question, query.filter, full):
+            # "What was the last port of call of PC-3038?": something of the one record its
+            # identifier names, which the record listed is not.
+            asks = None
         if any(c.kind in NOT_WHOLE for c in changes):
             # The question negates something no filter holds, joins two conditions with an "and"
             # that may mean either, bounds something no attribute holds, or names a value only
@@ -475,7 +512,8 @@ class SelfQueryPlanner:
                                               else None)
         if asks is None and query.filter is None and not terms and source == "rules" and _HOW_MANY.match(question) \
                 and not reading.residual and not reading.leftover and not reading.unknown_names and not rules.changes \
-                and reading.extreme is None and reading.aggregate is None and not any(c.kind in NOT_WHOLE for c in changes):
+                and reading.extreme is None and reading.aggregate is None and not any(c.kind in NOT_WHOLE for c in changes) \
+                and _counts_every_one(question, full):
             # "How many cases are there?", "How many different judges are there?": no condition
             # and no word left, so of every record (the records themselves, or the distinct values
             # of the word attribute named, below).

@@ -56,7 +56,7 @@ from selfrag.query._asked import named_subject
 from selfrag.query._computed import Aggregate, Superlative, read_aggregate, read_superlative, read_unmeasured
 from selfrag.query._grounding import clauses
 from selfrag.query._lexicon import DISTINCT_WORDS, ITEM_WORDS, LINKING_VERBS, NEGATION_PHRASES, NEGATIONS
-from selfrag.query._limit import bound_cue, read_limit
+from selfrag.query._limit import bound_cue, read_led_limit, read_limit
 from selfrag.query._match import accent_only, month_forms
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
@@ -103,7 +103,7 @@ class Reading:
                  guessed: Sequence[str] = (), unknown_names: Sequence[str] = (),
                  dated: Sequence[tuple[int, int]] = (), either: Sequence[str] = (),
                  ambiguous: Sequence[str] = (), exclusive: Sequence[str] = (),
-                 unheld_negations: Sequence[str] = ()) -> None:
+                 unheld_negations: Sequence[str] = (), coordinated: Sequence[str] = ()) -> None:
         self.query = query
         self.consumed = consumed
         """Character spans of the question that became conditions or the limit."""
@@ -147,6 +147,9 @@ class Reading:
         """The spans of the date phrase the date reader holds and of its verb, when a date
         attribute's description uses it ("listed in 2024" of "date the car was listed"): not in
         ``consumed`` (that reader reads them later), but no word of the question's own."""
+        self.coordinated = list(coordinated)
+        """Conditions on two attributes the question joins with "or" ("a written score over 85 or a
+        practical score over 85"): the filter holds them together, which the question did not say."""
         self.either = list(either)
         """Values several attributes hold, read as in any of them, after a word that gives them a
         role the question leaves unsaid ("flights from Boston": origin or destination): searched,
@@ -585,6 +588,7 @@ def read_question(
         # "borrowed more than 100 times last year" of borrowed_last_year: "last year" is the
         # attribute's name, no year of another.
         taken.claim(span)
+    led_limit = read_led_limit(tokens, numbers, taken)
     numeric = numeric_conditions(question, tokens, numbers, profile, today, taken, similarity)
     for f in [f for f in numeric if _named_number(question, f, numbers, profile)]:
         # "price of 2084?" of a book titled "2084": the title, not a price of 2,084.
@@ -605,6 +609,11 @@ def read_question(
         # "listed in 2024" is a year of the listing date, not of the model year.
         numeric.remove(f)
         taken.release(f.span)
+    for f in [f for f in numeric if _records_year(tokens, f, full_profile)]:
+        # "its 2026 call": the call's year, not the year its ship was built; which of the calls'
+        # dates is not said, so left unread (and nothing is signed on it).
+        numeric.remove(f)
+        unread.append(question[f.span[0]:f.span[1]])
     # A list's known elements first, but for one that is also a known value of a string attribute
     # ("Ostby", a town and a station): the longer name ("Pellham Mill", a station) is not read as
     # the shorter one inside it ("Pellham", a town).
@@ -746,7 +755,7 @@ def read_question(
         for span in taken.in_order():
             if span[0] >= subject.end:
                 taken.release(span)
-    limit = read_limit(question, tokens, numbers, profile, taken)
+    limit = led_limit if led_limit is not None else read_limit(question, tokens, numbers, profile, taken)
     # Two or more values of one attribute ("Ostby or Kelbridge"): alternatives a comparative compares.
     alternatives = any(len({m.value for m in mentions if m.attr.name == name and not m.negated}) >= 2
                        for name in {m.attr.name for m in mentions if m.attr.attr.type == "string"})
@@ -804,6 +813,11 @@ def read_question(
                 and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
     unheld = _unheld_negations(question, tokens, taken, today if dates else None)
+    # (not of a choice between two records: "Which is cheaper, the Halden Brisa or the Brennan Metro?")
+    coordinated = [] if extreme is not None or _CHOICE.match(question) else _coordinated(question, tokens, read, [*((f.span, f.attribute) for f in numeric),
+                                                        *((m.span, m.attr.name) for m in mentions),
+                                                        *((f.span, f.attribute) for f in listed),
+                                                        *((span, "") for span in dated[:1])])
     residual = _residual(question, tokens, read, profile, used, extra=full_profile.by_name)
     # The search text keeps the date phrase and those verbs: a vector search ranks by them too.
     search = _residual(question, tokens, taken, profile, used, extra=full_profile.by_name)
@@ -852,7 +866,29 @@ def read_question(
                    + [f"{question[a:b]!r}: a month without its year" for a, b in months]
                    + [f"{question[a:b]!r}: a decade or a century, which is not said" for a, b in hundreds], extreme, aggregate,
                    leftover, which_items, guessed, unknown, dated, either, ambiguous,
-                   [question[f.span[0]:f.span[1]] for f in listed if _exclusive(tokens, f)], unheld)
+                   [question[f.span[0]:f.span[1]] for f in listed if _exclusive(tokens, f)], unheld, coordinated)
+
+
+_CHOICE = re.compile(r"\s*(?:which|who|what)\b[^,]*,[^,]*\bor\b", re.IGNORECASE)
+"""A choice between two things after a comma: "Which came out first, Quill 10.2 or Harbor 3.2.0?"."""
+
+
+def _coordinated(question: str, tokens: list[Token], read: Spans, conditions: Sequence[tuple[Span, str]]) -> list[str]:
+    """Notes on each "or" no reader took that joins conditions on two attributes: the nearest
+    condition before it and the nearest after it hold different attributes ("graded Grade 1 or
+    delivered to Riverside"; a date phrase counts as one attribute, ""). The filter ands every
+    condition, so it holds what the question did not say; of one attribute ("Riverside or
+    Hartley") the values are alternatives, read as such elsewhere."""
+    notes = []
+    for t in tokens:
+        if t.norm != "or" or not read.free((t.start, t.end)):
+            continue
+        left = max((c for c in conditions if c[0][1] <= t.start), key=lambda c: c[0][1], default=None)
+        right = min((c for c in conditions if c[0][0] >= t.end), key=lambda c: c[0][0], default=None)
+        if left is not None and right is not None and left[1] != right[1]:
+            notes.append(f"{question[left[0][0]:right[0][1]]!r}: conditions on {left[1] or 'a date'} and "
+                         f"{right[1] or 'a date'} joined by 'or'")
+    return notes
 
 
 _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3) | {"may"}
@@ -942,6 +978,17 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
     return _another_event([t for t in tokens if t.end <= figure], year, profile)
 
 
+def _records_year(tokens: list[Token], found: Found, profile: SchemaProfile) -> bool:
+    """Whether ``found``, a condition on a year attribute of a thing the records are of ("year the
+    ship was built" in "Port calls of ships"), is a year written before the records' own word
+    ("its 2026 call", "the 2024 calls"): the records' year, not that thing's."""
+    year = profile.by_name.get(found.attribute)
+    if year is None or year.attr.kind != "year":
+        return False
+    after = [t for t in tokens if t.start >= found.span[1]][:1]
+    return bool(after) and bool(forms(after[0].norm) & profile.record_nouns) and profile.of_another_thing(year)
+
+
 _YEAR_PREPOSITIONS = frozenset({"in", "during", "before", "after", "since", "until"})
 """What a year of an event follows ("done in 2024", "done before 2024"); "from 2021" is the item's."""
 
@@ -972,8 +1019,10 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
             or any(set(described) & set(_described_events(d)) for d in dates):
         return False  # "year the recall was announced" beside "date the recall was announced": one event
     # (a verb ending in -e by its base too: "premiere" of "premiered")
+    # (not the records' own word: "entries … in 2024" of entry_year, "year the school registered
+    # the entry", says nothing of that year)
     own = frozenset().union(*(forms(v) | (forms(v[:-1]) if v.endswith("ed") else frozenset()) for v in described)) \
-        | {t for t in year.name_terms if t not in _DATE_WORDS}
+        | {t for t in year.name_terms if t not in _DATE_WORDS and t not in profile.record_nouns}
     if any(forms(t.norm) & own for t in before):
         return False  # "vans built in 2021", "model year 2021"
     if any(p.name_terms & profile.item_nouns for p in dates):
@@ -981,7 +1030,7 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     # "year the building was built" of "Monthly energy bills of … buildings", building being
     # another attribute: the year of that thing, not of the records, whose one date ("date the
     # meter was read") a bare "bills … in 2023" is of.
-    return len(dates) == 1 and profile.of_another_thing(year)
+    return len(dates) >= 1 and profile.of_another_thing(year)
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:

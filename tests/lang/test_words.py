@@ -73,10 +73,11 @@ def _read(check: dict[str, Any], word: str, op: str | None) -> tuple[Any, Any]:
         schema = CollectionSchema(description="Items", attributes=[
             A(name="first_amount", type="float", description=_fill(check["priced"], word, op)),
             A(name="second_amount", type="float", description="Amount refunded to the buyer, in dollars"),
+            A(name="brand", type="string", description="The maker"),
         ])
         ranked = set()
         for template in check["questions"]:
-            extreme = read_question(_fill(template, word, op), schema, {}, today=TODAY).extreme
+            extreme = read_question(_fill(template, word, op), schema, KNOWN, today=TODAY).extreme
             ranked.add(extreme.attribute if extreme is not None else None)
         return ("first_amount" if "first_amount" in ranked else None), "first_amount"
     if "question" in check:
