@@ -17,6 +17,7 @@ from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import headed_attribute, record_words
 from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
+from selfrag.text import content_terms
 from workflows import records as rec
 from workflows._names import names
 from workflows._phase import (
@@ -293,6 +294,14 @@ class AnswerNodes(Phase):
                 # what the question, which names no such time, asks.
                 ok = False
                 reason += f", but the quote states it of the time {earlier!r}, which the question does not ask about"
+            if ok and short and (qualified := _qualified_elsewhere(question, short, answer, docs)) is not None:
+                # "How much is a priority review of marking?" read "£42.00" out of "a review of
+                # marking costs £42.00", beside "A priority review of marking … costs £48.00.": a
+                # quote without the question's qualifier, where another sentence has it with the
+                # same words, states the plain thing's figure, not the qualified one's.
+                ok = False
+                reason += (f", but the quote does not state {qualified[0]!r}, which the question asks about and "
+                           f"document {qualified[1]!r} states with the quote's words")
             if ok and short and (beside := listed_beside(question, short, answer)):
                 # "What is the generic name of Harmony?" read "Methylphenidate" out of "Harmony and
                 # brand-name Methylphenidate usually need prior authorization.": what a quote lists
@@ -717,6 +726,27 @@ def _earlier_time(question: str, short: str, answer: str) -> str | None:
         sentence = found.text
         if short in sentence and not sentence.strip().startswith(short) and (m := _EARLIER.match(sentence)) is not None:
             return m.group(0).strip()
+    return None
+
+
+def _qualified_elsewhere(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> tuple[str, str] | None:
+    """A word of ``question`` the quoted sentence stating ``short`` lacks, and the document with a
+    sentence that has it and every word the question and the quote share (two at least): "priority"
+    and the document of "A priority review of marking … costs £48.00." for "How much is a priority
+    review of marking?" quoted "a review of marking costs £42.00". None otherwise."""
+    quoted = next((s.text for s in sentence_spans(answer) if short in s.text and s.text.strip().rstrip(".") != short), None)
+    if quoted is None:
+        return None
+    asked = {t for t in content_terms(question) if not t[:1].isdigit()}
+    said = content_terms(quoted)
+    shared, missing = asked & said, asked - said
+    if len(shared) < 2 or not missing:
+        return None
+    for d in docs:
+        for found in sentence_spans(str(d["text"])):
+            terms = content_terms(found.text)
+            if found.text.strip() not in quoted and shared <= terms and (extra := sorted(missing & terms)):
+                return extra[0], str(d["id"])
     return None
 
 

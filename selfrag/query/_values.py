@@ -104,6 +104,12 @@ _ROLE_PREPOSITIONS = frozenset({"to", "from", "into", "by"})
 """Prepositions that give a value a role an attribute's description may name ("sent to", "left from")."""
 
 
+def _spells(words: Sequence[str], name: str) -> bool:
+    """Whether ``words`` are the words of the attribute name ``name`` ("resit fee" of resit_fee)."""
+    named = [w for w in re.split(r"[_\W]+", name.casefold()) if w]
+    return len(named) == len(words) and all(lemma(a) == lemma(b) for a, b in zip(words, named, strict=True))
+
+
 def _does(p: AttrProfile, verb: str) -> bool:
     """Whether attribute ``p`` is the doer of ``verb`` (any form): its description says so ("person
     who reported the bug") or its name is the verb's doer noun (reporter)."""
@@ -467,6 +473,8 @@ class _Finder:
                         and nxt.norm.isalpha() and nxt.norm not in QUERY_STOP and not nxt.norm.endswith("ed") \
                         and not forms(nxt.norm) & (self.items | terms):
                     continue  # "the towing fee" names a fee, not whether the vehicle was towed
+                if nxt is not None and any(o.name != p.name and _spells([tok.norm, nxt.norm], o.name) for o in self.named):
+                    continue  # "the resit fee" is resit_fee, not whether a resit is required
                 if not _bool_term(f, terms):
                     bare = _strip_negative_prefix(tok.norm)
                     if bare is None or not _bool_term(forms(bare), terms):

@@ -174,3 +174,11 @@ def test_a_day_written_month_first_is_no_list_of_years() -> None:
     assert find_numbers("calls arriving after June 30, 2026") == []
     plan = _plan("calls arriving after June 30, 2026", PORT, PORT_VALUES)
     assert plan.where == {"arrival_date": {"$gte": 20260701}}
+
+
+@pytest.mark.parametrize("question", ["What is the resit fee of EX-2210?", "Which entries have a resit date?"])
+def test_a_flag_s_word_before_a_noun_that_spells_another_attribute_is_not_the_flag(question: str) -> None:
+    # "resit fee" and "resit date" read resit_required = true as well: an entry with a resit fee
+    # and no flag would be hidden.
+    assert "resit_required" not in json.dumps(_plan(question, EXAMS, EXAM_VALUES).where)
+    assert "resit_required" in json.dumps(_plan("Which entries need a resit?", EXAMS, EXAM_VALUES).where)

@@ -472,3 +472,18 @@ def test_a_figure_stated_of_an_earlier_time_is_not_signed_for_a_question_of_now(
     assert not reader["passed"] and "Before 1 April 2024" in reader["reason"]
     then = engine.run("How much was a key fob previously?", collection="papers")
     assert next(v for v in then.trace.verdicts if v["kind"] == "reader")["passed"]
+
+
+def test_an_answer_whose_quote_lacks_the_question_s_qualifier_is_not_signed(make_engine: Any) -> None:
+    # "How much is a priority review of marking?" was signed "£42.00" from "a review of marking
+    # costs £42.00", beside "A priority review of marking … costs £48.00." in the same documents:
+    # the quote states the plain review's fee, the other sentence the one the question qualifies.
+    texts = {"appeals": "A clerical re-check costs £12.50; a review of marking costs £42.00.",
+             "priority": "A priority review of marking must be requested by 15 August and costs £48.00."}
+    engine = _engine_over(texts, judge_reading("£42.00"))
+    result = engine.run("How much is a priority review of marking?", collection="papers")
+    assert result.outcome is Outcome.UNVERIFIED and result.short_answer == "£42.00"
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert not reader["passed"] and "'priority'" in reader["reason"]
+    plain = engine.run("How much is a review of marking?", collection="papers")
+    assert next(v for v in plain.trace.verdicts if v["kind"] == "reader")["passed"]
