@@ -629,19 +629,18 @@ def cut_from_word(short: str, texts: Sequence[str]) -> str | None:
 def _with_unrecorded(answer: SetAnswer | None, plan: rec.ResourcePlan) -> SetAnswer | None:
     """``answer`` (the matches of a negated condition) with the records it cannot tell said after
     it: those lacking the attribute the negation needs ("How many loans are not guaranteed?": 17,
-    and 3 that record no guarantee either way), not counted, or counted where the store selects
-    them too (a string's "not", a list's "without"; ``selfrag.query.unrecorded``)."""
+    and 3 that record no guarantee either way), not counted (left out by their ids where the store
+    would select them too, a string's "not" and a list's "without": ``selfrag.query.unrecorded``)."""
     notes = plan.get("uncounted", [])
     if answer is None or not notes:
         return answer
     lines = []
     for detail in notes:
         name, rest = detail.split(":", 1)
-        head, ids = rest.rsplit("counted: ", 1)
+        ids = rest.rsplit("counted: ", 1)[1]
         many = "," in ids
         whether = f"so whether {'they match' if many else 'it matches'} is not known"
-        lines.append(f"Not counted: {ids}, which record{'' if many else 's'} no {name}, {whether}." if head.endswith("not ")
-                     else f"Counted, though {ids} record{'' if many else 's'} no {name}, {whether}.")
+        lines.append(f"Not counted: {ids}, which record{'' if many else 's'} no {name}, {whether}.")
     return dataclasses.replace(answer, answer=answer.answer.rstrip() + "\n" + "\n".join(lines))
 
 
@@ -730,10 +729,14 @@ def _earlier_time(question: str, short: str, answer: str) -> str | None:
 
 
 def _qualified_elsewhere(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> tuple[str, str] | None:
-    """A word of ``question`` the quoted sentence stating ``short`` lacks, and the document with a
-    sentence that has it and every word the question and the quote share (two at least): "priority"
-    and the document of "A priority review of marking … costs £48.00." for "How much is a priority
-    review of marking?" quoted "a review of marking costs £42.00". None otherwise."""
+    """For a figure ``short``, a word of ``question`` the quoted sentence stating it lacks, and the
+    document with a sentence that has that word, every word the question and the quote share (two
+    at least) and a figure the quote does not state: "priority" and the document of "A priority
+    review of marking … costs £48.00." for "How much is a priority review of marking?" quoted "a
+    review of marking costs £42.00". None otherwise. (Not of a name: "Who did Red Cloud defeat in
+    the Powder River War?" is answered by a quote of "Red Cloud's War", another of its names.)"""
+    if not _FIGURE.search(short):
+        return None  # a figure asked for: a name's quote may lack a word the passage gives elsewhere
     quoted = next((s.text for s in sentence_spans(answer) if short in s.text and s.text.strip().rstrip(".") != short), None)
     if quoted is None:
         return None
@@ -742,12 +745,22 @@ def _qualified_elsewhere(question: str, short: str, answer: str, docs: Sequence[
     shared, missing = asked & said, asked - said
     if len(shared) < 2 or not missing:
         return None
+    said = set(_FIGURE.findall(quoted))
+    # What the quote's own document says of the question: a rival says all of it too (another
+    # row's "album … released … Records" is about another album).
+    plain = re.sub(r"\s*\[\d+\]\s*$", "", quoted.strip()).rstrip(".")
+    about = asked & set().union(*(content_terms(str(d["text"])) for d in docs if plain in str(d["text"])))
     for d in docs:
+        if not about <= content_terms(str(d["text"])):
+            continue
         for found in sentence_spans(str(d["text"])):
             terms = content_terms(found.text)
-            if found.text.strip() not in quoted and shared <= terms and (extra := sorted(missing & terms)):
+            if shared <= terms and (extra := sorted(missing & terms)) and set(_FIGURE.findall(found.text)) - said:
                 return extra[0], str(d["id"])
     return None
+
+
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _years_unstated(question: str, answer: str) -> list[str]:

@@ -221,11 +221,17 @@ def membership_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[
     return SetAnswer(answer, "Yes" if hits else "No", citations, "graph")
 
 
+DOC_ID = "doc_id"
+"""The chunk's document id (``selfrag.ingest``): no attribute of the records, though a filter may
+leave ids out (``selfrag.query.unrecorded``)."""
+
+
 def filter_attributes(node: Any) -> list[str]:
-    """The attributes a plan's filter (a ``FilterNode`` dump) tests, in order, once each."""
+    """The attributes a plan's filter (a ``FilterNode`` dump) tests, in order, once each (not
+    ``doc_id``)."""
     found: list[str] = []
     if isinstance(node, Mapping):
-        if isinstance(node.get("attribute"), str):
+        if isinstance(node.get("attribute"), str) and node["attribute"] != DOC_ID:
             found.append(node["attribute"])
         for value in node.values():
             found.extend(filter_attributes(value))
@@ -313,7 +319,10 @@ _SAID_OF_TIME = {**_SAID, "gt": "after ", "gte": "from ", "lt": "before ", "lte"
 def _conditions(node: Mapping[str, Any], schema: CollectionSchema) -> str:
     """A filter as a reader says it: "town Ostby and year 2021", "price less than 500", "founded before 1700"."""
     if "arguments" in node:
-        parts = [_conditions(a, schema) for a in node["arguments"]]
+        # (not the ids a negation leaves out as not known to match: said on their own line)
+        parts = [_conditions(a, schema) for a in node["arguments"] if a.get("attribute") != DOC_ID]
+        if len(parts) == 1:
+            return parts[0]
         op = str(node.get("operator"))
         if op == "not":
             return "not (" + " and ".join(parts) + ")"
@@ -554,6 +563,10 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         return None
     if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":
         return None  # "who reads the instruments at Frost Hollow": a person, not its instruments
+    if re.match(r"\s*what\s+(?:did|does|do)\b", question, re.IGNORECASE) and named[0].kind == "name":
+        # "What did the finder of WR-7370 name the hedgehog?": what the person did, the object of
+        # the verb, never the person the subject names.
+        return None
     if _HOW_MANY_Q.match(question) and named[0].type == "string" and named[0].kind == "category":
         return None  # "How many of the hazard … were recalled?": a number, never one category's value
     return named[0] if not unasked_words(search_text, named[0], filter_dump, cues=cues, schema=schema) else None

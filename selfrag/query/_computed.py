@@ -177,6 +177,16 @@ def _priced(word: str, fits: list[AttrProfile]) -> AttrProfile | None:
     return prices[0] if len(prices) == 1 else None
 
 
+_AGE_WORDS = frozenset({"older", "oldest", "younger", "youngest"})
+
+
+def _an_age(p: AttrProfile) -> bool:
+    """Whether ``p`` is an age: "age" is a word of its name or heads its description ("estimated
+    age of the animal at intake in weeks")."""
+    head = re.findall(r"[a-z]+", (p.attr.description or "").casefold())[:2]
+    return "age" in re.split(r"[_\W]+", p.name.casefold()) or "age" in head
+
+
 def _begins_a_name(tokens: list[Token], i: int, profile: SchemaProfile) -> bool:
     """Whether ``tokens[i]`` begins an attribute's name of two words or more written whole
     ("Which nearest town …" of nearest_town): a name, no superlative."""
@@ -304,6 +314,12 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
                 elif (priced := _priced(word, fits)) is not None:
                     found = (priced, highest, tok)  # "the cheapest sample": its price
                 several = fits
+        if found is not None and word in _AGE_WORDS and found[0].attr.type in ("date", "integer"):
+            ranked = found[0]
+            if ages := [p for p in numeric if p is not ranked and _an_age(p)]:
+                # "Which was older at intake, WR-7307 or WR-7370?" of age_weeks ("age of the animal
+                # at intake") beside intake_date: the older animal or the earlier intake, not said.
+                found, several = None, [ranked, *ages]
         if found is None:
             if len(several) > 1:
                 last = nxt if nxt is not None and nxt.norm in _ADJECTIVES else tok

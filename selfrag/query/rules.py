@@ -813,6 +813,13 @@ def read_question(
                 and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
     unheld = _unheld_negations(question, tokens, taken, today if dates else None)
+    # A year no reader took, right before the records' own word ("the 2024 sessions": no
+    # preposition for the date reader): a bound of the records no condition holds, so nothing
+    # computed from the filter is the answer.
+    unread += [question[n.start:n.end] for n in numbers if n.year_like and read.free((n.start, n.end))
+               and any(forms(t.norm) & full_profile.record_nouns for t in tokens if t.start >= n.end)
+               and forms(next(t for t in tokens if t.start >= n.end).norm) & full_profile.record_nouns
+               and question[n.start:n.end] not in unread]
     # (not of a choice between two records: "Which is cheaper, the Halden Brisa or the Brennan Metro?")
     coordinated = [] if extreme is not None or _CHOICE.match(question) else _coordinated(question, tokens, read, [*((f.span, f.attribute) for f in numeric),
                                                         *((m.span, m.attr.name) for m in mentions),

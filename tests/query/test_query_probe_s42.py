@@ -182,3 +182,28 @@ def test_a_flag_s_word_before_a_noun_that_spells_another_attribute_is_not_the_fl
     # and no flag would be hidden.
     assert "resit_required" not in json.dumps(_plan(question, EXAMS, EXAM_VALUES).where)
     assert "resit_required" in json.dumps(_plan("Which entries need a resit?", EXAMS, EXAM_VALUES).where)
+
+
+# Session 42's later new users: personal training sessions (session_date beside booking_date) and
+# animal intakes (intake_date beside release_date, age_weeks "estimated age of the animal at intake").
+SESSIONS = CollectionSchema.model_validate(json.loads((HERE / "ptsessions.json").read_text()))
+INTAKES = CollectionSchema.model_validate(json.loads((HERE / "intakes.json").read_text()))
+
+
+@pytest.mark.parametrize(("question", "schema"), [
+    ("How many of the 2024 sessions were boxing?", SESSIONS),
+    ("show me the 2023 sessions at Northgate Studio", SESSIONS),
+    ("How many of the 2024 intakes were hedgehogs?", INTAKES),
+])
+def test_a_year_before_the_records_word_no_reader_takes_is_no_answer(question: str, schema: CollectionSchema) -> None:
+    # Each was signed over every year: the year right before "sessions" was read by nothing, and
+    # the filter seemed to hold the rest.
+    plan = _plan(question, schema, {"studio": ["Northgate Studio"]})
+    assert any(c.kind == "unread_bound" for c in plan.changes) and plan.asks is None
+
+
+@pytest.mark.parametrize("question", ["Which was older at intake, WR-7307 or WR-7370?", "Which intake is the oldest?"])
+def test_older_beside_an_age_and_a_date_is_not_said(question: str) -> None:
+    # "older at intake" was ranked by intake_date ("the earliest intake") and named the younger animal.
+    plan = _plan(question, INTAKES, {"intake_id": ["WR-7307", "WR-7370"]})
+    assert plan.computed is not None and not plan.computed.whole

@@ -89,3 +89,19 @@ def test_what_kind_of_asks_a_category_not_a_cost_its_description_names() -> None
     request = {"attribute": "request_id", "comparator": "eq", "value": "MR-5138"}
     found = asked_attribute("What kind of repair was MR-5138?", "repair", REPAIRS, request)
     assert found is not None and found.name == "category"  # "type of repair"
+
+
+INTAKES = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "intakes.json").read_text()))
+INTAKE: dict[str, Any] = {"operator": "and", "arguments": [
+    {"attribute": "intake_id", "comparator": "eq", "value": "WR-7370"},
+    {"attribute": "species", "comparator": "eq", "value": "hedgehog"}]}
+
+
+def test_what_a_person_did_is_not_the_person() -> None:
+    # "What did the finder of WR-7370 name the hedgehog?" was signed "Priya Shah", the finder: the
+    # question asks what the finder did (a name nothing records), not who the finder was.
+    assert asked_attribute("What did the finder of WR-7370 name the hedgehog?", "finder", INTAKES, INTAKE) is None
+    found = asked_attribute("Who was the finder of WR-7370?", "finder", INTAKES,
+                            {"attribute": "intake_id", "comparator": "eq", "value": "WR-7370"})
+    assert found is not None and found.name == "finder"

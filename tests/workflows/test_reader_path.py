@@ -487,3 +487,22 @@ def test_an_answer_whose_quote_lacks_the_question_s_qualifier_is_not_signed(make
     assert not reader["passed"] and "'priority'" in reader["reason"]
     plain = engine.run("How much is a review of marking?", collection="papers")
     assert next(v for v in plain.trace.verdicts if v["kind"] == "reader")["passed"]
+
+
+def test_a_quote_s_context_and_a_name_s_other_names_are_no_qualified_rival(make_engine: Any) -> None:
+    # HaluEval test rows signed right: a quote that goes on from the sentence naming what the
+    # question asks about ("It was released on …"), beside another row's passage about another
+    # album with the same words and another date, and a name read from a quote of the war's
+    # other name ("Red Cloud's War" for "the Powder River War").
+    song = ('"Complicated" is a song by recording artist Rihanna from her album "Loud" (2010). '
+            "It was released on November 12, 2010, by Def Jam Recordings.")
+    other = "Her debut album was released on 30 August 2005 by Def Jam Recordings."
+    engine = _engine_over({"song": song, "other": other}, judge_reading("November 12, 2010"))
+    result = engine.run('"Complicated" is a song by recording artist Rihanna from her album "Loud", released on which date?',
+                        collection="papers")
+    assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]
+    war = ("Henry Carrington was an officer in the Old West during Red Cloud's War. "
+           "Red Cloud's War (also called the Powder River War) was an armed conflict in Wyoming from 1866.")
+    engine = _engine_over({"war": war}, judge_reading("Henry Carrington"))
+    result = engine.run("Who did Red Cloud defeat in the Powder River War?", collection="papers")
+    assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]
