@@ -629,18 +629,19 @@ def cut_from_word(short: str, texts: Sequence[str]) -> str | None:
 def _with_unrecorded(answer: SetAnswer | None, plan: rec.ResourcePlan) -> SetAnswer | None:
     """``answer`` (the matches of a negated condition) with the records it cannot tell said after
     it: those lacking the attribute the negation needs ("How many loans are not guaranteed?": 17,
-    and 3 that record no guarantee either way), not counted (left out by their ids where the store
-    would select them too, a string's "not" and a list's "without": ``selfrag.query.unrecorded``)."""
+    and 3 that record no guarantee either way), not counted (a string's "not" leaves them out by
+    their ids), or counted where a list's "without" selects them (``selfrag.query.unrecorded``)."""
     notes = plan.get("uncounted", [])
     if answer is None or not notes:
         return answer
     lines = []
     for detail in notes:
         name, rest = detail.split(":", 1)
-        ids = rest.rsplit("counted: ", 1)[1]
+        head, ids = rest.rsplit("counted: ", 1)
         many = "," in ids
         whether = f"so whether {'they match' if many else 'it matches'} is not known"
-        lines.append(f"Not counted: {ids}, which record{'' if many else 's'} no {name}, {whether}.")
+        lines.append(f"Not counted: {ids}, which record{'' if many else 's'} no {name}, {whether}." if head.endswith("not ")
+                     else f"Counted, though {ids} record{'' if many else 's'} no {name}, {whether}.")
     return dataclasses.replace(answer, answer=answer.answer.rstrip() + "\n" + "\n".join(lines))
 
 
