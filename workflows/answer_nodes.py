@@ -13,8 +13,9 @@ from langgraph.runtime import Runtime
 
 from graders import GradeResult
 from graders.figures import figures, nearer_figure, other_year, parallel_year, unnamed_codes, unnamed_phrases
+from selfrag.lang import UNITS
 from selfrag.lang.questions import asks_yes_or_no
-from selfrag.query import headed_attribute, record_words
+from selfrag.query import find_numbers, headed_attribute, record_words
 from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -294,6 +295,11 @@ class AnswerNodes(Phase):
                 # what the question, which names no such time, asks.
                 ok = False
                 reason += f", but the quote states it of the time {earlier!r}, which the question does not ask about"
+            if ok and short and (measured := _another_measure(question, short)) is not None:
+                # "How tall can a fence be without a permit?" read "15 square metres" out of the shed
+                # rule: a figure of another measure than the one the question asks is no answer to it.
+                ok = False
+                reason += f", but the question asks a {measured[0]} and the answer is a {measured[1]}"
             if ok and short and (qualified := _qualified_elsewhere(question, short, answer, docs)) is not None:
                 # "How much is a priority review of marking?" read "£42.00" out of "a review of
                 # marking costs £42.00", beside "A priority review of marking … costs £48.00.": a
@@ -727,6 +733,27 @@ def _earlier_time(question: str, short: str, answer: str) -> str | None:
         if short in sentence and not sentence.strip().startswith(short) and (m := _EARLIER.match(sentence)) is not None:
             return m.group(0).strip()
     return None
+
+
+_ASKED_MEASURES = {"tall": {"length"}, "high": {"length"}, "wide": {"length"}, "deep": {"length"},
+                   "far": {"length"}, "long": {"length", "time"}, "heavy": {"weight"}}
+"""What "how <word>" asks: "how tall" a length, "how long" a length or a time."""
+
+
+def _another_measure(question: str, short: str) -> tuple[str, str] | None:
+    """(the measure "how tall/high/long/…" asks, the other one the short answer's unit is) when
+    they differ ("How tall …?" answered "15 square metres"); None otherwise, or when either is
+    not said."""
+    m = re.match(r"\s*how\s+(\w+)\b", question, re.IGNORECASE)
+    asked = _ASKED_MEASURES.get(m.group(1).casefold()) if m is not None else None
+    found = find_numbers(short)
+    if asked is None or not found:
+        return None
+    unit = UNITS.get(found[0].unit or "")
+    said = "money" if found[0].money else unit.dimension if unit is not None else None
+    if said is None or said in asked:
+        return None
+    return " or ".join(sorted(asked)), said
 
 
 def _qualified_elsewhere(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> tuple[str, str] | None:

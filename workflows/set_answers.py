@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.figures import Figure, figures
-from selfrag.lang import doer_of, lemma, word_map
+from selfrag.lang import doer_of, forms, lemma, word_map
 from selfrag.lang.dates import MONTHS
-from selfrag.lang.questions import AUXILIARIES
+from selfrag.lang.questions import AUXILIARIES, COUNT_OPENING
 from selfrag.query import item_words, record_words
 from selfrag.reading import split_sentences
 from selfrag.schema import AttributeInfo, CollectionSchema
@@ -478,6 +478,9 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
     never a value), a flag, or a question naming no attribute or more than one."""
     if filter_dump is None or _NOT_A_VALUE.search(question) or _THAN_AN_ITEM.search(question):
         return None
+    if (opening := COUNT_OPENING.match(question)) is not None \
+            and any(forms(w) & record_words(schema) for w in re.findall(r"[a-z]+", question[opening.end():].casefold())):
+        return None  # "number of refused permits in Carver ward": a count, not the permit_number
     first = question.split()[:1]
     if first and first[0].lower().strip("¿¡") in AUXILIARIES:
         return None

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ANAPHORS", "AUXILIARIES", "EXISTENTIALS", "PREPOSITIONS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS", "asks_about_all",
+__all__ = ["ANAPHORS", "AUXILIARIES", "COUNT_OPENING", "EXISTENTIALS", "PREPOSITIONS", "REQUEST_VERBS", "UNIVERSALS", "WH_WORDS",
+           "asks_about_all",
            "asks_about_any", "asks_in_general", "asks_yes_or_no", "coordinated", "is_request", "positive_question", "wh_words"]
 
 AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should",
@@ -29,6 +30,9 @@ AUXILIARIES = ("is", "are", "was", "were", "am", "do", "does", "did", "can", "co
 WH_WORDS = frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"])
 REQUEST_VERBS = frozenset(["show", "list", "find", "give", "get", "fetch", "name", "tell", "display"])
 """Imperatives that open a request ("show me …", "list …"): they ask for things, not a fact."""
+
+COUNT_OPENING = re.compile(r"\s*(?:the\s+|total\s+|the\s+total\s+)?(?:number|count)\s+of\s+", re.IGNORECASE)
+"""A count's opening words ("the number of refused permits …"): "how many", as keywords."""
 
 PREPOSITIONS = ("in", "on", "at", "for", "from", "during", "before", "after", "by", "with", "without", "under",
                 "over", "near", "since", "until", "between", "among", "per")

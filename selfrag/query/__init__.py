@@ -16,6 +16,7 @@ that records of the kind cannot be placed by), ``absent_identifiers`` (codes in 
 shape that no known value is).
 """
 
+from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._where import MAX_FILTER_VALUES
 from selfrag.query.absent import Absent, absent_identifiers, code_key, written_in
 from selfrag.query.anchor import TextCheck, check_text, is_placeholder
@@ -53,6 +54,7 @@ __all__ = [
     "Comparison",
     "Computation",
     "EntityChoice",
+    "Number",
     "FilterNode",
     "GraphReading",
     "GraphTerm",
@@ -72,6 +74,7 @@ __all__ = [
     "code_key",
     "describe",
     "find_graph_terms",
+    "find_numbers",
     "grounding",
     "headed_attribute",
     "is_placeholder",

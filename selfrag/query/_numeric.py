@@ -200,6 +200,10 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
         if not p.is_year:
             return None
         return 5.0 + (3 if cue in YEAR_ONLY_CUES else 0)
+    if n.unit and unit is None and not n.money and forms(n.unit) & reader.profile.record_nouns:
+        # "more than two permits", "more than one appointment": a number of the records themselves
+        # (per applicant, per patient), no value of permit_fee or any attribute named after them.
+        return None
     counted = _counted(reader, n)
     if counted is not None and not term_match(forms(counted.norm), p.terms):
         # A number of things no word of ``p`` names is no measure in a unit ("fewer than 3 ports"

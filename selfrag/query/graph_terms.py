@@ -31,7 +31,7 @@ from selfrag.kg.context import GraphContext
 from selfrag.kg.entities import Candidate, EntityMatch
 from selfrag.kg.ranges import NamedRange, find_named_ranges
 from selfrag.kg.recognition import KIND_WORDS
-from selfrag.lang import MONTHS, Token, find_date_ranges, lemma, tokenize, wants_latest
+from selfrag.lang import MONTHS, Token, find_date_ranges, forms, lemma, tokenize, wants_latest
 from selfrag.lang.questions import (
     AUXILIARIES,
     REQUEST_VERBS,
@@ -682,10 +682,12 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
     if len(profiles) < 2:
         return profiles[0].attr if profiles else None
     own = {p.name: p.terms - frozenset().union(*(q.terms for q in profiles if q is not p)) for p in profiles}
-    tokens = tokenize(question)
-    before = [t for t in tokens if t.end <= span[0]]
+    # The records' own word names the records, not a date named after them ("appointments referred
+    # in 2023" of referral_date beside appointment_date).
+    tokens = [t for t in tokenize(question) if not forms(t.norm) & whole.record_nouns]
+    before = [t for t in tokenize(question) if t.end <= span[0]]
     for words in ([before[-1]] if before else [], tokens):
-        named = [p for p in profiles if any(lemma(t.norm) in own[p.name] or t.norm in own[p.name] for t in words)]
+        named = [p for p in profiles if any(_names_date(t, own[p.name]) for t in words)]
         if len(named) == 1:
             return named[0].attr
         if len(named) > 1:
@@ -695,6 +697,15 @@ def _dated_attribute(question: str, span: tuple[int, int], schema: CollectionSch
     items = whole.item_nouns
     own_dates = [p for p in profiles if p.name_terms & items]
     return own_dates[0].attr if len(own_dates) == 1 else None
+
+
+def _names_date(token: Token, own: frozenset[str]) -> bool:
+    """Whether ``token`` is one of a date's own words (``own``), or the verb a noun of them in
+    "-al" is made from ("referred" of referral, "arrived" of arrival)."""
+    if lemma(token.norm) in own or token.norm in own:
+        return True
+    base = lemma(token.norm)
+    return any(w.endswith("al") and len(w) > 5 and base in (w[:-2], w[:-2] + "e", w[:-3]) for w in own)
 
 
 def without_relation_wording(text: str, question: str, terms: Sequence[GraphTerm]) -> str:

@@ -26,7 +26,15 @@ from selfrag.kg.context import GraphContext
 from selfrag.kg.records import RelationCondition
 from selfrag.kg.schema import Relation
 from selfrag.lang import QUERY_STOP, UNITS, Token, doer_of, forms, lemma, tokenize, wants_latest
-from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS, asks_yes_or_no, is_request, positive_question, wh_words
+from selfrag.lang.questions import (
+    AUXILIARIES,
+    COUNT_OPENING,
+    PREPOSITIONS,
+    asks_yes_or_no,
+    is_request,
+    positive_question,
+    wh_words,
+)
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
 from selfrag.query._profile import SchemaProfile
@@ -161,15 +169,26 @@ def _counts_every_one(question: str, schema: CollectionSchema) -> bool:
 _WH_OF_ONE = frozenset({"what", "who", "whom", "whose", "when", "where", "why", "how"})
 
 
-def _asks_of_one_record(question: str, node: FilterNode | None, schema: CollectionSchema) -> bool:
-    """Whether a wh-question, not "which" nor "how many", names one record by its identifier:
-    it asks something of that record ("What made Liam late for EX-2120?"), not for it."""
+def _asks_of_one_record(question: str, node: FilterNode | None, schema: CollectionSchema, left: bool) -> bool:
+    """Whether a wh-question, not "which" nor "how many", names one record by its identifier with
+    words of its own ``left`` unread, or keywords ask a word of it ("translater of TJ 3430"): something of that record is asked ("What
+    made Liam late for EX-2120?"), not the record itself."""
     wh = wh_words(question)
-    if not wh or wh[0] not in _WH_OF_ONE or _HOW_MANY.match(question) or node is None:
+    if node is None or _HOW_MANY.match(question) or (isinstance(node, Operation) and node.operator in ("or", "not")):
         return False
     ids = {a.name for a in schema.attributes if a.kind == "identifier"}
-    return any(c.attribute in ids and c.comparator == "eq" for c in clauses(node)) and not (
-        isinstance(node, Operation) and node.operator in ("or", "not"))
+    named = [str(c.value) for c in clauses(node) if c.attribute in ids and c.comparator == "eq"]
+    if wh:
+        return wh[0] in _WH_OF_ONE and bool(named) and left  # ("What is PC-3038?" asks for the record)
+    # "translater of TJ 3430": a word (not the records' own, nor a word for any record) of the one
+    # record, asked as keywords.
+    records = SchemaProfile(schema, {}).record_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
+    for value in named:
+        written = r"[\s-]*".join(map(re.escape, re.findall(r"[A-Za-z0-9]+", value)))
+        m = re.search(rf"(\w+)\s+(?:of|for)\s+(?:the\s+)?{written}\b", question, re.IGNORECASE)
+        if m is not None and not forms(m.group(1).casefold()) & records:
+            return True
+    return False
 
 
 _ASKS_WHEN = re.compile(r"\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day|year))\b", re.IGNORECASE)
@@ -451,10 +470,6 @@ class SelfQueryPlanner:
             changes.append(Change(kind="another_role", detail=role))
         if query.filter is not None and (either := _value_or_measure(question, query.filter, full)) is not None:
             changes.append(Change(kind="either_attribute", detail=either))
-        if asks == "documents" and source == "rules" and _asks_of_one_record(question, query.filter, full):
-            # "What was the last port of call of PC-3038?": something of the one record its
-            # identifier names, which the record listed is not.
-            asks = None
         if any(c.kind in NOT_WHOLE for c in changes):
             # The question negates something no filter holds, joins two conditions with an "and"
             # that may mean either, bounds something no attribute holds, or names a value only
@@ -518,6 +533,11 @@ class SelfQueryPlanner:
             # and no word left, so of every record (the records themselves, or the distinct values
             # of the word attribute named, below).
             asks = "documents"
+        if asks == "documents" and source == "rules" and _asks_of_one_record(question, query.filter, full,
+                                                                             bool(reading.residual or reading.leftover)):
+            # "What was the last port of call of PC-3038?": something of the one record its
+            # identifier names, which the record listed is not.
+            asks = None
         items = SchemaProfile(schema.scalar_view(), {}).item_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
         # "How many battery replacements …": a value of the headed attribute is a condition on it,
         # so the count is of the matches, not of the values the filter already fixed.
@@ -1064,5 +1084,10 @@ def _names_unfiltered(question: str, schema: CollectionSchema, node: FilterNode 
     the filter would hold, not a value asked; ``ranked``, the attribute a superlative ranks by or
     an aggregate sums (and what a ranking names each document by), is held by that computation."""
     tested = {c.attribute for c in clauses(node)} | set(ranked)
-    return any(a.name not in tested and a.type != "boolean"
-               for a in schema.named_in(question, items=SchemaProfile(schema, {}).record_nouns))
+    records = SchemaProfile(schema, {}).record_nouns
+    # "number of refused permits …" counts the permits, as "how many" does: no permit_number named.
+    opening = COUNT_OPENING.match(question)
+    if opening is not None and any(forms(t.norm) & records for t in tokenize(question[opening.end():])):
+        question = question[opening.end():]
+    return any(a.name not in tested and a.type != "boolean" for a in schema.named_in(question, items=records))
+

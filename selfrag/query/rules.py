@@ -292,6 +292,12 @@ def _residual(question: str, tokens: list[Token], taken: Spans, profile: SchemaP
     # took "in total" already where it sums an attribute the question names).
     distinct |= {id(t) for i, t in enumerate(tokens) if how_many and i > 2 and tokens[i - 1].norm == "in"
                  and t.norm in ("total", "all") and i + 1 == len(tokens)}
+    # "number of refused permits in Carver ward": a count of the records, as "how many" is, not
+    # the permit_number it shares a word with.
+    lead = [t.norm for t in tokens[:4]]
+    for opening in (["number", "of"], ["the", "number", "of"], ["total", "number", "of"], ["count", "of"]):
+        if lead[:len(opening)] == opening and any(forms(t.norm) & profile.record_nouns for t in tokens[len(opening):]):
+            distinct |= {id(t) for t in tokens[:len(opening)]}
 
     def is_stop(t: Token) -> bool:
         if id(t) in ranking:
@@ -522,14 +528,16 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
                 for value in p.values:
                     if word in str(value).casefold().split():
                         return f"{p.name} {value!r}"
+    label = profile.schema.label_attribute
     for p in profile.strings():
         if p.name == mention.attr.name or p.attr.kind not in _NAMING_KINDS:
             continue
         for value in p.values:
             words = str(value).casefold().split()
-            if len(words) > 1 and words[-1] == word:
-                # A surname ("Mara Hunter"); not a brand that opens or sits inside its items' names
-                # ("Ibis Berlin Alexanderplatz", "Paris Marriott Champs-Elysees").
+            if len(words) > 1 and (words[-1] == word or (words[0] == word and p.name != label)):
+                # A surname ("Mara Hunter"), or the name a company is called by ("Lindqvist Pharma"
+                # beside the contact Erik Lindqvist); not a brand that opens or sits inside the
+                # items' own names ("Ibis Berlin Alexanderplatz", "Paris Marriott Champs-Elysees").
                 return f"{p.name} {value!r}"
     return None
 
@@ -813,12 +821,12 @@ def read_question(
                 and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
     unheld = _unheld_negations(question, tokens, taken, today if dates else None)
-    # A year no reader took, right before the records' own word ("the 2024 sessions": no
-    # preposition for the date reader): a bound of the records no condition holds, so nothing
-    # computed from the filter is the answer.
+    # A year no reader took, right before or after the records' own word ("the 2024 sessions",
+    # "issued permits 2023": no preposition for the date reader): a bound of the records no
+    # condition holds, so nothing computed from the filter is the answer.
     unread += [question[n.start:n.end] for n in numbers if n.year_like and read.free((n.start, n.end))
-               and any(forms(t.norm) & full_profile.record_nouns for t in tokens if t.start >= n.end)
-               and forms(next(t for t in tokens if t.start >= n.end).norm) & full_profile.record_nouns
+               and any(forms(t.norm) & full_profile.record_nouns
+                       for t in [*[u for u in tokens if u.start >= n.end][:1], *[u for u in tokens if u.end <= n.start][-1:]])
                and question[n.start:n.end] not in unread]
     # (not of a choice between two records: "Which is cheaper, the Halden Brisa or the Brennan Metro?")
     coordinated = [] if extreme is not None or _CHOICE.match(question) else _coordinated(question, tokens, read, [*((f.span, f.attribute) for f in numeric),

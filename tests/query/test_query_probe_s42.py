@@ -207,3 +207,60 @@ def test_older_beside_an_age_and_a_date_is_not_said(question: str) -> None:
     # "older at intake" was ranked by intake_date ("the earliest intake") and named the younger animal.
     plan = _plan(question, INTAKES, {"intake_id": ["WR-7307", "WR-7370"]})
     assert plan.computed is not None and not plan.computed.whole
+
+
+# The third round: building permits (permit_number, permit_fee), clinic appointments (referral_date
+# beside appointment_date), translation jobs (a company called by a contact's surname).
+PERMITS = CollectionSchema.model_validate(json.loads((HERE / "permits.json").read_text()))
+PERMIT_VALUES = {"ward": ["Carver", "Harbour", "Ashford"], "applicant": ["Grace Lindqvist", "Tom Carver"]}
+APPOINTMENTS = CollectionSchema.model_validate(json.loads((HERE / "appointments.json").read_text()))
+JOBS = CollectionSchema.model_validate(json.loads((HERE / "tjobs.json").read_text()))
+JOB_VALUES = {"client_contact": ["Erik Lindqvist", "Lena Brandt"], "client_company": ["Lindqvist Pharma", "Moreau & Co"],
+              "translator": ["Jonas Brandt", "Owen Hartley"], "job_code": ["TJ-3430", "TJ-3304"]}
+
+
+@pytest.mark.parametrize("question", ["How many appointments were referred in 2023?",
+                                      "Which appointments were referred before October 2023?"])
+def test_the_records_word_names_no_date_beside_the_verb_s_own(question: str) -> None:
+    # Three were signed on appointment_date, named by "appointments"; "referred" is referral_date's
+    # ("date the referral was made").
+    where = json.dumps(_plan(question, APPOINTMENTS, {}).where)
+    assert "referral_date" in where and "appointment_date" not in where
+    assert "appointment_date" in json.dumps(_plan("appointments in 2023", APPOINTMENTS, {}).where)
+
+
+@pytest.mark.parametrize(("question", "schema"), [("How many applicants have more than two permits?", PERMITS),
+                                                  ("How many patients had more than one appointment?", APPOINTMENTS)])
+def test_a_number_of_the_records_is_no_value_of_an_attribute_named_after_them(question: str, schema: CollectionSchema) -> None:
+    # "more than two permits" was read as permit_fee > 2, "more than one appointment" as copay > 1.
+    plan = _plan(question, schema, {})
+    assert plan.where is None and any(c.kind == "unread_bound" for c in plan.changes)
+    assert (plan.computed is None or not plan.computed.whole) and plan.asks is None
+
+
+def test_number_of_the_records_is_a_count() -> None:
+    # "number of refused permits in carver ward" was signed BP-5210, the one match's permit_number.
+    from workflows.set_answers import asked_attribute
+
+    plan = _plan("number of refused permits in carver ward", PERMITS, PERMIT_VALUES)
+    assert plan.asks == "documents"
+    assert asked_attribute("number of refused permits in carver ward", plan.query.query, PERMITS,
+                           json.loads(plan.query.filter.model_dump_json())) is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("question", ["issued permits 2023", "refused permits 2023"])
+def test_a_year_after_the_records_word_no_reader_takes_is_no_answer(question: str) -> None:
+    plan = _plan(question, PERMITS, PERMIT_VALUES)
+    assert any(c.kind == "unread_bound" for c in plan.changes) and plan.asks is None
+
+
+def test_a_surname_that_opens_a_company_s_name_is_either() -> None:
+    # "how many jobs for Lindqvist" counted Erik Lindqvist's jobs, not Lindqvist Pharma's.
+    plan = _plan("how many jobs for Lindqvist", JOBS, JOB_VALUES)
+    assert any(c.kind == "ambiguous_name" for c in plan.changes) and plan.asks is None
+
+
+def test_keywords_asking_a_word_of_one_record_are_not_answered_by_listing_it() -> None:
+    # "translater of TJ 3430" (misspelt) was signed "1 matching document", which names no translator.
+    assert _plan("translater of TJ 3430", JOBS, JOB_VALUES).asks is None
+    assert _plan("TJ-3430", JOBS, JOB_VALUES).asks == "documents"

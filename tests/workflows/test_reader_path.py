@@ -506,3 +506,14 @@ def test_a_quote_s_context_and_a_name_s_other_names_are_no_qualified_rival(make_
     engine = _engine_over({"war": war}, judge_reading("Henry Carrington"))
     result = engine.run("Who did Red Cloud defeat in the Powder River War?", collection="papers")
     assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]
+
+
+def test_a_figure_of_another_measure_than_asked_is_not_signed(make_engine: Any) -> None:
+    # "How tall can a fence be without a permit?" was signed "15 square metres", the shed rule's area.
+    engine = _engine_over({"sheds": "A shed needs no permit up to 15 square metres of floor area."},
+                          judge_reading("15 square metres"))
+    result = engine.run("How tall can a fence be without a permit?", collection="papers")
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert result.outcome is Outcome.UNVERIFIED and "asks a length" in reader["reason"]
+    big = engine.run("How big can a shed be without a permit?", collection="papers")
+    assert next(v for v in big.trace.verdicts if v["kind"] == "reader")["passed"]
