@@ -166,6 +166,10 @@ def _counts_every_one(question: str, schema: CollectionSchema) -> bool:
     return not any(forms(t.norm) & things and not forms(t.norm) & (own | ITEM_WORDS) for t in tokenize(question)[2:])
 
 
+_UNRECORDED = re.compile(r"\b(?:no|without)\b[^?.,;]*?\b(?:recorded|on\s+record|stated|specified|listed|given|known)\b",
+                         re.IGNORECASE)
+"""A value asked to be missing: "no follow-up recorded", "without a price stated"."""
+
 _WH_OF_ONE = frozenset({"what", "who", "whom", "whose", "when", "where", "why", "how"})
 
 
@@ -470,6 +474,11 @@ class SelfQueryPlanner:
             changes.append(Change(kind="another_role", detail=role))
         if query.filter is not None and (either := _value_or_measure(question, query.filter, full)) is not None:
             changes.append(Change(kind="either_attribute", detail=either))
+        if query.filter is not None and _UNRECORDED.search(question):
+            # "Which appointments have no follow-up recorded?": the records without a value, which
+            # no filter selects (the store has no test for a missing value), not those holding "no".
+            changes.append(Change(kind="unrecorded_values", detail="'no … recorded' asks for the records that hold no "
+                                  "value, which no filter selects; nothing computed from the filter is the answer"))
         if any(c.kind in NOT_WHOLE for c in changes):
             # The question negates something no filter holds, joins two conditions with an "and"
             # that may mean either, bounds something no attribute holds, or names a value only

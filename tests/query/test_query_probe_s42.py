@@ -264,3 +264,14 @@ def test_keywords_asking_a_word_of_one_record_are_not_answered_by_listing_it() -
     # "translater of TJ 3430" (misspelt) was signed "1 matching document", which names no translator.
     assert _plan("translater of TJ 3430", JOBS, JOB_VALUES).asks is None
     assert _plan("TJ-3430", JOBS, JOB_VALUES).asks == "documents"
+
+
+@pytest.mark.parametrize("question", ["Which appointments have no follow-up recorded?",
+                                      "How many appointments have no follow-up status on record?"])
+def test_no_value_recorded_asks_for_the_records_without_one(question: str) -> None:
+    # "no follow-up recorded" was read as follow_up_needed = false and signed 20 appointments; the
+    # question asks for the 8 that record no follow-up either way, which no filter selects.
+    plan = _plan(question, APPOINTMENTS, {})
+    assert plan.asks is None and any(c.kind == "unrecorded_values" for c in plan.changes)
+    plain = _plan("Which appointments need no follow-up?", APPOINTMENTS, {})
+    assert not any(c.kind == "unrecorded_values" for c in plain.changes)
