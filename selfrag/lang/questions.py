@@ -96,9 +96,9 @@ def asks_yes_or_no(question: str) -> bool:
     """Whether ``question`` can be answered yes or no: a clause of it fronts an auxiliary, or it is
     a statement asked as a question ("A and B are both genera of plants?") with no wh-word.
 
-    A "yes" is never the answer to what, which, who or how many."""
+    A "yes" is never the answer to what, which, who or how many ("number of … ?" too)."""
     q = " ".join(question.split())
-    return _fronts_auxiliary(q) or (q.endswith("?") and not wh_words(q))
+    return _fronts_auxiliary(q) or (q.endswith("?") and not wh_words(q) and COUNT_OPENING.match(q) is None)
 
 
 def asks_about_all(question: str) -> bool:

@@ -275,3 +275,12 @@ def test_no_value_recorded_asks_for_the_records_without_one(question: str) -> No
     assert plan.asks is None and any(c.kind == "unrecorded_values" for c in plan.changes)
     plain = _plan("Which appointments need no follow-up?", APPOINTMENTS, {})
     assert not any(c.kind == "unrecorded_values" for c in plain.changes)
+
+
+def test_a_count_asked_with_a_question_mark_is_no_yes_or_no() -> None:
+    # "number of recruiting trials in phase 3?" was signed "Yes": a statement asked as a question
+    # reads as yes/no, but "number of" asks how many, as "how many" does.
+    from selfrag.lang.questions import asks_yes_or_no
+
+    assert not asks_yes_or_no("number of recruiting trials in phase 3?")
+    assert asks_yes_or_no("recruiting trials in phase 3?")
