@@ -257,6 +257,15 @@ class AnswerNodes(Phase):
             verdicts.append(decided_verdict("usefulness", current["number"], True, "useful",
                                             "the question's filters hold all it asks, and this is what they select"))
             current.update({"grounded": True, "useful": True, "verified": True})
+            if unknown := _counts_unknown(state):
+                # "How many rentals were not handled by Paul Okafor?": the store's "not" selects the
+                # rentals that record no agent too. Whether they count is the data's to say (an
+                # agent not recorded, or a call no inspector boarded): shown and said, not signed.
+                verdicts.append(decided_verdict(
+                    "conditions", current["number"], False, "unverified",
+                    f"the matches include records that hold no value the negation tests ({unknown}): whether they "
+                    "match is not known"))
+                current["verified"] = False
             return {"generations": gens, "verdicts": verdicts}
         docs = state["relevant"]
         question, answer, short = state["standalone_question"], current["answer"], current["short_answer"]
@@ -632,11 +641,20 @@ def cut_from_word(short: str, texts: Sequence[str]) -> str | None:
     return word
 
 
+def _counts_unknown(state: SelfRagState) -> str:
+    """The ids a plan's negated string or list condition counts though they hold no value of it
+    (``ResourcePlan.uncounted`` notes ending "counted: …", not "not counted: …"); "" when none."""
+    ids = [note.rsplit("counted: ", 1)[1] for p in state["resource_plans"] if p["error"] is None
+           for note in p.get("uncounted", []) if not note.rsplit("counted: ", 1)[0].endswith("not ")]
+    return ", ".join(ids)
+
+
 def _with_unrecorded(answer: SetAnswer | None, plan: rec.ResourcePlan) -> SetAnswer | None:
     """``answer`` (the matches of a negated condition) with the records it cannot tell said after
     it: those lacking the attribute the negation needs ("How many loans are not guaranteed?": 17,
-    and 3 that record no guarantee either way), not counted (a string's "not" leaves them out by
-    their ids), or counted where a list's "without" selects them (``selfrag.query.unrecorded``)."""
+    and 3 that record no guarantee either way), not counted, or counted where the store selects
+    them too (a string's "not", a list's "without"; ``selfrag.query.unrecorded``): then the answer
+    is shown, not signed (``_counts_unknown``)."""
     notes = plan.get("uncounted", [])
     if answer is None or not notes:
         return answer

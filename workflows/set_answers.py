@@ -221,17 +221,11 @@ def membership_answer(plan: rec.ResourcePlan, graph: str, descriptions: Mapping[
     return SetAnswer(answer, "Yes" if hits else "No", citations, "graph")
 
 
-DOC_ID = "doc_id"
-"""The chunk's document id (``selfrag.ingest``): no attribute of the records, though a filter may
-leave ids out (``selfrag.query.unrecorded``)."""
-
-
 def filter_attributes(node: Any) -> list[str]:
-    """The attributes a plan's filter (a ``FilterNode`` dump) tests, in order, once each (not
-    ``doc_id``)."""
+    """The attributes a plan's filter (a ``FilterNode`` dump) tests, in order, once each."""
     found: list[str] = []
     if isinstance(node, Mapping):
-        if isinstance(node.get("attribute"), str) and node["attribute"] != DOC_ID:
+        if isinstance(node.get("attribute"), str):
             found.append(node["attribute"])
         for value in node.values():
             found.extend(filter_attributes(value))
@@ -319,10 +313,7 @@ _SAID_OF_TIME = {**_SAID, "gt": "after ", "gte": "from ", "lt": "before ", "lte"
 def _conditions(node: Mapping[str, Any], schema: CollectionSchema) -> str:
     """A filter as a reader says it: "town Ostby and year 2021", "price less than 500", "founded before 1700"."""
     if "arguments" in node:
-        # (not the ids a negation leaves out as not known to match: said on their own line)
-        parts = [_conditions(a, schema) for a in node["arguments"] if a.get("attribute") != DOC_ID]
-        if len(parts) == 1:
-            return parts[0]
+        parts = [_conditions(a, schema) for a in node["arguments"]]
         op = str(node.get("operator"))
         if op == "not":
             return "not (" + " and ".join(parts) + ")"

@@ -43,10 +43,8 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
 
     ``listing``: the question asks for the matches themselves, no yes or no ("How many loans are
     not guaranteed?"): they are still the answer, the records that lack the attribute named
-    beside them as not counted (the change's ``unrecorded_values`` detail, which ends with their
-    ids), rather than unsaid. Where the store selects them too, a string's "not" leaves them out
-    by their ids (when it cannot, nothing computed from the filter is the answer), and a list's
-    "without" counts them, and says so: an empty list is stored as none."""
+    beside them as not counted, or as counted though not known where the store selects them too
+    (the change's ``unrecorded_values`` detail, which ends with their ids), rather than unsaid."""
     answers = plan.asks is not None or plan.whether is not None or (plan.computed is not None and plan.computed.whole)
     held = {c.attribute for c in clauses(plan.query.filter)}
     # "snacks but no meals": a record without services has no snacks either, so a value the
@@ -74,32 +72,15 @@ def without_unrecorded(plan: Plan, schema: CollectionSchema, lookup: Lookup, *,
             if listing and plan.asks == "documents" and plan.whether is None and plan.computed is None:
                 # Said beside the matches: "17 matching documents … Not counted: LN-1, LN-2, LN-3". A
                 # string's "$ne" and a list's "$not_contains" select a record without the attribute
-                # (``_present``), so those would be among the matches, counted though not known to match.
+                # (``_present``), so those are among the matches, counted though not known to match.
                 counted = any(c.attribute == name and c.comparator in ("ne", "nin", "not_contains")
                               for c in clauses(plan.query.filter))
-                ids = {str(m["doc_id"]) for m in rows if m.get("doc_id") and m.get(name) is None
-                       and any(m.get(a) is not None for a in declared - {name})}
-                listed_elements = (attr := schema.attribute(name)) is not None and attr.type == "string[]"
-                if counted and ids == lacking and not listed_elements:
-                    # Left out by their ids, so the count is of the records known to match (as a
-                    # negated number's or flag's is), the others said beside it: a signed count
-                    # holds no record it cannot tell.
-                    out = Comparison(attribute="doc_id", comparator="nin", value=sorted(ids))
-                    node = plan.query.filter
-                    node = out if node is None else Operation(operator="and", arguments=[*_conjuncts(node), out])
-                    plan = replace(plan, query=plan.query.model_copy(update={"filter": node}))
-                    counted = False
-                if not counted or listed_elements:
-                    # A list's "without" counts a record listing nothing: an empty list is stored as
-                    # none (Chroma keeps no empty list), so "without GPS" of a rental whose extras
-                    # were [] is true, and said to be counted. (Else records without an id to leave
-                    # out: nothing computed from the filter is the answer.)
-                    shown = ", ".join(sorted(lacking)[:_NAMED]) + (", …" if len(lacking) > _NAMED else "")
-                    plan = replace(plan, changes=[*plan.changes, Change(kind="unrecorded_values", detail=(
-                        f"{name}: {len(lacking)} record{'s' if many else ''} of the rest of the filter record"
-                        f"{'' if many else 's'} no {name}, which the negated condition can neither tell nor "
-                        f"leave out; {'counted' if counted else 'not counted'}: {shown}"))])
-                    continue
+                shown = ", ".join(sorted(lacking)[:_NAMED]) + (", …" if len(lacking) > _NAMED else "")
+                plan = replace(plan, changes=[*plan.changes, Change(kind="unrecorded_values", detail=(
+                    f"{name}: {len(lacking)} record{'s' if many else ''} of the rest of the filter record"
+                    f"{'' if many else 's'} no {name}, which the negated condition can neither tell nor leave out; "
+                    f"{'counted' if counted else 'not counted'}: {shown}"))])
+                continue
             detail = (f"{name}: {len(lacking)} matching record{'s' if many else ''} "
                       f"{'have' if many else 'has'} none, which the negated condition neither "
                       "selects nor excludes; nothing computed from the filter is the answer")
