@@ -791,7 +791,7 @@ def _qualified_elsewhere(question: str, short: str, answer: str, docs: Sequence[
     shared, missing = asked & said, asked - said
     if len(shared) < 2 or not missing:
         return None
-    said = set(_FIGURE.findall(quoted))
+    stated = set(_FIGURE.findall(quoted))
     # What the quote's own document says of the question: a rival says all of it too (another
     # row's "album … released … Records" is about another album).
     plain = re.sub(r"\s*\[\d+\]\s*$", "", quoted.strip()).rstrip(".")
@@ -801,7 +801,7 @@ def _qualified_elsewhere(question: str, short: str, answer: str, docs: Sequence[
             continue
         for found in sentence_spans(str(d["text"])):
             terms = content_terms(found.text)
-            if shared <= terms and (extra := sorted(missing & terms)) and set(_FIGURE.findall(found.text)) - said:
+            if shared <= terms and (extra := sorted(missing & terms)) and set(_FIGURE.findall(found.text)) - stated:
                 return extra[0], str(d["id"])
     return None
 
