@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from graders import GradeResult
 from graders.figures import figures, nearer_figure, other_year, parallel_year, unnamed_codes, unnamed_phrases
-from selfrag.lang import UNITS
+from selfrag.lang import MONTHS, QUERY_STOP, UNITS, forms
 from selfrag.lang.questions import asks_yes_or_no
 from selfrag.query import find_numbers, headed_attribute, record_words
 from selfrag.reading import sentence_spans
@@ -304,6 +304,19 @@ class AnswerNodes(Phase):
                 # what the question, which names no such time, asks.
                 ok = False
                 reason += f", but the quote states it of the time {earlier!r}, which the question does not ask about"
+            if ok and short and (case := _stated_of_a_case(question, short, answer)) is not None:
+                # "How long can disabled badge holders park at a meter?" read "3 hours" out of "In
+                # zone AB-140, where the normal maximum stay is 1 hour, badge holders may stay 3
+                # hours.", the exception beside the rule's 4 hours: a figure the quote states of a
+                # case the question does not name is not the question's answer.
+                ok = False
+                reason += f", but the quote states it of the case {case!r}, which the question does not name"
+            if ok and short and (against := _set_against(question, short, answer)) is not None:
+                # "What is the retail documentation fee?" read "$95" out of "The documentation fee
+                # is $95 instead of the retail fee.": the quote sets its figure against the thing
+                # the question asks about.
+                ok = False
+                reason += f", but the quote states it in place of the {against!r} one the question asks about"
             if ok and short and (measured := _another_measure(question, short)) is not None:
                 # "How tall can a fence be without a permit?" read "15 square metres" out of the shed
                 # rule: a figure of another measure than the one the question asks is no answer to it.
@@ -750,6 +763,57 @@ def _earlier_time(question: str, short: str, answer: str) -> str | None:
         sentence = found.text
         if short in sentence and not sentence.strip().startswith(short) and (m := _EARLIER.match(sentence)) is not None:
             return m.group(0).strip()
+    return None
+
+
+_CASE = re.compile(r"\s*(?:in|for|at|on|under|within|inside|outside|among|with|from)\s+((?:[^\s,;:.]+\s+){0,4}[^\s,;:.]+),\s",
+                   re.IGNORECASE)
+_CODE_WORD = re.compile(r"[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
+
+
+def _stated_of_a_case(question: str, short: str, answer: str) -> str | None:
+    """The phrase opening the quoted sentence that states ``short`` when it names a case by a code
+    or a numbered name the question does not ("In zone AB-140,", "For Building 7,"); None
+    otherwise. A date opening ("On April 21, 1946,") names a time, not a case."""
+    asked = {f for w in _CODE_WORD.findall(question) for f in forms(w.casefold())}
+    for found in sentence_spans(answer):
+        sentence = found.text
+        if short not in sentence or sentence.strip().startswith(short):
+            continue
+        m = _CASE.match(sentence)
+        if m is None or short in m.group(0):
+            return None
+        ws = _CODE_WORD.findall(m.group(1))
+        coded = [w for i, w in enumerate(ws) if (re.search(r"\d", w) and re.search(r"[A-Za-z]", w))
+                 or (i + 1 < len(ws) and re.fullmatch(r"\d+[A-Za-z]?", ws[i + 1]) is not None and w.isalpha()
+                     and w.casefold() not in MONTHS and w.casefold() not in QUERY_STOP)]
+        return m.group(0).strip().rstrip(",") if any(not forms(w.casefold()) & asked for w in coded) else None
+    return None
+
+
+_CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|as\s+opposed\s+to|unlike|compared\s+(?:with|to))\b",
+                       re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+def _set_against(question: str, short: str, answer: str) -> str | None:
+    """A word of ``question`` that the quoted sentence stating ``short`` writes only after an
+    "instead of" (or "rather than", "unlike" …) that follows ``short``, as a qualifier of what it
+    sets the figure against ("retail" of "$95 instead of the retail fee" for "What is the retail
+    documentation fee?"); None otherwise. A head noun alone after it ("instead of the standard
+    rate" for "What drying rate …?") is the thing asked, in another case."""
+    asked = frozenset().union(*(forms(w.casefold()) for w in _WORD.findall(question) if w.casefold() not in QUERY_STOP))
+    for found in sentence_spans(answer):
+        sentence = found.text
+        at = sentence.find(short)
+        m = _CONTRAST.search(sentence, at + len(short)) if at >= 0 else None
+        if m is None:
+            continue
+        before = frozenset().union(*(forms(w.casefold()) for w in _WORD.findall(sentence[:m.start()])))
+        words: list[str] = _WORD.findall(re.split(r"[,;.]", sentence[m.end():])[0])
+        for i, w in enumerate(words[:-1]):
+            if forms(w.casefold()) & asked and not forms(w.casefold()) & before and words[i + 1].casefold() not in QUERY_STOP:
+                return w
     return None
 
 

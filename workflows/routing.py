@@ -98,7 +98,11 @@ def decide_outcome(state: SelfRagState) -> tuple[str, GeneratedAnswer | None, st
                  if v["kind"] in ("names", "attribute", "figure", "span") and not v["passed"] and v["generation"] == best["number"]]
         if named:
             return Outcome.UNVERIFIED.value, best, stop or named[-1]["reason"]
-        return Outcome.UNVERIFIED.value, best, stop or "the reader's probability is below its threshold"
+        # Why it is not signed, in the failed check's own words (a guard's "but …" as well as a
+        # probability below the threshold, a ranking not computed, a negation's unknowns).
+        failed = [v for v in state["verdicts"] if not v["passed"] and v["generation"] == best["number"]]
+        return Outcome.UNVERIFIED.value, best, stop or (failed[-1]["reason"] if failed else
+                                                        "the reader's probability is below its threshold")
     if not gens:
         return Outcome.ABSTAINED.value, None, stop or "no relevant documents within the rewrite budget"
     grounded = [g for g in gens if g["grounded"]]

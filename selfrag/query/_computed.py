@@ -174,7 +174,18 @@ def _priced(word: str, fits: list[AttrProfile]) -> AttrProfile | None:
     # ("amount actually paid, after late fees").
     prices = [p for p in fits if {lemma(w) for w in re.findall(r"[a-z]+", p.name.casefold().replace("_", " "))
                                   + re.findall(r"[a-z]+", (p.attr.description or "").casefold())[:3]} & _PRICE_NOUNS]
-    return prices[0] if len(prices) == 1 else None
+    if len(prices) != 1:
+        return None
+    # "order_total" beside "delivery_charge": the order's total is what it costs too, and a
+    # price noun naming a part of it ("charge") does not make that part the thing's price.
+    totals = [p for p in fits if p is not prices[0] and "total" in _head_words(p)]
+    return None if totals else prices[0]
+
+
+def _head_words(p: AttrProfile) -> set[str]:
+    """The words of ``p``'s name and the first three of its description."""
+    return set(re.findall(r"[a-z]+", p.name.casefold().replace("_", " "))) \
+        | set(re.findall(r"[a-z]+", (p.attr.description or "").casefold())[:3])
 
 
 _AGE_WORDS = frozenset({"older", "oldest", "younger", "youngest"})
@@ -259,7 +270,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             if named is not None and word in _QUANTIFIERS and _name_start(rest, named) is named[1] \
                     and named[1].norm.endswith("s") \
                     and (not named[0].whole_name(named[1].norm) or forms(named[1].norm) & profile.record_nouns) \
-                    and (named[1].norm in profile.item_nouns or forms(named[1].norm) & _GENERIC_ITEMS):
+                    and (named[1].norm in profile.item_nouns or forms(named[1].norm) & (_GENERIC_ITEMS | profile.record_nouns)):
                 # "handled the most claims", "the most records": the items counted, not
                 # prior_claims or record_high_c, whose names the items' word is one word of ("the
                 # most prior claims", "the highest record high" write them), nor entry_year, whose
@@ -438,7 +449,7 @@ def read_unmeasured(question: str, tokens: list[Token], profile: SchemaProfile, 
         return None
     # The collection's own nouns for its items, not the generic ones ("the best place to eat",
     # "Which one is the oldest?" over passages about the world rank no records).
-    items = (profile.item_nouns - _GENERIC_ITEMS) | frozenset().union(
+    items = ((profile.item_nouns | profile.record_nouns) - _GENERIC_ITEMS) | frozenset().union(
         *(p.name_terms for p in profile.attributes if p.name == profile.schema.label_attribute))
 
     def item(t: Token) -> bool:

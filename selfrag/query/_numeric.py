@@ -176,6 +176,18 @@ class _Reader:
         return out
 
 
+def _of_records(reader: _Reader, n: Number) -> bool:
+    """Whether the records' own word follows ``n`` after one or two words of their own ("one
+    cancelled order", "two late standing orders"), none of them a word that ends the phrase."""
+    k = reader.index_after(n.end)
+    for t in reader.tokens[k:k + 3]:
+        if forms(t.norm) & reader.profile.record_nouns:
+            return True
+        if t.norm in QUERY_STOP or not t.norm.isalpha() or any(forms(t.norm) & p.name_terms for p in reader.profile.attributes):
+            return False  # ("100-level courses": a level, an attribute's own word)
+    return False
+
+
 def _counted(reader: _Reader, n: Number) -> Token | None:
     """The plural noun right after ``n`` when it is no unit: what the number counts ("50
     places", "3 ports")."""
@@ -203,6 +215,9 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
     if n.unit and unit is None and not n.money and forms(n.unit) & reader.profile.record_nouns:
         # "more than two permits", "more than one appointment": a number of the records themselves
         # (per applicant, per patient), no value of permit_fee or any attribute named after them.
+        return None
+    if unit is None and not n.money and _of_records(reader, n):
+        # "more than one cancelled order": the records again, a word or two of theirs between.
         return None
     counted = _counted(reader, n)
     if counted is not None and not term_match(forms(counted.norm), p.terms):

@@ -20,10 +20,32 @@ from selfrag.lang import QUERY_STOP, UNITS, Unit, forms, identifier_words, lemma
 from selfrag.query._lexicon import ITEM_WORDS
 from selfrag.schema import AttributeInfo, CollectionSchema
 
-__all__ = ["AttrProfile", "SchemaProfile"]
+__all__ = ["AttrProfile", "SchemaProfile", "affirmed"]
 
 _GENERIC = word_set("generic_name_words")
 """Words of attribute names that say nothing about what is measured ("has_pool" is about a pool)."""
+
+
+_DENIED = re.compile(r"\s*(?:[,;(]|\bbut\b)\s*(?:and\s+|but\s+)?(?:not|never|rather\s+than|as\s+opposed\s+to|unlike|excluding)\b.*$",
+                     re.IGNORECASE | re.DOTALL)
+
+
+def affirmed(schema: CollectionSchema) -> CollectionSchema:
+    """``schema`` with each description cut before a clause that says what the attribute is not:
+    "model year of the car (the year it was built), not the year it was sold" is read as the
+    year built; "sold" is the sale date's word, not the model year's. The same object when no
+    description has such a clause. (For the readers only: a model is shown the whole text.)"""
+    cut = {a.name: _DENIED.sub("", a.description) for a in schema.attributes if a.description and _DENIED.search(a.description)}
+    cut = {n: d for n, d in cut.items() if d.strip()}
+    if not cut:
+        return schema
+    return schema.model_copy(update={"attributes": [a.model_copy(update={"description": cut[a.name]}) if a.name in cut else a
+                                                    for a in schema.attributes]})
+
+
+_ONE_PER = re.compile(r"\b(?:one|each|a)\s+(?:record|row|entry|line|document)\s+(?:per|for\s+(?:each|every|one)|is\s+(?:a|an|one))\s+"
+                      r"(?:(?:used|new|single|individual|registered|recorded)\s+)?([a-z]+)\b(?!\s+(?:and|or)\b|\s*,)", re.IGNORECASE)
+_CALLED = re.compile(r"\((?:a|an|one)\s+([a-z]+)\)", re.IGNORECASE)
 
 
 def _dimension(attr: AttributeInfo) -> tuple[str | None, Unit | None]:
@@ -159,9 +181,17 @@ class SchemaProfile:
         """The records' own word in each of its forms: the description's first plural noun ("bills"
         of "Monthly energy bills of … buildings", "inspections" of "Restaurant inspections"), not
         the words before it nor those the attributes share, which ``item_nouns`` holds too."""
-        return next((forms(t.norm) for t in tokenize(self.schema.description or "")
-                     if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
-                    frozenset())
+        text = self.schema.description or ""
+        plural = next((forms(t.norm) for t in tokenize(text)
+                       if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
+                      frozenset())
+        if plural:
+            return plural
+        # "One record per used car sold by the dealership (a sale)": without a plural, the noun
+        # each record is one of, and the one it is called in passing (not "one record per building
+        # and billing month", a pair).
+        named = [m.group(1) for m in _ONE_PER.finditer(text)] + [m.group(1) for m in _CALLED.finditer(text)]
+        return frozenset().union(*(forms(w.casefold()) for w in named))
 
     def of_another_thing(self, year: AttrProfile) -> bool:
         """Whether ``year`` is the year of a thing another attribute names or the records are of,

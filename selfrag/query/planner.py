@@ -37,7 +37,7 @@ from selfrag.lang.questions import (
 )
 from selfrag.query._grounding import clauses, grounding
 from selfrag.query._lexicon import CUES, ITEM_WORDS, NEGATIONS
-from selfrag.query._profile import SchemaProfile
+from selfrag.query._profile import SchemaProfile, affirmed
 from selfrag.query._prompt import build_messages
 from selfrag.query.anchor import check_text
 from selfrag.query.graph_terms import (
@@ -149,6 +149,7 @@ def _paired(question: str, node: FilterNode | None, schema: CollectionSchema) ->
 
 
 _NEVER = re.compile(r"\bnever\b", re.IGNORECASE)
+_HAVE_NO = re.compile(r"\b(?:ha(?:ve|s|d)|with|got)\s+no\b|\bwithout\s+any\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
 def _counts_every_one(question: str, schema: CollectionSchema) -> bool:
     """Whether "how many" counts every record: no word of the question is a word the
@@ -187,6 +188,11 @@ def _asks_of_one_record(question: str, node: FilterNode | None, schema: Collecti
     # "translater of TJ 3430": a word (not the records' own, nor a word for any record) of the one
     # record, asked as keywords.
     records = SchemaProfile(schema, {}).record_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
+    # "documents submitted with SA-7037": keywords naming an attribute of the one record ask for
+    # its value, which the record listed does not show.
+    attributes = {lemma(a.name.casefold()) for a in schema.attributes if a.kind != "identifier" and "_" not in a.name}
+    if named and any(lemma(w.casefold()) in attributes for w in re.findall(r"[A-Za-z]+", question)):
+        return True
     for value in named:
         written = r"[\s-]*".join(map(re.escape, re.findall(r"[A-Za-z0-9]+", value)))
         m = re.search(rf"(\w+)\s+(?:of|for)\s+(?:the\s+)?{written}\b", question, re.IGNORECASE)
@@ -390,6 +396,9 @@ class SelfQueryPlanner:
         if self.mode != "rules" and self.model is not None:
             relations = graph.link.relations if graph is not None else ()
             llm, llm_error, proposed = self._from_llm(question, schema, catalogue, today, relations)
+        # The readers below read what descriptions affirm; the model above saw them whole.
+        full = affirmed(full)
+        schema = full.scalar_view()
         found: list[GraphTerm] = []
         found_changes: list[Change] = []
         generic_question = question
@@ -490,8 +499,12 @@ class SelfQueryPlanner:
             asks = None
         # "Which town …?" names the attribute each document the answer shows is shown by.
         headed = headed_attribute(question, full)
-        if headed is not None and _NEVER.search(question) and (h := full.attribute(headed)) is not None \
-                and h.kind != "identifier":
+        if headed is not None and (_NEVER.search(question) or (_HAVE_NO.search(question) and query.filter is not None
+                                                               and (_negated(query.filter) or any(
+                                                                   c.comparator == "eq" and c.value is False
+                                                                   for c in clauses(query.filter))))) \
+                and (h := full.attribute(headed)) is not None and h.kind != "identifier":
+            # ("Which drivers have no cancelled orders?": likewise, none of each driver's orders.)
             # "Which stations never had a mean below 5 °C?": of each station's every record, which a
             # filter of records does not hold (a station of 4 °C one year and 6 °C the next is listed).
             changes.append(Change(kind="negation_not_held", detail=f"'never' of each {headed}'s every record: "

@@ -60,7 +60,7 @@ from selfrag.query._limit import bound_cue, read_led_limit, read_limit
 from selfrag.query._match import accent_only, month_forms
 from selfrag.query._numbers import Number, find_numbers
 from selfrag.query._numeric import Found, numeric_conditions
-from selfrag.query._profile import AttrProfile, SchemaProfile
+from selfrag.query._profile import AttrProfile, SchemaProfile, affirmed
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Span, Spans
 from selfrag.query._text import term_match
@@ -579,6 +579,7 @@ def read_question(
 
     ``full`` is the whole schema when ``schema`` is its scalar view: a superlative may rank by its
     ``date`` attributes ("the earliest inspection"), which no other reader here knows."""
+    schema, full = affirmed(schema), affirmed(full) if full is not None else None
     profile = SchemaProfile(schema, catalogue)
     tokens = tokenize(question)
     taken = Spans()
@@ -620,6 +621,11 @@ def read_question(
     for f in [f for f in numeric if _records_year(tokens, f, full_profile)]:
         # "its 2026 call": the call's year, not the year its ship was built; which of the calls'
         # dates is not said, so left unread (and nothing is signed on it).
+        numeric.remove(f)
+        unread.append(question[f.span[0]:f.span[1]])
+    for f in [f for f in numeric if _either_event(tokens, f, full_profile, dates)]:
+        # "Which trees in 2023?": planted in 2023 ("year the tree was planted"), or inspected in
+        # 2023 (last_inspected); which is not said, so left unread (and nothing is signed on it).
         numeric.remove(f)
         unread.append(question[f.span[0]:f.span[1]])
     # A list's known elements first, but for one that is also a known value of a string attribute
@@ -694,6 +700,13 @@ def read_question(
         # "When was NCT-7011 completed?": "completed" is the event whose date is asked ("date the
         # trial was completed"), not the state of the records to look in; as a filter it hides a
         # trial not completed yet.
+        mentions.remove(m)
+        taken.release(m.span)
+    for m in [m for m in mentions if _event_verb(question, m, dates)]:
+        # "How many applications did Nora Whitaker submit?": "submit" tells of the event a date
+        # records ("date the application was submitted"), which every dated record had, not of
+        # the state "submitted" a record holds until review. Left unread: whether the question
+        # means the state is not said.
         mentions.remove(m)
         taken.release(m.span)
     together = _run_together(question, mentions)
@@ -972,7 +985,13 @@ def _a_year_of_a_date(tokens: list[Token], found: Found, profile: SchemaProfile,
     if len(inside) != 1 or not inside[0].year_like or inside[0].unit:
         return False
     before = [t for t in tokens if t.end <= inside[0].start]
-    return bool(before) and before[-1].norm in ("in", "during")
+    # "the cheapest order of 2025": of the records, a year too.
+    return bool(before) and (before[-1].norm in ("in", "during") or (
+        before[-1].norm == "of" and len(before) > 1 and bool(forms(before[-2].norm) & (profile.record_nouns | profile.item_nouns))))
+
+
+_PHRASE_WORDS = frozenset({"at", "in", "on", "from", "by", "the", "a", "an", "of", "for", "to"})
+"""Words of a prepositional phrase a value is named in ("at Northgate", "by the Kingsley branch")."""
 
 
 def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, dates: Sequence[AttrProfile]) -> bool:
@@ -987,6 +1006,13 @@ def _date_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, date
     # A negation's reach holds its verb too ("were not listed in 2024"): the words up to the figure.
     figure = next((t.start for t in tokens if found.span[0] <= t.start < found.span[1] and t.text[:1].isdigit()), found.span[1])
     words = [*before, *(t for t in tokens if found.span[0] <= t.start < figure and t.text.isalpha())]
+    # The verb before a value's phrase ("sold at Northgate in 2023"): the year's too.
+    back = [t for t in tokens if t.end <= found.span[0]]
+    k = len(back) - 1
+    while k >= 0 and len(back) - k <= 4 and (back[k].norm in _PHRASE_WORDS or back[k].text[:1].isupper()):
+        k -= 1
+    if 0 <= k < len(back) - 1:
+        words.append(back[k])
     if any(any(term_match(forms(t.norm), d.terms) for d in dates) and not term_match(forms(t.norm), year.terms)
            for t in words):
         return True
@@ -1046,6 +1072,30 @@ def _another_event(before: Sequence[Token], year: AttrProfile, profile: SchemaPr
     # another attribute: the year of that thing, not of the records, whose one date ("date the
     # meter was read") a bare "bills … in 2023" is of.
     return len(dates) >= 1 and profile.of_another_thing(year)
+
+
+def _either_event(tokens: list[Token], found: Found, profile: SchemaProfile, dates: Sequence[AttrProfile]) -> bool:
+    """Whether ``found``, a condition on the year of the records' own event ("year the tree was
+    planted"), is a bare year after "in" or "during" where a date attribute records another event
+    of theirs ("date of the tree's most recent inspection"), and the question uses no word of
+    either: which of the two it dates is not said. ("Summit frost days 2023" of a year of no event
+    is that year; "from 1917" is the item's own.)"""
+    year = profile.by_name.get(found.attribute)
+    if year is None or year.attr.kind != "year" or not dates:
+        return False
+    described = _described_events(year)
+    if not described or any(set(described) & set(_described_events(d)) for d in dates):
+        return False
+    figure = next((t for t in tokens if found.span[0] <= t.start < found.span[1] and t.text[:1].isdigit()), None)
+    before = [t for t in tokens if figure is not None and t.end <= figure.start]
+    if not before or before[-1].norm not in ("in", "during"):
+        return False
+    generic = profile.record_nouns | profile.item_nouns | _DATE_WORDS
+    own = frozenset().union(*(forms(v) | (forms(v[:-1]) if v.endswith("ed") else frozenset()) for v in described)) \
+        | {t for t in year.name_terms if t not in generic}
+    others = frozenset().union(*(d.terms for d in dates)) - generic
+    said = [t for t in tokens if t.norm.isalpha() and t.norm not in QUERY_STOP]
+    return not any(forms(t.norm) & own or term_match(forms(t.norm), others) for t in said)
 
 
 def _event_s_year(tokens: list[Token], found: Found, profile: SchemaProfile, mentions: Sequence[Mention]) -> bool:
@@ -1115,6 +1165,20 @@ def _dated_event(tokens: list[Token], mention: Mention, mentions: Sequence[Menti
     if after is not None and forms(after.norm) & profile.item_nouns:
         return False
     return any(term_match(forms(word.norm), d.terms) for d in dates)
+
+
+def _event_verb(question: str, mention: Mention, dates: Sequence[AttrProfile]) -> bool:
+    """Whether ``mention`` is a state's name read from another form of its verb ("submit" of
+    "submitted", "opened" of "open") that the records' first date uses as its verb ("date the
+    application was submitted", "date the pull request was opened"): the event every record
+    began with, whose state it then left (under review, merged). A later event's verb ("did X
+    sell", "did not settle") is the state it leaves, and the state written as itself is the
+    state."""
+    if mention.how != "inflection" or mention.negated or not isinstance(mention.value, str) or " " in mention.value \
+            or not dates:
+        return False
+    written = question[mention.span[0]:mention.span[1]].casefold()
+    return written.isalpha() and written != mention.value.casefold() and _verb_of(written, dates[0])
 
 
 def _word_before(tokens: list[Token], start: int) -> Token:
@@ -1246,7 +1310,7 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
                 and term_match(forms(tok.norm), p.name_terms) and not (counted and p.attr.kind == "identifier")]
         at = tokens.index(tok)
         hits = [h for h in hits if not _qualifies_only(tok, profile.by_name[h], tokens[at : at + 3])]
-        if forms(tok.norm) & profile.item_nouns:
+        if forms(tok.norm) & (profile.item_nouns | profile.record_nouns):
             # "Which record had the most frost days?": the items' own word, which only begins
             # record_high_c's name; "Which record high …" names it whole.
             # Every word of the name as declared: "type" of event_type is no name term (too

@@ -517,3 +517,40 @@ def test_a_figure_of_another_measure_than_asked_is_not_signed(make_engine: Any) 
     assert result.outcome is Outcome.UNVERIFIED and "asks a length" in reader["reason"]
     big = engine.run("How big can a shed be without a permit?", collection="papers")
     assert next(v for v in big.trace.verdicts if v["kind"] == "reader")["passed"]
+
+
+def test_a_figure_stated_of_one_coded_case_is_not_signed_for_the_general_question(make_engine: Any) -> None:
+    # "How long can disabled badge holders park at a meter?" was signed "3 hours" from "In zone
+    # AB-140, where the normal maximum stay is 1 hour, badge holders may stay 3 hours.", the
+    # exception beside the rule's 4 hours: a figure the quote states of a case the question does
+    # not name.
+    text = ("They may park free of charge at any meter for up to 4 hours. In zone AB-140, where the normal "
+            "maximum stay is 1 hour, badge holders may stay 3 hours.")
+    engine = _engine_over({"badges": text}, judge_reading("3 hours"))
+    result = engine.run("How long can disabled badge holders park at a meter?", collection="papers")
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert result.outcome is Outcome.UNVERIFIED and "In zone AB-140" in reader["reason"]
+    # The run says why it stopped short: the case, not a probability it passed.
+    assert "In zone AB-140" in result.trace.stop_reason
+    named = engine.run("How long can badge holders park in zone AB-140?", collection="papers")
+    assert next(v for v in named.trace.verdicts if v["kind"] == "reader")["passed"]
+    dated = _engine_over({"ship": "On April 21, 1946, the destroyer was named after him, a World War II hero."},
+                         judge_reading("World War II"))
+    result = dated.run("The destroyer was named after a recipient of which war's medal?", collection="papers")
+    assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]
+
+
+def test_a_figure_stated_in_place_of_the_asked_thing_is_not_signed(make_engine: Any) -> None:
+    # "What is the retail documentation fee?" was signed "$95" from the trade page's "The
+    # documentation fee is $95 instead of the retail fee.": the figure the quote sets against the
+    # thing the question asks about.
+    engine = _engine_over({"trade": "For trade sales the documentation fee is $95 instead of the retail fee."},
+                          judge_reading("$95"))
+    result = engine.run("What is the retail documentation fee?", collection="papers")
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert result.outcome is Outcome.UNVERIFIED and "'retail'" in reader["reason"]
+    # Only the head noun after "instead of" ("the standard rate"): the figure is what is asked.
+    rate = _engine_over({"drying": "Organic loads are charged $6.00 per tonne instead of the standard rate."},
+                        judge_reading("$6.00 per tonne"))
+    result = rate.run("What drying rate do organic loads pay?", collection="papers")
+    assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]

@@ -1,0 +1,185 @@
+"""What session 43 found the self-query reading wrong, each a case of a general rule."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from selfrag.query import Plan, SelfQueryPlanner
+from selfrag.schema import CollectionSchema
+
+HERE = Path(__file__).parent / "schemas"
+PLANNER = SelfQueryPlanner(None, mode="rules")
+TODAY = date(2026, 6, 1)
+
+# The thirty-third new user's scholarship applications: status "submitted" … "withdrawn" beside
+# submission_date ("date the application was submitted"), a list attribute documents ("documents
+# submitted with the application").
+SCHOLARSHIPS = CollectionSchema.model_validate(json.loads((HERE / "scholarships.json").read_text()))
+SCHOLARSHIP_VALUES = {"applicant": ["Nora Whitaker", "Aisha Bello"], "application_id": ["SA-7037", "SA-7730"],
+                      "status": ["submitted", "under review", "awarded", "rejected", "withdrawn"]}
+
+
+def _plan(question: str, schema: CollectionSchema, values: dict[str, list[str]]) -> Plan:
+    return PLANNER.plan(question, schema, values, today=TODAY)
+
+
+@pytest.mark.parametrize("question", ["How many applications did Nora Whitaker submit?",
+                                      "which applications did Aisha Bello submit"])
+def test_the_verb_of_a_dated_event_is_not_the_state_named_after_it(question: str) -> None:
+    # "did Nora Whitaker submit" was read as status = submitted and signed "0 matching documents":
+    # every application was submitted (submission_date, "date the application was submitted");
+    # "submitted" the state is where an application waits before review.
+    plan = _plan(question, SCHOLARSHIPS, SCHOLARSHIP_VALUES)
+    assert "submitted" not in json.dumps(plan.where)
+    assert "Whitaker" in json.dumps(plan.where) or "Bello" in json.dumps(plan.where)
+
+
+@pytest.mark.parametrize("question", ["Which applications are still submitted?", "submitted applications",
+                                      "How many applications were withdrawn?"])
+def test_the_state_written_as_itself_stays_the_state(question: str) -> None:
+    assert "status" in json.dumps(_plan(question, SCHOLARSHIPS, SCHOLARSHIP_VALUES).where)
+
+
+@pytest.mark.parametrize("question", ["documents submitted with SA-7037", "SA-7037 documents"])
+def test_keywords_naming_an_attribute_of_one_record_ask_for_its_value(question: str) -> None:
+    # "documents submitted with SA-7037" listed the record SA-7037 and was signed: the listing
+    # does not show the documents, which is what the words ask for.
+    plan = _plan(question, SCHOLARSHIPS, SCHOLARSHIP_VALUES)
+    assert "SA-7037" in json.dumps(plan.where)
+    assert plan.asks is None
+
+
+@pytest.mark.parametrize("question", ["SA-7037", "application SA-7037", "show me SA-7037"])
+def test_the_record_itself_is_still_listed(question: str) -> None:
+    assert _plan(question, SCHOLARSHIPS, SCHOLARSHIP_VALUES).asks == "documents"
+
+
+# The forty-third's street trees: planted_year ("year the tree was planted") beside last_inspected
+# ("date of the tree's most recent inspection").
+TREES = CollectionSchema.model_validate(json.loads((HERE / "streettrees.json").read_text()))
+TREE_VALUES = {"tree_id": ["TR-2051", "TR-2015", "TR-2105"], "inspector": ["Hannah Fletcher"]}
+
+
+@pytest.mark.parametrize("question", ["Which trees in 2023?", "How many trees in 2024?"])
+def test_a_bare_year_beside_a_year_and_a_date_of_two_events_is_not_read(question: str) -> None:
+    # "Which trees in 2023?" was signed as the one tree planted in 2023; eleven were inspected in
+    # 2023. The records' year and their date are of two events, and the question names neither.
+    plan = _plan(question, TREES, TREE_VALUES)
+    assert "2023" not in json.dumps(plan.where) and "2024" not in json.dumps(plan.where)
+    assert any(c.kind == "unread_bound" for c in plan.changes)
+    assert plan.asks is None and (plan.computed is None or not plan.computed.whole)
+
+
+@pytest.mark.parametrize(("question", "attribute"), [("Which trees were planted in 2023?", "planted_year"),
+                                                     ("trees inspected in 2023", "last_inspected"),
+                                                     ("trees planted 2019", "planted_year")])
+def test_the_event_s_own_word_reads_the_year(question: str, attribute: str) -> None:
+    assert attribute in json.dumps(_plan(question, TREES, TREE_VALUES).where)
+
+
+# The forty-fifth's used-car sales: model_year "model year of the car (the year it was built), not
+# the year it was sold" beside sale_date ("date the car was sold to the buyer"); the records are
+# "sales", a word of salesperson's and sale_price's names.
+CARS = CollectionSchema.model_validate(json.loads((HERE / "carsales.json").read_text()))
+CAR_VALUES = {"stock_no": ["UC-4410", "UC-4401"], "branch": ["Northgate", "Kingsley", "Harlow"],
+              "salesperson": ["Marcus Kingsley", "Dana Ford"], "buyer": ["Fatima Khan", "Daniel Ford"],
+              "make": ["Ford", "BMW", "Volkswagen"], "extras": ["tow bar", "roof rack"]}
+
+
+@pytest.mark.parametrize("question", ["How many cars were sold in 2024?", "How many cars were sold at Northgate in 2023?",
+                                      "Which diesel cars were sold in 2025?", "How many cars were not sold in 2024?"])
+def test_a_verb_a_description_denies_is_not_the_attribute_s(question: str) -> None:
+    # Seven answers were signed on model_year, whose description says it is "not the year it was
+    # sold": "sold in 2024" is of sale_date ("date the car was sold").
+    where = json.dumps(_plan(question, CARS, CAR_VALUES).where)
+    assert "sale_date" in where and "model_year" not in where
+
+
+def test_the_description_s_affirmed_verb_still_reads() -> None:
+    assert "model_year" in json.dumps(_plan("cars built in 2019", CARS, CAR_VALUES).where)
+
+
+@pytest.mark.parametrize("question", ["How many sales had a tow bar fitted?", "How many sales were financed by Ford Credit?",
+                                      "How many Ford sales were there?"])
+def test_the_records_called_in_passing_are_counted_not_a_person_named_after_them(question: str) -> None:
+    # "One record per used car sold by the dealership (a sale)": "How many sales …" was counted
+    # as the distinct salespeople of the matches, four answers signed wrong.
+    plan = _plan(question, CARS, CAR_VALUES)
+    assert plan.computed is None or plan.computed.attribute != "salesperson"
+
+
+@pytest.mark.parametrize(("question", "by"), [("Which branch had the most sales?", "branch"),
+                                              ("Which salesperson had the most sales?", "salesperson")])
+def test_the_most_records_counts_them_not_a_price_named_after_them(question: str, by: str) -> None:
+    # "the most sales" ranked sale_price and signed the branch of the dearest sale.
+    plan = _plan(question, CARS, CAR_VALUES)
+    assert plan.computed is not None and (plan.computed.op, plan.computed.attribute) == ("count_by", by)
+
+
+def test_more_than_one_of_the_records_thing_is_no_price() -> None:
+    # "How many buyers bought more than one car?" became sale_price > 1 over every buyer.
+    plan = _plan("How many buyers bought more than one car?", CARS, CAR_VALUES)
+    assert "sale_price" not in json.dumps(plan.where) and any(c.kind == "unread_bound" for c in plan.changes)
+
+
+# The forty-fourth's bakery orders: order_total ("order total in dollars") beside delivery_charge,
+# two dates, status "cancelled" among others.
+ORDERS = CollectionSchema.model_validate(json.loads((HERE / "bakeryorders.json").read_text()))
+ORDER_VALUES = {"order_id": ["BK-6012", "BK-6021", "BK-5518"], "customer": ["Chez Martin", "Grand Harbour Hotel"],
+                "driver": ["Paul Martin", "Tom Okafor"], "status": ["delivered", "cancelled", "pending"]}
+
+
+def test_more_than_one_of_the_records_with_a_word_between_is_no_bound_on_a_figure() -> None:
+    # "Which customers have more than one cancelled order?" became order_total > 1 and listed every
+    # customer with a cancelled order.
+    plan = _plan("Which customers have more than one cancelled order?", ORDERS, ORDER_VALUES)
+    assert "order_total" not in json.dumps(plan.where) and any(c.kind == "unread_bound" for c in plan.changes)
+    assert "items" in json.dumps(_plan("orders with more than 20 items", ORDERS, ORDER_VALUES).where)
+
+
+def test_a_year_of_the_records_is_no_figure() -> None:
+    # "cheapest order of 2025" was read as order_total = 2025 and signed "0 matching documents".
+    plan = _plan("cheapest order of 2025", ORDERS, ORDER_VALUES)
+    assert "2025" not in json.dumps(plan.where)
+    assert plan.asks is None and (plan.computed is None or not plan.computed.whole)
+
+
+@pytest.mark.parametrize("question", ["Was BK-6012 more expensive than BK-6021?", "which order is the most expensive"])
+def test_a_charge_beside_a_total_is_not_what_the_record_costs(question: str) -> None:
+    # "more expensive" compared the delivery charges, a part of what an order costs.
+    plan = _plan(question, ORDERS, ORDER_VALUES)
+    assert plan.computed is None or plan.computed.attribute != "delivery_charge"
+    assert _plan("which order had the highest delivery charge", ORDERS, ORDER_VALUES).computed.attribute == "delivery_charge"
+
+
+@pytest.mark.parametrize("question", ["Which drivers have no cancelled orders?", "which customers have no standing order"])
+def test_values_with_none_of_their_records_matching_are_no_filter(question: str) -> None:
+    # "Which drivers have no cancelled orders?" listed the drivers of orders not cancelled: each
+    # of them but one also had a cancelled order.
+    plan = _plan(question, ORDERS, ORDER_VALUES)
+    assert any(c.kind == "negation_not_held" for c in plan.changes) and plan.asks is None
+
+
+def test_a_person_s_noun_names_the_person_not_the_thing_it_is_made_from() -> None:
+    # "Which salesman sold the BMW X1 that Fatima Khan bought?" was headed by sale_date ("sale" a
+    # beginning of "salesman") and signed the sale's date as who sold it.
+    from selfrag.query import headed_attribute
+
+    assert headed_attribute("Which salesman sold the BMW X1 that Fatima Khan bought?", CARS) == "salesperson"
+    assert headed_attribute("Which saleswoman sold it?", CARS) == "salesperson"
+    assert headed_attribute("Which sale date was latest?", CARS) == "sale_date"
+
+
+@pytest.mark.parametrize(("schema", "question", "state"), [
+    ("sales.json", "Which properties did Clara Whitfield sell?", "Sold"),
+    ("docket.json", "How many contract cases did not settle?", "settled"),
+])
+def test_a_later_event_s_verb_is_the_state_it_leaves(schema: str, question: str, state: str) -> None:
+    # Sold is the state a sale leaves, as settled is; only the event every record began with
+    # (submitted, opened) is no state a record keeps.
+    loaded = CollectionSchema.model_validate(json.loads((HERE / schema).read_text()))
+    assert state in json.dumps(_plan(question, loaded, {"agent": ["Clara Whitfield"]}).where)
