@@ -91,8 +91,11 @@ def asked_field(state: SelfRagState, schema_of: Callable[[str], CollectionSchema
     for a question on one resource whose filter was not relaxed; None otherwise. ``schema_of``:
     a resource's schema by name."""
     live = [p for p in state["resource_plans"] if p["error"] is None]
-    if len(live) != 1 or state["relaxations"] or live[0]["filter"] is None or live[0].get("guessed"):
-        return None  # a value read by meaning may select another record than the one asked about
+    if len(live) != 1 or state["relaxations"] or live[0]["filter"] is None or live[0].get("guessed") \
+            or live[0].get("partial"):
+        # A value read by meaning may select another record than the one asked about; a condition
+        # the filter does not hold ("in 2019") asks of a value the record may not hold.
+        return None
     return asked_attribute(state["standalone_question"], planned_text(state), schema_of(live[0]["resource"]),
                            live[0]["filter"])
 

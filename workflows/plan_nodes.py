@@ -229,7 +229,7 @@ class PlanNodes(Phase):
             filter=None if node is None else _FILTER.dump_python(node, mode="json"),
             k=plan.query.limit or k, source=plan.source, error=None, error_code=None, resolutions=[],
             latest=plan.latest, graph_terms=terms, asks=plan.asks,
-            guessed=any(c.kind == "guessed_value" for c in plan.changes),
+            guessed=any(c.kind == "guessed_value" for c in plan.changes), partial=not plan.holds_question,
             unknown_names=list(plan.unknown_names),
             uncounted=[c.detail for c in plan.changes if c.kind == "unrecorded_values" and "counted: " in c.detail],
             computed=None if plan.computed is None else rec.ComputationRecord(

@@ -268,6 +268,10 @@ class ResourcePlan(TypedDict):
     guessed: NotRequired[bool]
     """A value of its filter was linked by meaning, not spelling ("purple" read as Blue): the filter
     searches, but the one record it selects has no value to give as the answer."""
+    partial: NotRequired[bool]
+    """Its filter does not hold every condition the question states (``Plan.holds_question``: "the
+    removal cost of TR-2051 in 2019", the year unread): the one record it selects has no value to
+    give as the answer either. Absent in older traces."""
     matched: NotRequired[int]
     """0 when its filter holds all the question asks (``asks`` is ``documents``) and the store
     counted no document matching it, unrelaxed: that none match is the answer ("Were there any

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.figures import Figure, figures
-from selfrag.lang import doer_of, forms, lemma, word_map
+from selfrag.lang import doer_of, forms, lemma, word_map, word_set
 from selfrag.lang.dates import MONTHS
 from selfrag.lang.questions import AUXILIARIES, COUNT_OPENING
 from selfrag.query import item_words, record_words
@@ -439,6 +439,11 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
 
 _MEASURES = word_map("value_measures")
 """Words asking a value of the one attribute of a kind without naming it: "cost" (money), "weigh"."""
+_HOW_MUCH_OF = re.compile(r"\s*how\s+much\s+([a-z]+)\b", re.IGNORECASE)
+_MONEY_WORDS = word_set("price_nouns") | word_set("price_words") | {"money", "cash", "it", "they", "he", "she", "we",
+                                                                       "you", "i", "in", "for", "to", "of", "more", "less"}
+"""Words after "how much" that keep it a question of money ("How much rent …", "How much does it
+cost …", "How much more …"); a noun other than these is what the amount is of."""
 _HOW_MANY_Q = re.compile(r"\s*how\s+many\b", re.IGNORECASE)
 _QUANTITY = frozenset(["value"])  # "the value of its capacity"; "many", "much" are stop words
 _NOT_A_VALUE = re.compile(r"\bwhy\b|\bhow\b(?!\s+(?:many|much|" + "|".join(map(re.escape, _MEASURES)) + r")\b)",
@@ -540,6 +545,9 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
             named = ([a for a in named if content_terms(a.name.replace("_", " ")) & asked_words]
                      or [a for a in named if _recorded(a) & asked_words] or named)
         cues = " ".join(words)
+    if (much := _HOW_MUCH_OF.match(question)) is not None and much.group(1).casefold() not in AUXILIARIES \
+            and much.group(1).casefold() not in _MONEY_WORDS:
+        return None  # "How much plasma did Yusuf Demir give?": an amount of the plasma, no money
     if not named and re.match(r"\s*(?:what|how\s+much)\b", question, re.IGNORECASE):
         # "What did LST-6001 sell for?", "How much was it listed for?": the one price whose
         # description uses the question's verb. Only a price: "What was fixed in 2025.2?" asks
@@ -552,7 +560,9 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         if named:
             cues = " ".join(sorted(asked_words & frozenset().union(*(_recorded(a) for a in money))))
         else:
-            named = [a for a in money if _recorded(a) & asked_words]
+            # Not by the records' own word: "What boat is booking MB-7307?" asks no "total amount
+            # charged for the booking".
+            named = [a for a in money if _recorded(a) & (asked_words - record_words(schema))]
     if len(named) != 1:
         return None
     if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":

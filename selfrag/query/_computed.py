@@ -145,7 +145,9 @@ def _described(rest: list[Token], fits: list[AttrProfile], items: frozenset[str]
     ``year``); the collection's word for its items names none ("the newest record")."""
     for tok in rest[:_WINDOW]:
         if forms(tok.norm) & items:
-            continue
+            # "the oldest car sold": the items' word ends what names the measure; a word after
+            # it says which items ("sold"), not by what they rank.
+            return None
         hits = [p for p in fits if term_match(forms(tok.norm), p.terms)]
         if hits:
             return (hits[0], tok) if len(hits) == 1 else None
@@ -234,7 +236,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
     own = {**_OWN, **_CMP_OWN} if alternatives else _OWN
 
     def free_after(j: int) -> list[Token]:
-        return [t for t in tokens[j:] if taken.free((t.start, t.end))]
+        # Up to a figure: "largest trip in 2024 by students" names no measure past the year,
+        # which the date reader holds ("by students" is another question's ranking of it).
+        stop = next((k for k in range(j, len(tokens)) if tokens[k].text[:1].isdigit()), len(tokens))
+        return [t for t in tokens[j:stop] if taken.free((t.start, t.end))]
 
     for i, tok in enumerate(tokens):
         if not taken.free((tok.start, tok.end)) or _begins_a_name(tokens, i, profile):
@@ -265,7 +270,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
         elif word in generic and (word not in _QUANTIFIERS or comparative or (i > 0 and tokens[i - 1].norm == "the")):
             # A word for size ("largest", "most", "smallest") ranks no date: "the largest recall"
             # is not the latest one because "recall" is a word of ``recall_date``.
-            rest = [t for t in tokens[i + 1 :] if taken.free((t.start, t.end))]
+            rest = free_after(i + 1)
             named = _named(rest, [p for p in numeric if p.attr.type != "date"], profile.item_nouns)
             if named is not None and word in _QUANTIFIERS and _name_start(rest, named) is named[1] \
                     and named[1].norm.endswith("s") \
@@ -305,7 +310,7 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
             kinds, highest = own[word]
             if verb is not None and kinds & _VERBS[verb.norm]:
                 kinds = kinds & _VERBS[verb.norm]  # "lasted the longest": a duration, not a length
-            named = _named([t for t in tokens[i + 1 :] if taken.free((t.start, t.end))], numeric, profile.item_nouns)
+            named = _named(free_after(i + 1), numeric, profile.item_nouns)
             if named is not None and named[0].attr.kind not in kinds and forms(named[1].norm) & profile.item_nouns:
                 named = None  # "the lightest shipment": the items, not ship_date, whose name it begins
             if named is not None and named[0].attr.kind in kinds:

@@ -70,6 +70,11 @@ def same_entity(a: str, b: str) -> bool:
     return _tokens_close(ta, tb) or _tokens_close(sorted(ta), sorted(tb))
 
 
+def _raw(text: str) -> str:
+    """``text`` folded, its spaces dropped and its punctuation kept ("A +" and "a+" alike)."""
+    return re.sub(r"\s+", "", text.casefold()).replace("\u2212", "-")
+
+
 class KnownValues:
     """An index over one attribute's known values, built once per question."""
 
@@ -81,8 +86,15 @@ class KnownValues:
         self.by_last: dict[str, set[str]] = defaultdict(set)
         self.max_words = 0
         self._by_shape: dict[tuple[int, str], list[list[str]]] = defaultdict(list)
+        # Values that differ only by a sign or other punctuation ("A+" and "A-"): normalised alike,
+        # so each is known only as written.
+        self.by_raw: dict[str, str] = {}
+        self.collided: set[str] = set()
         for v in values:
             norm = normalise(v)
+            if norm and self.by_norm.get(norm, v) != v and _raw(self.by_norm[norm]) != _raw(v):
+                self.collided.add(norm)
+            self.by_raw.setdefault(_raw(v), v)
             if not norm or norm in self.by_norm:
                 continue
             toks = norm.split()
@@ -110,6 +122,8 @@ class KnownValues:
     def exact(self, text: str) -> KnownMatch | None:
         """Same value up to case, accents, punctuation or an inflection of its words."""
         norm = normalise(text)
+        if norm in self.collided:
+            return KnownMatch(self.by_raw[_raw(text)], "exact") if _raw(text) in self.by_raw else None
         if norm in self.by_norm:
             return KnownMatch(self.by_norm[norm], "exact")
         toks = norm.split()

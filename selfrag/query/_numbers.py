@@ -228,9 +228,9 @@ def _article_units(question: str, tokens: list[Token], numbers: list[Number]) ->
 
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
-_ISO_DAY = re.compile(rf"(?<![\w-])\d{{4}}-\d{{2}}-\d{{2}}(?![\w-])|\b(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
-                      re.IGNORECASE)
-"""A day written whole, "2024-01-18" or "June 30, 2026": the date readers'."""
+_ISO_DAY = re.compile(rf"(?<![\w-])\d{{4}}-\d{{2}}-\d{{2}}(?![\w-])|\b(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
+                      rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\.?,?\s+\d{{4}}\b", re.IGNORECASE)
+"""A day written whole, "2024-01-18", "June 30, 2026" or "1 October 2024": the date readers'."""
 
 
 def find_numbers(question: str) -> list[Number]:

@@ -70,7 +70,7 @@ from selfrag.query._spans import Spans
 from selfrag.query._text import plural, term_match
 from selfrag.query.model import Scalar
 
-__all__ = ["Mention", "find_mentions"]
+__all__ = ["Mention", "does", "find_mentions"]
 
 VALUE_FLOOR = 0.73
 """Least cosine similarity for linking a phrase to a known value by embedding."""
@@ -110,7 +110,7 @@ def _spells(words: Sequence[str], name: str) -> bool:
     return len(named) == len(words) and all(lemma(a) == lemma(b) for a, b in zip(words, named, strict=True))
 
 
-def _does(p: AttrProfile, verb: str) -> bool:
+def does(p: AttrProfile, verb: str) -> bool:
     """Whether attribute ``p`` is the doer of ``verb`` (any form): its description says so ("person
     who reported the bug") or its name is the verb's doer noun (reporter)."""
     said = forms(verb.casefold())
@@ -183,12 +183,16 @@ class _Finder:
                 if not self.taken.free(span) or self.q[span[0]:span[1]].count(","):
                     continue
                 text = self.q[span[0] : span[1]]
+                signed = self.q[span[1]:span[1] + 1] in ("+", "-", "\u2212") and not self.q[span[1] + 1:span[1] + 2].isalnum()
+                if signed:
+                    # "AB-", "O+": a sign the words leave out is the value's ("A-" is no "A+").
+                    text, span = text + self.q[span[1]], (span[0], span[1] + 1)
                 if _DOTTED.fullmatch(text):
                     # "1.2.3": a code (a version), no number; the value written exactly, or none
                     # ("1.2.4" is no misspelt "1.2.3").
                     exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None and m.how == "exact"]
                     hit = Mention(exact[0][0], exact[0][1].value, span, "exact") if len(exact) == 1 else None
-                elif all(self.light(t) for t in toks):
+                elif all(self.light(t) for t in toks) and not signed:
                     # "BUG-1007" of tickets called bugs: the items' word and a number, which as
                     # written whole is an identifier's value.
                     # So is any code written whole, "2024/25" of a season, "VAN-014" of a vehicle:
@@ -355,7 +359,7 @@ class _Finder:
         if len(after) > 1 and after[1].norm in _VERB_LINKS:
             return None  # "report to": the other one's role
         verb = after[0]
-        doers = [p for p in candidates if _does(p, verb.text)]
+        doers = [p for p in candidates if does(p, verb.text)]
         if len(doers) != 1:
             return None
         if self.taken.free((verb.start, verb.end)):
@@ -367,7 +371,7 @@ class _Finder:
         described by ("person who reported the bug") or named for (reporter): "reported" is no
         inflection of the component Reports. ("deny" stays the status denied, whatever
         denial_reason's description says.)"""
-        return any(_does(p, word) for p in self.profile.attributes if p.name != held.name and p.attr.kind == "name")
+        return any(does(p, word) for p in self.profile.attributes if p.name != held.name and p.attr.kind == "name")
 
     def _agent_of_another(self, span: tuple[int, int], held: AttrProfile) -> AttrProfile | None:
         """The one attribute other than ``held`` whose name or description uses the verb of "<verb>

@@ -98,6 +98,13 @@ class Plan:
     records patched from 2023 on, and one never patched by neither. Whether such records exist is
     for the store to say (``selfrag.query.unrecorded``)."""
 
+    @property
+    def holds_question(self) -> bool:
+        """Whether the filter holds every condition the question states: no bound left unread, no
+        negation or "or" it cannot hold, no value guessed by meaning, no attribute either of two.
+        A value of one record the filter selects is the answer only then."""
+        return not any(c.kind in NOT_WHOLE for c in self.changes)
+
     def shown(self, *, explain: bool = False) -> dict[str, Any]:
         """What ``selfrag plan --json`` prints and ``POST /v1/collections/{name}/plan`` returns:
         the search text, the filter and the limit; the graph conditions and "latest first" when
@@ -170,6 +177,19 @@ def _counts_every_one(question: str, schema: CollectionSchema) -> bool:
 _UNRECORDED = re.compile(r"\b(?:no|without)\b[^?.,;]*?\b(?:recorded|on\s+record|stated|specified|listed|given|known)\b",
                          re.IGNORECASE)
 """A value asked to be missing: "no follow-up recorded", "without a price stated"."""
+
+def _attribute_asked(question: str, node: FilterNode, schema: CollectionSchema) -> bool:
+    """Whether ``question`` names, by its own name after a verb of having, an attribute (no flag)
+    its filter ``node`` does not test ("have a departure date" of a boat the filter names): it asks
+    of that attribute."""
+    had = re.search(r"\b(?:have|has|had|got)\b", question, re.IGNORECASE)
+    if had is None:
+        return False
+    tested = {c.attribute for c in clauses(node)}
+    records = SchemaProfile(schema, {}).record_nouns | frozenset().union(*(forms(w) for w in ITEM_WORDS))
+    return any(a.name not in tested and a.type != "boolean" and a.kind != "identifier"
+               for a in schema.named_in(question[had.end():], items=records))
+
 
 _WH_OF_ONE = frozenset({"what", "who", "whom", "whose", "when", "where", "why", "how"})
 
@@ -555,6 +575,11 @@ class SelfQueryPlanner:
             # and no word left, so of every record (the records themselves, or the distinct values
             # of the word attribute named, below).
             asks = "documents"
+        if asks == "documents" and asks_yes_or_no(question) and query.filter is not None \
+                and _attribute_asked(question, query.filter, full):
+            # "Does Plover have a departure date?": whether its record holds one, not whether it
+            # exists.
+            asks = None
         if asks == "documents" and source == "rules" and _asks_of_one_record(question, query.filter, full,
                                                                              bool(reading.residual or reading.leftover)):
             # "What was the last port of call of PC-3038?": something of the one record its

@@ -63,8 +63,8 @@ from selfrag.query._numeric import Found, numeric_conditions
 from selfrag.query._profile import AttrProfile, SchemaProfile, affirmed
 from selfrag.query._similar import Similarity
 from selfrag.query._spans import Span, Spans
-from selfrag.query._text import term_match
-from selfrag.query._values import NAME_FLOOR, Mention, find_mentions
+from selfrag.query._text import plural, term_match
+from selfrag.query._values import NAME_FLOOR, Mention, does, find_mentions
 from selfrag.query.model import Comparison, FilterNode, Operation, Scalar, StructuredQuery
 from selfrag.schema import CollectionSchema
 
@@ -490,6 +490,10 @@ def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
     return found
 
 
+_PLACE_WORDS = frozenset({"at", "in", "on", "near", "from", "to", "into", "via", "around", "inside", "outside"})
+"""Prepositions that make the name after them a place ("at Kingsley")."""
+
+
 def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
                   valued: Sequence[tuple[int, int]] = ()) -> str | None:
     """Another name attribute's known value that the name ``mention`` read (one word, as written)
@@ -508,7 +512,11 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
         subject = bool(before) and before[0].norm in ("does", "did", "do") and bool(after) and after[0].norm.isalpha()
         # "pull requests by Okafor": "by" names who did it (Dana or Kwame Okafor), not the repository.
         agent = bool(before) and before[0].norm == "by" and written[:1].isupper()
-        if not subject and not agent and (not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
+        # "involve Kingsley", "with Kingsley": at the end, after a word that is no place's
+        # preposition nor the place's own attribute, the name may be someone's.
+        ended = not after and bool(before) and before[0].norm not in _PLACE_WORDS \
+            and not term_match(forms(before[0].norm), mention.attr.name_terms)
+        if not subject and not agent and not ended and (not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
                 or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
                 or any(term_match(forms(after[0].norm), q.name_terms) for q in profile.attributes) \
                 or after[0].text[:1].isupper() \
@@ -702,11 +710,14 @@ def read_question(
         # trial not completed yet.
         mentions.remove(m)
         taken.release(m.span)
-    for m in [m for m in mentions if _event_verb(question, m, dates)]:
-        # "How many applications did Nora Whitaker submit?": "submit" tells of the event a date
-        # records ("date the application was submitted"), which every dated record had, not of
-        # the state "submitted" a record holds until review. Left unread: whether the question
-        # means the state is not said.
+    for m in [m for m in mentions if _event_verb(question, m, dates) or _dated_state(question, tokens, m, dates, today)
+              or _records_verb(tokens, m, full_profile)]:
+        # "How many applications did Nora Whitaker submit?": "submit" tells of the event the
+        # records' first date records ("date the application was submitted"), which every
+        # record had, not of the state "submitted" an application holds until its review. So
+        # does a state's word a date phrase dates ("boats arrived in 2025": those that have left
+        # since arrived too), and the verb the records are named after ("Which agent booked
+        # Curlew?" of bookings, whichever state the booking is in now).
         mentions.remove(m)
         taken.release(m.span)
     together = _run_together(question, mentions)
@@ -834,6 +845,9 @@ def read_question(
                 and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
     unheld = _unheld_negations(question, tokens, taken, today if dates else None)
+    # "trips not approved by Samuel Carver": not approved at all, or approved by another, which
+    # the question does not say (and a trip with no principal recorded is neither).
+    unheld += [question[m.span[0]:m.span[1]] for m in mentions if m.negated and _done_by(tokens, m, mentions)]
     # A year no reader took, right before or after the records' own word ("the 2024 sessions",
     # "issued permits 2023": no preposition for the date reader): a bound of the records no
     # condition holds, so nothing computed from the filter is the answer.
@@ -1179,6 +1193,58 @@ def _event_verb(question: str, mention: Mention, dates: Sequence[AttrProfile]) -
         return False
     written = question[mention.span[0]:mention.span[1]].casefold()
     return written.isalpha() and written != mention.value.casefold() and _verb_of(written, dates[0])
+
+
+def _done_by(tokens: list[Token], mention: Mention, mentions: Sequence[Mention]) -> bool:
+    """Whether ``mention``, a state's name, is followed by "by" and a person of an attribute that
+    does its verb ("approved by Samuel Carver" of "principal who approves the trip")."""
+    after = [t for t in tokens if t.start >= mention.span[1]][:1]
+    if not after or after[0].norm != "by" or not isinstance(mention.value, str):
+        return False
+    verb = str(mention.value).casefold()
+    return any(o.span[0] >= after[0].end and o.attr.attr.kind == "name" and does(o.attr, verb) for o in mentions)
+
+
+_STATE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", "still", "now", "currently", "status",
+                           "state", "marked", "not"})
+"""Words before a state's name that use it as the state ("still booked", "status booked")."""
+
+
+def _dated_state(question: str, tokens: list[Token], mention: Mention, dates: Sequence[AttrProfile],
+                 today: date | None) -> bool:
+    """Whether ``mention``, a state's name written as a verb a date attribute's description uses in
+    any form ("arrived" of "date the boat arrives"), is followed by a date phrase ("in 2025",
+    "between 1 June and 31 August 2025"): the date of that event, not the state's."""
+    if today is None or mention.negated or not isinstance(mention.value, str) or " " in mention.value:
+        return False
+    written = question[mention.span[0]:mention.span[1]].casefold()
+    if not written.isalpha() or not any(_verb_of(written, d) for d in dates) or _used_as_state(tokens, mention):
+        return False
+    rest = question[mention.span[1]:]
+    found = find_date_range(rest, today)
+    return found is not None and found.span is not None and not rest[:found.span[0]].strip()
+
+
+def _records_verb(tokens: list[Token], mention: Mention, profile: SchemaProfile) -> bool:
+    """Whether ``mention``, a state's name, is written as the verb the records' own noun is made
+    from ("booked" of bookings, "Which agent booked Curlew?"): the act that made each record, not
+    the state a record is in now. Not where it is used as the state ("still booked", "booked
+    bookings")."""
+    if mention.negated or not isinstance(mention.value, str) or " " in mention.value:
+        return False
+    word = next((t for t in tokens if (t.start, t.end) == mention.span), None)
+    if word is None or not word.norm.isalpha():
+        return False
+    bases = {n[:-3] for n in profile.record_nouns if n.endswith("ing") and len(n) > 6}
+    return lemma(word.norm) in bases and not _used_as_state(tokens, mention)
+
+
+def _used_as_state(tokens: list[Token], mention: Mention) -> bool:
+    """Whether the state's word is used as the state: after "is/are/still/status …", or before the
+    items' word ("booked bookings")."""
+    before = [t for t in tokens if t.end <= mention.span[0]][-1:]
+    after = [t for t in tokens if t.start >= mention.span[1]][:1]
+    return bool(before and before[0].norm in _STATE_BEFORE) or bool(after and plural(after[0]))
 
 
 def _word_before(tokens: list[Token], start: int) -> Token:

@@ -105,3 +105,27 @@ def test_what_a_person_did_is_not_the_person() -> None:
     found = asked_attribute("Who was the finder of WR-7370?", "finder", INTAKES,
                             {"attribute": "intake_id", "comparator": "eq", "value": "WR-7370"})
     assert found is not None and found.name == "finder"
+
+
+DONATIONS = CollectionSchema.model_validate(json.loads(
+    (Path(__file__).parent.parent / "query" / "schemas" / "donations.json").read_text()))
+PLASMA: dict[str, Any] = {"operator": "and", "arguments": [
+    {"attribute": "donation_type", "comparator": "eq", "value": "plasma"},
+    {"attribute": "donor", "comparator": "eq", "value": "Yusuf Demir"}]}
+
+
+def test_how_much_of_a_thing_asks_no_money() -> None:
+    # "How much plasma did Yusuf Demir give?" was signed "5", his voucher ("value of the thank-you
+    # voucher given"): how much of the plasma, not what he was given.
+    assert asked_attribute("How much plasma did Yusuf Demir give?", "How much did give?", DONATIONS, PLASMA) is None
+    voucher = asked_attribute("How much was the voucher?", "How much was the voucher?", DONATIONS, PLASMA)
+    assert voucher is not None and voucher.name == "voucher_value"
+
+
+def test_the_records_own_word_names_no_price() -> None:
+    # "What boat is booking MB-7307?" was signed "294", the total "charged for the booking".
+    moorings = CollectionSchema.model_validate(json.loads(
+        (Path(__file__).parent.parent / "query" / "schemas" / "moorings.json").read_text()))
+    ref: dict[str, Any] = {"attribute": "booking_ref", "comparator": "eq", "value": "MB-7307"}
+    found = asked_attribute("What boat is booking MB-7307?", "What boat is booking", moorings, ref)
+    assert found is None or found.name == "boat_name"

@@ -314,3 +314,26 @@ def test_an_answer_to_which_item_naming_a_cited_item_is_signed(chroma_client: An
     right = _papers(chroma_client, tmp_path, "Contrastive Sentence Embeddings (P-116) [1].")
     result = right.run("Which paper found that dropout noise alone is a strong augmentation?", collection="papers")
     assert result.outcome == "answered"
+
+
+def test_a_field_of_one_record_asked_of_an_unread_year_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
+    # "What was the removal cost of TR-2051 in 2019?" was signed with the tree's current estimate,
+    # the year left unread (planted in 2019, or inspected?): the record holds no 2019 figure.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "City street trees, one record per tree", "attributes": [
+        {"name": "tree_id", "type": "string", "kind": "identifier", "description": "the tree's id, e.g. TR-2051"},
+        {"name": "planted_year", "type": "integer", "kind": "year", "description": "year the tree was planted"},
+        {"name": "last_inspected", "type": "date", "kind": "date", "description": "date of the tree's last inspection"},
+        {"name": "removal_cost", "type": "integer", "kind": "money", "description": "estimated cost of removing the tree in dollars"}]})
+    path = tmp_path / "trees.jsonl"
+    rows = [("TR-2051", 2019, "2024-05-02", 3300), ("TR-2015", 2023, "2023-08-15", 900)]
+    path.write_text("".join(json.dumps({"id": i, "text": f"Tree {i} was planted in {y}.",
+                                        "metadata": {"tree_id": i, "planted_year": y, "last_inspected": d,
+                                                     "removal_cost": c}}) + "\n" for i, y, d, c in rows))
+    run, _ = records_engine(chroma_client, "trees", schema, [path], "3300 [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    then = run.run("What was the removal cost of TR-2051 in 2019?", collection="trees")
+    assert all(g["strategy"] != "field" for g in then.trace.generations)
+    now = run.run("What is the removal cost of TR-2051?", collection="trees")
+    assert now.trace.generations[-1]["strategy"] == "field" and now.outcome == "answered"
