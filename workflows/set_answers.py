@@ -439,6 +439,8 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
 
 _MEASURES = word_map("value_measures")
 """Words asking a value of the one attribute of a kind without naming it: "cost" (money), "weigh"."""
+_A_PERSON = re.compile(r"\b(?:who|whom|person|people|full\s+name|first\s+name|surname)\b", re.IGNORECASE)
+"""Words of a name attribute's description that say it names a person."""
 _HOW_MUCH_OF = re.compile(r"\s*how\s+much\s+([a-z]+)\b", re.IGNORECASE)
 _MONEY_WORDS = word_set("price_nouns") | word_set("price_words") | {"money", "cash", "it", "they", "he", "she", "we",
                                                                        "you", "i", "in", "for", "to", "of", "more", "less"}
@@ -525,7 +527,9 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         if agents:
             named, cues = [a for a, _ in agents], " ".join(v for _, verbs in agents for v in verbs)
         else:
-            named = [a for a in people if _recorded(a) & asked_words]
+            # By a word of its description, only a person's ("full name of the operating surgeon",
+            # "broker who sold it"): "name of the operation performed" names a thing.
+            named = [a for a in people if _recorded(a) & asked_words and _A_PERSON.search(a.description or "")]
     if not named and (m := re.match(r"\s*how\s+many\s+(\w+)", question, re.IGNORECASE)):
         # "How many units of X were recalled?": a number attribute a word of whose name is counted.
         counted = content_terms(m.group(1))
@@ -545,10 +549,10 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
             named = ([a for a in named if content_terms(a.name.replace("_", " ")) & asked_words]
                      or [a for a in named if _recorded(a) & asked_words] or named)
         cues = " ".join(words)
-    if (much := _HOW_MUCH_OF.match(question)) is not None and much.group(1).casefold() not in AUXILIARIES \
-            and much.group(1).casefold() not in _MONEY_WORDS:
-        return None  # "How much plasma did Yusuf Demir give?": an amount of the plasma, no money
-    if not named and re.match(r"\s*(?:what|how\s+much)\b", question, re.IGNORECASE):
+    much = _HOW_MUCH_OF.match(question)
+    of_a_thing = much is not None and much.group(1).casefold() not in AUXILIARIES \
+        and much.group(1).casefold() not in _MONEY_WORDS  # "How much plasma …": an amount of it, no money
+    if not named and not of_a_thing and re.match(r"\s*(?:what|how\s+much)\b", question, re.IGNORECASE):
         # "What did LST-6001 sell for?", "How much was it listed for?": the one price whose
         # description uses the question's verb. Only a price: "What was fixed in 2025.2?" asks
         # what, not the number of bugs_fixed.
@@ -562,7 +566,8 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         else:
             # Not by the records' own word: "What boat is booking MB-7307?" asks no "total amount
             # charged for the booking".
-            named = [a for a in money if _recorded(a) & (asked_words - record_words(schema))]
+            named = [a for a in money if _recorded(a) & (asked_words - record_words(schema))
+                     and not _noun_for_verb(a, question)]
     if len(named) != 1:
         return None
     if re.match(r"\s*who\b", question, re.IGNORECASE) and named[0].kind != "name":
@@ -645,6 +650,20 @@ def agent_of(name: str, question: str) -> list[str]:
     words = re.split(r"[_\W]+", name.casefold())
     return [w for w in re.findall(r"[a-z]+", question.casefold()) if len(w) > 3 and lemma(w) != w
             and any(doer_of(word, w) for word in words)]
+
+
+def _noun_for_verb(attribute: AttributeInfo, question: str) -> bool:
+    """Whether ``question``'s inflected verb ("claimed") is met in ``attribute``'s description only
+    as its bare noun ("pays on each claim"): another thing than the one the verb asks."""
+    said = [w for w in re.findall(r"[a-z]+", (attribute.description or "").casefold())]
+    for word in re.findall(r"[a-z]+", question.casefold()):
+        base = lemma(word)
+        if base == word or not word.endswith("ed"):
+            continue
+        met = [w for w in said if lemma(w) == base]
+        if met and all(w == base for w in met):
+            return True
+    return False
 
 
 def _recorded(attribute: AttributeInfo) -> frozenset[str]:

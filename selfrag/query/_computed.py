@@ -143,12 +143,14 @@ def _described(rest: list[Token], fits: list[AttrProfile], items: frozenset[str]
     """Of several attributes a measure fits, the one a word right after it names through its
     description ("the most recent reading": ``measured_on``, "date of the last reading", not
     ``year``); the collection's word for its items names none ("the newest record")."""
+    after_items = False
     for tok in rest[:_WINDOW]:
         if forms(tok.norm) & items:
-            # "the oldest car sold": the items' word ends what names the measure; a word after
-            # it says which items ("sold"), not by what they rank.
-            return None
-        hits = [p for p in fits if term_match(forms(tok.norm), p.terms)]
+            after_items = True
+            continue
+        # After the items' word only a word of a name ("the most expensive energy cost"): "the
+        # oldest car sold" says which cars, not by what they rank.
+        hits = [p for p in fits if term_match(forms(tok.norm), p.name_terms if after_items else p.terms)]
         if hits:
             return (hits[0], tok) if len(hits) == 1 else None
         if tok.norm not in QUERY_STOP:
@@ -236,9 +238,10 @@ def read_superlative(question: str, tokens: list[Token], profile: SchemaProfile,
     own = {**_OWN, **_CMP_OWN} if alternatives else _OWN
 
     def free_after(j: int) -> list[Token]:
-        # Up to a figure: "largest trip in 2024 by students" names no measure past the year,
-        # which the date reader holds ("by students" is another question's ranking of it).
-        stop = next((k for k in range(j, len(tokens)) if tokens[k].text[:1].isdigit()), len(tokens))
+        # Up to a year after its preposition: "largest trip in 2024 by students" names no measure
+        # past the year, which the date reader holds.
+        stop = next((k for k in range(max(j, 1), len(tokens)) if tokens[k].text.isdigit() and len(tokens[k].text) == 4
+                     and tokens[k - 1].norm in ("in", "during", "since", "of", "for")), len(tokens))
         return [t for t in tokens[j:stop] if taken.free((t.start, t.end))]
 
     for i, tok in enumerate(tokens):

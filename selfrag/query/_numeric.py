@@ -542,7 +542,20 @@ def _comparator(attr: AttrProfile, cue: str | None, post: tuple[Comparator, int]
     comp: Comparator = post[0] if post is not None else CUES[cue] if cue is not None else "eq"
     if cue == "from" and post is None and attr.is_year:
         comp = "eq"  # "from 2010" names the year
+    if cue in _AGE_CUES and post is None and _an_age(attr):
+        comp = _AGE_CUES[cue]  # "older than 80" of an age: more years ("older than 2000" of a year is earlier)
     return FLIP[comp] if negated else comp
+
+
+_AGE_CUES: dict[str, Comparator] = {"older than": "gt", "younger than": "lt"}
+
+
+def _an_age(attr: AttrProfile) -> bool:
+    """Whether ``attr`` is an age: "age" a word of its name or of its description's head ("age of
+    the patient in years")."""
+    head = re.findall(r"[a-z]+", (attr.attr.description or "").casefold())[:2]
+    return not attr.is_year and attr.attr.type != "date" and (
+        "age" in re.split(r"[_\W]+", attr.name.casefold()) or "age" in head)
 
 
 def _read_group(reader: _Reader, group: list[Number], kind: str, today: date) -> Found | None:

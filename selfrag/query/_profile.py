@@ -26,15 +26,17 @@ _GENERIC = word_set("generic_name_words")
 """Words of attribute names that say nothing about what is measured ("has_pool" is about a pool)."""
 
 
-_DENIED = re.compile(r"\s*(?:[,;(]|\bbut\b)\s*(?:and\s+|but\s+)?(?:not|never|rather\s+than|as\s+opposed\s+to|unlike|excluding)\b.*$",
-                     re.IGNORECASE | re.DOTALL)
+_DENIED = re.compile(r"\s*(?:[,;(]|\bbut\b)\s*(?:and\s+|but\s+)?(?:not|never|rather\s+than|as\s+opposed\s+to|unlike|excluding"
+                     r"|missing|absent|empty|blank)\b.*$", re.IGNORECASE | re.DOTALL)
 
 
 def affirmed(schema: CollectionSchema) -> CollectionSchema:
-    """``schema`` with each description cut before a clause that says what the attribute is not:
-    "model year of the car (the year it was built), not the year it was sold" is read as the
-    year built; "sold" is the sale date's word, not the model year's. The same object when no
-    description has such a clause. (For the readers only: a model is shown the whole text.)"""
+    """``schema`` with each description cut before a clause that says what the attribute is not,
+    or when it is missing: "model year of the car (the year it was built), not the year it was
+    sold" is read as the year built ("sold" is the sale date's word, not the model year's), and
+    "date the policy is due for renewal; missing for cancelled policies" names no cancelling. The
+    same object when no description has such a clause. (For the readers only: a model is shown
+    the whole text.)"""
     cut = {a.name: _DENIED.sub("", a.description) for a in schema.attributes if a.description and _DENIED.search(a.description)}
     cut = {n: d for n, d in cut.items() if d.strip()}
     if not cut:

@@ -416,7 +416,9 @@ class SelfQueryPlanner:
         if self.mode != "rules" and self.model is not None:
             relations = graph.link.relations if graph is not None else ()
             llm, llm_error, proposed = self._from_llm(question, schema, catalogue, today, relations)
-        # The readers below read what descriptions affirm; the model above saw them whole.
+        # The readers below read what descriptions affirm; the model above saw them whole (and the
+        # rules' reader cuts them itself, keeping what the cut clauses say of missing values).
+        whole = full
         full = affirmed(full)
         schema = full.scalar_view()
         found: list[GraphTerm] = []
@@ -424,7 +426,8 @@ class SelfQueryPlanner:
         generic_question = question
         if graph is not None:
             found, found_changes, generic_question = find_graph_terms(question, full, graph)
-        reading = read_question(generic_question, schema, catalogue, today=today, embeddings=self.embeddings, full=full)
+        reading = read_question(generic_question, whole.scalar_view(), catalogue, today=today, embeddings=self.embeddings,
+                                full=whole)
         # The rules' filter may test a list's elements too (``contains``), which no other reader here does.
         rules = validate_query(reading.query, full.scalar_view(lists=True), catalogue, today=today, max_limit=self.max_limit,
                                question=question)
@@ -800,6 +803,8 @@ def _counted_values(phrase: str, schema: CollectionSchema, grouped: str) -> str:
     if not words:
         return ""
     said = forms(words[-1])
+    if said & SchemaProfile(schema, {}).record_nouns:
+        return ""  # "the most procedures" of surgical procedures: the records, not procedure's values
     for a in schema.attributes:
         if a.name == grouped or a.type not in ("string", "string[]") or a.kind == "identifier":
             continue

@@ -490,7 +490,7 @@ def _known_names(question: str, profile: SchemaProfile) -> list[Span]:
     return found
 
 
-_PLACE_WORDS = frozenset({"at", "in", "on", "near", "from", "to", "into", "via", "around", "inside", "outside"})
+_PLACE_WORDS = frozenset({"at", "in", "on", "near", "from", "to", "into", "via", "around", "inside", "outside", "of"})
 """Prepositions that make the name after them a place ("at Kingsley")."""
 
 
@@ -514,7 +514,7 @@ def _also_part_of(question: str, mention: Mention, profile: SchemaProfile,
         agent = bool(before) and before[0].norm == "by" and written[:1].isupper()
         # "involve Kingsley", "with Kingsley": at the end, after a word that is no place's
         # preposition nor the place's own attribute, the name may be someone's.
-        ended = not after and bool(before) and before[0].norm not in _PLACE_WORDS \
+        ended = mention.attr.attr.kind == "place" and not after and bool(before) and before[0].norm not in _PLACE_WORDS \
             and not term_match(forms(before[0].norm), mention.attr.name_terms)
         if not subject and not agent and not ended and (not after or not after[0].norm.isalpha() or after[0].norm in QUERY_STOP \
                 or forms(after[0].norm) & profile.item_nouns or not written[:1].isupper() \
@@ -587,6 +587,8 @@ def read_question(
 
     ``full`` is the whole schema when ``schema`` is its scalar view: a superlative may rank by its
     ``date`` attributes ("the earliest inspection"), which no other reader here knows."""
+    # Dates some records lack, as their descriptions say before those clauses are cut.
+    undated = {a.name for a in (full or schema).attributes if _UNDATED.search(a.description or "")}
     schema, full = affirmed(schema), affirmed(full) if full is not None else None
     profile = SchemaProfile(schema, catalogue)
     tokens = tokenize(question)
@@ -621,6 +623,9 @@ def read_question(
               and (b := bound_cue(question, tokens, n)) is not None and not n.year_like]
     full_profile = SchemaProfile(full, catalogue) if full is not None else profile
     dates = [p for p in full_profile.attributes if p.attr.type == "date"]
+    # The records' events, each dated by an attribute: a date, or a string of dates' kind
+    # ("scheduled_date", kind date), which no range filters but whose verb is still its event's.
+    events = [p for p in full_profile.attributes if p.attr.type == "date" or p.attr.kind == "date"]
     for f in [f for f in numeric if _date_s_year(tokens, f, full_profile, dates) or _a_year_of_a_date(tokens, f, full_profile,
                                                                                                       dates, numbers)]:
         # "listed in 2024" is a year of the listing date, not of the model year.
@@ -704,13 +709,13 @@ def read_question(
         # "the highest CVSS score", "a higher score": a comparison's word, not severity = high.
         mentions.remove(m)
         taken.release(m.span)
-    for m in [m for m in mentions if _dated_event(tokens, m, mentions, dates, profile)]:
+    for m in [m for m in mentions if _dated_event(tokens, m, mentions, events, profile)]:
         # "When was NCT-7011 completed?": "completed" is the event whose date is asked ("date the
         # trial was completed"), not the state of the records to look in; as a filter it hides a
         # trial not completed yet.
         mentions.remove(m)
         taken.release(m.span)
-    for m in [m for m in mentions if _event_verb(question, m, dates) or _dated_state(question, tokens, m, dates, today)
+    for m in [m for m in mentions if _event_verb(question, m, events) or _dated_state(question, tokens, m, events, today)
               or _records_verb(tokens, m, full_profile)]:
         # "How many applications did Nora Whitaker submit?": "submit" tells of the event the
         # records' first date records ("date the application was submitted"), which every
@@ -842,8 +847,15 @@ def read_question(
         # A verb's form ("played"), or its base after "did" ("did Arlow City play"): not a noun.
         verb = (not word.endswith("s") and lemma(word) != word) or any(u.norm in ("did", "do", "does") for u in tokens[:i])
         if read.free((t.start, t.end)) and word.isalpha() and verb \
-                and any(_verb_of(word, d) for d in dates) and not forms(t.norm) & profile.item_nouns:
+                and any(_verb_of(word, d) for d in events) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
+            if t.norm not in QUERY_STOP and t.norm not in AUXILIARIES \
+                    and not any(_verb_of(word, d) and d.name not in undated for d in events) \
+                    and not any(a <= t.start < b for a, b in dated):
+                # "Which procedures did Thomas Reid perform?" of "date the procedure was actually
+                # performed (missing if not yet done)": those he performed, which no filter
+                # selects (a date missing is no value), not all his listed cases.
+                unread.append(t.text)
     unheld = _unheld_negations(question, tokens, taken, today if dates else None)
     # "trips not approved by Samuel Carver": not approved at all, or approved by another, which
     # the question does not say (and a trip with no principal recorded is neither).
@@ -1041,7 +1053,12 @@ def _records_year(tokens: list[Token], found: Found, profile: SchemaProfile) -> 
     if year is None or year.attr.kind != "year":
         return False
     after = [t for t in tokens if t.start >= found.span[1]][:1]
-    return bool(after) and bool(forms(after[0].norm) & profile.record_nouns) and profile.of_another_thing(year)
+    if not after or not forms(after[0].norm) & profile.record_nouns:
+        return False
+    # Or a year of another subject than the records ("year the house was built" of policies).
+    subjects = re.findall(r"\b(?:the|a|an)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:was|were|is|are)\b", (year.attr.description or "").casefold())
+    return profile.of_another_thing(year) or any(not forms(w) & profile.record_nouns and w not in ("year", "it")
+                                                 for w in subjects)
 
 
 _YEAR_PREPOSITIONS = frozenset({"in", "during", "before", "after", "since", "until"})
@@ -1205,6 +1222,11 @@ def _done_by(tokens: list[Token], mention: Mention, mentions: Sequence[Mention])
     return any(o.span[0] >= after[0].end and o.attr.attr.kind == "name" and does(o.attr, verb) for o in mentions)
 
 
+_UNDATED = re.compile(r"\b(?:missing|absent|empty|blank|none|null|not\s+yet|until|unless|only\s+(?:for|if|when|once))\b",
+                      re.IGNORECASE)
+"""A date's description saying some records have none ("missing if not yet done")."""
+
+
 _STATE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", "still", "now", "currently", "status",
                            "state", "marked", "not"})
 """Words before a state's name that use it as the state ("still booked", "status booked")."""
@@ -1364,6 +1386,8 @@ def headed_attribute(question: str, schema: CollectionSchema) -> str | None:
         # attribute has.
         start = 3 if tokens[2].norm in DISTINCT_WORDS else 2
         after, types = tokens[start:start + 2], ("string", "string[]")
+        if start == 2 and forms(tokens[2].norm) & SchemaProfile(schema, {}).record_nouns:
+            return None  # "How many procedures …" of surgical procedures: the records, whatever is named like them
     elif tokens[0].norm in AUXILIARIES and len(tokens) > 2 and tokens[1].norm == "any":
         after = tokens[2:3]  # "Did any town get more than 900 mm?": whether any, shown by town
     else:

@@ -277,3 +277,59 @@ def test_a_place_named_like_people_after_a_verb_is_not_said_to_be_the_place() ->
     assert plan.asks is None and any(c.kind == "ambiguous_name" for c in plan.changes)
     for placed in ("bookings at Kingsley", "How many bookings on pontoon Kingsley?"):
         assert _plan(placed, MOORINGS, MOORING_VALUES).asks == "documents"
+
+
+# The forty-ninth's surgical cases: "Surgical procedures list …, one record per surgical case",
+# with an attribute procedure ("name of the operation performed or planned"); dates declared as
+# strings of kind date; patient_age of no kind.
+SURGERY = CollectionSchema.model_validate(json.loads((HERE / "surgery.json").read_text()))
+SURGERY_VALUES = {"surgeon": ["Anna Lister", "Thomas Reid"], "patient": ["Lucy Hall"], "case_no": ["SP-3317", "SP-3371"],
+                  "procedure": ["septoplasty", "hysterectomy"], "complications": ["bleeding", "infection"]}
+
+
+@pytest.mark.parametrize("question", ["How many procedures did Anna Lister perform?",
+                                      "How many procedures had bleeding as a complication?",
+                                      "How many procedures were not completed?"])
+def test_how_many_of_the_records_counts_them_not_the_attribute_named_like_them(question: str) -> None:
+    # Nine answers counted the distinct procedure names of the matches, not the matches.
+    plan = _plan(question, SURGERY, SURGERY_VALUES)
+    assert plan.computed is None or plan.computed.op != "distinct"
+
+
+def test_the_most_records_counts_them_per_value() -> None:
+    plan = _plan("Which surgeon has the most procedures?", SURGERY, SURGERY_VALUES)
+    assert plan.computed is not None and plan.computed.op == "count_by" and not plan.computed.of
+
+
+def test_older_than_an_age_is_more_years() -> None:
+    # "How many patients were older than 80?" became patient_age < 80.
+    assert '"$gt": 80' in json.dumps(_plan("How many patients were older than 80?", SURGERY, SURGERY_VALUES).where)
+
+
+def test_the_verb_of_an_event_some_records_lack_is_no_condition_held() -> None:
+    # "Which procedures did Thomas Reid perform?" listed his postponed and scheduled cases too:
+    # "performed" is the event of performed_date, "missing if not yet done".
+    plan = _plan("Which procedures did Thomas Reid perform?", SURGERY, SURGERY_VALUES)
+    assert plan.asks is None and any(c.kind == "unread_bound" for c in plan.changes)
+    listed = _plan("Which procedures is Thomas Reid the surgeon of?", SURGERY, SURGERY_VALUES)
+    assert listed.asks == "documents"
+
+
+# The fiftieth's home insurance policies: year_built ("year the house was built (not a year of the
+# policy)") beside start and renewal dates (the renewal "missing for cancelled policies").
+POLICIES = CollectionSchema.model_validate(json.loads((HERE / "homepolicies.json").read_text()))
+POLICY_VALUES = {"policyholder": ["Owen Price", "Helen Ashford"], "policy_number": ["HP-6120", "HP-6102"]}
+
+
+@pytest.mark.parametrize("question", ["how many 2023 policies", "policies 2024"])
+def test_a_year_beside_the_records_word_is_not_the_house_s(question: str) -> None:
+    # "how many 2023 policies" counted the houses built in 2023.
+    plan = _plan(question, POLICIES, POLICY_VALUES)
+    assert "year_built" not in json.dumps(plan.where) and plan.asks is None
+
+
+def test_a_state_s_word_dated_by_no_attribute_leaves_the_year_unread() -> None:
+    # "How many policies were cancelled in 2023?" filtered renewal_date in 2023, whose description
+    # names cancelled policies only to say they have none: "0 matching documents" was signed.
+    plan = _plan("How many policies were cancelled in 2023?", POLICIES, POLICY_VALUES)
+    assert "renewal_date" not in json.dumps(plan.where) and plan.asks is None

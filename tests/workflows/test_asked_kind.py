@@ -129,3 +129,27 @@ def test_the_records_own_word_names_no_price() -> None:
     ref: dict[str, Any] = {"attribute": "booking_ref", "comparator": "eq", "value": "MB-7307"}
     found = asked_attribute("What boat is booking MB-7307?", "What boat is booking", moorings, ref)
     assert found is None or found.name == "boat_name"
+
+
+def test_who_asks_a_person_not_a_thing_named_by_its_verb() -> None:
+    # "Who performed the operation on Lucy Hall?" was signed "septoplasty", the procedure ("name of
+    # the operation performed or planned", a name by kind): a person is asked.
+    surgery = json.loads((Path(__file__).parent.parent / "query" / "schemas" / "surgery.json").read_text())
+    for a in surgery["attributes"]:
+        if a["name"] == "procedure":
+            a["kind"] = "name"  # as ingest guesses it
+    schema = CollectionSchema.model_validate(surgery)
+    patient: dict[str, Any] = {"attribute": "patient", "comparator": "eq", "value": "Lucy Hall"}
+    found = asked_attribute("Who performed the operation on Lucy Hall?", "performed the operation", schema, patient)
+    assert found is None or found.name == "surgeon"
+
+
+def test_a_verb_asks_no_value_whose_description_uses_its_noun() -> None:
+    # "How much was claimed on HP-6120?" was signed "150", the excess "the policyholder pays on
+    # each claim": the claim there is a noun; nothing records what was claimed.
+    policies = CollectionSchema.model_validate(json.loads(
+        (Path(__file__).parent.parent / "query" / "schemas" / "homepolicies.json").read_text()))
+    number: dict[str, Any] = {"attribute": "policy_number", "comparator": "eq", "value": "HP-6120"}
+    assert asked_attribute("How much was claimed on HP-6120?", "How much was claimed", policies, number) is None
+    paid = asked_attribute("How much is paid on each claim on HP-6120?", "How much is paid on each claim", policies, number)
+    assert paid is not None and paid.name == "excess"
