@@ -655,7 +655,7 @@ def agent_of(name: str, question: str) -> list[str]:
 def _noun_for_verb(attribute: AttributeInfo, question: str) -> bool:
     """Whether ``question``'s inflected verb ("claimed") is met in ``attribute``'s description only
     as its bare noun ("pays on each claim"): another thing than the one the verb asks."""
-    said = [w for w in re.findall(r"[a-z]+", (attribute.description or "").casefold())]
+    said: list[str] = re.findall(r"[a-z]+", (attribute.description or "").casefold())
     for word in re.findall(r"[a-z]+", question.casefold()):
         base = lemma(word)
         if base == word or not word.endswith("ed"):
