@@ -418,7 +418,7 @@ class SelfQueryPlanner:
             llm, llm_error, proposed = self._from_llm(question, schema, catalogue, today, relations)
         # The readers below read what descriptions affirm; the model above saw them whole (and the
         # rules' reader cuts them itself, keeping what the cut clauses say of missing values).
-        whole = full
+        unaffirmed = full
         full = affirmed(full)
         schema = full.scalar_view()
         found: list[GraphTerm] = []
@@ -426,8 +426,8 @@ class SelfQueryPlanner:
         generic_question = question
         if graph is not None:
             found, found_changes, generic_question = find_graph_terms(question, full, graph)
-        reading = read_question(generic_question, whole.scalar_view(), catalogue, today=today, embeddings=self.embeddings,
-                                full=whole)
+        reading = read_question(generic_question, unaffirmed.scalar_view(), catalogue, today=today,
+                                embeddings=self.embeddings, full=unaffirmed)
         # The rules' filter may test a list's elements too (``contains``), which no other reader here does.
         rules = validate_query(reading.query, full.scalar_view(lists=True), catalogue, today=today, max_limit=self.max_limit,
                                question=question)
