@@ -439,8 +439,16 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
 
 _MEASURES = word_map("value_measures")
 """Words asking a value of the one attribute of a kind without naming it: "cost" (money), "weigh"."""
-_A_PERSON = re.compile(r"\b(?:who|whom|person|people|full\s+name|first\s+name|surname)\b", re.IGNORECASE)
-"""Words of a name attribute's description that say it names a person."""
+_NAME_OF = re.compile(r"\s*(?:the\s+)?name\s+of\s+(?:the|a|an)\s+([a-z]+)", re.IGNORECASE)
+
+
+def _names_the_thing_asked_of(attribute: AttributeInfo, question: str) -> bool:
+    """Whether ``attribute`` is the "name of the <thing>" and ``question`` writes that thing ("Who
+    performed the operation on Lucy Hall?" of "name of the operation performed"): a thing's name,
+    not the person a who-question asks for."""
+    m = _NAME_OF.match(attribute.description or "")
+    return m is not None and bool(forms(m.group(1).casefold()) & {f for w in re.findall(r"[a-z]+", question.casefold())
+                                                                   for f in forms(w)})
 _HOW_MUCH_OF = re.compile(r"\s*how\s+much\s+([a-z]+)\b", re.IGNORECASE)
 _MONEY_WORDS = word_set("price_nouns") | word_set("price_words") | {"money", "cash", "it", "they", "he", "she", "we",
                                                                        "you", "i", "in", "for", "to", "of", "more", "less"}
@@ -527,9 +535,9 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         if agents:
             named, cues = [a for a, _ in agents], " ".join(v for _, verbs in agents for v in verbs)
         else:
-            # By a word of its description, only a person's ("full name of the operating surgeon",
-            # "broker who sold it"): "name of the operation performed" names a thing.
-            named = [a for a in people if _recorded(a) & asked_words and _A_PERSON.search(a.description or "")]
+            # By a word of its description, not the thing a name is of when the question speaks of
+            # that thing: "Who performed the operation …?" asks no "name of the operation performed".
+            named = [a for a in people if _recorded(a) & asked_words and not _names_the_thing_asked_of(a, question)]
     if not named and (m := re.match(r"\s*how\s+many\s+(\w+)", question, re.IGNORECASE)):
         # "How many units of X were recalled?": a number attribute a word of whose name is counted.
         counted = content_terms(m.group(1))

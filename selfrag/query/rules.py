@@ -849,7 +849,8 @@ def read_question(
         if read.free((t.start, t.end)) and word.isalpha() and verb \
                 and any(_verb_of(word, d) for d in events) and not forms(t.norm) & profile.item_nouns:
             read.claim((t.start, t.end))
-            if t.norm not in QUERY_STOP and t.norm not in AUXILIARIES \
+            if t.norm not in QUERY_STOP and t.norm not in AUXILIARIES and _SELECTING.match(question) \
+                    and lemma(word) == word and any(u.norm in ("did", "do", "does") for u in tokens[:i]) \
                     and not any(_verb_of(word, d) and d.name not in undated for d in events) \
                     and not any(a <= t.start < b for a, b in dated):
                 # "Which procedures did Thomas Reid perform?" of "date the procedure was actually
@@ -1222,6 +1223,9 @@ def _done_by(tokens: list[Token], mention: Mention, mentions: Sequence[Mention])
     return any(o.span[0] >= after[0].end and o.attr.attr.kind == "name" and does(o.attr, verb) for o in mentions)
 
 
+_SELECTING = re.compile(r"\s*(?:which|how\s+many|list|show|name)\b", re.IGNORECASE)
+"""Questions that select records ("Which procedures did …", "How many … did …"), not a when- or
+a yes/no question about one."""
 _UNDATED = re.compile(r"\b(?:missing|absent|empty|blank|none|null|not\s+yet|until|unless|only\s+(?:for|if|when|once))\b",
                       re.IGNORECASE)
 """A date's description saying some records have none ("missing if not yet done")."""

@@ -333,3 +333,11 @@ def test_a_state_s_word_dated_by_no_attribute_leaves_the_year_unread() -> None:
     # names cancelled policies only to say they have none: "0 matching documents" was signed.
     plan = _plan("How many policies were cancelled in 2023?", POLICIES, POLICY_VALUES)
     assert "renewal_date" not in json.dumps(plan.where) and plan.asks is None
+
+
+@pytest.mark.parametrize("question", ["When was SP-3317 performed?", "Was SP-3317 performed?",
+                                      "What tariff was paid for SP-3317?"])
+def test_the_verb_of_an_asked_event_is_no_unread_condition(question: str) -> None:
+    # An intermediate commit left "performed" unread wherever it stood: "When was NCT-7004
+    # completed?" asks that very date.
+    assert not any(c.kind == "unread_bound" for c in _plan(question, SURGERY, SURGERY_VALUES).changes)
