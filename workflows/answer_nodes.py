@@ -311,6 +311,11 @@ class AnswerNodes(Phase):
                 # case the question does not name is not the question's answer.
                 ok = False
                 reason += f", but the quote states it of the case {case!r}, which the question does not name"
+            if ok and short and (numbered := _another_numbered(question, short)) is not None:
+                # "How much does Smile Plus pay for Band 3 treatment?" read "80% of Band 2": the
+                # short answer names another numbered case than the one the question asks about.
+                ok = False
+                reason += f", but the answer is of {numbered[0]!r}, and the question asks about {numbered[1]!r}"
             if ok and short and (against := _set_against(question, short, answer)) is not None:
                 # "What is the retail documentation fee?" read "$95" out of "The documentation fee
                 # is $95 instead of the retail fee.": the quote sets its figure against the thing
@@ -788,6 +793,24 @@ def _stated_of_a_case(question: str, short: str, answer: str) -> str | None:
                  or (i + 1 < len(ws) and re.fullmatch(r"\d+[A-Za-z]?", ws[i + 1]) is not None and w.isalpha()
                      and w.casefold() not in MONTHS and w.casefold() not in QUERY_STOP)]
         return m.group(0).strip().rstrip(",") if any(not forms(w.casefold()) & asked for w in coded) else None
+    return None
+
+
+_NUMBERED = re.compile(r"\b([A-Za-z]{2,})\s+(\d+[A-Za-z]?)\b")
+
+
+def _another_numbered(question: str, short: str) -> tuple[str, str] | None:
+    """(the numbered name in ``short``, the one ``question`` writes) when both name the same word
+    with other numbers ("Band 2" in the answer, "Band 3" in the question); None otherwise."""
+    def named(text: str) -> list[tuple[str, str]]:
+        # Not a year after a preposition ("in 1910"): a name and its number ("Band 3", "zone 4").
+        return [(w, n) for w, n in _NUMBERED.findall(text) if w.casefold() not in QUERY_STOP and not _YEAR.fullmatch(n)]
+
+    asked = {word.casefold(): f"{word} {number}" for word, number in named(question)}
+    numbers = {(word.casefold(), number.casefold()) for word, number in named(question)}
+    for word, number in named(short):
+        if word.casefold() in asked and (word.casefold(), number.casefold()) not in numbers:
+            return f"{word} {number}", asked[word.casefold()]
     return None
 
 

@@ -195,7 +195,9 @@ def _counted(reader: _Reader, n: Number) -> Token | None:
         return None
     k = reader.index_after(n.end)
     tok = reader.tokens[k] if k < len(reader.tokens) else None
-    return tok if tok is not None and plural(tok) and tok.lemma == n.unit else None
+    # ("more than one treatment": one thing, in the singular)
+    return tok if tok is not None and (plural(tok) or (n.value == 1 and tok.norm.isalpha() and tok.norm not in QUERY_STOP)) \
+        and tok.lemma == n.unit else None
 
 
 def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start: int, end: int) -> float | None:

@@ -58,7 +58,7 @@ from selfrag.lang import (
     word_map,
     word_set,
 )
-from selfrag.lang.questions import AUXILIARIES
+from selfrag.lang.questions import AUXILIARIES, PREPOSITIONS
 from selfrag.query._lexicon import CUES, NEGATION_PHRASES, NEGATIONS
 from selfrag.query._limit import asks_count
 from selfrag.query._match import KnownValues, accent_only
@@ -218,6 +218,9 @@ class _Finder:
         """The strictest match over every attribute first, then looser ones: "Thai" is a cuisine
         before it is the last word of a title."""
         exact = [(p, m) for p, idx in self.indexes if (m := idx.exact(text)) is not None
+                 # "per booking" is no handling code "PER": a code in capitals is not a little word
+                 and not (n == 1 and (text.casefold() in QUERY_STOP or text.casefold() in PREPOSITIONS)
+                          and isinstance(m.value, str) and m.value.isupper() and text != m.value)
                  and not (m.how == "inflection" and n == 1 and self._another_attributes_word(text, p))
                  and not (n == 1 and isinstance(m.value, str) and accent_only(text, m.value))
                  and not (n == 1 and text.casefold() in _MEASURE_WORDS and m.how != "exact")]

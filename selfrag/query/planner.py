@@ -178,6 +178,25 @@ _UNRECORDED = re.compile(r"\b(?:no|without)\b[^?.,;]*?\b(?:recorded|on\s+record|
                          re.IGNORECASE)
 """A value asked to be missing: "no follow-up recorded", "without a price stated"."""
 
+def _either_value(node: FilterNode) -> str | None:
+    """The value an "or" of the filter tests on several attributes at once ("Delgado Foods" as
+    shipper or consignee); None when there is none."""
+    for op in _operations(node):
+        if op.operator == "or" and len(op.arguments) > 1 and all(isinstance(a, Comparison) and a.comparator == "eq"
+                                                                 for a in op.arguments):
+            values = {str(a.value) for a in op.arguments if isinstance(a, Comparison)}
+            attributes = {a.attribute for a in op.arguments if isinstance(a, Comparison)}
+            if len(values) == 1 and len(attributes) > 1:
+                return values.pop()
+    return None
+
+
+def _operations(node: FilterNode) -> list[Operation]:
+    if not isinstance(node, Operation):
+        return []
+    return [node, *(o for a in node.arguments for o in _operations(a))]
+
+
 def _attribute_asked(question: str, node: FilterNode, schema: CollectionSchema) -> bool:
     """Whether ``question`` names, by its own name after a verb of having, an attribute (no flag)
     its filter ``node`` does not test ("have a departure date" of a boat the filter names): it asks
@@ -506,6 +525,12 @@ class SelfQueryPlanner:
             changes.append(Change(kind="another_role", detail=role))
         if query.filter is not None and (either := _value_or_measure(question, query.filter, full)) is not None:
             changes.append(Change(kind="either_attribute", detail=either))
+        if query.filter is not None and (reading.aggregate is not None or reading.extreme is not None) \
+                and (both := _either_value(query.filter)) is not None:
+            # "the total freight charge of the Delgado Foods shipments": as shipper or as consignee,
+            # which the question does not say; a figure over both is no answer.
+            changes.append(Change(kind="either_attribute", detail=f"{both!r} is held by any of several attributes; "
+                                  "which one the question means is not said; nothing computed from the filter is the answer"))
         if query.filter is not None and _UNRECORDED.search(question):
             # "Which appointments have no follow-up recorded?": the records without a value, which
             # no filter selects (the store has no test for a missing value), not those holding "no".

@@ -213,6 +213,9 @@ def _list_elements(tokens: list[Token], lists: Sequence[AttrProfile], catalogue:
                     continue
                 if n == 1 and accent_only(tokens[i].text, value):
                     continue  # "part of the series" is no Pärt
+                if n == 1 and value.isupper() and tokens[i].text != value \
+                        and (tokens[i].norm in QUERY_STOP or tokens[i].norm in PREPOSITIONS):
+                    continue  # "per booking" is no handling code "PER"
                 first, last = i, i + n - 1
                 if last + 1 < len(tokens) and term_match(forms(norms[last + 1]), p.name_terms):
                     last += 1  # "HDMI ports"
@@ -716,7 +719,7 @@ def read_question(
         mentions.remove(m)
         taken.release(m.span)
     for m in [m for m in mentions if _event_verb(question, m, events) or _dated_state(question, tokens, m, events, today)
-              or _records_verb(tokens, m, full_profile)]:
+              or _records_verb(tokens, m, full_profile) or _event_phrase(tokens, m, events)]:
         # "How many applications did Nora Whitaker submit?": "submit" tells of the event the
         # records' first date records ("date the application was submitted"), which every
         # record had, not of the state "submitted" an application holds until its review. So
@@ -1249,6 +1252,21 @@ def _dated_state(question: str, tokens: list[Token], mention: Mention, dates: Se
     rest = question[mention.span[1]:]
     found = find_date_range(rest, today)
     return found is not None and found.span is not None and not rest[:found.span[0]].strip()
+
+
+def _event_phrase(tokens: list[Token], mention: Mention, events: Sequence[AttrProfile]) -> bool:
+    """Whether ``mention``, a state of one word ("out"), ends with the word before it a verb phrase
+    a date's description writes ("checked out" of "date the kit was checked out"): that event,
+    not the state, unless the phrase is used as the state ("still checked out")."""
+    if mention.negated or not isinstance(mention.value, str) or " " in mention.value:
+        return False
+    before = [t for t in tokens if t.end <= mention.span[0]]
+    if len(before) < 1 or not before[-1].norm.isalpha() or before[-1].norm in QUERY_STOP:
+        return False
+    phrase = f"{before[-1].norm} {str(mention.value).casefold()}"
+    if len(before) > 1 and before[-2].norm in ("still", "currently", "now"):
+        return False
+    return any(re.search(rf"\b{re.escape(phrase)}\b", (d.attr.description or "").casefold()) for d in events)
 
 
 def _records_verb(tokens: list[Token], mention: Mention, profile: SchemaProfile) -> bool:

@@ -341,3 +341,46 @@ def test_the_verb_of_an_asked_event_is_no_unread_condition(question: str) -> Non
     # An intermediate commit left "performed" unread wherever it stood: "When was NCT-7004
     # completed?" asks that very date.
     assert not any(c.kind == "unread_bound" for c in _plan(question, SURGERY, SURGERY_VALUES).changes)
+
+
+# Round four: a film school's kit loans (status "out" beside checkout_date, "date the kit was
+# checked out"), a dental practice's treatments, a shipping line's container bookings.
+KIT = CollectionSchema.model_validate(json.loads((HERE / "kitloans.json").read_text()))
+KIT_VALUES = {"loan_id": ["EQ-2281", "EQ-2218"], "student": ["Ada Okafor"], "status": ["out", "returned", "overdue", "lost"]}
+DENTAL = CollectionSchema.model_validate(json.loads((HERE / "dental.json").read_text()))
+DENTAL_VALUES = {"patient": ["Samuel Ortiz", "Ava Hartley"], "dentist": ["Helen Hartley"], "treatment_id": ["DT-7712"]}
+CONTAINERS = CollectionSchema.model_validate(json.loads((HERE / "containers.json").read_text()))
+CONTAINER_VALUES = {"booking_no": ["CB-6010", "CB-5530"], "shipper": ["Delgado Foods", "Kessler Chemicals"],
+                    "consignee": ["Delgado Foods", "Harbor Retail"], "handling_codes": ["PER", "RF", "HAZ"],
+                    "status": ["booked", "shipped", "delivered", "cancelled"]}
+
+
+@pytest.mark.parametrize("question", ["Which store was EQ-2281 checked out from?",
+                                      "How many loans were checked out from the Okafor Building?",
+                                      "Was EQ-2281 checked out from the Okafor Building?"])
+def test_a_state_that_ends_a_dated_verb_phrase_is_the_event(question: str) -> None:
+    # "checked out" of "date the kit was checked out" was read as status = out: three answers
+    # signed on loans that have since been returned.
+    assert '"out"' not in json.dumps(_plan(question, KIT, KIT_VALUES).where)
+    assert '"out"' in json.dumps(_plan("Which loans are still out?", KIT, KIT_VALUES).where)
+
+
+def test_more_than_one_of_a_thing_is_a_count_not_a_figure() -> None:
+    # "Which patients have more than one treatment?" became insurer_share > 1.
+    plan = _plan("Which patients have more than one treatment?", DENTAL, DENTAL_VALUES)
+    assert "insurer_share" not in json.dumps(plan.where) and plan.asks is None
+
+
+def test_a_capitalised_code_is_no_lower_case_word() -> None:
+    # "average freight charge per booking" averaged the five bookings with handling code PER.
+    plan = _plan("What is the average freight charge per booking?", CONTAINERS, CONTAINER_VALUES)
+    assert "PER" not in json.dumps(plan.where)
+    assert "PER" in json.dumps(_plan("bookings with handling code PER", CONTAINERS, CONTAINER_VALUES).where)
+
+
+def test_a_figure_over_a_value_either_attribute_holds_is_not_computed_whole() -> None:
+    # "total freight charge of the Delgado Foods shipments" summed its bookings as shipper and as
+    # consignee; which one is not said.
+    plan = _plan("What is the total freight charge of the Delgado Foods shipments?", CONTAINERS, CONTAINER_VALUES)
+    assert plan.computed is None or not plan.computed.whole
+

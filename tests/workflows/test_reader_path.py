@@ -554,3 +554,16 @@ def test_a_figure_stated_in_place_of_the_asked_thing_is_not_signed(make_engine: 
                         judge_reading("$6.00 per tonne"))
     result = rate.run("What drying rate do organic loads pay?", collection="papers")
     assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]
+
+
+def test_a_short_answer_of_another_numbered_case_is_not_signed(make_engine: Any) -> None:
+    # "How much does Smile Plus pay for Band 3 treatment?" was signed "80% of Band 2", the figure
+    # beside "only 30% of Band 3" in the same sentence.
+    text = "Smile Plus pays 80% of Band 2 but only 30% of Band 3 treatment costs."
+    engine = _engine_over({"insurers": text}, judge_reading("80% of Band 2"))
+    result = engine.run("How much does Smile Plus pay for Band 3 treatment?", collection="papers")
+    reader = next(v for v in result.trace.verdicts if v["kind"] == "reader")
+    assert result.outcome is Outcome.UNVERIFIED and "'Band 2'" in reader["reason"]
+    right = _engine_over({"insurers": text}, judge_reading("30% of Band 3"))
+    result = right.run("How much does Smile Plus pay for Band 3 treatment?", collection="papers")
+    assert next(v for v in result.trace.verdicts if v["kind"] == "reader")["passed"]
