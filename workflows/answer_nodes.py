@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from graders import GradeResult
 from graders.figures import figures, nearer_figure, other_year, parallel_year, unnamed_codes, unnamed_phrases
 from selfrag.lang import MONTHS, QUERY_STOP, UNITS, forms
-from selfrag.lang.questions import asks_yes_or_no
+from selfrag.lang.questions import PREPOSITIONS, asks_yes_or_no
 from selfrag.query import find_numbers, headed_attribute, record_words
 from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
@@ -804,12 +804,13 @@ def _another_numbered(question: str, short: str) -> tuple[str, str] | None:
     with other numbers ("Band 2" in the answer, "Band 3" in the question); None otherwise."""
     def named(text: str) -> list[tuple[str, str]]:
         # Not a year after a preposition ("in 1910"): a name and its number ("Band 3", "zone 4").
-        return [(w, n) for w, n in _NUMBERED.findall(text) if w.casefold() not in QUERY_STOP and not _YEAR.fullmatch(n)]
+        return [(w, n) for w, n in _NUMBERED.findall(text) if w.casefold() not in QUERY_STOP
+                and w.casefold() not in PREPOSITIONS and not _YEAR.fullmatch(n)]
 
     asked = {word.casefold(): f"{word} {number}" for word, number in named(question)}
     numbers = {(word.casefold(), number.casefold()) for word, number in named(question)}
     for word, number in named(short):
-        if word.casefold() in asked and (word.casefold(), number.casefold()) not in numbers:
+        if word[:1].isupper() and word.casefold() in asked and (word.casefold(), number.casefold()) not in numbers:
             return f"{word} {number}", asked[word.casefold()]
     return None
 
