@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.runnables.config import ContextThreadPoolExecutor
@@ -298,49 +298,12 @@ class AnswerNodes(Phase):
                 # filter's: the documents it selected satisfy it without stating it.)
                 ok = False
                 reason += f", but the quote states no {' or '.join(unstated)}, which the question asks about"
-            if ok and short and (earlier := _earlier_time(question, short, answer)):
-                # "How much does a replacement key fob cost?" read "$12" out of "Before 1 April 2024
-                # … a key fob was $12.": a figure the quote states of a time it has ended is not
-                # what the question, which names no such time, asks.
-                ok = False
-                reason += f", but the quote states it of the time {earlier!r}, which the question does not ask about"
-            if ok and short and (case := _stated_of_a_case(question, short, answer)) is not None:
-                # "How long can disabled badge holders park at a meter?" read "3 hours" out of "In
-                # zone AB-140, where the normal maximum stay is 1 hour, badge holders may stay 3
-                # hours.", the exception beside the rule's 4 hours: a figure the quote states of a
-                # case the question does not name is not the question's answer.
-                ok = False
-                reason += f", but the quote states it of the case {case!r}, which the question does not name"
-            if ok and short and (numbered := _another_numbered(question, short)) is not None:
-                # "How much does Smile Plus pay for Band 3 treatment?" read "80% of Band 2": the
-                # short answer names another numbered case than the one the question asks about.
-                ok = False
-                reason += f", but the answer is of {numbered[0]!r}, and the question asks about {numbered[1]!r}"
-            if ok and short and (against := _set_against(question, short, answer)) is not None:
-                # "What is the retail documentation fee?" read "$95" out of "The documentation fee
-                # is $95 instead of the retail fee.": the quote sets its figure against the thing
-                # the question asks about.
-                ok = False
-                reason += f", but the quote states it in place of the {against!r} one the question asks about"
-            if ok and short and (measured := _another_measure(question, short)) is not None:
-                # "How tall can a fence be without a permit?" read "15 square metres" out of the shed
-                # rule: a figure of another measure than the one the question asks is no answer to it.
-                ok = False
-                reason += f", but the question asks a {measured[0]} and the answer is a {measured[1]}"
-            if ok and short and (qualified := _qualified_elsewhere(question, short, answer, docs)) is not None:
-                # "How much is a priority review of marking?" read "£42.00" out of "a review of
-                # marking costs £42.00", beside "A priority review of marking … costs £48.00.": a
-                # quote without the question's qualifier, where another sentence has it with the
-                # same words, states the plain thing's figure, not the qualified one's.
-                ok = False
-                reason += (f", but the quote does not state {qualified[0]!r}, which the question asks about and "
-                           f"document {qualified[1]!r} states with the quote's words")
-            if ok and short and (beside := listed_beside(question, short, answer)):
-                # "What is the generic name of Harmony?" read "Methylphenidate" out of "Harmony and
-                # brand-name Methylphenidate usually need prior authorization.": what a quote lists
-                # beside the thing asked about is another of its kind, not something of it.
-                ok = False
-                reason += f", but the quote lists it beside {beside!r}, which the question asks about, not as something of it"
+            if ok and short:
+                for guard in _QUOTE_GUARDS:
+                    if (but := guard(question, short, answer, docs)) is not None:
+                        ok = False
+                        reason += f", but {but}"
+                        break
             verdicts.append(decided_verdict("reader", current["number"], ok, "verified" if ok else "unverified", reason,
                                             model=self._reader_name(), prompt_version="reader/v1"))
             current["verified"] = ok
@@ -901,3 +864,68 @@ def _years_unstated(question: str, answer: str) -> list[str]:
     """The years ``question`` names ("in 2022") that ``answer`` (the short answer and its quote)
     nowhere states, not even inside a date ("2022-09-20")."""
     return [y for y in dict.fromkeys(_YEAR.findall(question)) if y not in answer]
+
+
+# Each guard says, as a clause after "but", why the reader's answer ``short`` quoted from
+# ``answer`` is not what ``question`` asks, however sure the reader is; None when it sees nothing.
+QuoteGuard = Callable[[str, str, str, Sequence[rec.Document]], "str | None"]
+
+
+def _guard_earlier(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "How much does a replacement key fob cost?" read "$12" out of "Before 1 April 2024 … a key
+    # fob was $12.": a figure the quote states of a time it has ended is not what the question,
+    # which names no such time, asks.
+    earlier = _earlier_time(question, short, answer)
+    return f"the quote states it of the time {earlier!r}, which the question does not ask about" if earlier else None
+
+
+def _guard_case(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "How long can disabled badge holders park at a meter?" read "3 hours" out of "In zone
+    # AB-140, where the normal maximum stay is 1 hour, badge holders may stay 3 hours.", the
+    # exception beside the rule's 4 hours: a figure the quote states of a case the question does
+    # not name is not the question's answer.
+    case = _stated_of_a_case(question, short, answer)
+    return None if case is None else f"the quote states it of the case {case!r}, which the question does not name"
+
+
+def _guard_numbered(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "How much does Smile Plus pay for Band 3 treatment?" read "80% of Band 2": the short answer
+    # names another numbered case than the one the question asks about.
+    numbered = _another_numbered(question, short)
+    return None if numbered is None else f"the answer is of {numbered[0]!r}, and the question asks about {numbered[1]!r}"
+
+
+def _guard_against(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "What is the retail documentation fee?" read "$95" out of "The documentation fee is $95
+    # instead of the retail fee.": the quote sets its figure against the thing asked about.
+    against = _set_against(question, short, answer)
+    return None if against is None else f"the quote states it in place of the {against!r} one the question asks about"
+
+
+def _guard_measure(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "How tall can a fence be without a permit?" read "15 square metres" out of the shed rule: a
+    # figure of another measure than the one the question asks is no answer to it.
+    measured = _another_measure(question, short)
+    return None if measured is None else f"the question asks a {measured[0]} and the answer is a {measured[1]}"
+
+
+def _guard_qualified(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "How much is a priority review of marking?" read "£42.00" out of "a review of marking costs
+    # £42.00", beside "A priority review of marking … costs £48.00.": a quote without the
+    # question's qualifier, where another sentence has it with the same words, states the plain
+    # thing's figure, not the qualified one's.
+    qualified = _qualified_elsewhere(question, short, answer, docs)
+    return None if qualified is None else (f"the quote does not state {qualified[0]!r}, which the question asks about "
+                                           f"and document {qualified[1]!r} states with the quote's words")
+
+
+def _guard_beside(question: str, short: str, answer: str, docs: Sequence[rec.Document]) -> str | None:
+    # "What is the generic name of Harmony?" read "Methylphenidate" out of "Harmony and brand-name
+    # Methylphenidate usually need prior authorization.": what a quote lists beside the thing
+    # asked about is another of its kind, not something of it.
+    beside = listed_beside(question, short, answer)
+    return f"the quote lists it beside {beside!r}, which the question asks about, not as something of it" if beside else None
+
+
+_QUOTE_GUARDS: tuple[QuoteGuard, ...] = (_guard_earlier, _guard_case, _guard_numbered, _guard_against, _guard_measure,
+                                         _guard_qualified, _guard_beside)
