@@ -534,12 +534,15 @@ class _Finder:
                 targets.append((p, True, p.attr.description))
         if not targets:
             return []
+        written = self._written_names()
         grams: list[tuple[int, int]] = []
         for i in range(len(self.tokens)):
             for n in (1, 2, 3):
                 toks = self.tokens[i : i + n]
                 if len(toks) < n or not self.taken.free(self.span(i, i + n)):
                     continue
+                if any(a < i + n and i < b for a, b in written):
+                    continue  # "contents sum insured": an attribute's name written whole, no value
                 if any(t.norm.isdigit() for t in toks) or self.light(toks[0]) or self.light(toks[-1]):
                     continue
                 if any(t.norm in NEGATIONS for t in toks) or all(forms(t.norm) & self.items for t in toks):
@@ -568,6 +571,20 @@ class _Finder:
             out.append(Mention(p, value, span, f"embedding {score:.2f}"))
             self.taken.claim(span)
         return out
+
+    def _written_names(self) -> list[tuple[int, int]]:
+        """The token ranges where the question writes an attribute's name of two words or more
+        whole ("contents sum insured" of contents_sum_insured)."""
+        found = []
+        for p in self.profile.attributes:
+            words = [w for w in re.split(r"[_\W]+", p.name.casefold()) if w]
+            n = len(words)
+            if n < 2:
+                continue
+            for i in range(len(self.tokens) - n + 1):
+                if all(forms(t.norm) & forms(w) for t, w in zip(self.tokens[i:i + n], words, strict=True)):
+                    found.append((i, i + n))
+        return found
 
     # -- 4. unknown proper names -----------------------------------------------------------------------
     def names(self, earlier: Sequence[Mention] = ()) -> list[Mention]:

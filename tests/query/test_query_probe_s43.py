@@ -384,3 +384,15 @@ def test_a_figure_over_a_value_either_attribute_holds_is_not_computed_whole() ->
     plan = _plan("What is the total freight charge of the Delgado Foods shipments?", CONTAINERS, CONTAINER_VALUES)
     assert plan.computed is None or not plan.computed.whole
 
+
+
+def test_a_word_of_an_attribute_s_name_written_whole_is_no_value_by_meaning() -> None:
+    # "What's the contents sum insured on Owen Price's policy?" linked "contents" to the cover type
+    # "contents only" by meaning and signed "0 matching documents": the words name the attribute
+    # contents_sum_insured.
+    from tests.query.word_vectors import WordVectors
+
+    vectors = WordVectors([("contents", "only")], {"contents": 0.1, "only": 0.1})
+    planner = SelfQueryPlanner(None, mode="rules", today=TODAY, embeddings=vectors)
+    plan = planner.plan("What's the contents sum insured on Owen Price's policy?", POLICIES, POLICY_VALUES)
+    assert "cover_type" not in json.dumps(plan.where)
