@@ -15,7 +15,7 @@ from graders import GradeResult
 from graders.figures import figures, nearer_figure, other_year, parallel_year, unnamed_codes, unnamed_phrases
 from selfrag.lang import MONTHS, QUERY_STOP, UNITS, forms
 from selfrag.lang.questions import PREPOSITIONS, asks_yes_or_no
-from selfrag.query import find_numbers, headed_attribute, record_words
+from selfrag.query import affirmed, find_numbers, headed_attribute, record_words
 from selfrag.reading import sentence_spans
 from selfrag.schema import CollectionSchema
 from selfrag.text import content_terms
@@ -479,7 +479,10 @@ class AnswerNodes(Phase):
         for d in state["relevant"]:
             if d["id"] not in cited or (attribute := stated_attribute(short, d["metadata"], schema)) is None:
                 continue
-            if left := unasked_words(planned_text(state), attribute, plan["filter"], schema=schema):
+            # What the attribute records, not when it is missing: "sum insured for buildings;
+            # missing for contents-only policies" records no contents.
+            said = affirmed(schema).attribute(attribute.name) or attribute
+            if left := unasked_words(planned_text(state), said, plan["filter"], schema=affirmed(schema)):
                 records = f", {attribute.description}," if attribute.description else ""
                 return (f"the answer {short[:80]!r} is the stored {attribute.name}{records} of {d['id']}; the question asks "
                         f"{', '.join(sorted(left))!r}, which that attribute does not record")

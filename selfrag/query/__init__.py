@@ -17,6 +17,7 @@ shape that no known value is).
 """
 
 from selfrag.query._numbers import Number, find_numbers
+from selfrag.query._profile import affirmed
 from selfrag.query._where import MAX_FILTER_VALUES
 from selfrag.query.absent import Absent, absent_identifiers, code_key, written_in
 from selfrag.query.anchor import TextCheck, check_text, is_placeholder
@@ -68,6 +69,7 @@ __all__ = [
     "TextCheck",
     "Validated",
     "absent_identifiers",
+    "affirmed",
     "and_where",
     "build_planner",
     "check_text",

@@ -337,3 +337,27 @@ def test_a_field_of_one_record_asked_of_an_unread_year_is_not_signed(chroma_clie
     assert all(g["strategy"] != "field" for g in then.trace.generations)
     now = run.run("What is the removal cost of TR-2051?", collection="trees")
     assert now.trace.generations[-1]["strategy"] == "field" and now.outcome == "answered"
+
+
+def test_a_figure_of_an_attribute_that_records_nothing_asked_is_not_signed(chroma_client: Any, tmp_path: Path) -> None:
+    # "What's the contents sum insured on Owen Price's policy?" was signed "220000", his buildings
+    # sum insured ("sum insured for buildings; missing for contents-only policies"): its
+    # description names contents only to say when it is missing.
+    from selfrag.schema import CollectionSchema
+
+    schema = CollectionSchema.model_validate({"description": "Home insurance policies, one record per policy", "attributes": [
+        {"name": "policy_number", "type": "string", "kind": "identifier", "description": "policy number"},
+        {"name": "policyholder", "type": "string", "kind": "name", "description": "person who holds the policy"},
+        {"name": "buildings_sum_insured", "type": "integer", "kind": "money",
+         "description": "sum insured for buildings in pounds; missing for contents-only policies"},
+        {"name": "contents_sum_insured", "type": "integer", "kind": "money", "description": "sum insured for contents in pounds"}]})
+    path = tmp_path / "policies.jsonl"
+    path.write_text(json.dumps({"id": "HP-4417", "text": "Policy HP-4417 is held by Owen Price.",
+                                "metadata": {"policy_number": "HP-4417", "policyholder": "Owen Price",
+                                             "buildings_sum_insured": 220000}}) + "\n")
+    run, _ = records_engine(chroma_client, "policies", schema, [path], "220000 [1].", top_k=4,
+                            today=lambda: date(2025, 6, 1))
+    result = run.run("What's the contents sum insured on Owen Price's policy?", collection="policies")
+    assert result.outcome != "answered"
+    assert any(v["kind"] == "attribute" and not v["passed"] and "buildings_sum_insured" in v["reason"]
+               for v in result.trace.verdicts)
