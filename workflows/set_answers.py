@@ -439,6 +439,8 @@ def entities_and_documents(entities: SetAnswer, documents: Sequence[rec.Document
 
 _MEASURES = word_map("value_measures")
 """Words asking a value of the one attribute of a kind without naming it: "cost" (money), "weigh"."""
+_A_PERSON = re.compile(r"\b(?:who|whom|person|people|full\s+name|first\s+name|surname)\b", re.IGNORECASE)
+"""Words of a name attribute's description that say it names a person."""
 _NAME_OF = re.compile(r"\s*(?:the\s+)?name\s+of\s+(?:the|a|an)\s+([a-z]+)", re.IGNORECASE)
 
 
@@ -538,6 +540,10 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
             # By a word of its description, not the thing a name is of when the question speaks of
             # that thing: "Who performed the operation …?" asks no "name of the operation performed".
             named = [a for a in people if _recorded(a) & asked_words and not _names_the_thing_asked_of(a, question)]
+            if len(named) > 1:
+                # "Who borrowed EQ-2281?": "student who borrowed the kit", not "the piece of
+                # equipment borrowed" (a name by kind): the one a person's words describe.
+                named = [a for a in named if _A_PERSON.search(a.description or "")] or named
     if not named and (m := re.match(r"\s*how\s+many\s+(\w+)", question, re.IGNORECASE)):
         # "How many units of X were recalled?": a number attribute a word of whose name is counted.
         counted = content_terms(m.group(1))

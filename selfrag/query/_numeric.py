@@ -222,6 +222,10 @@ def _evidence(reader: _Reader, p: AttrProfile, n: Number, cue: str | None, start
         # "more than one cancelled order": the records again, a word or two of theirs between.
         return None
     counted = _counted(reader, n)
+    if counted is not None and not plural(counted) and not term_match(forms(counted.norm), p.name_terms):
+        # "more than one treatment" (per patient): one thing, counted, which only an attribute
+        # named after it counts ("more than one visit" of visits).
+        return None
     if counted is not None and not term_match(forms(counted.norm), p.terms):
         # A number of things no word of ``p`` names is no measure in a unit ("fewer than 3 ports"
         # is no price, no rating) and fits an attribute that counts ("fewer than 50 places").

@@ -187,12 +187,14 @@ class SchemaProfile:
         plural = next((forms(t.norm) for t in tokenize(text)
                        if t.norm.isalpha() and t.lemma != t.norm and t.norm.endswith("s") and t.norm not in QUERY_STOP),
                       frozenset())
-        # "One record per used car sold by the dealership (a sale)", "treatment plans, one record
-        # per treatment": the noun each record is one of, and (without a plural) the one it is
-        # called in passing; not "one record per building and billing month", a pair.
-        per = [m.group(1) for m in _ONE_PER.finditer(text)]
-        called = [] if plural else [m.group(1) for m in _CALLED.finditer(text)]
-        return plural | frozenset().union(*(forms(w.casefold()) for w in [*per, *called]))
+        if plural:
+            return plural
+        # "One record per used car sold by the dealership (a sale)": without a plural, the noun
+        # each record is one of, and the one it is called in passing (not "one record per building
+        # and billing month", a pair). (Beside a plural it would take "trip" of "field trip
+        # requests, one record per trip" from trip_date, the records' own date.)
+        named = [m.group(1) for m in _ONE_PER.finditer(text)] + [m.group(1) for m in _CALLED.finditer(text)]
+        return frozenset().union(*(forms(w.casefold()) for w in named))
 
     def of_another_thing(self, year: AttrProfile) -> bool:
         """Whether ``year`` is the year of a thing another attribute names or the records are of,

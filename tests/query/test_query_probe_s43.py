@@ -396,3 +396,11 @@ def test_a_word_of_an_attribute_s_name_written_whole_is_no_value_by_meaning() ->
     planner = SelfQueryPlanner(None, mode="rules", today=TODAY, embeddings=vectors)
     plan = planner.plan("What's the contents sum insured on Owen Price's policy?", POLICIES, POLICY_VALUES)
     assert "cover_type" not in json.dumps(plan.where)
+
+
+def test_the_records_own_date_is_still_named_by_their_word() -> None:
+    # "Which trips are on 2024-03-14?" and "how many grade 7 trips" of "field trip requests, one
+    # record per trip" lost their filters when an intermediate commit took "trip" for the records'
+    # word beside "requests".
+    assert "trip_date" in json.dumps(_plan("Which trips are on 2024-03-14?", TRIPS, TRIP_VALUES).where)
+    assert _plan("how many grade 7 trips", TRIPS, TRIP_VALUES).where == {"grade": {"$eq": 7}}

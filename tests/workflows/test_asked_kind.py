@@ -153,3 +153,13 @@ def test_a_verb_asks_no_value_whose_description_uses_its_noun() -> None:
     assert asked_attribute("How much was claimed on HP-6120?", "How much was claimed", policies, number) is None
     paid = asked_attribute("How much is paid on each claim on HP-6120?", "How much is paid on each claim", policies, number)
     assert paid is not None and paid.name == "excess"
+
+
+def test_who_asks_the_person_of_two_names_a_verb_describes() -> None:
+    # "Who borrowed EQ-2281?" of "student who borrowed the kit" beside "the piece of equipment
+    # borrowed": the student (an intermediate commit answered neither).
+    loans = CollectionSchema.model_validate(json.loads(
+        (Path(__file__).parent.parent / "query" / "schemas" / "kitloans.json").read_text()))
+    loan: dict[str, Any] = {"attribute": "loan_id", "comparator": "eq", "value": "EQ-2281"}
+    found = asked_attribute("Who borrowed EQ-2281?", "borrowed", loans, loan)
+    assert found is not None and found.name == "student"
