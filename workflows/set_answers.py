@@ -580,7 +580,7 @@ def asked_attribute(question: str, search_text: str, schema: CollectionSchema,
         else:
             # Not by the records' own word: "What boat is booking MB-7307?" asks no "total amount
             # charged for the booking".
-            named = [a for a in money if _recorded(a) & (asked_words - record_words(schema))
+            named = [a for a in money if _recorded(a) & (asked_words - record_words(schema) - item_words(schema))
                      and not _noun_for_verb(a, question)]
     if len(named) != 1:
         return None

@@ -163,3 +163,13 @@ def test_who_asks_the_person_of_two_names_a_verb_describes() -> None:
     loan: dict[str, Any] = {"attribute": "loan_id", "comparator": "eq", "value": "EQ-2281"}
     found = asked_attribute("Who borrowed EQ-2281?", "borrowed", loans, loan)
     assert found is not None and found.name == "student"
+
+
+def test_the_collection_s_word_for_its_items_names_no_price() -> None:
+    # "What treatment does Samuel Ortiz have?" was signed "750", the fee "charged for the
+    # treatment": treatment is what every record is of ("Dental practice treatment plans").
+    dental = CollectionSchema.model_validate(json.loads(
+        (Path(__file__).parent.parent / "query" / "schemas" / "dental.json").read_text()))
+    patient: dict[str, Any] = {"attribute": "patient", "comparator": "eq", "value": "Samuel Ortiz"}
+    found = asked_attribute("What treatment does Samuel Ortiz have?", "What treatment does have?", dental, patient)
+    assert found is None or found.name == "treatment_type"
