@@ -10,8 +10,13 @@ from typing import Any
 from selfrag.schema import CollectionSchema
 from workflows.set_answers import asked_attribute
 
-ENERGY = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "energy.json").read_text()))
+SCHEMAS = Path(__file__).parent.parent / "query" / "schemas"
+
+
+def _schema(name: str) -> CollectionSchema:
+    return CollectionSchema.model_validate(json.loads((SCHEMAS / name).read_text()))
+
+ENERGY = _schema("energy.json")
 BILL: dict[str, Any] = {"attribute": "bill_id", "comparator": "eq", "value": "EB-1035"}
 
 
@@ -26,8 +31,7 @@ def test_who_read_it_still_asks_the_person() -> None:
     assert found is not None and found.name == "read_by"
 
 
-BIRDS = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "birds.json").read_text()))
+BIRDS = _schema("birds.json")
 
 
 def test_who_asks_the_doer_of_a_verb_ending_in_y() -> None:
@@ -39,8 +43,7 @@ def test_who_asks_the_doer_of_a_verb_ending_in_y() -> None:
     assert found is not None and found.name == "verifier"
 
 
-RECALLS = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "recalls-s31.json").read_text()))
+RECALLS = _schema("recalls-s31.json")
 RING: dict[str, Any] = {"attribute": "product", "comparator": "eq", "value": "Pebble Teether Ring"}
 
 
@@ -56,10 +59,8 @@ def test_how_many_is_never_a_word_value() -> None:
     assert asked_attribute("How many hazards does the Pebble Teether Ring pose?", "hazards pose", RECALLS, RING) is None
 
 
-LAB = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "labsamples.json").read_text()))
-TALKS = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "talks.json").read_text()))
+LAB = _schema("labsamples.json")
+TALKS = _schema("talks.json")
 SAMPLE: dict[str, Any] = {"attribute": "sample_id", "comparator": "eq", "value": "LS-3401"}
 
 
@@ -80,8 +81,7 @@ def test_who_collected_it_still_asks_the_person() -> None:
     assert found is not None and found.name == "collected_by"
 
 
-REPAIRS = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "repairs.json").read_text()))
+REPAIRS = _schema("repairs.json")
 
 
 def test_what_kind_of_asks_a_category_not_a_cost_its_description_names() -> None:
@@ -91,8 +91,7 @@ def test_what_kind_of_asks_a_category_not_a_cost_its_description_names() -> None
     assert found is not None and found.name == "category"  # "type of repair"
 
 
-INTAKES = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "intakes.json").read_text()))
+INTAKES = _schema("intakes.json")
 INTAKE: dict[str, Any] = {"operator": "and", "arguments": [
     {"attribute": "intake_id", "comparator": "eq", "value": "WR-7370"},
     {"attribute": "species", "comparator": "eq", "value": "hedgehog"}]}
@@ -107,8 +106,7 @@ def test_what_a_person_did_is_not_the_person() -> None:
     assert found is not None and found.name == "finder"
 
 
-DONATIONS = CollectionSchema.model_validate(json.loads(
-    (Path(__file__).parent.parent / "query" / "schemas" / "donations.json").read_text()))
+DONATIONS = _schema("donations.json")
 PLASMA: dict[str, Any] = {"operator": "and", "arguments": [
     {"attribute": "donation_type", "comparator": "eq", "value": "plasma"},
     {"attribute": "donor", "comparator": "eq", "value": "Yusuf Demir"}]}
@@ -124,8 +122,7 @@ def test_how_much_of_a_thing_asks_no_money() -> None:
 
 def test_the_records_own_word_names_no_price() -> None:
     # "What boat is booking MB-7307?" was signed "294", the total "charged for the booking".
-    moorings = CollectionSchema.model_validate(json.loads(
-        (Path(__file__).parent.parent / "query" / "schemas" / "moorings.json").read_text()))
+    moorings = _schema("moorings.json")
     ref: dict[str, Any] = {"attribute": "booking_ref", "comparator": "eq", "value": "MB-7307"}
     found = asked_attribute("What boat is booking MB-7307?", "What boat is booking", moorings, ref)
     assert found is None or found.name == "boat_name"
@@ -134,7 +131,7 @@ def test_the_records_own_word_names_no_price() -> None:
 def test_who_asks_a_person_not_a_thing_named_by_its_verb() -> None:
     # "Who performed the operation on Lucy Hall?" was signed "septoplasty", the procedure ("name of
     # the operation performed or planned", a name by kind): a person is asked.
-    surgery = json.loads((Path(__file__).parent.parent / "query" / "schemas" / "surgery.json").read_text())
+    surgery = json.loads((SCHEMAS / "surgery.json").read_text())
     for a in surgery["attributes"]:
         if a["name"] == "procedure":
             a["kind"] = "name"  # as ingest guesses it
@@ -147,8 +144,7 @@ def test_who_asks_a_person_not_a_thing_named_by_its_verb() -> None:
 def test_a_verb_asks_no_value_whose_description_uses_its_noun() -> None:
     # "How much was claimed on HP-6120?" was signed "150", the excess "the policyholder pays on
     # each claim": the claim there is a noun; nothing records what was claimed.
-    policies = CollectionSchema.model_validate(json.loads(
-        (Path(__file__).parent.parent / "query" / "schemas" / "homepolicies.json").read_text()))
+    policies = _schema("homepolicies.json")
     number: dict[str, Any] = {"attribute": "policy_number", "comparator": "eq", "value": "HP-6120"}
     assert asked_attribute("How much was claimed on HP-6120?", "How much was claimed", policies, number) is None
     paid = asked_attribute("How much is paid on each claim on HP-6120?", "How much is paid on each claim", policies, number)
@@ -158,8 +154,7 @@ def test_a_verb_asks_no_value_whose_description_uses_its_noun() -> None:
 def test_who_asks_the_person_of_two_names_a_verb_describes() -> None:
     # "Who borrowed EQ-2281?" of "student who borrowed the kit" beside "the piece of equipment
     # borrowed": the student (an intermediate commit answered neither).
-    loans = CollectionSchema.model_validate(json.loads(
-        (Path(__file__).parent.parent / "query" / "schemas" / "kitloans.json").read_text()))
+    loans = _schema("kitloans.json")
     loan: dict[str, Any] = {"attribute": "loan_id", "comparator": "eq", "value": "EQ-2281"}
     found = asked_attribute("Who borrowed EQ-2281?", "borrowed", loans, loan)
     assert found is not None and found.name == "student"
@@ -168,8 +163,7 @@ def test_who_asks_the_person_of_two_names_a_verb_describes() -> None:
 def test_the_collection_s_word_for_its_items_names_no_price() -> None:
     # "What treatment does Samuel Ortiz have?" was signed "750", the fee "charged for the
     # treatment": treatment is what every record is of ("Dental practice treatment plans").
-    dental = CollectionSchema.model_validate(json.loads(
-        (Path(__file__).parent.parent / "query" / "schemas" / "dental.json").read_text()))
+    dental = _schema("dental.json")
     patient: dict[str, Any] = {"attribute": "patient", "comparator": "eq", "value": "Samuel Ortiz"}
     found = asked_attribute("What treatment does Samuel Ortiz have?", "What treatment does have?", dental, patient)
     assert found is None or found.name == "treatment_type"
